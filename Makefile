@@ -1,0 +1,46 @@
+# Two commands do everything: `make book` and `make test`. Both create .venv if it is missing.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SET ?= paper
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: book test venv run html sync lock clean
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m ipykernel install --prefix $(VENV) --name python3 --display-name "Python 3" >/dev/null
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## make book: execute every notebook (parameter set SET, default paper) and build the HTML book
+book: $(STAMP)
+	$(BIN)/robotask run --set $(SET)
+	$(MAKE) html
+
+html: $(STAMP)
+	$(BIN)/jupyter-book build . --builder html --warningiserror --keep-going --quiet
+
+## make test: unit tests + every notebook at smoke scale through papermill + nbval
+test: $(STAMP)
+	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --nbval-lax -p no:cacheprovider --override-ini="testpaths=" _build/smoke/*.ipynb
+
+## make sync: regenerate the .ipynb twins (without outputs) from the percent sources
+sync: $(STAMP)
+	$(BIN)/jupytext --sync notebooks/*.py
+
+## make lock: re-resolve requirements.in into requirements.txt
+lock:
+	rm -rf /tmp/robotask-lock && $(PYTHON) -m venv /tmp/robotask-lock
+	/tmp/robotask-lock/bin/pip install --quiet -r requirements.in
+	{ echo "# Pinned by 'make lock' from requirements.in (Python 3.11, CPU only). Do not edit by hand."; \
+	  /tmp/robotask-lock/bin/pip freeze | sed -e 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > requirements.txt
+
+clean:
+	rm -rf _build book/chapters/*.ipynb

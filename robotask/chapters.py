@@ -1,0 +1,81 @@
+"""The book's chapters: which notebook source each one executes, with which fixed parameters.
+
+One source may back several chapters (the episode task template backs twelve);
+``_toc.yml`` lists the executed copies in ``book/chapters/<id>.ipynb``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import paths
+
+TASK_IDS = (
+    "timeline_action",
+    "timeline_subtask",
+    "transition_detection",
+    "next_action",
+    "hand_trajectory_forecast",
+    "contact_prediction",
+    "object_relevance",
+    "caption_grounding",
+    "cross_modal_retrieval",
+    "modality_reconstruction",
+    "temporal_order",
+    "misalignment_detection",
+)
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One executed page of the book."""
+
+    id: str  # output name: book/chapters/<id>.ipynb
+    source: str  # notebook stem in notebooks/
+    fixed: dict[str, Any] = field(default_factory=dict)  # parameters this chapter always gets
+
+    @property
+    def source_path(self) -> Path:
+        return paths.NOTEBOOKS / f"{self.source}.py"
+
+    @property
+    def output_path(self) -> Path:
+        return paths.CHAPTERS_OUT / f"{self.id}.ipynb"
+
+
+CHAPTERS: tuple[Chapter, ...] = (
+    Chapter("01_extract_corpus", "01_extract_corpus"),
+    Chapter("02_five_rankers", "02_five_rankers"),
+    Chapter("03_second_description", "03_second_description"),
+    Chapter("04_scoring_audit", "04_scoring_audit"),
+    Chapter("05_reproduction_report", "05_reproduction_report"),
+    Chapter("06_sentence_embeddings", "06_sentence_embeddings"),
+    Chapter("07_uncertainty", "07_uncertainty"),
+    Chapter("08_perturbations", "08_perturbations"),
+    Chapter("10_episode", "10_episode"),
+    Chapter("11_windows_features", "11_windows_features"),
+    *(Chapter(f"12_task_{t}", "12_task", {"task": t}) for t in TASK_IDS),
+    Chapter("13_suite_summary", "13_suite_summary"),
+    Chapter("99_reproducing", "99_reproducing"),
+)
+
+
+def select(names: list[str] | None) -> list[Chapter]:
+    """Chapters matching ``names`` (chapter ids, source stems or unique id prefixes); all if empty."""
+    from .errors import RobotaskError
+
+    if not names:
+        return list(CHAPTERS)
+    chosen: list[Chapter] = []
+    for name in names:
+        stem = Path(name).stem
+        hits = [c for c in CHAPTERS if stem in (c.id, c.source)]
+        if not hits:
+            hits = [c for c in CHAPTERS if c.id.startswith(stem)]
+        if not hits:
+            valid = ", ".join(c.id for c in CHAPTERS)
+            raise RobotaskError(f"unknown notebook {name!r}; expected one of: {valid}")
+        chosen.extend(h for h in hits if h not in chosen)
+    return chosen

@@ -1,0 +1,238 @@
+"""The minimal heads of the episode task suite (spec §5.0), in NumPy; used by ``robotask.episode.tasks``.
+
+- :class:`SoftmaxHead`: class-weighted linear softmax by full-batch gradient descent
+  (400 epochs, lr 0.12, L2 2e-3 on W, W ~ N(0, 0.01) from ``default_rng(7)``, float32);
+- :func:`fit_dual_ridge`: dual ridge on z-scored X (with a regularised constant-1 column) and z-scored Y;
+- :class:`MultiLabelHead`: weighted multi-label logistic regression (fixed lr 0.05, 400 epochs).
+
+Every head works on inputs already z-scored with :class:`ZScaler` fitted on train rows.
+Notebook ``12_task`` shows what they produce.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SOFTMAX_EPOCHS = 400
+SOFTMAX_LR = 0.12
+L2 = 2e-3
+SEED = 7
+RIDGE_LAMBDA = 10.0
+MULTILABEL_LR = 0.05
+ORIGINAL_STD_FLOOR = 1e-6
+ROBUST_STD_FLOOR = 1e-3
+
+
+@dataclass
+class ZScaler:
+    """Per-column mean and std of train rows; std below ``floor`` is replaced by 1 (spec §4)."""
+
+    mean: np.ndarray
+    std: np.ndarray
+
+    @classmethod
+    def fit(cls, x_train: np.ndarray, floor: float = ORIGINAL_STD_FLOOR) -> "ZScaler":
+        """Fit on the train rows ``x_train`` (any float dtype; statistics in float64, stored float32)."""
+        mean = x_train.mean(axis=0, dtype=np.float64)
+        var = np.zeros_like(mean)
+        for start in range(0, len(x_train), 512):  # chunked: no full float64 copy of a wide matrix
+            chunk = x_train[start:start + 512].astype(np.float64) - mean
+            var += np.einsum("ij,ij->j", chunk, chunk)
+        std = np.sqrt(var / max(len(x_train), 1))
+        std = np.where(std < floor, 1.0, std)
+        return cls(mean.astype(np.float32), std.astype(np.float32))
+
+    def transform(self, x: np.ndarray, inplace: bool = False) -> np.ndarray:
+        """Return (x − mean) / std as float32; ``inplace`` overwrites ``x`` (must be float32)."""
+        if inplace:
+            x -= self.mean
+            x /= self.std
+            return x
+        return ((x - self.mean) / self.std).astype(np.float32, copy=False)
+
+    def inverse(self, z: np.ndarray) -> np.ndarray:
+        """Undo :meth:`transform`."""
+        return z * self.std + self.mean
+
+
+def class_weights(y: np.ndarray, n_classes: int) -> np.ndarray:
+    """w_c = n / max(count_c, 1) / C from train labels ``y`` (spec §5.0)."""
+    counts = np.bincount(y, minlength=n_classes).astype(np.float64)
+    return len(y) / np.maximum(counts, 1.0) / n_classes
+
+
+def sample_weights(y: np.ndarray, n_classes: int, use_class_weights: bool = True) -> np.ndarray:
+    """Per-sample weights: the class weight of each label, normalised to mean 1 (all ones if off)."""
+    if not use_class_weights:
+        return np.ones(len(y), dtype=np.float32)
+    w = class_weights(y, n_classes)[y]
+    return (w / w.mean()).astype(np.float32)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax, numerically stable."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def softmax_loss_grad(x: np.ndarray, onehot: np.ndarray, w_sample: np.ndarray, W: np.ndarray, b: np.ndarray,
+                      l2: float) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted NLL + ½·L2·‖W‖² and its gradients (spec §5.0).
+
+    Returns
+    -------
+    loss, grad_W, grad_b, probabilities
+    """
+    n = len(x)
+    p = softmax(x @ W + b)
+    nll = -np.log(np.maximum((p * onehot).sum(axis=1), 1e-12))
+    loss = float(np.mean(w_sample * nll) + 0.5 * l2 * np.sum(W.astype(np.float64) ** 2))
+    resid = (p - onehot) * (w_sample / n)[:, None]
+    grad_W = x.T @ resid + l2 * W
+    grad_b = resid.sum(axis=0)
+    return loss, grad_W, grad_b, p
+
+
+@dataclass
+class SoftmaxHead:
+    """Class-weighted linear softmax trained by full-batch gradient descent (no momentum)."""
+
+    n_classes: int
+    epochs: int = SOFTMAX_EPOCHS
+    lr: float = SOFTMAX_LR
+    l2: float = L2
+    seed: int = SEED
+    use_class_weights: bool = True
+    W: np.ndarray | None = None
+    b: np.ndarray | None = None
+    history: list[dict] = field(default_factory=list)
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> "SoftmaxHead":
+        """Train on z-scored float32 ``x`` (n, d) and integer labels ``y``."""
+        rng = np.random.default_rng(self.seed)
+        d, c = x.shape[1], self.n_classes
+        self.W = rng.normal(0.0, 0.01, size=(d, c)).astype(np.float32)
+        self.b = np.zeros(c, dtype=np.float32)
+        onehot = np.eye(c, dtype=np.float32)[y]
+        w = sample_weights(y, c, self.use_class_weights)
+        log_every = max(self.epochs // 10, 1)
+        for epoch in range(1, self.epochs + 1):
+            loss, gW, gb, p = softmax_loss_grad(x, onehot, w, self.W, self.b, self.l2)
+            if epoch == 1 or epoch % log_every == 0 or epoch == self.epochs:
+                self.history.append({"epoch": epoch, "loss": loss,
+                                     "train_accuracy": float(np.mean(p.argmax(axis=1) == y))})
+            self.W -= (self.lr * gW).astype(np.float32)
+            self.b -= (self.lr * gb).astype(np.float32)
+        return self
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """Class probabilities (n, C)."""
+        return softmax(x @ self.W + self.b)
+
+
+@dataclass
+class DualRidge:
+    """Dual ridge regression fitted on z-scored X (plus a constant-1 column) and z-scored Y."""
+
+    x_scaler: ZScaler
+    y_scaler: ZScaler
+    alpha: np.ndarray  # (n_train, k) dual coefficients
+    x_train: np.ndarray  # (n_train, d + 1) z-scored train inputs with the constant column
+
+    @property
+    def W(self) -> np.ndarray:
+        """Primal weights (d + 1, k) = X_trᵀ α."""
+        return self.x_train.T @ self.alpha
+
+    def predict(self, x_raw: np.ndarray) -> np.ndarray:
+        """Predictions in the original target units for raw inputs ``x_raw``."""
+        z = _with_bias(self.x_scaler.transform(x_raw))
+        kernel = z @ self.x_train.T
+        return self.y_scaler.inverse((kernel @ self.alpha).astype(self.alpha.dtype))
+
+
+def _with_bias(z: np.ndarray) -> np.ndarray:
+    """Append a constant-1 column."""
+    return np.hstack([z, np.ones((len(z), 1), dtype=z.dtype)])
+
+
+def fit_dual_ridge(x_train: np.ndarray, y_train: np.ndarray, lam: float = RIDGE_LAMBDA,
+                   std_floor: float = ORIGINAL_STD_FLOOR, dtype: type = np.float32) -> DualRidge:
+    """Fit α = (K + λI)⁻¹ Y on K = X Xᵀ (spec §5.0 "Dual ridge").
+
+    Parameters
+    ----------
+    x_train, y_train : raw train inputs (n, d) and targets (n, k).
+    lam : ridge λ (also applied to the intercept column).
+    std_floor : std below which a column is left unscaled.
+    dtype : float32 as published, float64 for a stable solve.
+    """
+    xs = ZScaler.fit(x_train, std_floor)
+    ys = ZScaler.fit(y_train, std_floor)
+    z = _with_bias(xs.transform(x_train)).astype(dtype, copy=False)
+    yz = ys.transform(y_train).astype(dtype, copy=False)
+    kernel = z @ z.T
+    kernel[np.diag_indices_from(kernel)] += lam
+    alpha = np.linalg.solve(kernel, yz).astype(dtype, copy=False)
+    return DualRidge(xs, ys, alpha, z)
+
+
+def ridge_closed_form(z_train: np.ndarray, y_train: np.ndarray, lam: float) -> np.ndarray:
+    """Primal ridge W = (ZᵀZ + λI)⁻¹ ZᵀY, for checking the dual solution in tests."""
+    d = z_train.shape[1]
+    return np.linalg.solve(z_train.T @ z_train + lam * np.eye(d), z_train.T @ y_train)
+
+
+def positive_weights(y: np.ndarray) -> np.ndarray:
+    """clip((n − pos)/max(pos, 1), 1, 20) per label column of a multi-hot train matrix."""
+    pos = y.sum(axis=0).astype(np.float64)
+    return np.clip((len(y) - pos) / np.maximum(pos, 1.0), 1.0, 20.0).astype(np.float32)
+
+
+def threshold_multilabel(prob: np.ndarray, threshold: float = 0.5) -> np.ndarray:
+    """prob ≥ threshold as 0/1; a row with nothing predicted gets its argmax label set."""
+    pred = (prob >= threshold).astype(np.int8)
+    empty = pred.sum(axis=1) == 0
+    pred[np.flatnonzero(empty), prob[empty].argmax(axis=1)] = 1
+    return pred
+
+
+@dataclass
+class MultiLabelHead:
+    """Multi-label logistic regression with positive weights, full-batch GD at a fixed lr 0.05."""
+
+    epochs: int = SOFTMAX_EPOCHS
+    lr: float = MULTILABEL_LR
+    l2: float = L2
+    seed: int = SEED
+    W: np.ndarray | None = None
+    b: np.ndarray | None = None
+    history: list[dict] = field(default_factory=list)
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> "MultiLabelHead":
+        """Train on z-scored ``x`` (n, d) and multi-hot ``y`` (n, k)."""
+        rng = np.random.default_rng(self.seed)
+        n, d = x.shape
+        k = y.shape[1]
+        self.W = rng.normal(0.0, 0.01, size=(d, k)).astype(np.float32)
+        self.b = np.zeros(k, dtype=np.float32)
+        yf = y.astype(np.float32)
+        weight = np.where(yf > 0, positive_weights(y)[None, :], np.float32(1.0)).astype(np.float32)
+        log_every = max(self.epochs // 10, 1)
+        for epoch in range(1, self.epochs + 1):
+            p = self.predict_proba(x)
+            resid = (p - yf) * weight / n
+            if epoch == 1 or epoch % log_every == 0 or epoch == self.epochs:
+                eps = 1e-7
+                bce = -(yf * np.log(p + eps) + (1 - yf) * np.log(1 - p + eps)) * weight
+                self.history.append({"epoch": epoch, "loss": float(bce.mean())})
+            self.W -= (self.lr * (x.T @ resid + self.l2 * self.W)).astype(np.float32)
+            self.b -= (self.lr * resid.sum(axis=0)).astype(np.float32)
+        return self
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """σ(xW + b)."""
+        return 1.0 / (1.0 + np.exp(-np.clip(x @ self.W + self.b, -60, 60)))

@@ -1,0 +1,207 @@
+"""Video and audio of an episode through PyAV (no ffmpeg binary): H.264 + AAC write, RGB/mono read.
+
+Used by ``robotask.episode.synth`` (writing), the loader and the features (reading), and notebook
+``10_episode`` (frames and spectrogram).
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+from pathlib import Path
+from typing import Iterator
+
+import av
+import numpy as np
+
+from ..errors import RobotaskError
+
+FILL_MODES = ("repeat", "zeros", "none")
+AAC_PRIMING = 1024  # samples of encoder delay the native AAC encoder puts before the signal
+
+
+class VideoWriter:
+    """Stream RGB frames (and optionally mono audio) into an H.264 (+AAC) MP4.
+
+    Parameters
+    ----------
+    path : output ``.mp4`` file.
+    width, height : frame size in pixels (even numbers).
+    fps : frame rate.
+    audio_rate : sample rate of a mono AAC track, or None for video only.
+    crf : x264 constant rate factor.
+    """
+
+    def __init__(self, path: str | Path, width: int, height: int, fps: float = 20.0,
+                 audio_rate: int | None = None, crf: int = 23) -> None:
+        if width % 2 or height % 2:
+            raise RobotaskError(f"video size {width}x{height}: width and height must be even (yuv420p)")
+        self.container = av.open(str(path), "w")
+        self.video = self.container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1000))
+        self.video.width, self.video.height, self.video.pix_fmt = width, height, "yuv420p"
+        self.video.options = {"preset": "ultrafast", "crf": str(crf), "tune": "zerolatency"}
+        self.video.codec_context.thread_count = 1
+        self.audio = None
+        if audio_rate:
+            self.audio = self.container.add_stream("aac", rate=int(audio_rate))
+            self.audio.layout = "mono"
+        self._n_video = 0
+        self._skip_audio = AAC_PRIMING if audio_rate else 0  # so decoded sample k = written sample k
+
+    def write_frames(self, frames: np.ndarray) -> None:
+        """Encode a chunk of RGB uint8 frames of shape (c, height, width, 3)."""
+        for img in frames:
+            frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(img), format="rgb24")
+            frame.pts = self._n_video
+            self._n_video += 1
+            self.container.mux(self.video.encode(frame))
+
+    def write_audio(self, samples: np.ndarray) -> None:
+        """Encode a chunk of mono float samples in [-1, 1]."""
+        if self.audio is None:
+            raise RobotaskError("VideoWriter.write_audio: the writer was opened without audio_rate")
+        data = np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0).reshape(-1)
+        if self._skip_audio:
+            cut = min(self._skip_audio, data.size)
+            data, self._skip_audio = data[cut:], self._skip_audio - cut
+            if not data.size:
+                return
+        data = data.reshape(1, -1)
+        frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(data), format="fltp", layout="mono")
+        frame.sample_rate = self.audio.rate
+        self.container.mux(self.audio.encode(frame))
+
+    def close(self) -> None:
+        """Flush both encoders and finish the file."""
+        self.container.mux(self.video.encode(None))
+        if self.audio is not None:
+            self.container.mux(self.audio.encode(None))
+        self.container.close()
+
+    def __enter__(self) -> "VideoWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.container.close()
+
+
+def _open(path: str | Path) -> "av.container.InputContainer":
+    """Open a media file for reading, or raise RobotaskError naming it."""
+    path = Path(path)
+    if not path.is_file():
+        raise RobotaskError(f"{path}: video file not found")
+    try:
+        return av.open(str(path))
+    except av.error.FFmpegError as exc:
+        raise RobotaskError(f"{path}: not a readable media file ({exc})") from None
+
+
+def video_fps(path: str | Path) -> float:
+    """Average frame rate of the first video stream of ``path``."""
+    with _open(path) as container:
+        if not container.streams.video:
+            raise RobotaskError(f"{path}: no video stream")
+        rate = container.streams.video[0].average_rate or container.streams.video[0].guessed_rate
+        return float(rate) if rate else float("nan")
+
+
+def count_video_frames(path: str | Path) -> int:
+    """Number of decodable frames in the first video stream (decodes the file)."""
+    n = 0
+    with _open(path) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        try:
+            for packet in container.demux(stream):
+                n += len(packet.decode())
+        except av.error.FFmpegError:
+            pass
+    return n
+
+
+def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "repeat",
+                      width: int | None = None) -> Iterator[np.ndarray | None]:
+    """Yield exactly ``n_frames`` RGB uint8 frames (size, size, 3), resized in the decoder (AREA).
+
+    Parameters
+    ----------
+    path : MP4 file (a missing file raises RobotaskError; check ``Episode.video_path`` first).
+    size : output height (and width unless ``width`` is given) in pixels.
+    n_frames : frames to yield; frame i of the video is annotation frame i.
+    fill : what a short or unreadable video yields after its last decodable frame:
+        ``"repeat"`` the last frame (the original's behaviour; zeros if none decoded),
+        ``"zeros"`` black frames, ``"none"`` ``None`` (so callers can write zero features).
+        A warning names the file and the number of missing frames.
+    width : output width; default ``size``.
+    """
+    if fill not in FILL_MODES:
+        raise RobotaskError(f"iter_video_frames: fill={fill!r}; expected one of {FILL_MODES}")
+    width = int(width or size)
+    n_done, last = 0, None
+    with _open(path) as container:
+        if not container.streams.video:
+            raise RobotaskError(f"{path}: no video stream")
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        try:
+            for frame in container.decode(stream):
+                if n_done >= n_frames:
+                    break
+                last = frame.reformat(width=width, height=int(size), format="rgb24",
+                                      interpolation="AREA").to_ndarray()
+                n_done += 1
+                yield last
+        except av.error.FFmpegError as exc:
+            warnings.warn(f"{path}: decoding stopped after {n_done} frames ({exc})", stacklevel=2)
+    if n_done < n_frames:
+        warnings.warn(f"{path}: {n_done} decodable frames, {n_frames} expected; "
+                      f"the remaining {n_frames - n_done} are filled ({fill})", stacklevel=2)
+        zeros = np.zeros((int(size), width, 3), np.uint8)
+        for _ in range(n_frames - n_done):
+            if fill == "none":
+                yield None
+            elif fill == "zeros" or last is None:
+                yield zeros
+            else:
+                yield last
+
+
+def read_audio(path: str | Path, sample_rate: int = 16000) -> tuple[np.ndarray, int] | None:
+    """Decode the first audio stream of ``path`` to mono float32 at ``sample_rate``.
+
+    Returns None with a warning when the file is missing or has no audio stream (the original
+    then writes zero audio features). NaN/inf samples become 0.
+    """
+    path = Path(path)
+    if not path.is_file():
+        warnings.warn(f"{path}: audio file not found; no audio", stacklevel=2)
+        return None
+    with _open(path) as container:
+        if not container.streams.audio:
+            warnings.warn(f"{path}: no audio stream; no audio", stacklevel=2)
+            return None
+        stream = container.streams.audio[0]
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=int(sample_rate))
+        chunks: list[np.ndarray] = []
+        try:
+            for frame in container.decode(stream):
+                for out in resampler.resample(frame):
+                    chunks.append(out.to_ndarray().reshape(-1))
+        except av.error.FFmpegError as exc:
+            warnings.warn(f"{path}: audio decoding stopped early ({exc})", stacklevel=2)
+        for out in resampler.resample(None):
+            chunks.append(out.to_ndarray().reshape(-1))
+    audio = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
+    return np.nan_to_num(audio, nan=0.0, posinf=0.0, neginf=0.0), int(sample_rate)
+
+
+def audio_info(path: str | Path) -> dict | None:
+    """Codec, native sample rate and channel count of the first audio stream, or None."""
+    with _open(path) as container:
+        if not container.streams.audio:
+            return None
+        s = container.streams.audio[0]
+        return {"codec": s.codec_context.name, "sample_rate": int(s.rate), "channels": s.channels}

@@ -1,0 +1,587 @@
+"""Extract the fixed task descriptions of RLBench task files with Python's ``ast`` only.
+
+Used by notebook ``01_extract_corpus`` and by ``robotask extract``. Task code is never imported
+or executed: each ``rlbench/tasks/*.py`` file is parsed, its ``init_episode`` method is located and
+the list it returns is read statically.
+
+Every file gets exactly one status. The checks run in this order and the first that applies wins
+(the precedence rule):
+
+1. ``unparsable`` – the file is not valid Python (``SyntaxError``) or not UTF-8 text.
+2. ``no_init_episode`` – no function named ``init_episode`` is defined.
+3. ``branches`` – the returned descriptions depend on which branch runs: ``init_episode`` has more
+   than one ``return <value>``, or the returned variable is bound in more than one place
+   (e.g. ``if index == 0: return [...] else: return [...]``). Control flow comes first because no
+   single list exists to inspect.
+4. ``runtime`` – the one returned list is built while the method runs: it is not a list/tuple
+   literal (nor a variable bound once to one), the variable is mutated (``.extend``, ``.append``,
+   ``+=`` ...), or an element is neither a string literal nor a string template (e.g. a variable).
+5. ``templated`` – the list is a literal, but at least one element fills a string template
+   (``'%s' % x``, ``'{}'.format(x)``, an f-string, ``'a' + x``).
+6. ``too_few`` – every element is a fixed literal, but there are fewer than ``min_descriptions`` (3).
+7. ``fixed`` – at least ``min_descriptions`` fixed literals: these rows form the corpus.
+
+Texts are the Python values of the literals, so wording is kept exactly, including typos, double
+spaces and adjacent literals that Python concatenates implicitly (``'a' 'b'`` is one string ``'ab'``,
+also where a comma was evidently forgotten).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import RobotaskError
+
+STATUSES: tuple[str, ...] = (
+    "unparsable",
+    "no_init_episode",
+    "branches",
+    "runtime",
+    "templated",
+    "too_few",
+    "fixed",
+)
+"""All statuses, in precedence order (the first that applies wins)."""
+
+STATUS_LABELS: dict[str, str] = {
+    "unparsable": "not valid Python",
+    "no_init_episode": "no init_episode method",
+    "branches": "variation-dependent branches",
+    "runtime": "built at runtime",
+    "templated": "templated (%, format, f-string)",
+    "too_few": "too few fixed descriptions",
+    "fixed": "fixed descriptions",
+}
+"""Human-readable name of each status."""
+
+MIN_DESCRIPTIONS = 3
+"""A task enters the corpus with at least this many fixed descriptions."""
+
+CORPUS_COLUMNS = ["task", "position", "text", "file", "line", "revision"]
+ACCOUNTING_COLUMNS = [
+    "file",
+    "task",
+    "status",
+    "reason",
+    "n_descriptions",
+    "n_returns",
+    "n_fixed_literals",
+    "n_templates",
+    "n_runtime_elements",
+    "n_joined_literals",
+    "n_glued_literals",
+    "init_line",
+    "revision",
+]
+LITERALS_COLUMNS = [
+    "task", "file", "status", "line", "position", "return_index", "text", "n_pieces", "n_glued_joins",
+    "pieces",
+]
+
+_MUTATORS = {"append", "extend", "insert", "__iadd__", "pop", "remove", "clear", "reverse", "sort"}
+
+
+@dataclass
+class Element:
+    """One element of a returned list: a fixed literal, a template or a runtime value."""
+
+    kind: str  # "literal" | "template" | "runtime"
+    line: int
+    text: str = ""  # the literal's value (kind == "literal")
+    pieces: list[str] = field(default_factory=list)  # source tokens of an implicit concatenation
+    piece_lines: list[int] = field(default_factory=list)  # line of each piece
+    detail: str = ""  # template style or runtime expression, for the reason
+
+
+@dataclass
+class FileResult:
+    """The classification of one task file and the elements it returns."""
+
+    file: str
+    task: str
+    status: str
+    reason: str
+    returns: list[list[Element]] = field(default_factory=list)  # one element list per return
+    n_returns: int = 0
+    init_line: int | None = None
+
+    def elements(self) -> list[Element]:
+        """All elements of all returned lists, in source order."""
+        return [e for ret in self.returns for e in ret]
+
+    def descriptions(self) -> list[Element]:
+        """The elements that enter the corpus (only when the status is ``fixed``)."""
+        return self.elements() if self.status == "fixed" else []
+
+
+def _function_scope(func: ast.AST) -> list[ast.AST]:
+    """Nodes of ``func``'s own body, not descending into nested functions, lambdas or classes."""
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(func))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return sorted(out, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+
+
+def find_init_episode(tree: ast.Module) -> ast.FunctionDef | None:
+    """The ``init_episode`` method a class would use (the last definition wins, as in Python)."""
+    found = [
+        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and n.name == "init_episode"
+    ]
+    return max(found, key=lambda n: n.lineno) if found else None
+
+
+def _string_pieces(source: str, node: ast.AST) -> tuple[list[str], list[int]]:
+    """The string tokens of a literal and their lines (more than one = implicit concatenation)."""
+    segment = ast.get_source_segment(source, node) or ""
+    try:
+        tokens = [
+            t for t in tokenize.generate_tokens(io.StringIO(segment).readline)
+            if t.type == tokenize.STRING
+        ]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return [segment], [node.lineno]
+    return [t.string for t in tokens], [node.lineno + t.start[0] - 1 for t in tokens]
+
+
+def _fold_constant(node: ast.AST) -> str | None:
+    """The value of a string expression made only of literals (``'a'``, ``'a' + 'b'``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(v.value for v in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _fold_constant(node.left), _fold_constant(node.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def _template_style(node: ast.AST) -> str | None:
+    """The template style of a string expression filled at runtime, or None if it is not one."""
+    if isinstance(node, ast.JoinedStr):
+        return "f-string"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_stringish(node.left):
+        return "% formatting"
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and _is_stringish(node.func.value)
+    ):
+        return "str.format"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if _is_stringish(node.left) or _is_stringish(node.right):
+            return "string + value"
+    return None
+
+
+def _is_stringish(node: ast.AST) -> bool:
+    """True for a string literal or a string template expression."""
+    return _fold_constant(node) is not None or _template_style(node) is not None
+
+
+def classify_element(source: str, node: ast.AST) -> Element:
+    """Classify one element of a returned list."""
+    value = _fold_constant(node)
+    if value is not None:
+        pieces, lines = _string_pieces(source, node)
+        return Element("literal", node.lineno, value, pieces, lines)
+    style = _template_style(node)
+    if style is not None:
+        return Element("template", node.lineno, detail=style)
+    return Element("runtime", getattr(node, "lineno", 0), detail=ast.unparse(node))
+
+
+def is_glued_join(left: str, right: str) -> bool:
+    """True when implicit concatenation of ``left`` and ``right`` fuses two words (``'rack' 'move'``)."""
+    return bool(left) and bool(right) and left[-1].isalnum() and right[0].isalnum()
+
+
+def glued_joins(element: Element) -> list[tuple[str, str]]:
+    """The (left, right) piece values of a literal whose join fuses two words."""
+    values = [ast.literal_eval(p) for p in element.pieces]
+    return [(a, b) for a, b in zip(values, values[1:]) if is_glued_join(a, b)]
+
+
+def split_glued(element: Element) -> list[Element]:
+    """Split a literal at every join that fuses two words (the alternative rule; default keeps it)."""
+    if element.kind != "literal" or len(element.pieces) < 2:
+        return [element]
+    values = [ast.literal_eval(p) for p in element.pieces]
+    out = [Element("literal", element.piece_lines[0], values[0], [element.pieces[0]],
+                   [element.piece_lines[0]])]
+    for value, piece, line in zip(values[1:], element.pieces[1:], element.piece_lines[1:]):
+        last = out[-1]
+        if is_glued_join(last.text, value):
+            out.append(Element("literal", line, value, [piece], [line]))
+        else:
+            last.text += value
+            last.pieces.append(piece)
+            last.piece_lines.append(line)
+    return out
+
+
+def _bindings(scope: list[ast.AST], name: str) -> tuple[list[ast.AST], list[ast.AST]]:
+    """Assignments that bind ``name`` and statements that mutate it, within one function scope."""
+    binds: list[ast.AST] = []
+    mutations: list[ast.AST] = []
+    for node in scope:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id == name:
+                    binds.append(node)
+                elif any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
+                    mutations.append(node)  # tuple unpacking or item assignment
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if node.target.id == name and node.value is not None:
+                binds.append(node)
+        elif isinstance(node, ast.AugAssign):
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)):
+                mutations.append(node)
+        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)):
+            target = getattr(node, "target", None)
+            if target is not None and any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)
+            ):
+                mutations.append(node)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == name
+            and node.func.attr in _MUTATORS
+        ):
+            mutations.append(node)
+    return binds, mutations
+
+
+def _returned_list(source: str, scope: list[ast.AST], ret: ast.Return) -> tuple[ast.AST | None, str]:
+    """The list/tuple literal a return hands back, or (None, why not)."""
+    value = ret.value
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return value, ""
+    if isinstance(value, ast.Name):
+        binds, mutations = _bindings(scope, value.id)
+        if mutations:
+            first = mutations[0]
+            return None, (
+                f"`{value.id}` is changed after it is built: "
+                f"`{_short(ast.unparse(first))}` (line {first.lineno})"
+            )
+        if len(binds) == 1 and isinstance(binds[0].value, (ast.List, ast.Tuple)):
+            return binds[0].value, ""
+        if not binds:
+            return None, f"returns `{value.id}`, which is not assigned in init_episode"
+        return None, f"returns `{value.id}`, bound to `{_short(ast.unparse(binds[0].value))}`"
+    return None, f"returns `{_short(ast.unparse(value))}`, not a list literal"
+
+
+def _short(text: str, width: int = 70) -> str:
+    """One line of ``text``, cut to ``width`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _branch_reason(scope: list[ast.AST], returns: list[ast.Return]) -> str | None:
+    """Why the returned list depends on a branch, or None when a single list is returned."""
+    if len(returns) > 1:
+        tests = [n for n in scope if isinstance(n, ast.If) and _contains_any(n, returns)]
+        cond = f" on `{_short(ast.unparse(tests[0].test), 40)}`" if tests else ""
+        lines = ", ".join(str(r.lineno) for r in returns)
+        return f"{len(returns)} return statements (lines {lines}) chosen by a branch{cond}"
+    value = returns[0].value
+    if isinstance(value, ast.Name):
+        binds, _ = _bindings(scope, value.id)
+        if len(binds) > 1:
+            tests = [n for n in scope if isinstance(n, ast.If) and _contains_any(n, binds)]
+            cond = f" on `{_short(ast.unparse(tests[0].test), 40)}`" if tests else ""
+            lines = ", ".join(str(b.lineno) for b in binds)
+            return f"`{value.id}` is assigned {len(binds)} times (lines {lines}) by a branch{cond}"
+    return None
+
+
+def _contains_any(parent: ast.AST, nodes: list[ast.AST]) -> bool:
+    """True when ``parent`` contains one of ``nodes``."""
+    ids = {id(n) for n in nodes}
+    return any(id(n) in ids for n in ast.walk(parent))
+
+
+def _branch_elements(source: str, scope: list[ast.AST], returns: list[ast.Return]) -> list[list[Element]]:
+    """Element lists of every return, binding of the returned name or list added to it (accounting)."""
+    values: list[ast.AST] = []
+    for ret in returns:
+        if isinstance(ret.value, ast.Name):
+            binds, mutations = _bindings(scope, ret.value.id)
+            values.extend(b.value for b in binds)
+            values.extend(a for m in mutations if isinstance(m, ast.Call) for a in m.args)
+        else:
+            values.append(ret.value)
+    out = []
+    for value in values:
+        if isinstance(value, (ast.List, ast.Tuple)):
+            out.append([classify_element(source, e) for e in value.elts])
+    return out
+
+
+def classify_source(
+    source: str, file: str, min_descriptions: int = MIN_DESCRIPTIONS, split_joins: bool = False
+) -> FileResult:
+    """Classify one task file's source text and collect the elements its ``init_episode`` returns.
+
+    Parameters
+    ----------
+    source : str
+        The text of the task file.
+    file : str
+        File name recorded in the result (e.g. ``"open_box.py"``); its stem is the task id.
+    min_descriptions : int
+        Fewest fixed descriptions a ``fixed`` task needs.
+    split_joins : bool
+        Alternative rule: split implicitly concatenated literals wherever the join fuses two words
+        (``'...rack' 'move...'``), as if a comma had been forgotten. The default (False) keeps
+        Python's value, which is what the task code actually returns.
+    """
+    task = Path(file).stem
+    try:
+        tree = ast.parse(source, filename=file)
+    except (SyntaxError, ValueError) as err:
+        where = f" (line {err.lineno})" if getattr(err, "lineno", None) else ""
+        return FileResult(file, task, "unparsable", f"{type(err).__name__}: {err.msg if hasattr(err, 'msg') else err}{where}")
+    func = find_init_episode(tree)
+    if func is None:
+        return FileResult(file, task, "no_init_episode", "no function named init_episode")
+    scope = _function_scope(func)
+    returns = [n for n in scope if isinstance(n, ast.Return) and n.value is not None]
+    result = FileResult(file, task, "", "", n_returns=len(returns), init_line=func.lineno)
+    if not returns:
+        result.status, result.reason = "runtime", "init_episode returns no value"
+        return result
+    why = _branch_reason(scope, returns)
+    if why is not None:
+        result.status, result.reason = "branches", why
+        result.returns = _branch_elements(source, scope, returns)
+        return result
+    node, why = _returned_list(source, scope, returns[0])
+    if node is None:
+        result.status, result.reason = "runtime", why
+        result.returns = _branch_elements(source, scope, returns)
+        return result
+    elements = [classify_element(source, e) for e in node.elts]
+    if split_joins:
+        elements = [part for e in elements for part in split_glued(e)]
+    result.returns = [elements]
+    runtime = [e for e in elements if e.kind == "runtime"]
+    templates = [e for e in elements if e.kind == "template"]
+    if runtime:
+        result.status = "runtime"
+        result.reason = f"element `{_short(runtime[0].detail, 40)}` (line {runtime[0].line}) is computed"
+    elif templates:
+        styles = sorted({e.detail for e in templates})
+        result.status = "templated"
+        result.reason = f"{len(templates)} of {len(elements)} descriptions use {', '.join(styles)}"
+    elif len(elements) < min_descriptions:
+        result.status = "too_few"
+        result.reason = f"{len(elements)} fixed description(s), fewer than {min_descriptions}"
+    else:
+        result.status = "fixed"
+        result.reason = f"{len(elements)} fixed string literals"
+    return result
+
+
+def resolve_tasks_dir(rlbench_dir: str | Path) -> Path:
+    """The ``rlbench/tasks`` folder of a checkout, given the repo root or the folder itself."""
+    root = Path(rlbench_dir)
+    if not root.is_dir():
+        raise RobotaskError(
+            f"RLBench directory {str(rlbench_dir)!r} does not exist; expected an RLBench checkout "
+            "or its rlbench/tasks folder"
+        )
+    for candidate in (root / "rlbench" / "tasks", root / "tasks", root):
+        if candidate.is_dir() and task_files(candidate):
+            return candidate
+    raise RobotaskError(
+        f"no task files in {str(rlbench_dir)!r}; expected *.py files in it or in rlbench/tasks/"
+    )
+
+
+def task_files(tasks_dir: Path) -> list[Path]:
+    """The task files of a tasks folder: ``*.py`` except ``__init__.py``, sorted by name."""
+    return sorted(p for p in Path(tasks_dir).glob("*.py") if p.name != "__init__.py")
+
+
+def classify_directory(
+    rlbench_dir: str | Path, min_descriptions: int = MIN_DESCRIPTIONS, split_joins: bool = False
+) -> list[FileResult]:
+    """Classify every task file of a checkout (repo root or its ``rlbench/tasks`` folder).
+
+    Parameters are those of :func:`classify_source`.
+    """
+    tasks_dir = resolve_tasks_dir(rlbench_dir)
+    results = []
+    for path in task_files(tasks_dir):
+        try:
+            source = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:
+            results.append(FileResult(path.name, path.stem, "unparsable", f"not UTF-8 text: {err.reason}"))
+            continue
+        results.append(classify_source(source, path.name, min_descriptions, split_joins))
+    return results
+
+
+def corpus_frame(results: list[FileResult], revision: str = "") -> pd.DataFrame:
+    """One row per fixed description of the ``fixed`` files (columns ``CORPUS_COLUMNS``)."""
+    rows = [
+        {"task": r.task, "position": i, "text": e.text, "file": r.file, "line": e.line,
+         "revision": revision}
+        for r in results
+        for i, e in enumerate(r.descriptions())
+    ]
+    frame = pd.DataFrame(rows, columns=CORPUS_COLUMNS)
+    return frame.sort_values(["task", "position"], kind="stable").reset_index(drop=True)
+
+
+def accounting_frame(results: list[FileResult], revision: str = "") -> pd.DataFrame:
+    """One row per task file with its status, reason and element counts (``ACCOUNTING_COLUMNS``)."""
+    rows = []
+    for r in results:
+        elements = r.elements()
+        rows.append({
+            "file": r.file,
+            "task": r.task,
+            "status": r.status,
+            "reason": r.reason,
+            "n_descriptions": len(r.descriptions()),
+            "n_returns": r.n_returns,
+            "n_fixed_literals": sum(e.kind == "literal" for e in elements),
+            "n_templates": sum(e.kind == "template" for e in elements),
+            "n_runtime_elements": sum(e.kind == "runtime" for e in elements),
+            "n_joined_literals": sum(e.kind == "literal" and len(e.pieces) > 1 for e in elements),
+            "n_glued_literals": sum(e.kind == "literal" and bool(glued_joins(e)) for e in elements),
+            "init_line": r.init_line if r.init_line is not None else pd.NA,
+            "revision": revision,
+        })
+    frame = pd.DataFrame(rows, columns=ACCOUNTING_COLUMNS)
+    frame["init_line"] = frame["init_line"].astype("Int64")
+    return frame.sort_values("file", kind="stable").reset_index(drop=True)
+
+
+def literals_frame(results: list[FileResult]) -> pd.DataFrame:
+    """Every fixed string literal returned by any file, whatever its status (``LITERALS_COLUMNS``).
+
+    ``return_index`` numbers the returned lists of a file (several for ``branches``); ``pieces``
+    joins the source tokens of an implicit concatenation with ``" | "``.
+    """
+    rows = []
+    for r in results:
+        for k, ret in enumerate(r.returns):
+            for i, e in enumerate(ret):
+                if e.kind == "literal":
+                    rows.append({"task": r.task, "file": r.file, "status": r.status, "line": e.line,
+                                 "position": i, "return_index": k, "text": e.text,
+                                 "n_pieces": len(e.pieces), "n_glued_joins": len(glued_joins(e)),
+                                 "pieces": " | ".join(e.pieces)})
+    return pd.DataFrame(rows, columns=LITERALS_COLUMNS)
+
+
+def extract_directory(
+    rlbench_dir: str | Path,
+    revision: str | None = None,
+    min_descriptions: int = MIN_DESCRIPTIONS,
+    split_joins: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Extract the corpus and the per-file accounting from an RLBench checkout.
+
+    Parameters
+    ----------
+    rlbench_dir : str or Path
+        The repository root or its ``rlbench/tasks`` folder.
+    revision : str, optional
+        Source revision written into both tables (``""`` when None).
+    min_descriptions : int
+        Fewest fixed descriptions a task needs to enter the corpus.
+    split_joins : bool
+        Use the alternative rule that splits literals glued by a missing comma (see
+        :func:`classify_source`); the committed corpus uses the default, False.
+
+    Returns
+    -------
+    (corpus, accounting) : tuple of DataFrame
+        ``corpus`` has ``CORPUS_COLUMNS``; ``accounting`` has ``ACCOUNTING_COLUMNS``, one row per file.
+    """
+    results = classify_directory(rlbench_dir, min_descriptions, split_joins)
+    revision = revision or ""
+    return corpus_frame(results, revision), accounting_frame(results, revision)
+
+
+NOTICE_TEMPLATE = """\
+The texts in corpus.csv (column `text`) are task descriptions written by the authors of RLBench.
+They were extracted, unchanged, from the `init_episode` methods of the files `rlbench/tasks/*.py`
+of the RLBench repository (https://github.com/stepjam/RLBench) at revision {revision}.
+accounting.csv lists every task file of that revision and how it was classified.
+
+RLBench: The Robot Learning Benchmark & Learning Environment.
+Copyright (c) Imperial College of Science, Technology and Medicine ("Imperial College London").
+The RLBench software, from which this data was obtained, has been made available for use under
+licence from Imperial College London. This data is published under clause 2(f) of that licence
+(publications and presentations), which requires identifying the Software as the source of the data;
+the RLBench licence terms apply to these texts. No RLBench source file is included here.
+
+Reference: S. James, Z. Ma, D. Rovick Arrojo, A. J. Davison. "RLBench: The Robot Learning
+Benchmark & Learning Environment." IEEE Robotics and Automation Letters 5(2), 2020, 3019-3026.
+"""
+
+
+def write_extraction(
+    corpus: pd.DataFrame, accounting: pd.DataFrame, out_dir: str | Path, revision: str = ""
+) -> list[Path]:
+    """Write ``corpus.csv``, ``accounting.csv`` and ``NOTICE`` into ``out_dir`` (atomically)."""
+    from . import io as rio
+
+    out = Path(out_dir)
+    return [
+        rio.write_csv(out / "corpus.csv", corpus),
+        rio.write_csv(out / "accounting.csv", accounting),
+        rio.write_text(out / "NOTICE", NOTICE_TEMPLATE.format(revision=revision or "(unknown)")),
+    ]
+
+
+def _cli_extract(args: argparse.Namespace) -> int:
+    """Handler of ``robotask extract``: extract and write the three files, print a summary."""
+    corpus, accounting = extract_directory(args.rlbench, args.revision, args.min_descriptions)
+    written = write_extraction(corpus, accounting, args.out, args.revision or "")
+    counts = accounting["status"].value_counts()
+    summary = ", ".join(f"{s} {counts.get(s, 0)}" for s in STATUSES if counts.get(s, 0))
+    print(f"{len(accounting)} task files: {summary}")
+    print(f"{corpus['task'].nunique()} tasks, {len(corpus)} descriptions")
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
+def register_cli(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``robotask extract --rlbench DIR --out DIR [--revision REV]``."""
+    parser = subparsers.add_parser(
+        "extract",
+        help="extract the fixed RLBench task descriptions (ast only, no task code runs)",
+        description="Classify every rlbench/tasks/*.py file and write corpus.csv, "
+        "accounting.csv and NOTICE.",
+    )
+    parser.add_argument("--rlbench", required=True, help="RLBench checkout or its rlbench/tasks folder")
+    parser.add_argument("--out", default="data/rlbench", help="output folder (default: data/rlbench)")
+    parser.add_argument("--revision", default=None, help="source revision recorded in the files")
+    parser.add_argument("--min-descriptions", type=int, default=MIN_DESCRIPTIONS,
+                        help=f"fewest fixed descriptions per task (default {MIN_DESCRIPTIONS})")
+    parser.set_defaults(func=_cli_extract)

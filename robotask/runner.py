@@ -1,0 +1,182 @@
+"""Execute chapters headlessly with papermill and publish the executed copies for the book.
+
+``robotask run`` converts each percent source to a notebook with jupytext, validates the
+parameters, executes it with papermill into a temporary file, and only on success moves
+it over ``book/chapters/<id>.ipynb``: a failed run leaves the previous copy intact.
+Wall times and parameters go to ``run_log.json``, which the reproduction page reads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from . import chapters as chapters_mod
+from . import params as params_mod
+from . import paths
+from .errors import RobotaskError
+from .io import atomic_path, write_json
+
+
+@dataclass
+class RunRecord:
+    """What one chapter run did."""
+
+    chapter: str
+    source: str
+    parameter_set: str
+    parameters: dict[str, Any]
+    seconds: float
+    status: str
+
+
+def plan(selected: list[chapters_mod.Chapter], set_name: str, params_file: str | None,
+         overrides: dict[str, Any]) -> list[tuple[chapters_mod.Chapter, dict[str, Any]]]:
+    """Resolve and validate the parameters of every selected chapter before anything runs."""
+    file_params: dict[str, Any] = params_mod.load_yaml(Path(params_file)) if params_file else {}
+    ids = {c.id for c in chapters_mod.CHAPTERS} | {c.source for c in chapters_mod.CHAPTERS}
+    per_chapter = bool(file_params) and all(k in ids for k in file_params)
+    shared = {} if per_chapter else file_params
+    known: set[str] = set()
+    for chapter in selected:
+        known |= set(params_mod.declared(chapter.source_path))
+    for where, mapping in ((str(params_file), shared), ("-p", overrides)):
+        unknown = sorted(set(mapping) - known)
+        if unknown:
+            raise RobotaskError(f"{where}: unknown parameter(s) {', '.join(unknown)} for the selected "
+                                f"notebooks; declared: {', '.join(sorted(known))}")
+    planned = []
+    for chapter in selected:
+        layers: list[tuple[str, dict[str, Any]]] = []
+        set_path = params_mod.set_file(set_name, chapter.id, chapter.source)
+        if set_path:
+            layers.append((f"params/{set_name}/{set_path.name}", params_mod.load_yaml(set_path)))
+        if per_chapter:
+            for key in (chapter.source, chapter.id):
+                layers.append((f"{params_file} [{key}]", file_params.get(key) or {}))
+        resolved = params_mod.resolve(chapter.source_path, layers, strict=True)
+        resolved.update(params_mod.resolve(chapter.source_path, [(str(params_file), shared), ("-p", overrides)],
+                                           strict=False))
+        resolved.update(params_mod.resolve(chapter.source_path, [("chapter manifest", chapter.fixed)]))
+        planned.append((chapter, resolved))
+    return planned
+
+
+def _to_notebook(source: Path, dest: Path) -> None:
+    """Convert a percent source into an ``.ipynb`` with a python3 kernelspec."""
+    import jupytext
+
+    nb = jupytext.read(source)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.metadata.pop("jupytext", None)
+    jupytext.write(nb, dest, fmt="ipynb")
+
+
+def _failure_message(chapter: chapters_mod.Chapter, exc: Exception) -> str:
+    """A one-paragraph message naming the chapter, the failing cell and the error."""
+    cell = getattr(exc, "exec_count", None)
+    ename = getattr(exc, "ename", type(exc).__name__)
+    evalue = getattr(exc, "evalue", str(exc))
+    where = f"cell [{cell}]" if cell is not None else "a cell"
+    return (f"notebook {chapter.source}.py (chapter {chapter.id}) failed in {where}: {ename}: {evalue}\n"
+            f"The previous executed copy, if any, was left intact.")
+
+
+def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: Path) -> float:
+    """Execute one chapter into ``out_dir/<id>.ipynb``; return wall seconds; raise on failure."""
+    import papermill
+
+    work = paths.BUILD / "run"
+    work.mkdir(parents=True, exist_ok=True)
+    src_nb = work / f"{chapter.id}.source.ipynb"
+    _to_notebook(chapter.source_path, src_nb)
+    out_path = out_dir / f"{chapter.id}.ipynb"
+    start = time.perf_counter()
+    with atomic_path(out_path) as tmp:
+        tmp_nb = tmp.with_suffix(".ipynb")
+        try:
+            papermill.execute_notebook(
+                str(src_nb), str(tmp_nb), parameters=parameters, kernel_name="python3",
+                cwd=str(paths.ROOT), progress_bar=False, log_output=False,
+                request_save_on_cell_execute=False,
+            )
+        except papermill.PapermillExecutionError as exc:
+            tmp_nb.unlink(missing_ok=True)
+            raise RobotaskError(_failure_message(chapter, exc)) from None
+        os.replace(tmp_nb, tmp)
+    return time.perf_counter() - start
+
+
+def run(names: list[str] | None = None, set_name: str = "paper", params_file: str | None = None,
+        overrides: dict[str, Any] | None = None, out_dir: Path | None = None,
+        log_path: Path | None = None) -> list[RunRecord]:
+    """Validate, then execute the selected chapters in order, logging wall times."""
+    out_dir = Path(out_dir) if out_dir else paths.CHAPTERS_OUT
+    if log_path is None:
+        log_path = paths.BUILD / "run_log.json" if out_dir == paths.CHAPTERS_OUT else out_dir / "run_log.json"
+    planned = plan(chapters_mod.select(names), set_name, params_file, overrides or {})
+    out_dir.mkdir(parents=True, exist_ok=True)
+    records: list[RunRecord] = []
+    for chapter, parameters in planned:
+        print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
+        try:
+            seconds = execute(chapter, parameters, out_dir)
+        except RobotaskError:
+            print("FAILED", flush=True)
+            _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, float("nan"), "failed"))
+            raise
+        print(f"{seconds:.1f} s", flush=True)
+        record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
+        _log(log_path, record)
+        records.append(record)
+    return records
+
+
+def _log(log_path: Path, record: RunRecord) -> None:
+    """Merge ``record`` into the run log (one entry per chapter), atomically."""
+    log: dict[str, Any] = {}
+    if log_path.is_file():
+        try:
+            log = json.loads(log_path.read_text())
+        except json.JSONDecodeError:
+            log = {}
+    entry = asdict(record)
+    if record.status == "failed" and record.chapter in log:
+        log[record.chapter]["last_failure"] = entry
+    else:
+        log[record.chapter] = entry
+    log["_python"] = sys.version.split()[0]
+    write_json(log_path, log)
+
+
+def register_cli(subparsers: Any) -> None:
+    """Add ``robotask run``."""
+    p = subparsers.add_parser("run", help="execute notebooks headlessly with papermill for the book")
+    p.add_argument("notebooks", nargs="*", help="chapter ids or notebook stems (default: all)")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                   help="override one parameter (value parsed as YAML)")
+    p.add_argument("--params", metavar="FILE.yaml", help="parameters for all selected notebooks, "
+                   "or a mapping of chapter id to parameters")
+    p.add_argument("--set", default="paper", choices=params_mod.SETS, help="named parameter set (default: paper)")
+    p.add_argument("--out", type=Path, help="folder for executed notebooks (default: book/chapters)")
+    p.add_argument("--list", action="store_true", help="list chapters and their parameters, then exit")
+    p.set_defaults(func=_cli)
+
+
+def _cli(args: Any) -> int:
+    if args.list:
+        for chapter in chapters_mod.select(args.notebooks):
+            print(chapter.id)
+            for param in params_mod.declared(chapter.source_path).values():
+                print(f"    {param.name}: {param.annotation} = {param.default!r}  # {param.help}")
+        return 0
+    overrides = {name: params_mod.parse_cli_value(value) for name, value in args.parameter}
+    records = run(args.notebooks, args.set, args.params, overrides, args.out)
+    total = sum(r.seconds for r in records)
+    print(f"[robotask] {len(records)} notebook(s) executed in {total:.1f} s")
+    return 0

@@ -1,0 +1,389 @@
+"""Uncertainty of the retrieval accuracies: bootstrap intervals and paired tests between rankers.
+
+Used by notebook ``07_uncertainty`` (and ``06_sentence_embeddings`` / ``08_perturbations`` for
+paired comparisons).
+
+Inputs are per-query outcomes: one row per (trial, ranker, held-out query) with the columns
+``trial``, ``ranker``, ``query_id`` (which corpus description the query is, e.g. ``task:position``),
+``task`` (its source task) and ``correct`` (0/1). Only the queries that the scoring policy keeps
+appear. The accuracy of a trial is the mean of ``correct`` over its queries; the study's point
+estimate is the mean of the trial accuracies (as in the paper).
+
+Bootstrap (percentile method, ``scheme="both"``). Each replicate
+
+1. resamples the corpus descriptions *within each task* with replacement (a task with n
+   descriptions gets n draws); a description drawn k times counts k times as a query in every
+   trial where it is held out, so the same resampled instruction set is used in all galleries;
+2. resamples the trials (galleries) with replacement;
+3. recomputes every trial's accuracy with those query weights and averages over the drawn trials.
+
+All rankers share each replicate's draws, so differences between rankers get paired intervals.
+``scheme="queries"`` does step 1 only (galleries fixed) and ``scheme="galleries"`` step 2 only.
+
+Paired tests over trials: an exact or Monte Carlo sign-flip permutation test of the mean
+per-trial difference, and an exact two-sided sign test on wins and losses (ties dropped).
+Both treat the galleries as the random unit given this corpus; the bootstrap also reflects the
+finite set of descriptions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import RobotaskError
+
+SCHEMES = ("both", "queries", "galleries")
+PER_QUERY_COLUMNS = ("trial", "ranker", "query_id", "task", "correct")
+EXACT_LIMIT = 16  # enumerate all 2**n sign patterns up to this many non-zero differences
+
+
+@dataclass(frozen=True)
+class CorrectnessMatrix:
+    """Outcomes of one ranker as a trial × description matrix (NaN = not a query in that trial)."""
+
+    trials: np.ndarray  # (n_trials,)
+    query_ids: np.ndarray  # (n_desc,)
+    tasks: np.ndarray  # (n_desc,) source task of each description
+    values: np.ndarray  # (n_trials, n_desc) float64 in {0, 1, NaN}
+
+
+def check_per_query(frame: pd.DataFrame, where: str = "per-query results") -> pd.DataFrame:
+    """Validate the per-query outcome table and return it with ``correct`` as int.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Must hold the columns ``trial, ranker, query_id, task, correct``.
+    where : str
+        Name of the input used in error messages.
+    """
+    missing = [c for c in PER_QUERY_COLUMNS if c not in frame.columns]
+    if missing:
+        raise RobotaskError(f"{where}: missing column(s) {missing}; expected {list(PER_QUERY_COLUMNS)}")
+    if frame.empty:
+        raise RobotaskError(f"{where}: no rows")
+    dup = frame.duplicated(["trial", "ranker", "query_id"])
+    if dup.any():
+        raise RobotaskError(f"{where}: {int(dup.sum())} duplicate (trial, ranker, query_id) rows")
+    out = frame.copy()
+    out["correct"] = out["correct"].astype(int)
+    return out
+
+
+def correctness_matrix(per_query: pd.DataFrame, ranker: str) -> CorrectnessMatrix:
+    """Pivot one ranker's per-query outcomes into a :class:`CorrectnessMatrix`.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        Validated per-query outcomes (see :func:`check_per_query`).
+    ranker : str
+        Ranker name in the ``ranker`` column.
+    """
+    sub = per_query[per_query["ranker"] == ranker]
+    if sub.empty:
+        raise RobotaskError(f"per-query results: ranker {ranker!r} has no rows; "
+                            f"present: {sorted(per_query['ranker'].unique())}")
+    ids = per_query[["query_id", "task"]].drop_duplicates().sort_values(["task", "query_id"])
+    if ids["query_id"].duplicated().any():
+        raise RobotaskError("per-query results: a query_id appears under two tasks")
+    trials = np.sort(per_query["trial"].unique())
+    table = sub.pivot(index="trial", columns="query_id", values="correct")
+    table = table.reindex(index=trials, columns=ids["query_id"].to_numpy())
+    return CorrectnessMatrix(trials, ids["query_id"].to_numpy(), ids["task"].to_numpy(),
+                             table.to_numpy(dtype=np.float64))
+
+
+def trial_accuracy(per_query: pd.DataFrame) -> pd.DataFrame:
+    """Per-trial accuracy of every ranker: a trial × ranker table (fractions)."""
+    acc = per_query.groupby(["trial", "ranker"])["correct"].mean().unstack("ranker")
+    return acc.sort_index()
+
+
+def description_weights(tasks: np.ndarray, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap multiplicities of descriptions resampled with replacement within each task.
+
+    Parameters
+    ----------
+    tasks : numpy.ndarray
+        Source task of each description, shape ``(n_desc,)``.
+    n_bootstrap : int
+        Number of replicates.
+    rng : numpy.random.Generator
+        Random source.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n_bootstrap, n_desc)`` integer counts; each task's counts sum to its size.
+    """
+    weights = np.zeros((n_bootstrap, len(tasks)), dtype=np.int64)
+    for task in sorted(set(tasks.tolist())):
+        cols = np.flatnonzero(tasks == task)
+        draws = rng.integers(0, len(cols), size=(n_bootstrap, len(cols)))
+        for j in range(len(cols)):
+            weights[:, cols[j]] = (draws == j).sum(axis=1)
+    return weights
+
+
+def trial_weights(n_trials: int, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap multiplicities of trials (galleries) drawn with replacement, ``(B, n_trials)``."""
+    idx = rng.integers(0, n_trials, size=(n_bootstrap, n_trials))
+    counts = np.zeros((n_bootstrap, n_trials), dtype=np.int64)
+    np.add.at(counts, (np.repeat(np.arange(n_bootstrap), n_trials), idx.ravel()), 1)
+    return counts
+
+
+def _check_count(name: str, value: int, minimum: int = 1) -> int:
+    """Return ``value`` if it is an int ≥ ``minimum``, else raise a RobotaskError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise RobotaskError(f"parameter {name!r} must be an integer ≥ {minimum}, got {value!r}")
+    return int(value)
+
+
+def bootstrap_replicates(per_query: pd.DataFrame, rankers: Sequence[str], n_bootstrap: int, seed: int,
+                         scheme: str = "both") -> pd.DataFrame:
+    """Bootstrap replicates of every ranker's mean accuracy, with shared draws across rankers.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        Per-query outcomes (see module docstring).
+    rankers : sequence of str
+        Rankers to include (columns of the result).
+    n_bootstrap : int
+        Number of replicates B.
+    seed : int
+        Seed of ``numpy.random.default_rng``.
+    scheme : {"both", "queries", "galleries"}
+        What is resampled (see module docstring).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``(B, len(rankers))`` replicate means (fractions).
+    """
+    if scheme not in SCHEMES:
+        raise RobotaskError(f"bootstrap scheme {scheme!r} is unknown; expected one of {list(SCHEMES)}")
+    n_bootstrap = _check_count("n_bootstrap", n_bootstrap)
+    per_query = check_per_query(per_query)
+    mats = {r: correctness_matrix(per_query, r) for r in rankers}
+    first = next(iter(mats.values()))
+    rng = np.random.default_rng(seed)
+    ones_d = np.ones((n_bootstrap, len(first.query_ids)))
+    ones_t = np.ones((n_bootstrap, len(first.trials)))
+    w_desc = description_weights(first.tasks, n_bootstrap, rng) if scheme in ("both", "queries") else ones_d
+    w_trial = trial_weights(len(first.trials), n_bootstrap, rng) if scheme in ("both", "galleries") else ones_t
+    out = {}
+    for name, mat in mats.items():
+        present = ~np.isnan(mat.values)
+        hits = np.where(present, mat.values, 0.0)
+        num = w_desc @ hits.T  # (B, n_trials)
+        den = w_desc @ present.T.astype(np.float64)
+        acc = np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0)
+        keep = np.where(np.isnan(acc), 0.0, w_trial)
+        out[name] = (np.nan_to_num(acc) * keep).sum(axis=1) / keep.sum(axis=1)
+    return pd.DataFrame(out)
+
+
+def percentile_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of bootstrap replicates: the (1−level)/2 and (1+level)/2 quantiles."""
+    if not 0 < level < 1:
+        raise RobotaskError(f"confidence level must lie in (0, 1), got {level!r}")
+    lo, hi = np.quantile(np.asarray(values, float), [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
+
+
+def bootstrap_table(per_query: pd.DataFrame, rankers: Sequence[str], n_bootstrap: int, seed: int,
+                    level: float = 0.95) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Mean accuracy and percentile bootstrap interval per ranker under the three schemes.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        Per-query outcomes.
+    rankers : sequence of str
+        Rankers to report, in row order.
+    n_bootstrap, seed : int
+        Replicates and seed (each scheme uses the same seed).
+    level : float
+        Interval coverage, default 0.95.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per ranker: ``ranker, mean, lo, hi`` (scheme both) and ``lo_queries, hi_queries,
+        lo_galleries, hi_galleries``; all in percent.
+    replicates : dict
+        Scheme → replicate table from :func:`bootstrap_replicates`.
+    """
+    acc = trial_accuracy(check_per_query(per_query))
+    reps = {s: bootstrap_replicates(per_query, rankers, n_bootstrap, seed, s) for s in SCHEMES}
+    rows = []
+    for r in rankers:
+        row = {"ranker": r, "mean": 100 * acc[r].mean()}
+        for s in SCHEMES:
+            lo, hi = percentile_interval(reps[s][r].to_numpy(), level)
+            suffix = "" if s == "both" else f"_{s}"
+            row[f"lo{suffix}"], row[f"hi{suffix}"] = 100 * lo, 100 * hi
+        rows.append(row)
+    return pd.DataFrame(rows), reps
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Exact two-sided sign test: P-value of ``wins`` vs ``losses`` under Binomial(n, 1/2), ties dropped.
+
+    ``p = min(1, 2 · P(X ≤ min(wins, losses)))`` with ``n = wins + losses``; ``p = 1`` when n = 0.
+    """
+    wins, losses = _check_count("wins", wins, 0), _check_count("losses", losses, 0)
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    k = min(wins, losses)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2 ** n
+    return float(min(1.0, 2 * tail))
+
+
+def paired_permutation_test(diffs: Iterable[float], n_permutations: int = 20000, seed: int = 0) -> float:
+    """Two-sided sign-flip permutation test of the mean paired difference.
+
+    Under the null hypothesis each per-trial difference is symmetric about zero, so its sign is
+    exchangeable. With at most ``EXACT_LIMIT`` non-zero differences all ``2**n`` sign patterns are
+    enumerated and the exact P-value is returned; otherwise ``n_permutations`` random patterns give
+    ``(1 + #{|mean*| ≥ |mean|}) / (1 + n_permutations)``. Zero differences do not change any
+    pattern's mean and are kept in the denominator.
+
+    Parameters
+    ----------
+    diffs : iterable of float
+        Per-trial differences (A − B).
+    n_permutations : int
+        Monte Carlo patterns when exact enumeration is too large.
+    seed : int
+        Seed of the Monte Carlo patterns.
+    """
+    d = np.asarray(list(diffs), dtype=np.float64)
+    if d.size == 0:
+        raise RobotaskError("paired_permutation_test: expected at least one difference")
+    observed = abs(d.mean())
+    tol = 1e-12 * max(1.0, np.abs(d).max())
+    nz = d[np.abs(d) > 0]
+    if nz.size == 0:
+        return 1.0
+    if nz.size <= EXACT_LIMIT:
+        signs = np.array(list(itertools.product((1.0, -1.0), repeat=nz.size)))
+        means = np.abs(signs @ nz) / d.size
+        return float(np.mean(means >= observed - tol))
+    n_permutations = _check_count("n_permutations", n_permutations)
+    rng = np.random.default_rng(seed)
+    hits = 0
+    for start in range(0, n_permutations, 4096):
+        m = min(4096, n_permutations - start)
+        signs = rng.choice((1.0, -1.0), size=(m, nz.size))
+        hits += int((np.abs(signs @ nz) / d.size >= observed - tol).sum())
+    return (1 + hits) / (1 + n_permutations)
+
+
+def holm(pvalues: Sequence[float]) -> np.ndarray:
+    """Holm–Bonferroni adjusted P-values (same order as the input)."""
+    p = np.asarray(pvalues, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, idx in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[idx]))
+        adjusted[idx] = running
+    return adjusted
+
+
+def paired_comparisons(per_query: pd.DataFrame, pairs: Sequence[tuple[str, str]], n_bootstrap: int,
+                       seed: int, n_permutations: int = 20000, level: float = 0.95,
+                       replicates: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Paired comparison A − B for each pair: difference, wins/ties/losses, tests and interval.
+
+    Parameters
+    ----------
+    per_query : pandas.DataFrame
+        Per-query outcomes.
+    pairs : sequence of (str, str)
+        Ranker pairs (A, B); the difference is A − B.
+    n_bootstrap, seed, n_permutations : int
+        Bootstrap replicates, seed, Monte Carlo permutations.
+    level : float
+        Interval coverage.
+    replicates : pandas.DataFrame, optional
+        Precomputed ``scheme="both"`` replicates (from :func:`bootstrap_replicates`) to reuse.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``a, b, mean_diff, lo, hi`` (percentage points), ``wins, ties, losses``, ``p_sign``,
+        ``p_perm`` and ``p_perm_holm`` (Holm over the listed pairs).
+    """
+    per_query = check_per_query(per_query)
+    acc = trial_accuracy(per_query)
+    names = sorted({r for pair in pairs for r in pair})
+    reps = replicates if replicates is not None else bootstrap_replicates(per_query, names, n_bootstrap, seed)
+    rows = []
+    for a, b in pairs:
+        d = (acc[a] - acc[b]).to_numpy()
+        d = np.where(np.abs(d) < 1e-12, 0.0, d)
+        wins, ties, losses = int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
+        lo, hi = percentile_interval((reps[a] - reps[b]).to_numpy(), level)
+        rows.append({"a": a, "b": b, "mean_diff": 100 * d.mean(), "lo": 100 * lo, "hi": 100 * hi,
+                     "wins": wins, "ties": ties, "losses": losses, "p_sign": sign_test(wins, losses),
+                     "p_perm": paired_permutation_test(d, n_permutations, seed)})
+    out = pd.DataFrame(rows)
+    out["p_perm_holm"] = holm(out["p_perm"].to_numpy()) if len(out) else []
+    return out
+
+
+def all_pairs(rankers: Sequence[str]) -> list[tuple[str, str]]:
+    """Every unordered pair of rankers, in the given order."""
+    return list(itertools.combinations(rankers, 2))
+
+
+def ordering_verdicts(comparisons: pd.DataFrame, claims: Sequence[tuple[str, str]],
+                      alpha: float = 0.05) -> pd.DataFrame:
+    """Judge claims "A is more accurate than B" against paired comparisons.
+
+    A claim is *supported* when the Holm-adjusted permutation P-value is below ``alpha`` and the
+    bootstrap interval of A − B lies entirely above zero; *contradicted* when the same holds in the
+    opposite direction; otherwise *not resolved*.
+
+    Parameters
+    ----------
+    comparisons : pandas.DataFrame
+        Output of :func:`paired_comparisons` (either orientation of each claimed pair must be present).
+    claims : sequence of (str, str)
+        Claimed orderings (better, worse).
+    alpha : float
+        Family-wise level.
+    """
+    rows = []
+    for better, worse in claims:
+        hit = comparisons[(comparisons["a"] == better) & (comparisons["b"] == worse)]
+        sign = 1.0
+        if hit.empty:
+            hit = comparisons[(comparisons["a"] == worse) & (comparisons["b"] == better)]
+            sign = -1.0
+        if hit.empty:
+            raise RobotaskError(f"ordering claim {better} > {worse}: that pair was not compared")
+        row = hit.iloc[0]
+        diff = sign * row["mean_diff"]
+        lo, hi = sorted((sign * row["lo"], sign * row["hi"]))
+        wins, losses = (row["wins"], row["losses"]) if sign > 0 else (row["losses"], row["wins"])
+        significant = row["p_perm_holm"] < alpha
+        verdict = ("supported" if significant and lo > 0 else
+                   "contradicted" if significant and hi < 0 else "not resolved")
+        rows.append({"claim": f"{better} > {worse}", "mean_diff": diff, "lo": lo, "hi": hi,
+                     "wins": int(wins), "ties": int(row["ties"]), "losses": int(losses),
+                     "p_perm_holm": row["p_perm_holm"], "p_sign": row["p_sign"], "verdict": verdict})
+    return pd.DataFrame(rows)

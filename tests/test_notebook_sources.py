@@ -1,0 +1,81 @@
+"""The notebook sources, their .ipynb twins, the chapter list, the TOC and the parameter sets agree."""
+
+from __future__ import annotations
+
+import json
+
+import jupytext
+import pytest
+import yaml
+
+from robotask import chapters, params, paths
+
+SOURCES = sorted(paths.NOTEBOOKS.glob("*.py"))
+
+
+def test_every_chapter_has_a_source():
+    missing = [c.source for c in chapters.CHAPTERS if not c.source_path.is_file()]
+    assert not missing, f"chapters without a notebook source: {missing}"
+
+
+def test_every_source_backs_a_chapter():
+    used = {c.source for c in chapters.CHAPTERS}
+    assert {p.stem for p in SOURCES} <= used
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_source_has_one_typed_parameters_cell(source):
+    declared = params.declared(source)
+    assert declared, "the parameters cell declares nothing"
+    for p in declared.values():
+        assert p.help, f"parameter {p.name} has no comment"
+        params._check_type(p, p.default, str(source))
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_twin_is_in_sync_and_has_no_outputs(source):
+    twin = source.with_suffix(".ipynb")
+    assert twin.is_file(), f"{twin.name} is missing: run `make sync`"
+    raw = json.loads(twin.read_text())
+    assert not any(c.get("outputs") for c in raw["cells"] if c["cell_type"] == "code"), \
+        f"{twin.name} is committed with outputs"
+    a, b = jupytext.read(source), jupytext.read(twin)
+    strip = lambda nb: [(c.cell_type, c.source.strip()) for c in nb.cells]  # noqa: E731
+    assert strip(a) == strip(b), f"{twin.name} is out of sync with {source.name}: run `make sync`"
+
+
+def _toc_files(node) -> list[str]:
+    files = []
+    if isinstance(node, dict):
+        if "file" in node:
+            files.append(node["file"])
+        for value in node.values():
+            files += _toc_files(value)
+    elif isinstance(node, list):
+        for value in node:
+            files += _toc_files(value)
+    return files
+
+
+def test_toc_lists_every_chapter_once():
+    toc = yaml.safe_load((paths.ROOT / "_toc.yml").read_text())
+    listed = [f for f in _toc_files(toc) if f.startswith("book/chapters/")]
+    expected = [f"book/chapters/{c.id}" for c in chapters.CHAPTERS]
+    assert sorted(listed) == sorted(expected)
+    pages = [f for f in _toc_files(toc) + [toc["root"]] if not f.startswith("book/chapters/")]
+    for page in pages:
+        assert (paths.ROOT / f"{page}.md").is_file(), page
+
+
+@pytest.mark.parametrize("set_name", params.SETS)
+def test_parameter_sets_name_declared_parameters(set_name):
+    for chapter in chapters.CHAPTERS:
+        path = params.set_file(set_name, chapter.id, chapter.source)
+        if path:
+            params.resolve(chapter.source_path, [(str(path), params.load_yaml(path))])
+
+
+def test_every_set_file_belongs_to_a_chapter():
+    names = {c.id for c in chapters.CHAPTERS} | {c.source for c in chapters.CHAPTERS}
+    stray = [p for s in params.SETS for p in (paths.PARAMS / s).glob("*.yaml") if p.stem not in names]
+    assert not stray, f"parameter files for no chapter: {stray}"

@@ -1,0 +1,102 @@
+"""The notebook runner validates parameters before a kernel starts and never loses an executed copy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from robotask import chapters, params, paths, runner
+from robotask.errors import RobotaskError
+
+NOTEBOOK = '''# %% [markdown]
+# # A toy chapter
+
+# %% tags=["parameters"]
+n: int = 3  # a count
+rate: float = 0.5  # a rate
+name: str = "x"  # a name
+flag: bool = False  # a switch
+items: list = ["a"]  # a list
+fail: bool = False  # raise in the next cell
+
+# %%
+if fail:
+    raise ValueError("boom")
+print(n * rate, name, flag, items)
+'''
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A one-chapter book in tmp_path with its own notebooks/ and params/ folders."""
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "notebooks" / "toy.py").write_text(NOTEBOOK)
+    (tmp_path / "params" / "smoke").mkdir(parents=True)
+    (tmp_path / "params" / "smoke" / "toy.yaml").write_text("n: 1\n")
+    monkeypatch.setattr(paths, "NOTEBOOKS", tmp_path / "notebooks")
+    monkeypatch.setattr(paths, "PARAMS", tmp_path / "params")
+    monkeypatch.setattr(paths, "BUILD", tmp_path / "_build")
+    monkeypatch.setattr(chapters, "CHAPTERS", (chapters.Chapter("toy", "toy"),))
+    return tmp_path
+
+
+def test_declared_reads_names_types_defaults_and_help(toy):
+    decl = params.declared(toy / "notebooks" / "toy.py")
+    assert list(decl) == ["n", "rate", "name", "flag", "items", "fail"]
+    assert decl["rate"].annotation == "float" and decl["rate"].default == 0.5
+    assert decl["n"].help == "a count"
+
+
+def test_set_file_then_overrides_win_and_ints_widen_to_float(toy):
+    [(chapter, resolved)] = runner.plan(chapters.select(None), "smoke", None, {"rate": 2})
+    assert resolved == {"n": 1, "rate": 2.0}
+    assert isinstance(resolved["rate"], float)
+
+
+@pytest.mark.parametrize("override, message", [
+    ({"bogus": 1}, "unknown parameter"),
+    ({"n": "three"}, "expects int"),
+    ({"flag": 1}, "expects bool"),
+    ({"items": "a"}, "expects list"),
+])
+def test_bad_parameters_are_rejected_before_running(toy, override, message):
+    with pytest.raises(RobotaskError, match=message):
+        runner.plan(chapters.select(None), "smoke", None, override)
+
+
+def test_unknown_notebook_and_set_are_named(toy):
+    with pytest.raises(RobotaskError, match="unknown notebook 'nope'"):
+        chapters.select(["nope"])
+    with pytest.raises(RobotaskError, match="unknown parameter set"):
+        runner.plan(chapters.select(None), "huge", None, {})
+
+
+def test_per_chapter_parameter_file(toy):
+    f = toy / "p.yaml"
+    f.write_text("toy:\n  n: 7\n")
+    [(_, resolved)] = runner.plan(chapters.select(None), "smoke", str(f), {})
+    assert resolved["n"] == 7
+
+
+def test_failure_names_the_cell_and_keeps_the_previous_copy(toy):
+    out = toy / "out"
+    runner.run(["toy"], "smoke", out_dir=out)
+    good = (out / "toy.ipynb").read_text()
+    assert "0.5" in good  # n=1 times rate=0.5 was printed
+    with pytest.raises(RobotaskError, match=r"toy\.py .*failed in cell \[\d+\]: ValueError: boom"):
+        runner.run(["toy"], "smoke", overrides={"fail": True}, out_dir=out)
+    assert (out / "toy.ipynb").read_text() == good
+    log = json.loads((out / "run_log.json").read_text())
+    assert log["toy"]["status"] == "ok" and log["toy"]["last_failure"]["status"] == "failed"
+    assert not list(out.glob(".*tmp*")), "a temporary file was left behind"
+
+
+def test_cli_prints_one_clear_line_for_bad_input():
+    proc = subprocess.run([sys.executable, "-m", "robotask.cli", "run", "99_reproducing", "-p", "nope", "1"],
+                          capture_output=True, text=True, cwd=paths.ROOT)
+    assert proc.returncode == 2
+    assert "unknown parameter(s) nope" in proc.stderr
+    assert "Traceback" not in proc.stderr
