@@ -17,9 +17,19 @@ BUILD = ROOT / "_build"
 
 def cache_dir() -> Path:
     """Root of the on-disk caches (episodes, features); ``ROBOTASK_CACHE`` overrides it."""
-    return Path(os.environ.get("ROBOTASK_CACHE", BUILD / "cache"))
+    return resolve(os.environ.get("ROBOTASK_CACHE", BUILD / "cache"))
 
 
 def results_dir() -> Path:
     """Root of the result folders the notebooks write; ``ROBOTASK_RESULTS`` overrides it."""
-    return Path(os.environ.get("ROBOTASK_RESULTS", BUILD / "results"))
+    return resolve(os.environ.get("ROBOTASK_RESULTS", BUILD / "results"))
+
+
+def resolve(path: str | os.PathLike) -> Path:
+    """A user-supplied path: absolute as given; relative paths are taken from the repository root.
+
+    Notebooks run with different working directories (papermill uses the repo root, nbval the
+    notebook's folder), so the package never resolves a relative path against the working directory.
+    """
+    path = Path(path).expanduser()
+    return path if path.is_absolute() else ROOT / path

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import paths
 from .errors import RobotaskError
 
 KEY_PACKAGES = (
@@ -46,7 +47,7 @@ def platform_summary() -> pd.DataFrame:
 
 def read_run_log(path: str | Path) -> dict:
     """Load the runner's ``run_log.json``; a clear error if it is missing."""
-    path = Path(path)
+    path = paths.resolve(path)
     if not path.is_file():
         raise RobotaskError(f"run log {path} does not exist: run `robotask run` (or `make book`) first")
     return json.loads(path.read_text())
@@ -73,7 +74,7 @@ def parameter_table(log: dict) -> pd.DataFrame:
 
 def read_benchmarks(folder: str | Path) -> dict[str, dict]:
     """Benchmark results saved as JSON by ``benchmarks/*.py`` (``{name: result}``; empty if none)."""
-    folder = Path(folder)
+    folder = paths.resolve(folder)
     if not folder.is_dir():
         return {}
     return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))}

@@ -34,7 +34,7 @@ def output_dir(param: str, chapter_id: str) -> Path:
 
     The folder is created if needed.
     """
-    out = Path(param) if param else paths.results_dir() / chapter_id
+    out = paths.resolve(param) if param else paths.results_dir() / chapter_id
     out.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -1,0 +1,39 @@
+"""Atomic writes and path resolution."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from robotask import io, paths
+
+
+def test_write_json_is_sorted_and_handles_numpy(tmp_path):
+    path = io.write_json(tmp_path / "a" / "x.json", {"b": np.int64(2), "a": np.float32(0.5), "c": np.arange(2)})
+    assert json.loads(path.read_text()) == {"a": 0.5, "b": 2, "c": [0, 1]}
+    assert path.read_text().index('"a"') < path.read_text().index('"b"')
+
+
+def test_failed_write_keeps_the_old_file_and_leaves_no_temp(tmp_path):
+    path = io.write_text(tmp_path / "r.txt", "old")
+    with pytest.raises(RuntimeError):
+        with io.atomic_path(path) as tmp:
+            tmp.write_text("half")
+            raise RuntimeError("crash mid-write")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.txt"]
+
+
+def test_csv_and_npz_round_trip(tmp_path):
+    frame = pd.DataFrame({"a": [1, 2], "b": ["x", "y"]})
+    pd.testing.assert_frame_equal(pd.read_csv(io.write_csv(tmp_path / "f.csv", frame)), frame)
+    with np.load(io.write_npz(tmp_path / "f.npz", x=np.eye(2))) as data:
+        np.testing.assert_array_equal(data["x"], np.eye(2))
+
+
+def test_relative_paths_resolve_from_the_repo_root(tmp_path):
+    assert paths.resolve("data/rlbench") == paths.ROOT / "data" / "rlbench"
+    assert paths.resolve(tmp_path) == tmp_path
