@@ -23,7 +23,10 @@ Every file gets exactly one status. The checks run in this order and the first t
 
 Texts are the Python values of the literals, so wording is kept exactly, including typos, double
 spaces and adjacent literals that Python concatenates implicitly (``'a' 'b'`` is one string ``'ab'``,
-also where a comma was evidently forgotten).
+also where a comma was evidently forgotten). This is the ``python`` join rule. Two alternative
+rules (:data:`JOIN_RULES`, option ``join_rule``) split such literals: ``split_glued`` wherever a
+join fuses two words, ``split_capital`` only where a capitalised piece follows a letter; the
+latter reproduces the paper's 62 tasks / 296 descriptions at RLBench 02720bba4c73 (chapter 01).
 """
 
 from __future__ import annotations
@@ -31,9 +34,11 @@ from __future__ import annotations
 import argparse
 import ast
 import io
+import json
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pandas as pd
 
@@ -210,28 +215,77 @@ def is_glued_join(left: str, right: str) -> bool:
     return bool(left) and bool(right) and left[-1].isalnum() and right[0].isalnum()
 
 
+def is_capital_join(left: str, right: str) -> bool:
+    """True when a piece starting with a capital letter follows a letter (``'jenga' 'Take'``)."""
+    return bool(left) and bool(right) and left[-1].isalpha() and right[0].isupper()
+
+
+def _never(left: str, right: str) -> bool:
+    """Python's rule: adjacent string literals are always joined."""
+    return False
+
+
+JOIN_RULES: dict[str, Callable[[str, str], bool]] = {
+    "python": _never,
+    "split_glued": is_glued_join,
+    "split_capital": is_capital_join,
+}
+"""How implicitly concatenated literals are read: ``python`` joins them (the default and the
+committed corpus); ``split_glued`` splits every join that fuses two words, as if each were a
+missing comma; ``split_capital`` splits only where a capitalised piece follows a letter."""
+
+
+def check_join_rule(join_rule: str) -> Callable[[str, str], bool]:
+    """The split predicate of ``join_rule``; RobotaskError naming the valid rules otherwise."""
+    if join_rule not in JOIN_RULES:
+        raise RobotaskError(f"join_rule {join_rule!r} is unknown; expected one of {', '.join(JOIN_RULES)}")
+    return JOIN_RULES[join_rule]
+
+
+def piece_values(element: Element) -> list[str]:
+    """The values of the string tokens a literal is made of (one value unless concatenated)."""
+    try:
+        return [ast.literal_eval(p) for p in element.pieces] if element.pieces else [element.text]
+    except (ValueError, SyntaxError):
+        return [element.text]
+
+
 def glued_joins(element: Element) -> list[tuple[str, str]]:
     """The (left, right) piece values of a literal whose join fuses two words."""
-    values = [ast.literal_eval(p) for p in element.pieces]
+    values = piece_values(element)
     return [(a, b) for a, b in zip(values, values[1:]) if is_glued_join(a, b)]
 
 
-def split_glued(element: Element) -> list[Element]:
-    """Split a literal at every join that fuses two words (the alternative rule; default keeps it)."""
+def _join_groups(values: list[str], join_rule: str) -> list[list[int]]:
+    """Indices of the pieces that stay together under ``join_rule``."""
+    splits = check_join_rule(join_rule)
+    groups: list[list[int]] = []
+    text = ""
+    for i, value in enumerate(values):
+        if groups and not splits(text, value):
+            groups[-1].append(i)
+            text += value
+        else:
+            groups.append([i])
+            text = value
+    return groups
+
+
+def split_pieces(values: list[str], join_rule: str = "split_glued") -> list[str]:
+    """Join piece values as Python does, except where ``join_rule`` splits them."""
+    return ["".join(values[i] for i in group) for group in _join_groups(values, join_rule)]
+
+
+def split_literal(element: Element, join_rule: str) -> list[Element]:
+    """The descriptions one literal element gives under ``join_rule`` (itself under ``python``)."""
     if element.kind != "literal" or len(element.pieces) < 2:
         return [element]
-    values = [ast.literal_eval(p) for p in element.pieces]
-    out = [Element("literal", element.piece_lines[0], values[0], [element.pieces[0]],
-                   [element.piece_lines[0]])]
-    for value, piece, line in zip(values[1:], element.pieces[1:], element.piece_lines[1:]):
-        last = out[-1]
-        if is_glued_join(last.text, value):
-            out.append(Element("literal", line, value, [piece], [line]))
-        else:
-            last.text += value
-            last.pieces.append(piece)
-            last.piece_lines.append(line)
-    return out
+    values = piece_values(element)
+    return [
+        Element("literal", element.piece_lines[group[0]], "".join(values[i] for i in group),
+                [element.pieces[i] for i in group], [element.piece_lines[i] for i in group])
+        for group in _join_groups(values, join_rule)
+    ]
 
 
 def _bindings(scope: list[ast.AST], name: str) -> tuple[list[ast.AST], list[ast.AST]]:
@@ -251,7 +305,7 @@ def _bindings(scope: list[ast.AST], name: str) -> tuple[list[ast.AST], list[ast.
         elif isinstance(node, ast.AugAssign):
             if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)):
                 mutations.append(node)
-        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)):
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.NamedExpr)):
             target = getattr(node, "target", None)
             if target is not None and any(
                 isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)
@@ -268,7 +322,7 @@ def _bindings(scope: list[ast.AST], name: str) -> tuple[list[ast.AST], list[ast.
     return binds, mutations
 
 
-def _returned_list(source: str, scope: list[ast.AST], ret: ast.Return) -> tuple[ast.AST | None, str]:
+def _returned_list(scope: list[ast.AST], ret: ast.Return) -> tuple[ast.AST | None, str]:
     """The list/tuple literal a return hands back, or (None, why not)."""
     value = ret.value
     if isinstance(value, (ast.List, ast.Tuple)):
@@ -337,7 +391,7 @@ def _branch_elements(source: str, scope: list[ast.AST], returns: list[ast.Return
 
 
 def classify_source(
-    source: str, file: str, min_descriptions: int = MIN_DESCRIPTIONS, split_joins: bool = False
+    source: str, file: str, min_descriptions: int = MIN_DESCRIPTIONS, join_rule: str = "python"
 ) -> FileResult:
     """Classify one task file's source text and collect the elements its ``init_episode`` returns.
 
@@ -349,17 +403,19 @@ def classify_source(
         File name recorded in the result (e.g. ``"open_box.py"``); its stem is the task id.
     min_descriptions : int
         Fewest fixed descriptions a ``fixed`` task needs.
-    split_joins : bool
-        Alternative rule: split implicitly concatenated literals wherever the join fuses two words
-        (``'...rack' 'move...'``), as if a comma had been forgotten. The default (False) keeps
-        Python's value, which is what the task code actually returns.
+    join_rule : str
+        A key of :data:`JOIN_RULES`. The default ``python`` keeps the value the task code actually
+        returns; the alternatives split implicitly concatenated literals (``'...rack' 'move...'``)
+        as if a comma had been forgotten.
     """
+    check_join_rule(join_rule)
     task = Path(file).stem
     try:
         tree = ast.parse(source, filename=file)
     except (SyntaxError, ValueError) as err:
+        message = getattr(err, "msg", None) or str(err)
         where = f" (line {err.lineno})" if getattr(err, "lineno", None) else ""
-        return FileResult(file, task, "unparsable", f"{type(err).__name__}: {err.msg if hasattr(err, 'msg') else err}{where}")
+        return FileResult(file, task, "unparsable", f"{type(err).__name__}: {message}{where}")
     func = find_init_episode(tree)
     if func is None:
         return FileResult(file, task, "no_init_episode", "no function named init_episode")
@@ -374,20 +430,22 @@ def classify_source(
         result.status, result.reason = "branches", why
         result.returns = _branch_elements(source, scope, returns)
         return result
-    node, why = _returned_list(source, scope, returns[0])
+    node, why = _returned_list(scope, returns[0])
     if node is None:
         result.status, result.reason = "runtime", why
         result.returns = _branch_elements(source, scope, returns)
         return result
     elements = [classify_element(source, e) for e in node.elts]
-    if split_joins:
-        elements = [part for e in elements for part in split_glued(e)]
+    elements = [part for e in elements for part in split_literal(e, join_rule)]
     result.returns = [elements]
     runtime = [e for e in elements if e.kind == "runtime"]
     templates = [e for e in elements if e.kind == "template"]
     if runtime:
         result.status = "runtime"
-        result.reason = f"element `{_short(runtime[0].detail, 40)}` (line {runtime[0].line}) is computed"
+        result.reason = (
+            f"element `{_short(runtime[0].detail, 40)}` (line {runtime[0].line}) is computed "
+            "before the return, not written as a string"
+        )
     elif templates:
         styles = sorted({e.detail for e in templates})
         result.status = "templated"
@@ -423,7 +481,7 @@ def task_files(tasks_dir: Path) -> list[Path]:
 
 
 def classify_directory(
-    rlbench_dir: str | Path, min_descriptions: int = MIN_DESCRIPTIONS, split_joins: bool = False
+    rlbench_dir: str | Path, min_descriptions: int = MIN_DESCRIPTIONS, join_rule: str = "python"
 ) -> list[FileResult]:
     """Classify every task file of a checkout (repo root or its ``rlbench/tasks`` folder).
 
@@ -437,7 +495,7 @@ def classify_directory(
         except UnicodeDecodeError as err:
             results.append(FileResult(path.name, path.stem, "unparsable", f"not UTF-8 text: {err.reason}"))
             continue
-        results.append(classify_source(source, path.name, min_descriptions, split_joins))
+        results.append(classify_source(source, path.name, min_descriptions, join_rule))
     return results
 
 
@@ -482,7 +540,7 @@ def literals_frame(results: list[FileResult]) -> pd.DataFrame:
     """Every fixed string literal returned by any file, whatever its status (``LITERALS_COLUMNS``).
 
     ``return_index`` numbers the returned lists of a file (several for ``branches``); ``pieces``
-    joins the source tokens of an implicit concatenation with ``" | "``.
+    is the JSON list of the values of the string tokens Python concatenated into ``text``.
     """
     rows = []
     for r in results:
@@ -492,15 +550,35 @@ def literals_frame(results: list[FileResult]) -> pd.DataFrame:
                     rows.append({"task": r.task, "file": r.file, "status": r.status, "line": e.line,
                                  "position": i, "return_index": k, "text": e.text,
                                  "n_pieces": len(e.pieces), "n_glued_joins": len(glued_joins(e)),
-                                 "pieces": " | ".join(e.pieces)})
+                                 "pieces": json.dumps(piece_values(e))})
     return pd.DataFrame(rows, columns=LITERALS_COLUMNS)
+
+
+def extract_tables(
+    rlbench_dir: str | Path,
+    revision: str | None = None,
+    min_descriptions: int = MIN_DESCRIPTIONS,
+    join_rule: str = "python",
+) -> dict[str, pd.DataFrame]:
+    """The three extraction tables ``corpus``, ``accounting`` and ``literals`` of a checkout.
+
+    Parameters are those of :func:`extract_directory`.
+    """
+    check_join_rule(join_rule)
+    results = classify_directory(rlbench_dir, min_descriptions, join_rule)
+    revision = revision or ""
+    return {
+        "corpus": corpus_frame(results, revision),
+        "accounting": accounting_frame(results, revision),
+        "literals": literals_frame(results),
+    }
 
 
 def extract_directory(
     rlbench_dir: str | Path,
     revision: str | None = None,
     min_descriptions: int = MIN_DESCRIPTIONS,
-    split_joins: bool = False,
+    join_rule: str = "python",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Extract the corpus and the per-file accounting from an RLBench checkout.
 
@@ -512,32 +590,38 @@ def extract_directory(
         Source revision written into both tables (``""`` when None).
     min_descriptions : int
         Fewest fixed descriptions a task needs to enter the corpus.
-    split_joins : bool
-        Use the alternative rule that splits literals glued by a missing comma (see
-        :func:`classify_source`); the committed corpus uses the default, False.
+    join_rule : str
+        How implicitly concatenated literals are read (:data:`JOIN_RULES`); the committed corpus
+        uses ``python``. ``split_capital`` gives the paper's 62 tasks / 296 descriptions.
 
     Returns
     -------
     (corpus, accounting) : tuple of DataFrame
         ``corpus`` has ``CORPUS_COLUMNS``; ``accounting`` has ``ACCOUNTING_COLUMNS``, one row per file.
     """
-    results = classify_directory(rlbench_dir, min_descriptions, split_joins)
-    revision = revision or ""
-    return corpus_frame(results, revision), accounting_frame(results, revision)
+    tables = extract_tables(rlbench_dir, revision, min_descriptions, join_rule)
+    return tables["corpus"], tables["accounting"]
 
 
 NOTICE_TEMPLATE = """\
-The texts in corpus.csv (column `text`) are task descriptions written by the authors of RLBench.
-They were extracted, unchanged, from the `init_episode` methods of the files `rlbench/tasks/*.py`
-of the RLBench repository (https://github.com/stepjam/RLBench) at revision {revision}.
-accounting.csv lists every task file of that revision and how it was classified.
+Source of the data in this folder
+=================================
+
+The texts in corpus.csv and literals.csv (column `text`, and `pieces` in literals.csv) are task
+descriptions written by the authors of RLBench. They were extracted, unchanged, from the
+`init_episode` methods of the files `rlbench/tasks/*.py` of the RLBench repository
+(https://github.com/stepjam/RLBench) at revision {revision}, by reading the source with Python's
+`ast` module. accounting.csv lists every task file of that revision and how it was classified.
+No RLBench source file is included here.
 
 RLBench: The Robot Learning Benchmark & Learning Environment.
 Copyright (c) Imperial College of Science, Technology and Medicine ("Imperial College London").
-The RLBench software, from which this data was obtained, has been made available for use under
-licence from Imperial College London. This data is published under clause 2(f) of that licence
-(publications and presentations), which requires identifying the Software as the source of the data;
-the RLBench licence terms apply to these texts. No RLBench source file is included here.
+All rights reserved by Imperial College London and its licensors.
+
+The RLBench software is the source of this data. It has been made available for use under licence
+from Imperial College London (the RLBench licence agreement, file LICENSE of the repository:
+non-commercial, internal or academic research use only). This data is published under clause 2(f)
+of that licence (publications and presentations); the RLBench licence terms apply to these texts.
 
 Reference: S. James, Z. Ma, D. Rovick Arrojo, A. J. Davison. "RLBench: The Robot Learning
 Benchmark & Learning Environment." IEEE Robotics and Automation Letters 5(2), 2020, 3019-3026.
@@ -545,23 +629,30 @@ Benchmark & Learning Environment." IEEE Robotics and Automation Letters 5(2), 20
 
 
 def write_extraction(
-    corpus: pd.DataFrame, accounting: pd.DataFrame, out_dir: str | Path, revision: str = ""
+    corpus: pd.DataFrame,
+    accounting: pd.DataFrame,
+    literals: pd.DataFrame,
+    out_dir: str | Path,
+    revision: str = "",
 ) -> list[Path]:
-    """Write ``corpus.csv``, ``accounting.csv`` and ``NOTICE`` into ``out_dir`` (atomically)."""
+    """Write ``corpus.csv``, ``accounting.csv``, ``literals.csv`` and ``NOTICE`` (atomically)."""
     from . import io as rio
 
     out = Path(out_dir)
     return [
         rio.write_csv(out / "corpus.csv", corpus),
         rio.write_csv(out / "accounting.csv", accounting),
+        rio.write_csv(out / "literals.csv", literals),
         rio.write_text(out / "NOTICE", NOTICE_TEMPLATE.format(revision=revision or "(unknown)")),
     ]
 
 
 def _cli_extract(args: argparse.Namespace) -> int:
-    """Handler of ``robotask extract``: extract and write the three files, print a summary."""
-    corpus, accounting = extract_directory(args.rlbench, args.revision, args.min_descriptions)
-    written = write_extraction(corpus, accounting, args.out, args.revision or "")
+    """Handler of ``robotask extract``: extract, write the four files, print a summary."""
+    revision = args.revision or ""
+    tables = extract_tables(args.rlbench, revision, args.min_descriptions, args.join_rule)
+    corpus, accounting = tables["corpus"], tables["accounting"]
+    written = write_extraction(corpus, accounting, tables["literals"], args.out, revision)
     counts = accounting["status"].value_counts()
     summary = ", ".join(f"{s} {counts.get(s, 0)}" for s in STATUSES if counts.get(s, 0))
     print(f"{len(accounting)} task files: {summary}")
@@ -577,11 +668,13 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
         "extract",
         help="extract the fixed RLBench task descriptions (ast only, no task code runs)",
         description="Classify every rlbench/tasks/*.py file and write corpus.csv, "
-        "accounting.csv and NOTICE.",
+        "accounting.csv, literals.csv and NOTICE.",
     )
     parser.add_argument("--rlbench", required=True, help="RLBench checkout or its rlbench/tasks folder")
     parser.add_argument("--out", default="data/rlbench", help="output folder (default: data/rlbench)")
     parser.add_argument("--revision", default=None, help="source revision recorded in the files")
     parser.add_argument("--min-descriptions", type=int, default=MIN_DESCRIPTIONS,
                         help=f"fewest fixed descriptions per task (default {MIN_DESCRIPTIONS})")
+    parser.add_argument("--join-rule", default="python", choices=sorted(JOIN_RULES),
+                        help="how adjacent string literals are read (default: python, as returned)")
     parser.set_defaults(func=_cli_extract)
