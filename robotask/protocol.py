@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from . import io, rankers
 from .errors import RobotaskError
@@ -133,7 +134,10 @@ def load_study_corpus(corpus_path: str = "", min_per_task: int = 2) -> Corpus:
         path = Path(corpus_path)
         if not path.is_file():
             raise RobotaskError(f"corpus_path {corpus_path!r}: no such file; expected a CSV with task and text columns")
-        header = pd.read_csv(path, nrows=0, keep_default_na=False)
+        try:
+            header = pd.read_csv(path, nrows=0, keep_default_na=False)
+        except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+            raise RobotaskError(f"{where}: not a readable CSV ({exc}); expected task and text columns") from None
         missing = [c for c in ("task", "text") if c not in header.columns]
         if missing:
             raise RobotaskError(f"{where}: missing column(s) {', '.join(missing)}; expected at least 'task' and "
@@ -356,7 +360,6 @@ def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[st
         descriptions) and 'audit' (the first-listed gallery).
     progress : show a tqdm bar over evaluations.
     """
-    from tqdm.auto import tqdm
 
     config = config or StudyConfig()
     bad = [p for p in parts if p not in PARTS]
@@ -366,11 +369,19 @@ def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[st
         small = [f"{t} ({n})" for t, n in zip(corpus.tasks, corpus.sizes) if n < 3]
         raise RobotaskError("the matched study needs at least 3 descriptions per task; too few: " + ", ".join(small))
     draws = make_draws(corpus, config.seed, config.n_trials, config.n_matched_trials, config.matched_draws)
+    with threadpool_limits(1):  # small matrices: one BLAS thread is faster and the result does not change
+        per_trial, predictions = _evaluate(corpus, config, designs(draws, parts), progress)
+    return StudyResult(per_trial, predictions, draws, corpus, config)
+
+
+def _evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Score every design in ``todo`` with every ranker; return (per_trial, predictions)."""
+    from tqdm.auto import tqdm
+
     index = rankers.TextIndex(corpus.texts)
     texts = np.asarray(corpus.texts, dtype=object)
     rows, preds = [], []
-    for condition, trial, perms, k, query_from in tqdm(designs(draws, parts), disable=not progress,
-                                                       desc="galleries", leave=False):
+    for condition, trial, perms, k, query_from in tqdm(todo, disable=not progress, desc="galleries", leave=False):
         g_rows, g_task, q_rows = design_rows(corpus, perms, k, query_from)
         gallery, queries = texts[g_rows].tolist(), texts[q_rows].tolist()
         for name in config.rankers:
@@ -383,77 +394,90 @@ def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[st
     per_trial = pd.DataFrame(rows, columns=PER_TRIAL_COLUMNS)
     predictions = pd.concat(preds, ignore_index=True) if preds else _prediction_frame(
         corpus, "", 0, "", np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
-    return StudyResult(per_trial, predictions, draws, corpus, config)
+    return per_trial, predictions
 
 
 # --------------------------------------------------------------------------- reference + benchmark
-def reference_predictions(corpus: Corpus, config: StudyConfig, parts: tuple[str, ...] = PARTS,
+def reference_predictions(corpus: Corpus, config: StudyConfig, todo: list,
                           progress: bool = False) -> dict[tuple[str, int, str], np.ndarray]:
-    """Plain implementation: refit every vectorizer per gallery, score query by query.
+    """Plain implementation: refit every scikit-learn vectorizer per gallery, score query by query.
 
-    Returns ``{(condition, trial, ranker): predicted task indices}`` for comparison with
-    :func:`run_study`.
+    Returns ``{(condition, trial, ranker): predicted task indices}`` for comparison with the
+    fast path.
 
     Parameters
     ----------
-    corpus, config, parts : as for :func:`run_study`.
+    corpus, config : as for :func:`run_study`.
+    todo : designs from :func:`designs`.
     progress : show a tqdm bar.
     """
     from tqdm.auto import tqdm
 
-    draws = make_draws(corpus, config.seed, config.n_trials, config.n_matched_trials, config.matched_draws)
     out = {}
-    for condition, trial, perms, k, query_from in tqdm(designs(draws, parts), disable=not progress,
-                                                       desc="reference", leave=False):
+    for condition, trial, perms, k, query_from in tqdm(todo, disable=not progress, desc="reference", leave=False):
         g_rows, g_task, q_rows = design_rows(corpus, perms, k, query_from)
         gallery = [corpus.texts[i] for i in g_rows]
         for name in config.rankers:
             scorer = rankers.plain_scorer(name, gallery, config.params)
-            pred = []
-            for i in q_rows:
-                sim = scorer(corpus.texts[i])[None, :]
-                pred.append(int(predict(sim, g_task, len(corpus.tasks))[0][0]))
-            out[(condition, trial, name)] = np.asarray(pred)
+            pred = [int(predict(scorer(corpus.texts[i])[None, :], g_task, len(corpus.tasks))[0][0]) for i in q_rows]
+            out[(condition, trial, name)] = np.asarray(pred, dtype=np.int64)
     return out
 
 
-def fast_predictions(result: StudyResult) -> dict[tuple[str, int, str], np.ndarray]:
-    """``{(condition, trial, ranker): predicted task indices}`` of a run with all predictions saved."""
-    index = {t: j for j, t in enumerate(result.corpus.tasks)}
-    return {key: grp["predicted"].map(index).to_numpy()
-            for key, grp in result.predictions.groupby(["condition", "trial", "ranker"], sort=False)}
+def fast_predictions(corpus: Corpus, predictions: pd.DataFrame) -> dict[tuple[str, int, str], np.ndarray]:
+    """``{(condition, trial, ranker): predicted task indices}`` from a predictions table."""
+    index = {t: j for j, t in enumerate(corpus.tasks)}
+    return {key: grp["predicted"].map(index).to_numpy(np.int64)
+            for key, grp in predictions.groupby(["condition", "trial", "ranker"], sort=False)}
 
 
-def benchmark(corpus: Corpus, config: StudyConfig | None = None, repeats: int = 3) -> dict[str, Any]:
-    """Time the whole study (fast path, best of ``repeats``) against the plain reference; compare predictions.
+def benchmark(corpus: Corpus | None = None, config: StudyConfig | None = None, repeats: int = 3,
+              reference_trials: int | None = 2, progress: bool = False) -> dict[str, Any]:
+    """Time the whole study (fast path) and the plain reference in one process; compare predictions.
+
+    The plain reference takes minutes for the whole study, so by default it runs only the
+    designs of the first two trials (primary and matched) plus the audit gallery, and the ratio
+    compares both paths on that same subset; ``benchmarks/retrieval.py`` runs it on everything.
 
     Parameters
     ----------
-    corpus : the validated corpus.
+    corpus : the validated corpus (default: the committed RLBench corpus).
     config : protocol settings (default: the paper's five rankers, 80 + 30 trials, audit).
-    repeats : fast-path repetitions (the minimum is reported).
+    repeats : repetitions of the full fast study (the minimum is reported as ``study_s``).
+    reference_trials : None = the reference runs every design; n = only designs with trial < n
+        (primary, matched and audit), and the speed ratio compares both paths on that subset.
+    progress : show a tqdm bar for the reference.
 
     Returns
     -------
-    dict with ``fast_s``, ``reference_s``, ``ratio``, ``n_evaluations``, ``n_predictions`` and
-    ``identical`` (bool: every prediction equal).
+    dict with ``study_s`` (wall time of the full fast study, parts primary+matched+audit),
+    ``study_cpu_s`` (its CPU time, less sensitive to other load on the machine), ``fast_s`` and
+    ``reference_s`` (the compared designs), ``ratio``, ``n_evaluations`` (gallery × ranker),
+    ``n_predictions`` and ``identical`` (every prediction equal).
     """
+    corpus = corpus if corpus is not None else load_study_corpus("", min_per_task=3)
     config = config or StudyConfig()
-    times = []
+    times, cpu = [], []
     for _ in range(max(1, repeats)):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         run_study(corpus, config)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    draws = make_draws(corpus, config.seed, config.n_trials, config.n_matched_trials, config.matched_draws)
+    todo = [d for d in designs(draws, PARTS) if reference_trials is None or d[1] < reference_trials]
     full = StudyConfig(**{**config.__dict__, "save_all_predictions": True})
-    fast = fast_predictions(run_study(corpus, full))
+    with threadpool_limits(1):
+        t0 = time.perf_counter()
+        _evaluate(corpus, config, todo, False)
+        fast_s = time.perf_counter() - t0
+        fast = fast_predictions(corpus, _evaluate(corpus, full, todo, False)[1])
     t0 = time.perf_counter()
-    ref = reference_predictions(corpus, config)
+    ref = reference_predictions(corpus, config, todo, progress)
     reference_s = time.perf_counter() - t0
-    identical = fast.keys() == ref.keys() and all(np.array_equal(fast[k], ref[k]) for k in ref)
-    fast_s = min(times)
-    return {"fast_s": fast_s, "reference_s": reference_s, "ratio": reference_s / fast_s,
+    identical = set(fast) == set(ref) and all(np.array_equal(fast[k], ref[k]) for k in ref)
+    return {"study_s": min(times), "study_cpu_s": min(cpu), "fast_s": fast_s, "reference_s": reference_s, "ratio": reference_s / fast_s,
             "n_evaluations": len(ref), "n_predictions": int(sum(len(v) for v in ref.values())),
-            "identical": bool(identical)}
+            "reference_trials": reference_trials, "identical": bool(identical)}
 
 
 # --------------------------------------------------------------------------- CLI
@@ -465,6 +489,8 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--rankers", default=",".join(rankers.PAPER_RANKERS), help="comma-separated ranker names")
     p.add_argument("--seed", type=int, default=413, help="NumPy generator seed of the draws")
     p.add_argument("--out", default="", help="folder for per_trial.csv, predictions.csv, draws.csv (optional)")
+    p.add_argument("--all-predictions", action="store_true",
+                   help="write per-query predictions of every trial (default: the first-listed gallery only)")
     p.set_defaults(func=cli_main)
 
 
@@ -475,7 +501,8 @@ def cli_main(args: Any) -> int:
     if args.trials < 0:
         raise RobotaskError(f"--trials {args.trials}: expected a non-negative integer")
     config = StudyConfig(seed=args.seed, n_trials=args.trials, n_matched_trials=0,
-                         rankers=rankers.check_rankers(args.rankers, "--rankers"))
+                         rankers=rankers.check_rankers(args.rankers, "--rankers"),
+                         save_all_predictions=bool(getattr(args, "all_predictions", False)))
     corpus = load_study_corpus(args.corpus, min_per_task=2)
     result = run_study(corpus, config, parts=("primary", "audit"))
     if args.out:
@@ -484,3 +511,24 @@ def cli_main(args: Any) -> int:
     print(f"{len(corpus.tasks)} tasks, {len(corpus.texts)} descriptions, {args.trials} galleries, seed {args.seed}")
     print(table.round(1).to_string(index=False))
     return 0
+
+
+def config_from_parameters(seed: int = 413, n_trials: int = 80, n_matched_trials: int = 30,
+                           rankers: list[str] | None = None, bm25_k1: float = 1.2, bm25_b: float = 0.75,
+                           char_ngram_min: int = 3, char_ngram_max: int = 5, lsa_dims: int = 32,
+                           matched_draws: str = "continue", save_all_predictions: bool = False) -> StudyConfig:
+    """A :class:`StudyConfig` from the notebook parameters of chapters 02–05 (same names).
+
+    Parameters
+    ----------
+    seed, n_trials, n_matched_trials, matched_draws, save_all_predictions : the protocol.
+    rankers : ranker names (default: the paper's five).
+    bm25_k1, bm25_b, char_ngram_min, char_ngram_max, lsa_dims : ranker settings.
+    """
+    from . import rankers as rk
+
+    return StudyConfig(seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials,
+                       rankers=list(rankers) if rankers is not None else list(rk.PAPER_RANKERS),
+                       params={"bm25_k1": bm25_k1, "bm25_b": bm25_b, "char_ngram_min": char_ngram_min,
+                               "char_ngram_max": char_ngram_max, "lsa_dims": lsa_dims},
+                       matched_draws=matched_draws, save_all_predictions=save_all_predictions)

@@ -16,15 +16,14 @@ Used by notebooks ``02_five_rankers``, ``03_second_description``, ``04_scoring_a
 
 from __future__ import annotations
 
+import functools
 import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-import scipy.linalg
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
-from sklearn.preprocessing import normalize
+from sklearn.feature_extraction.text import CountVectorizer
 
 from .errors import RobotaskError
 
@@ -86,6 +85,20 @@ class TextIndex:
         self.texts = list(dict.fromkeys(texts))
         self.row = {t: i for i, t in enumerate(self.texts)}
         self._counts: dict[tuple, sp.csr_matrix] = {}
+        self._pair: tuple | None = None  # the (gallery, queries) the memo below belongs to
+        self._memo: dict[tuple, Any] = {}
+
+    def memo(self, gallery: list[str], queries: list[str], key: tuple, compute: Callable[[], Any]) -> Any:
+        """Result of ``compute()`` for this (gallery, queries) pair, shared by rankers scoring the same draw.
+
+        Only the most recent pair is remembered, so nothing fitted on one gallery reaches another.
+        """
+        pair = (tuple(gallery), tuple(queries))
+        if pair != self._pair:
+            self._pair, self._memo = pair, {}
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def rows(self, texts: list[str]) -> np.ndarray:
         """Row numbers of ``texts``; raises if a text was not indexed."""
@@ -103,8 +116,11 @@ class TextIndex:
 
 
 def gallery_query_counts(gallery: list[str], queries: list[str], config: dict[str, Any],
-                         index: TextIndex | None = None) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """Count matrices of gallery and queries restricted to the gallery vocabulary (sorted terms).
+                         index: TextIndex | None = None) -> tuple[sp.csr_matrix, sp.csr_matrix, np.ndarray]:
+    """Count matrices of gallery and queries over a shared vocabulary, and the gallery-vocabulary mask.
+
+    Columns outside the mask (terms no gallery text contains) must be ignored by the caller;
+    that is what a vectorizer fitted on the gallery does.
 
     Parameters
     ----------
@@ -117,8 +133,8 @@ def gallery_query_counts(gallery: list[str], queries: list[str], config: dict[st
     counts = index.counts(config)
     g = counts[index.rows(gallery)]
     q = counts[index.rows(queries)]
-    keep = np.flatnonzero(g.getnnz(axis=0) > 0)  # the vocabulary a gallery-fitted vectorizer has
-    return g[:, keep].tocsr(), q[:, keep].tocsr()
+    in_gallery = np.bincount(g.indices, minlength=counts.shape[1]) > 0
+    return g, q, in_gallery
 
 
 def _check_texts(gallery: list[str], queries: list[str]) -> None:
@@ -137,15 +153,15 @@ def bm25_weights(g_counts: sp.csr_matrix, k1: float, b: float) -> sp.csr_matrix:
     k1, b : BM25 saturation and length-normalisation constants.
     """
     n = g_counts.shape[0]
-    df = np.asarray(g_counts.getnnz(axis=0), dtype=np.float64)
+    df = np.bincount(g_counts.indices, minlength=g_counts.shape[1]).astype(np.float64)
     idf = np.log1p((n - df + 0.5) / (df + 0.5))
-    lengths = np.asarray(g_counts.sum(axis=1), dtype=np.float64).ravel()
+    lengths = np.add.reduceat(g_counts.data, g_counts.indptr[:-1]) if g_counts.nnz else np.zeros(n)
+    lengths = np.where(np.diff(g_counts.indptr) > 0, lengths, 0.0)  # reduceat on an empty row
     avgdl = lengths.mean() if lengths.mean() > 0 else 1.0
-    coo = g_counts.tocoo()
-    tf = coo.data
-    norm = k1 * (1.0 - b + b * lengths[coo.row] / avgdl)
-    data = idf[coo.col] * tf * (k1 + 1.0) / (tf + norm)
-    return sp.csr_matrix((data, (coo.row, coo.col)), shape=g_counts.shape)
+    row = np.repeat(np.arange(n), np.diff(g_counts.indptr))
+    tf = g_counts.data
+    data = idf[g_counts.indices] * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * lengths[row] / avgdl))
+    return sp.csr_matrix((data, g_counts.indices, g_counts.indptr), shape=g_counts.shape)
 
 
 def score_bm25(gallery: list[str], queries: list[str], bm25_k1: float = 1.2, bm25_b: float = 0.75,
@@ -159,13 +175,50 @@ def score_bm25(gallery: list[str], queries: list[str], bm25_k1: float = 1.2, bm2
     index : optional :class:`TextIndex` holding the counts of all texts.
     """
     _check_texts(gallery, queries)
-    g, q = gallery_query_counts(gallery, queries, analyzer_config("bm25"), index)
+    g, q, _ = gallery_query_counts(gallery, queries, analyzer_config("bm25"), index)
     return np.asarray((q @ bm25_weights(g, bm25_k1, bm25_b).T).toarray(), dtype=np.float64)
 
 
+def smooth_idf(g_counts: sp.csr_matrix, in_gallery: np.ndarray) -> np.ndarray:
+    """scikit-learn's smoothed IDF ln((1 + n)/(1 + df)) + 1 of the gallery; 0 outside its vocabulary.
+
+    Parameters
+    ----------
+    g_counts : gallery term counts.
+    in_gallery : mask of the gallery vocabulary.
+    """
+    n = g_counts.shape[0]
+    df = np.bincount(g_counts.indices, minlength=g_counts.shape[1]).astype(np.float64)
+    return np.where(in_gallery, np.log((1.0 + n) / (1.0 + df)) + 1.0, 0.0)
+
+
+def tfidf_rows(counts: sp.csr_matrix, idf: np.ndarray, sublinear_tf: bool) -> sp.csr_matrix:
+    """L2-normalised TF-IDF rows, computed as scikit-learn's ``TfidfTransformer`` does.
+
+    tf (or 1 + ln tf) times idf, then each row divided by its Euclidean norm (zero rows stay zero).
+
+    Parameters
+    ----------
+    counts : term counts (rows = texts).
+    idf : IDF per column (0 = term outside the gallery vocabulary).
+    sublinear_tf : use 1 + ln(tf).
+    """
+    data = counts.data.astype(np.float64, copy=True)
+    if sublinear_tf:
+        data = np.log(data) + 1.0
+    data *= idf[counts.indices]
+    row = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
+    norms = np.sqrt(np.bincount(row, weights=data * data, minlength=counts.shape[0]))
+    safe = np.where(norms > 0, norms, 1.0)
+    return sp.csr_matrix((data / safe[row], counts.indices, counts.indptr), shape=counts.shape)
+
+
 def tfidf_pair(gallery: list[str], queries: list[str], config: dict[str, Any], sublinear_tf: bool,
-               index: TextIndex | None = None) -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """L2-normalised TF-IDF rows of gallery and queries, IDF fitted on the gallery (scikit-learn).
+               index: TextIndex | None = None) -> tuple[sp.csr_matrix, sp.csr_matrix, np.ndarray]:
+    """L2-normalised TF-IDF rows of gallery and queries with the IDF fitted on the gallery, and its vocabulary mask.
+
+    Equal to scikit-learn's ``TfidfVectorizer(**config, sublinear_tf=...)`` fitted on the gallery
+    (tested); columns outside the gallery vocabulary carry zero weight.
 
     Parameters
     ----------
@@ -174,19 +227,28 @@ def tfidf_pair(gallery: list[str], queries: list[str], config: dict[str, Any], s
     sublinear_tf : use 1 + ln(tf).
     index : optional :class:`TextIndex`.
     """
-    g, q = gallery_query_counts(gallery, queries, config, index)
-    if g.shape[1] == 0:
-        return g, q
-    tfidf = TfidfTransformer(sublinear_tf=sublinear_tf).fit(g)
-    return tfidf.transform(g).tocsr(), tfidf.transform(q).tocsr()
+    def compute() -> tuple[sp.csr_matrix, sp.csr_matrix, np.ndarray]:
+        g, q, in_gallery = gallery_query_counts(gallery, queries, config, index)
+        idf = smooth_idf(g, in_gallery)
+        return tfidf_rows(g, idf, sublinear_tf), tfidf_rows(q, idf, sublinear_tf), in_gallery
+
+    if index is None:
+        return compute()
+    return index.memo(gallery, queries, ("tfidf", tuple(sorted(config.items())), sublinear_tf), compute)
 
 
 def _cosine(gallery: list[str], queries: list[str], config: dict[str, Any], sublinear_tf: bool,
             index: TextIndex | None) -> np.ndarray:
     """Cosine similarity of TF-IDF rows (rows are already unit length)."""
     _check_texts(gallery, queries)
-    g, q = tfidf_pair(gallery, queries, config, sublinear_tf, index)
-    return np.asarray((q @ g.T).toarray(), dtype=np.float64)
+
+    def compute() -> np.ndarray:
+        g, q, _ = tfidf_pair(gallery, queries, config, sublinear_tf, index)
+        return np.asarray((q @ g.T).toarray(), dtype=np.float64)
+
+    if index is None:
+        return compute()
+    return index.memo(gallery, queries, ("cosine", tuple(sorted(config.items())), sublinear_tf), compute).copy()
 
 
 def score_word(gallery: list[str], queries: list[str], index: TextIndex | None = None) -> np.ndarray:
@@ -238,10 +300,10 @@ def lsa_basis(g_tfidf: np.ndarray, lsa_dims: int) -> np.ndarray:
     """
     if g_tfidf.size == 0:
         return np.zeros((0, g_tfidf.shape[1]))
-    _, s, vt = scipy.linalg.svd(g_tfidf, full_matrices=False, lapack_driver="gesdd")
-    tol = s.max(initial=0.0) * max(g_tfidf.shape) * np.finfo(np.float64).eps
+    u, s, _ = np.linalg.svd(g_tfidf.T, full_matrices=False)  # the tall side is faster; same factors
+    tol = s.max(initial=0.0) * max(g_tfidf.shape) * np.finfo(np.float64).eps  # numpy's matrix_rank rule
     k = min(int(lsa_dims), int((s > tol).sum()))
-    return vt[:k]
+    return u[:, :k].T
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -266,23 +328,29 @@ def score_lsa(gallery: list[str], queries: list[str], lsa_dims: int = 32,
     _check_texts(gallery, queries)
     if lsa_dims < 1:
         raise RobotaskError(f"lsa_dims = {lsa_dims}: expected a positive integer")
-    g, q = tfidf_pair(gallery, queries, analyzer_config("word"), True, index)
-    basis = lsa_basis(g.toarray(), lsa_dims)
-    return cosine_rows(np.asarray(q @ basis.T), np.asarray(g @ basis.T))
+    g, q, in_gallery = tfidf_pair(gallery, queries, analyzer_config("word"), True, index)
+    keep = np.flatnonzero(in_gallery)
+    g_dense = g[:, keep].toarray()  # the gallery-fitted vocabulary only
+    reduced = lsa_basis(g_dense, lsa_dims)
+    basis = np.zeros((reduced.shape[0], g.shape[1]))
+    basis[:, keep] = reduced  # zero weight on terms outside the gallery vocabulary
+    return cosine_rows(np.asarray(q @ basis.T), g_dense @ reduced.T)
 
 
-def score_minilm(gallery: list[str], queries: list[str], **params: Any) -> np.ndarray:
+def score_minilm(gallery: list[str], queries: list[str], index: TextIndex | None = None,
+                 **params: Any) -> np.ndarray:
     """Sentence-embedding cosine (all-MiniLM-L6-v2); lazily imports :mod:`robotask.embeddings`."""
     from . import embeddings
 
-    return _call(embeddings.score_minilm, gallery, queries, params)
+    return _call(embeddings.score_minilm, gallery, queries, params, index)
 
 
-def score_minilm_char(gallery: list[str], queries: list[str], **params: Any) -> np.ndarray:
+def score_minilm_char(gallery: list[str], queries: list[str], index: TextIndex | None = None,
+                      **params: Any) -> np.ndarray:
     """Fusion of MiniLM and character TF-IDF; lazily imports :mod:`robotask.embeddings`."""
     from . import embeddings
 
-    return _call(embeddings.score_minilm_fusion, gallery, queries, params)
+    return _call(embeddings.score_minilm_fusion, gallery, queries, params, index)
 
 
 # --------------------------------------------------------------------------- registry
@@ -331,17 +399,23 @@ def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
     return names
 
 
+@functools.lru_cache(maxsize=None)
+def _signature(fn: Callable[..., np.ndarray]) -> Any:
+    """The parameters of ``fn`` (cached: looked up once per ranker)."""
+    return inspect.signature(fn).parameters
+
+
 def _call(fn: Callable[..., np.ndarray], gallery: list[str], queries: list[str],
           params: dict[str, Any], index: TextIndex | None = None) -> np.ndarray:
     """Call ``fn`` with the subset of ``params`` (and ``index``) its signature accepts."""
-    sig = inspect.signature(fn).parameters
+    sig = _signature(fn)
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.values()):
         kwargs = dict(params)
     else:
         kwargs = {k: v for k, v in params.items() if k in sig}
     if index is not None and "index" in sig:
         kwargs["index"] = index
-    return np.asarray(fn(list(gallery), list(queries), **kwargs), dtype=np.float64)
+    return np.asarray(fn(gallery, queries, **kwargs), dtype=np.float64)
 
 
 def score(name: str, gallery: list[str], queries: list[str], params: dict[str, Any] | None = None,
