@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "robotask.extraction",
     "robotask.protocol",
     "robotask.episode.synth",
+    "robotask.episode.features",
     "robotask.episode.suite",
 )
 
