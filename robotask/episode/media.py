@@ -36,7 +36,7 @@ class VideoWriter:
                  audio_rate: int | None = None, crf: int = 23) -> None:
         if width % 2 or height % 2:
             raise RobotaskError(f"video size {width}x{height}: width and height must be even (yuv420p)")
-        self.container = av.open(str(path), "w")
+        self.container = av.open(str(path), "w", options={"movflags": "+faststart"})
         self.video = self.container.add_stream("libx264", rate=Fraction(fps).limit_denominator(1000))
         self.video.width, self.video.height, self.video.pix_fmt = width, height, "yuv420p"
         self.video.options = {"preset": "ultrafast", "crf": str(crf), "tune": "zerolatency"}
@@ -128,45 +128,51 @@ def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "r
 
     Parameters
     ----------
-    path : MP4 file (a missing file raises RobotaskError; check ``Episode.video_path`` first).
+    path : MP4 file; frame i of the video is annotation frame i.
     size : output height (and width unless ``width`` is given) in pixels.
-    n_frames : frames to yield; frame i of the video is annotation frame i.
-    fill : what a short or unreadable video yields after its last decodable frame:
-        ``"repeat"`` the last frame (the original's behaviour; zeros if none decoded),
-        ``"zeros"`` black frames, ``"none"`` ``None`` (so callers can write zero features).
-        A warning names the file and the number of missing frames.
+    n_frames : frames to yield.
+    fill : what a missing, unreadable or short video yields in place of the frames it lacks:
+        ``"repeat"`` the last decoded frame (the original's behaviour; black if none decoded),
+        ``"zeros"`` black frames, ``"none"`` ``None`` (so callers can write zero features, as the
+        original does for a missing file). A warning names the file and the number of missing frames.
     width : output width; default ``size``.
     """
     if fill not in FILL_MODES:
         raise RobotaskError(f"iter_video_frames: fill={fill!r}; expected one of {FILL_MODES}")
     width = int(width or size)
     n_done, last = 0, None
-    with _open(path) as container:
-        if not container.streams.video:
-            raise RobotaskError(f"{path}: no video stream")
-        stream = container.streams.video[0]
-        stream.thread_type = "AUTO"
-        try:
-            for frame in container.decode(stream):
-                if n_done >= n_frames:
-                    break
-                last = frame.reformat(width=width, height=int(size), format="rgb24",
-                                      interpolation="AREA").to_ndarray()
-                n_done += 1
-                yield last
-        except av.error.FFmpegError as exc:
-            warnings.warn(f"{path}: decoding stopped after {n_done} frames ({exc})", stacklevel=2)
-    if n_done < n_frames:
-        warnings.warn(f"{path}: {n_done} decodable frames, {n_frames} expected; "
-                      f"the remaining {n_frames - n_done} are filled ({fill})", stacklevel=2)
-        zeros = np.zeros((int(size), width, 3), np.uint8)
-        for _ in range(n_frames - n_done):
-            if fill == "none":
-                yield None
-            elif fill == "zeros" or last is None:
-                yield zeros
-            else:
-                yield last
+    try:
+        container = _open(path)
+    except RobotaskError as exc:
+        warnings.warn(f"{exc}; all {n_frames} frames are filled ({fill})", stacklevel=2)
+        container = None
+    if container is not None:
+        with container:
+            if not container.streams.video:
+                raise RobotaskError(f"{path}: no video stream")
+            stream = container.streams.video[0]
+            stream.thread_type = "AUTO"
+            try:
+                for frame in container.decode(stream):
+                    if n_done >= n_frames:
+                        break
+                    last = frame.reformat(width=width, height=int(size), format="rgb24",
+                                          interpolation="AREA").to_ndarray()
+                    n_done += 1
+                    yield last
+            except av.error.FFmpegError as exc:
+                warnings.warn(f"{path}: decoding stopped after {n_done} frames ({exc})", stacklevel=2)
+        if n_done < n_frames:
+            warnings.warn(f"{path}: {n_done} decodable frames, {n_frames} expected; "
+                          f"the remaining {n_frames - n_done} are filled ({fill})", stacklevel=2)
+    zeros = np.zeros((int(size), width, 3), np.uint8)
+    for _ in range(n_frames - n_done):
+        if fill == "none":
+            yield None
+        elif fill == "zeros" or last is None:
+            yield zeros
+        else:
+            yield last
 
 
 def read_audio(path: str | Path, sample_rate: int = 16000) -> tuple[np.ndarray, int] | None:

@@ -1,0 +1,111 @@
+"""PyAV video/audio round trips and fallbacks (robotask.episode.media)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robotask.episode import media
+from robotask.errors import RobotaskError
+
+SR = 16000
+
+
+def _write(path, n=30, audio=None, size=32):
+    """Solid-colour frames whose red channel encodes the frame index."""
+    frames = np.zeros((n, size, size, 3), np.uint8)
+    frames[..., 0] = (np.arange(n) * 8)[:, None, None]
+    frames[..., 1] = 128
+    with media.VideoWriter(path, size, size, 20, audio_rate=SR if audio is not None else None) as w:
+        w.write_frames(frames)
+        if audio is not None:
+            w.write_audio(audio[: len(audio) // 2])
+            w.write_audio(audio[len(audio) // 2:])
+    return frames
+
+
+def test_video_round_trip(tmp_path):
+    p = tmp_path / "v.mp4"
+    frames = _write(p)
+    assert media.video_fps(p) == 20.0
+    assert media.count_video_frames(p) == 30
+    out = list(media.iter_video_frames(p, 16, 30))
+    assert len(out) == 30 and out[0].shape == (16, 16, 3) and out[0].dtype == np.uint8
+    red = np.array([f[..., 0].mean() for f in out])
+    np.testing.assert_allclose(red, frames[:, 0, 0, 0], atol=6)  # lossy codec, same ordering
+    assert np.abs(np.array([f[..., 1].mean() for f in out]) - 128).max() < 6
+
+
+def test_audio_round_trip_length_and_pitch(tmp_path):
+    p = tmp_path / "a.mp4"
+    t = np.arange(int(1.5 * SR)) / SR
+    _write(p, n=30, audio=0.3 * np.sin(2 * np.pi * 440 * t))
+    info = media.audio_info(p)
+    assert info == {"codec": "aac", "sample_rate": SR, "channels": 1}
+    x, sr = media.read_audio(p, SR)
+    assert sr == SR and x.dtype == np.float32
+    assert len(t) <= len(x) <= len(t) + 1024  # AAC pads the last frame; encoder delay is compensated
+    spec = np.abs(np.fft.rfft(x[2000:18000]))
+    assert abs(np.argmax(spec) * SR / 16000 - 440) < 3
+    y, _ = media.read_audio(p, 8000)  # resampled in the decoder
+    assert abs(len(y) - len(x) / 2) < 600
+
+
+def test_onset_alignment(tmp_path):
+    p = tmp_path / "c.mp4"
+    x = np.zeros(SR * 2)
+    x[8000:8200] = 0.5
+    _write(p, n=40, audio=x)
+    y, _ = media.read_audio(p)
+    assert abs(int(np.argmax(np.abs(y) > 0.1)) - 8000) < 64
+
+
+def test_short_video_fill_modes(tmp_path):
+    p = tmp_path / "s.mp4"
+    _write(p, n=10)
+    with pytest.warns(UserWarning, match="10 decodable frames, 15 expected"):
+        rep = list(media.iter_video_frames(p, 8, 15))
+    assert len(rep) == 15 and np.array_equal(rep[-1], rep[9])
+    with pytest.warns(UserWarning):
+        zer = list(media.iter_video_frames(p, 8, 15, fill="zeros"))
+    assert not zer[12].any() and zer[9].any()
+    with pytest.warns(UserWarning):
+        non = list(media.iter_video_frames(p, 8, 15, fill="none"))
+    assert non[10] is None and non[9] is not None
+    with pytest.raises(RobotaskError, match="fill"):
+        list(media.iter_video_frames(p, 8, 15, fill="bad"))
+
+
+def test_truncated_and_missing_files(tmp_path):
+    p = tmp_path / "t.mp4"
+    _write(p, n=60)
+    data = p.read_bytes()
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.warns(UserWarning, match="expected"):
+        out = list(media.iter_video_frames(cut, 8, 60, fill="none"))
+    got = sum(f is not None for f in out)
+    assert 0 < got < 60 and len(out) == 60
+    with pytest.warns(UserWarning, match="not found"):
+        out = list(media.iter_video_frames(tmp_path / "nope.mp4", 8, 5, fill="none"))
+    assert out == [None] * 5
+    with pytest.raises(RobotaskError, match="nope.mp4"):
+        media.video_fps(tmp_path / "nope.mp4")
+    junk = tmp_path / "junk.mp4"
+    junk.write_bytes(b"not a video" * 10)
+    with pytest.raises(RobotaskError, match="junk.mp4"):
+        media.video_fps(junk)
+
+
+def test_no_audio_stream_returns_none(tmp_path):
+    p = tmp_path / "n.mp4"
+    _write(p, n=5)
+    with pytest.warns(UserWarning, match="no audio stream"):
+        assert media.read_audio(p) is None
+    with pytest.warns(UserWarning, match="not found"):
+        assert media.read_audio(tmp_path / "missing.mp4") is None
+
+
+def test_writer_rejects_odd_size(tmp_path):
+    with pytest.raises(RobotaskError, match="even"):
+        media.VideoWriter(tmp_path / "o.mp4", 31, 32)
