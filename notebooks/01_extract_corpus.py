@@ -5,6 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -25,9 +26,9 @@
 #   output folder.
 
 # %% tags=["parameters"]
-rlbench_dir: str = ""  # RLBench checkout or its rlbench/tasks folder to re-extract from; "" = committed files
+rlbench_dir: str = ""  # RLBench checkout or its rlbench/tasks folder to re-extract from (empty: use the committed files)
 revision: str = "02720bba4c73"  # RLBench revision of that checkout, recorded in the files
-output_dir: str = ""  # where result files go; "" = _build/results/01_extract_corpus
+output_dir: str = ""  # where result files go (empty: _build/results/01_extract_corpus)
 
 # %%
 import matplotlib.pyplot as plt

@@ -79,3 +79,12 @@ def test_every_set_file_belongs_to_a_chapter():
     names = {c.id for c in chapters.CHAPTERS} | {c.source for c in chapters.CHAPTERS}
     stray = [p for s in params.SETS for p in (paths.PARAMS / s).glob("*.yaml") if p.stem not in names]
     assert not stray, f"parameter files for no chapter: {stray}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_papermill_reads_every_parameter(source):
+    """`papermill --help-notebook` documents each parameter (it fails on some comment styles)."""
+    from papermill.translators import PythonTranslator
+
+    found = PythonTranslator.inspect({"source": params.parameters_source(source)})
+    assert [p["name"] for p in found] == list(params.declared(source))
