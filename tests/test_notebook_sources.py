@@ -87,4 +87,4 @@ def test_papermill_reads_every_parameter(source):
     from papermill.translators import PythonTranslator
 
     found = PythonTranslator.inspect({"source": params.parameters_source(source)})
-    assert [p["name"] for p in found] == list(params.declared(source))
+    assert [p.name for p in found] == list(params.declared(source))
