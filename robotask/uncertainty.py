@@ -126,18 +126,18 @@ def description_weights(tasks: np.ndarray, n_bootstrap: int, rng: np.random.Gene
     weights = np.zeros((n_bootstrap, len(tasks)), dtype=np.int64)
     for task in sorted(set(tasks.tolist())):
         cols = np.flatnonzero(tasks == task)
-        draws = rng.integers(0, len(cols), size=(n_bootstrap, len(cols)))
-        for j in range(len(cols)):
-            weights[:, cols[j]] = (draws == j).sum(axis=1)
+        n = len(cols)
+        draws = rng.integers(0, n, size=(n_bootstrap, n))
+        flat = (np.arange(n_bootstrap)[:, None] * n + draws).ravel()
+        weights[:, cols] = np.bincount(flat, minlength=n_bootstrap * n).reshape(n_bootstrap, n)
     return weights
 
 
 def trial_weights(n_trials: int, n_bootstrap: int, rng: np.random.Generator) -> np.ndarray:
     """Bootstrap multiplicities of trials (galleries) drawn with replacement, ``(B, n_trials)``."""
     idx = rng.integers(0, n_trials, size=(n_bootstrap, n_trials))
-    counts = np.zeros((n_bootstrap, n_trials), dtype=np.int64)
-    np.add.at(counts, (np.repeat(np.arange(n_bootstrap), n_trials), idx.ravel()), 1)
-    return counts
+    flat = (np.arange(n_bootstrap)[:, None] * n_trials + idx).ravel()
+    return np.bincount(flat, minlength=n_bootstrap * n_trials).reshape(n_bootstrap, n_trials)
 
 
 def _check_count(name: str, value: int, minimum: int = 1) -> int:
@@ -387,3 +387,50 @@ def ordering_verdicts(comparisons: pd.DataFrame, claims: Sequence[tuple[str, str
                      "wins": int(wins), "ties": int(row["ties"]), "losses": int(losses),
                      "p_perm_holm": row["p_perm_holm"], "p_sign": row["p_sign"], "verdict": verdict})
     return pd.DataFrame(rows)
+
+
+def per_query_from_predictions(predictions: pd.DataFrame, condition: str = "one") -> pd.DataFrame:
+    """Per-query outcomes under the primary policy from ``robotask.protocol`` per-query predictions.
+
+    Queries whose exact text belongs to several tasks (``duplicate``) are dropped; ``query_id`` is
+    ``task:position``.
+
+    Parameters
+    ----------
+    predictions : pandas.DataFrame
+        ``StudyResult.predictions`` of a run with ``save_all_predictions=True``.
+    condition : str
+        Design to keep (default the one-description galleries).
+    """
+    sub = predictions[(predictions["condition"] == condition) & ~predictions["duplicate"].astype(bool)]
+    if sub.empty:
+        raise RobotaskError(f"predictions: no rows for condition {condition!r}; "
+                            "run the protocol with save_all_predictions=True")
+    out = sub[["trial", "ranker", "task"]].copy()
+    out["query_id"] = sub["task"] + ":" + sub["position"].astype(str)
+    out["correct"] = sub["correct"].astype(int)
+    return out.reset_index(drop=True)
+
+
+def paper_orderings(means: dict[str, float], rankers: Sequence[str]) -> list[tuple[str, str]]:
+    """Every ordering "A > B" implied by the paper's mean accuracies, among ``rankers``.
+
+    Parameters
+    ----------
+    means : dict
+        Ranker → paper mean accuracy (``robotask.paper.TABLE2``); rankers without a paper mean are skipped.
+    rankers : sequence of str
+        Rankers that were run.
+    """
+    named = [r for r in rankers if r in means]
+    return [(a, b) if means[a] > means[b] else (b, a)
+            for a, b in itertools.combinations(named, 2) if means[a] != means[b]]
+
+
+def format_p(frame: pd.DataFrame, columns: Sequence[str] = ("p_sign", "p_perm", "p_perm_holm")) -> pd.DataFrame:
+    """Copy of ``frame`` with its P-value columns as text with two significant digits (e.g. ``1.3e-22``)."""
+    out = frame.copy()
+    for c in columns:
+        if c in out.columns:
+            out[c] = [f"{v:.2g}" for v in out[c]]
+    return out

@@ -1,0 +1,115 @@
+"""Each query perturbation of robotask.perturbations on hand-written examples."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from robotask import perturbations as P
+from robotask.errors import RobotaskError
+
+
+def test_inflection_forms():
+    assert P.third_person("open") == "opens" and P.gerund("open") == "opening"
+    assert P.third_person("push") == "pushes" and P.gerund("close") == "closing"
+    assert P.gerund("put") == "putting" and P.gerund("unplug") == "unplugging"
+    assert P.third_person("empty") == "empties"
+
+
+def test_inflection_changes_clause_initial_verbs_only():
+    out = P.perturb_inflection("grasp the lid and open the box", seed=0)
+    assert out in {"grasps the lid and opens the box", "grasping the lid and opening the box"}
+    # "to move" is an infinitive and is kept; "the door" is not a verb position
+    out = P.perturb_inflection("use the handle to move the door closed", seed=0)
+    assert out.endswith("to move the door closed") and out.split()[0] in {"uses", "using"}
+    # no lexicon verb at a clause start -> unchanged (not applicable)
+    assert P.perturb_inflection("the plant needs hydration", seed=0) == "the plant needs hydration"
+
+
+def test_inflection_is_deterministic_per_text_and_seed():
+    text = "open the drawer"
+    assert P.perturb_inflection(text, 7) == P.perturb_inflection(text, 7)
+    forms = {P.perturb_inflection(text, s) for s in range(20)}
+    assert forms == {"opens the drawer", "opening the drawer"}
+
+
+def test_spelling_one_edit_in_one_content_word():
+    text = "put the knife in the knife block"
+    for seed in range(30):
+        out = P.perturb_spelling(text, seed)
+        a, b = text.split(), out.split()
+        assert len(a) == len(b)
+        diff = [(x, y) for x, y in zip(a, b) if x != y]
+        assert len(diff) == 1
+        old, new = diff[0]
+        assert old in {"knife", "block"}  # content words of >= 4 letters, not "put"/"the"/"in"
+        deletion = len(new) == len(old) - 1 and any(old[:k] + old[k + 1:] == new for k in range(len(old)))
+        swap = len(new) == len(old) and sorted(new) == sorted(old) and sum(x != y for x, y in zip(old, new)) == 2
+        assert deletion or swap
+    assert P.perturb_spelling("put it in", 0) == "put it in"  # no content word of 4+ letters
+
+
+def test_object_generic_and_removed():
+    assert P.perturb_object_generic("open the microwave door", 0) == "open the object"
+    assert P.perturb_object_generic("put the phone on the base", 0) == "put the object on the object"
+    assert P.perturb_object_generic("pull the rope straight", 0) == "pull the object straight"
+    assert P.perturb_object_removed("open the microwave door", 0) == "open"
+    assert P.perturb_object_removed("put the phone on the base", 0) == "put on"
+    assert P.perturb_object_removed("turn the lamp on", 0) == "turn on"
+
+
+def test_direction_swap_pairs():
+    assert P.perturb_direction_swap("open the drawer", 0) == "close the drawer"
+    assert P.perturb_direction_swap("turn on the light", 0) == "turn off the light"
+    assert P.perturb_direction_swap("plug the charger into the mains", 0) == "unplug the charger out of the mains"
+    assert P.perturb_direction_swap("unplug charger", 0) == "plug charger"
+    assert P.perturb_direction_swap("put the shoes in the box", 0) == "take the shoes out of the box"
+    assert P.perturb_direction_swap("take shoes out of box", 0) == "put shoes in box"
+    assert P.perturb_direction_swap("Open the box", 0) == "Close the box"
+    # "pick up" is a phrasal verb, not a direction
+    assert P.perturb_direction_swap("pick up the cup", 0) == "pick up the cup"
+    assert P.perturb_direction_swap("stack the blocks", 0) == "stack the blocks"
+
+
+def test_opposite_tasks_by_id_swap_and_curated_pairs():
+    tasks = ["close_box", "open_box", "lamp_on", "lamp_off", "put_tray_in_oven", "take_tray_out_of_oven",
+             "open_oven", "plug_charger_in_power_supply", "unplug_charger", "stack_wine"]
+    opp = P.opposite_tasks(tasks)
+    assert opp["open_box"] == "close_box" and opp["close_box"] == "open_box"
+    assert opp["lamp_on"] == "lamp_off"
+    assert opp["put_tray_in_oven"] == "take_tray_out_of_oven" and opp["take_tray_out_of_oven"] == "put_tray_in_oven"
+    assert opp["plug_charger_in_power_supply"] == "unplug_charger"
+    assert "open_oven" not in opp and "stack_wine" not in opp
+
+
+def test_unknown_perturbation_lists_valid_names():
+    with pytest.raises(RobotaskError) as err:
+        P.check_perturbations(["spelling", "typo"])
+    message = str(err.value)
+    assert "'typo'" in message and all(name in message for name in P.PERTURBATIONS)
+    with pytest.raises(RobotaskError):
+        P.perturb("nope", "open the box")
+    assert P.check_perturbations("spelling,inflection") == ["spelling", "inflection"]
+
+
+def test_swap_onto_opposite_task_must_retrieve_it():
+    """A direction swap of an open_box query is scored against close_box (toy corpus, char ranker)."""
+    from robotask import protocol
+
+    corpus = protocol.check_corpus(pd.DataFrame({
+        "task": ["open_box"] * 3 + ["close_box"] * 3 + ["stack_blocks"] * 3,
+        "text": ["open the box", "open the box lid", "lift the box lid open",
+                 "close the box", "close the box lid", "push the box lid closed",
+                 "stack the blocks", "pile up the blocks", "put one block on another"],
+    }))
+    pq = P.run_perturbations(corpus, ["char"], ["direction_swap"], seed=1, n_trials=3)
+    swapped = pq[pq["applicable"]]
+    assert set(swapped["task"]) <= {"open_box", "close_box"}
+    assert (swapped.loc[swapped["task"] == "open_box", "gold"] == "close_box").all()
+    assert (swapped.loc[swapped["task"] == "close_box", "gold"] == "open_box").all()
+    stack = pq[pq["task"] == "stack_blocks"]
+    assert not stack["applicable"].any()  # "put ... on" changes but stack_blocks has no opposite
+    table = P.perturbation_table(pq, n_bootstrap=50, seed=0, n_permutations=100)
+    assert table.loc[0, "perturbation"] == "direction_swap"
+    assert 0 <= table.loc[0, "perturbed"] <= 100
