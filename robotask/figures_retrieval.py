@@ -17,7 +17,7 @@ from .rankers import RANKERS
 
 def _labels(names: list[str]) -> list[str]:
     """Display labels of ranker names."""
-    return [RANKERS[n].label for n in names]
+    return [RANKERS[n].display for n in names]
 
 
 def figure_ranker_spread(summary: pd.DataFrame, paper_means: dict[str, float] | None = None,

@@ -363,6 +363,11 @@ class RankerSpec:
     fn: Callable[..., np.ndarray]
     in_paper: bool
 
+    @property
+    def display(self) -> str:
+        """The label for tables and figures; rankers the paper does not report are marked."""
+        return self.label if self.in_paper else f"{self.label} (not in paper)"
+
 
 RANKERS: dict[str, RankerSpec] = {
     spec.name: spec

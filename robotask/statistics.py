@@ -52,7 +52,7 @@ def summary_table(per_trial: pd.DataFrame, condition: str = "one", policy: str =
     condition, policy : which design and scoring policy to summarise.
     """
     sel = _select(per_trial, condition, policy)
-    rows = [{"ranker": name, "label": RANKERS[name].label, **spread(grp["accuracy"].to_numpy())}
+    rows = [{"ranker": name, "label": RANKERS[name].display, **spread(grp["accuracy"].to_numpy())}
             for name, grp in sel.groupby("ranker", sort=False)]
     return pd.DataFrame(rows)
 
@@ -112,7 +112,7 @@ def matched_table(per_trial: pd.DataFrame, policy: str = "primary") -> pd.DataFr
         a, b = one.loc[name], two.loc[name]
         d = (b["accuracy"] - a["accuracy"]).to_numpy()
         nc = (b["n_correct"] - a["n_correct"]).to_numpy()
-        rows.append({"ranker": name, "label": RANKERS[name].label, "n_trials": len(d),
+        rows.append({"ranker": name, "label": RANKERS[name].display, "n_trials": len(d),
                      "one": float(a["accuracy"].mean()), "two": float(b["accuracy"].mean()),
                      "diff": float(d.mean()), "sd_diff": float(d.std(ddof=1)) if len(d) > 1 else float("nan"),
                      "two_better": int((nc > 0).sum()), "same": int((nc == 0).sum()),
@@ -133,7 +133,7 @@ def policy_table(per_trial: pd.DataFrame, condition: str = "one") -> pd.DataFram
         raise RobotaskError(f"no per-trial rows for condition {condition!r}")
     wide = sel.pivot_table(index="ranker", columns="policy", values="accuracy", aggfunc="mean", sort=False)
     out = wide.reindex(columns=["strict", "either", "primary"]).reset_index()
-    out.insert(1, "label", [RANKERS[n].label for n in out["ranker"]])
+    out.insert(1, "label", [RANKERS[n].display for n in out["ranker"]])
     return out
 
 

@@ -135,49 +135,47 @@ class SoftmaxHead:
 
 @dataclass
 class DualRidge:
-    """Dual ridge regression fitted on z-scored X (plus a constant-1 column) and z-scored Y."""
+    """Dual ridge regression on z-scored X (plus a constant-1 column) and z-scored Y."""
 
-    x_scaler: ZScaler
     y_scaler: ZScaler
     alpha: np.ndarray  # (n_train, k) dual coefficients
-    x_train: np.ndarray  # (n_train, d + 1) z-scored train inputs with the constant column
+    z_train: np.ndarray  # (n_train, d + 1) z-scored train inputs with the constant column
 
     @property
     def W(self) -> np.ndarray:
-        """Primal weights (d + 1, k) = X_trᵀ α."""
-        return self.x_train.T @ self.alpha
+        """Primal weights (d + 1, k) = Z_trᵀ α."""
+        return self.z_train.T @ self.alpha
 
-    def predict(self, x_raw: np.ndarray) -> np.ndarray:
-        """Predictions in the original target units for raw inputs ``x_raw``."""
-        z = _with_bias(self.x_scaler.transform(x_raw))
-        kernel = z @ self.x_train.T
-        return self.y_scaler.inverse((kernel @ self.alpha).astype(self.alpha.dtype))
+    def predict(self, z: np.ndarray) -> np.ndarray:
+        """Predictions in the original target units for z-scored inputs ``z``."""
+        kernel = with_bias(z).astype(self.alpha.dtype, copy=False) @ self.z_train.T
+        return self.y_scaler.inverse(kernel @ self.alpha).astype(np.float32)
 
 
-def _with_bias(z: np.ndarray) -> np.ndarray:
+def with_bias(z: np.ndarray) -> np.ndarray:
     """Append a constant-1 column."""
     return np.hstack([z, np.ones((len(z), 1), dtype=z.dtype)])
 
 
-def fit_dual_ridge(x_train: np.ndarray, y_train: np.ndarray, lam: float = RIDGE_LAMBDA,
+def fit_dual_ridge(z_train: np.ndarray, y_train: np.ndarray, lam: float = RIDGE_LAMBDA,
                    std_floor: float = ORIGINAL_STD_FLOOR, dtype: type = np.float32) -> DualRidge:
-    """Fit α = (K + λI)⁻¹ Y on K = X Xᵀ (spec §5.0 "Dual ridge").
+    """Fit α = (K + λI)⁻¹ Y_z on K = Z Zᵀ (spec §5.0 "Dual ridge").
 
     Parameters
     ----------
-    x_train, y_train : raw train inputs (n, d) and targets (n, k).
+    z_train : z-scored train inputs (n, d) (see :class:`ZScaler`).
+    y_train : raw train targets (n, k); z-scored here with their own train statistics.
     lam : ridge λ (also applied to the intercept column).
-    std_floor : std below which a column is left unscaled.
+    std_floor : std below which a target column is left unscaled.
     dtype : float32 as published, float64 for a stable solve.
     """
-    xs = ZScaler.fit(x_train, std_floor)
     ys = ZScaler.fit(y_train, std_floor)
-    z = _with_bias(xs.transform(x_train)).astype(dtype, copy=False)
+    z = with_bias(np.asarray(z_train)).astype(dtype, copy=False)
     yz = ys.transform(y_train).astype(dtype, copy=False)
     kernel = z @ z.T
     kernel[np.diag_indices_from(kernel)] += lam
     alpha = np.linalg.solve(kernel, yz).astype(dtype, copy=False)
-    return DualRidge(xs, ys, alpha, z)
+    return DualRidge(ys, alpha, z)
 
 
 def ridge_closed_form(z_train: np.ndarray, y_train: np.ndarray, lam: float) -> np.ndarray:

@@ -115,7 +115,7 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
             if kind == "classifier":
                 correct += int((out.argmax(1) == yt[idx]).sum())
         row = {"epoch": epoch, "loss": total / len(xt)}
