@@ -1,0 +1,101 @@
+"""Episode-suite metrics against hand-computed cases (spec §5.0)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from robotask.episode import metrics as M
+
+
+def test_classification_averages_over_supported_classes_only():
+    names = ["a", "b", "c"]  # "c" has no test support
+    y = np.array([0, 0, 1, 1])
+    p = np.array([0, 1, 1, 2])
+    m = M.classification_metrics(y, p, names)
+    assert m["accuracy"] == pytest.approx(0.5)
+    # a: P 1, R 0.5, F1 2/3; b: P 0.5, R 0.5, F1 0.5
+    assert m["macro_f1"] == pytest.approx((2 / 3 + 0.5) / 2)
+    assert m["balanced_accuracy"] == pytest.approx(0.5)
+    assert m["weighted_f1"] == pytest.approx((2 / 3 + 0.5) / 2)
+    cm = M.confusion_table(y, p, names)
+    assert cm.iloc[1, 1:].tolist() == [0, 1, 1]
+    table = M.per_class_table(y, p, names)
+    assert table["predicted"].tolist() == [1, 2, 1]
+
+
+def test_binary_counts():
+    m = M.binary_metrics(np.array([1, 1, 0, 0, 1]), np.array([1, 0, 1, 0, 1]))
+    assert (m["tp"], m["tn"], m["fp"], m["fn"]) == (2, 1, 1, 1)
+    assert m["precision"] == pytest.approx(2 / 3) and m["recall"] == pytest.approx(2 / 3)
+    assert m["f1"] == pytest.approx(2 / 3) and m["accuracy"] == pytest.approx(0.6)
+
+
+def test_pooled_r2_by_hand():
+    y = np.array([[1.0, 10.0], [3.0, 30.0]])
+    p = np.array([[2.0, 10.0], [2.0, 40.0]])
+    # column means 2 and 20: SS_tot = 1 + 1 + 100 + 100 = 202; SS_res = 1 + 1 + 0 + 100 = 102
+    assert M.pooled_r2(y, p) == pytest.approx(1 - 102 / 202)
+    assert M.pooled_r2(np.ones((3, 2)), np.zeros((3, 2))) == 0.0
+    m = M.regression_metrics(y, p)
+    assert m["mse"] == pytest.approx(102 / 4) and m["mae"] == pytest.approx(12 / 4)
+
+
+def test_mpjpe_and_final_frame():
+    y = np.zeros((1, 2 * 1 * 3))  # 2 future frames, 1 joint
+    p = np.array([[3.0, 4.0, 0.0, 0.0, 0.0, 1.0]])
+    assert M.mpjpe(y, p, 2) == pytest.approx((5 + 1) / 2)
+    assert M.mpjpe(y, p, 2, final_only=True) == pytest.approx(1.0)
+
+
+def test_retrieval_ranks_and_groups():
+    sim = np.array([[0.9, 0.1, 0.5], [0.8, 0.2, 0.1], [0.3, 0.4, 0.35]])
+    ranks = M.retrieval_ranks(sim)
+    assert ranks.tolist() == [1, 2, 2]
+    m = M.retrieval_metrics(ranks)
+    assert m["mrr"] == pytest.approx((1 + 0.5 + 0.5) / 3) and m["top1_accuracy"] == pytest.approx(1 / 3)
+    # candidates 0 and 1 share a caption: query 1 now counts candidate 0 as correct
+    assert M.retrieval_ranks(sim, np.array([0, 0, 1])).tolist() == [1, 1, 2]
+    sims = M.cosine_similarity(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 0.0]]))
+    assert sims.tolist() == [[1.0, 0.0]]
+
+
+def test_random_ranking_expectation_is_harmonic():
+    n = 4
+    r = M.random_retrieval_metrics(n)
+    assert r["mrr"] == pytest.approx((1 + 1 / 2 + 1 / 3 + 1 / 4) / 4)
+    assert r["top1_accuracy"] == pytest.approx(0.25) and r["top5_accuracy"] == 1.0
+
+
+def test_multilabel_micro_macro_exact():
+    y = np.array([[1, 0, 0], [1, 1, 0]])
+    p = np.array([[1, 0, 0], [0, 1, 1]])
+    m = M.multilabel_metrics(y, p)
+    # cells: tp 2, fp 1, fn 1
+    assert m["micro_precision"] == pytest.approx(2 / 3) and m["micro_f1"] == pytest.approx(2 / 3)
+    # per label F1: 2/3, 1, 0 (label 2 absent from truth counts as 0)
+    assert m["macro_f1"] == pytest.approx((2 / 3 + 1 + 0) / 3)
+    assert m["exact_match"] == pytest.approx(0.5)
+
+
+def test_boundary_f1_greedy_matching():
+    # prediction 95 takes boundary 100 (nearest, within 10); 104 then has nothing unused within 10;
+    # 200 matches nothing; 305 matches 300
+    r = M.boundary_f1([95, 104, 200, 305], [100, 300, 400], tolerance=10)
+    assert r["matched_boundaries"] == 2 and r["predicted_boundaries"] == 4 and r["true_boundaries"] == 3
+    assert r["boundary_precision"] == pytest.approx(0.5) and r["boundary_recall"] == pytest.approx(2 / 3)
+    assert r["boundary_f1"] == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+    assert r["mean_abs_timing_error_frames"] == pytest.approx(5.0)
+    assert M.boundary_f1([], [100])["mean_abs_timing_error_frames"] is None
+    # greedy, in prediction order: 108 grabs 100 although 101 would be closer for the second prediction
+    r = M.boundary_f1([108, 101], [100, 95], tolerance=10)
+    assert r["matched_boundaries"] == 2 and r["mean_abs_timing_error_frames"] == pytest.approx((8 + 6) / 2)
+
+
+def test_boundary_nms_keeps_local_maxima():
+    kept = M.boundary_nms(np.array([90, 95, 100, 105, 300]), np.array([0.6, 0.9, 0.8, 0.7, 0.55]), radius=20)
+    assert kept.tolist() == [95, 300]
+
+
+def test_label_coverage():
+    assert M.label_coverage(np.array([0, 1]), np.array([1, 2, 2, 0])) == pytest.approx(0.5)

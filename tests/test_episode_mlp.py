@@ -1,0 +1,51 @@
+"""The §6 MLP: architecture, size and bit-identical reruns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from robotask.episode.mlp import MLPConfig, build_mlp, n_parameters, train_mlp
+
+
+def test_architecture_and_parameter_count():
+    model = build_mlp(8546, 18, MLPConfig())
+    kinds = [type(m).__name__ for m in model]
+    assert kinds == ["LayerNorm", "Linear", "GELU", "Dropout", "Linear", "GELU", "Dropout", "Linear"]
+    # LayerNorm 2d + (d·128 + 128) + (128·128 + 128) + (128·18 + 18) ≈ 1.1 M (spec §6)
+    assert n_parameters(model) == 2 * 8546 + 8546 * 128 + 128 + 128 * 128 + 128 + 128 * 18 + 18
+    assert 1.0e6 < n_parameters(model) < 1.15e6
+
+
+def _toy():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 20)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] > 0).astype(np.int64)
+    return x, y
+
+
+def test_two_runs_are_identical():
+    x, y = _toy()
+    cfg = MLPConfig(epochs=5, batch_size=64)
+    a = train_mlp(x, y, "classifier", 2, cfg)
+    b = train_mlp(x, y, "classifier", 2, cfg)
+    assert a.history == b.history
+    assert np.array_equal(a.predict(x), b.predict(x))
+    assert a.history[-1]["train_accuracy"] > 0.8
+
+
+def test_early_stopping_restores_best_epoch():
+    x, y = _toy()
+    cfg = MLPConfig(epochs=30, batch_size=64, patience=3)
+    res = train_mlp(x[:200], y[:200], "classifier", 2, cfg, x_val=x[200:], y_val=y[200:])
+    losses = {h["epoch"]: h["val_loss"] for h in res.history}
+    assert res.best_epoch <= max(losses)
+    assert "val_loss" in res.history[0]
+
+
+def test_regressor_and_multilabel_run():
+    x, _ = _toy()
+    res = train_mlp(x, x[:, :3].copy(), "regressor", 3, MLPConfig(epochs=3))
+    assert res.predict(x).shape == (300, 3)
+    yy = (x[:, :2] > 0).astype(np.float32)
+    res = train_mlp(x, yy, "multilabel", 2, MLPConfig(epochs=3), pos_weight=np.ones(2, np.float32))
+    assert res.predict(x).shape == (300, 2)
