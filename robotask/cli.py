@@ -8,37 +8,32 @@ import sys
 
 from .errors import RobotaskError
 
-# Modules that add a subcommand through ``register_cli(subparsers)``.
-COMMAND_MODULES = (
-    "robotask.runner",
-    "robotask.extraction",
-    "robotask.protocol",
-    "robotask.episode.synth",
-    "robotask.episode.features",
-    "robotask.episode.suite",
-)
+# Subcommand -> module that adds it through ``register_cli(subparsers)``. Only the module of the
+# command being run is imported, so `robotask run` does not pay for importing torch.
+COMMANDS = {
+    "run": "robotask.runner",
+    "extract": "robotask.extraction",
+    "retrieval": "robotask.protocol",
+    "synth": "robotask.episode.synth",
+    "features": "robotask.episode.features",
+    "suite": "robotask.episode.suite",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available subcommand."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand, or with ``only`` when it names one."""
     parser = argparse.ArgumentParser(prog="robotask", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a real import error inside the module must surface
-                raise
-            continue
-        register = getattr(module, "register_cli", None)
-        if register:
-            register(sub)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
+    modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in modules:
+        importlib.import_module(name).register_cli(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except RobotaskError as exc:

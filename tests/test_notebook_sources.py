@@ -88,3 +88,23 @@ def test_papermill_reads_every_parameter(source):
 
     found = PythonTranslator.inspect({"source": params.parameters_source(source)})
     assert [p.name for p in found] == list(params.declared(source))
+
+
+def test_task_chapters_are_titled_after_the_registry():
+    from robotask.episode import tasks
+
+    toc = yaml.safe_load((paths.ROOT / "_toc.yml").read_text())
+    titles = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if str(node.get("file", "")).startswith("book/chapters/12_task_"):
+                titles[node["file"].rsplit("12_task_", 1)[1]] = node.get("title")
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(toc)
+    assert titles == {tid: f"Task: {t.display_name}" for tid, t in tasks.TASKS.items()}
