@@ -44,7 +44,7 @@ output_dir: str = ""  # where result files go; empty: _build/results/12_task_<ta
 import matplotlib.pyplot as plt
 
 from robotask import plots, report
-from robotask.episode import features, figures_tasks, suite, synth, tasks
+from robotask.episode import features, figures_tasks, heads as heads_mod, suite, synth, tasks
 from robotask.episode.mlp import MLPConfig
 from robotask.io import write_json
 
@@ -62,19 +62,20 @@ report.show_md(f"## {spec.display_name} (`{spec.id}`)\n\n**Question.** {spec.que
 
 # %% [markdown]
 # ## Method
-#
-# Samples are built from the shared windows (for the pair tasks, from pairs of windows) in time
-# order and split chronologically: the first 70 % train, the rest test. Inputs are z-scored with
-# train statistics. The **minimal head** is the original's: a class-weighted linear softmax
-# trained by 400 epochs of full-batch gradient descent, a dual ridge regression (λ = 10), or a
-# weighted multi-label logistic regression. The **MLP** (LayerNorm → 128 → GELU → 128 → GELU,
-# dropout 0.1, AdamW, 80 epochs) sees the same inputs and split. The **baseline** needs no
-# learning at all: the majority class, always "positive", the last observed hand pose, the train
-# mean, or a random ranking. The **improved protocol** switches on every fix of the spec's list of
-# weaknesses: a purge gap so no test sample shares a frame with a train sample, a validation split
-# with early stopping for the MLP, identical captions counted as correct in grounding, a contact
-# label on channels that vary, the next *different* action, boundary non-maximum suppression, hand
-# targets in the world frame, a robust std floor, and the label-coverage ceiling.
+
+# %%
+report.show_md(
+    f"Samples are built from the shared windows (for the pair tasks, from pairs of windows) in time "
+    f"order and split chronologically: the first {1 - tasks.TEST_FRACTION:.0%} train, the rest test. Inputs "
+    f"are z-scored with train statistics. The **minimal head** is the original's: a class-weighted linear "
+    f"softmax trained by {softmax_epochs} epochs of full-batch gradient descent (learning rate "
+    f"{heads_mod.SOFTMAX_LR}), a dual ridge regression (λ = {heads_mod.RIDGE_LAMBDA:g}), or a weighted multi-label "
+    f"logistic regression. The **MLP** (LayerNorm → {cfg.mlp.hidden_dim} → GELU → {cfg.mlp.hidden_dim} → GELU, "
+    f"dropout {cfg.mlp.dropout}, AdamW, {mlp_epochs} epochs) sees the same inputs and split. The "
+    f"**baseline** needs no learning at all: the majority class, always positive, the last observed hand "
+    f"pose, the train mean, or a random ranking. The **improved protocol** switches on every fix of the "
+    f"spec's list of weaknesses: " + ", ".join(tasks.describe_fixes()) + "."
+)
 
 # %%
 results = {p: suite.run_task(task, ws, tasks.get_protocol(p), suite.parse_heads(heads), out / p, cfg)

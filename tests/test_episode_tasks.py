@@ -140,3 +140,10 @@ def test_two_runs_give_identical_summary(tmp_path):
     assert a == b
     assert a["neural_tasks"]["timeline_action"]["early_stopping"] is True
     assert a["tasks"]["modality_reconstruction"]["r2"] == a["tasks"]["modality_reconstruction"]["r2"]
+
+
+def test_every_fix_has_a_description():
+    from robotask.episode import tasks
+
+    assert set(tasks.FIX_DESCRIPTIONS) == set(tasks.get_protocol("improved").fixes())
+    assert tasks.describe_fixes(tasks.get_protocol("original")) == []

@@ -517,6 +517,25 @@ def describe(spec: TaskSpec) -> dict:
             "higher_is_better": spec.higher_is_better, "split": "chronological"}
 
 
+FIX_DESCRIPTIONS = {
+    "purge_gap": "a purge gap so that no test sample shares a frame with a train sample",
+    "validation_early_stopping": "a validation split with early stopping for the MLP",
+    "grounding_identical_text": "windows with identical caption text counted as correct in grounding",
+    "contact_varying_channels": "a contact label on channels that actually vary",
+    "next_different_action": "the next *different* action as the next-action target",
+    "boundary_nms": "non-maximum suppression of predicted boundaries",
+    "hand_world_frame": "hand targets in one consistent (world) frame",
+    "robust_std_floor": "a robust std floor",
+    "coverage_ceiling": "the label-coverage ceiling reported with every classification metric",
+}
+
+
+def describe_fixes(protocol: Protocol | None = None) -> list[str]:
+    """Plain-language descriptions of the fixes switched on in ``protocol`` (all fixes by default)."""
+    protocol = protocol or get_protocol("improved")
+    return [FIX_DESCRIPTIONS[name] for name, on in protocol.fixes().items() if on]
+
+
 def protocol_dict(protocol: Protocol) -> dict:
     """The protocol as plain data."""
     return asdict(protocol)
