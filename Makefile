@@ -29,7 +29,7 @@ html: $(STAMP)
 ## make test: unit tests + every notebook at smoke scale through papermill + nbval
 test: $(STAMP)
 	$(BIN)/python -m pytest
-	ROBOTASK_RESULTS=_build/smoke/results $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider --override-ini="testpaths=" _build/smoke/*.ipynb
+	ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/results $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider --override-ini="testpaths=" _build/smoke/*.ipynb
 
 ## make sync: regenerate the .ipynb twins (without outputs) from the percent sources
 sync: $(STAMP)

@@ -438,7 +438,7 @@ def run_perturbations(corpus: "protocol.Corpus", ranker_names: Sequence[str], na
     pandas.DataFrame
         One row per (trial, ranker, perturbation, query) with :data:`PER_QUERY_COLUMNS`.
     """
-    from tqdm.auto import tqdm
+    from robotask.progress import tqdm
 
     from . import protocol, rankers
 

@@ -376,7 +376,7 @@ def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[st
 
 def _evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Score every design in ``todo`` with every ranker; return (per_trial, predictions)."""
-    from tqdm.auto import tqdm
+    from robotask.progress import tqdm
 
     index = rankers.TextIndex(corpus.texts)
     texts = np.asarray(corpus.texts, dtype=object)
@@ -411,7 +411,7 @@ def reference_predictions(corpus: Corpus, config: StudyConfig, todo: list,
     todo : designs from :func:`designs`.
     progress : show a tqdm bar.
     """
-    from tqdm.auto import tqdm
+    from robotask.progress import tqdm
 
     out = {}
     for condition, trial, perms, k, query_from in tqdm(todo, disable=not progress, desc="reference", leave=False):

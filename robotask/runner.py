@@ -31,7 +31,7 @@ class RunRecord:
     source: str
     parameter_set: str
     parameters: dict[str, Any]
-    seconds: float
+    seconds: float | None
     status: str
 
 
@@ -121,19 +121,27 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
         log_path = paths.BUILD / "run_log.json" if out_dir == paths.CHAPTERS_OUT else out_dir / "run_log.json"
     planned = plan(chapters_mod.select(names), set_name, params_file, overrides or {})
     out_dir.mkdir(parents=True, exist_ok=True)
-    records: list[RunRecord] = []
-    for chapter, parameters in planned:
-        print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
-        try:
-            seconds = execute(chapter, parameters, out_dir)
-        except RobotaskError:
-            print("FAILED", flush=True)
-            _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, float("nan"), "failed"))
-            raise
-        print(f"{seconds:.1f} s", flush=True)
-        record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
-        _log(log_path, record)
-        records.append(record)
+    previous = os.environ.get("ROBOTASK_PROGRESS")
+    os.environ["ROBOTASK_PROGRESS"] = "0"  # kernels inherit it: no progress widgets in the book
+    try:
+        records: list[RunRecord] = []
+        for chapter, parameters in planned:
+            print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
+            try:
+                seconds = execute(chapter, parameters, out_dir)
+            except RobotaskError:
+                print("FAILED", flush=True)
+                _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, None, "failed"))
+                raise
+            print(f"{seconds:.1f} s", flush=True)
+            record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
+            _log(log_path, record)
+            records.append(record)
+    finally:
+        if previous is None:
+            os.environ.pop("ROBOTASK_PROGRESS", None)
+        else:
+            os.environ["ROBOTASK_PROGRESS"] = previous
     return records
 
 

@@ -37,3 +37,14 @@ def test_csv_and_npz_round_trip(tmp_path):
 def test_relative_paths_resolve_from_the_repo_root(tmp_path):
     assert paths.resolve("data/rlbench") == paths.ROOT / "data" / "rlbench"
     assert paths.resolve(tmp_path) == tmp_path
+
+
+def test_progress_bars_switch_off_with_the_environment(monkeypatch):
+    from robotask import progress
+
+    monkeypatch.setenv("ROBOTASK_PROGRESS", "0")
+    assert progress.tqdm(range(3)).disable
+    monkeypatch.setenv("ROBOTASK_PROGRESS", "1")
+    bar = progress.tqdm(range(3))
+    assert not bar.disable
+    bar.close()

@@ -612,7 +612,7 @@ def cached_per_frame(kind: str, inputs: Sequence[str | os.PathLike], params: dic
 # --------------------------------------------------------------------------- per-episode per-frame features
 
 def _progress(total: int, desc: str):
-    from tqdm.auto import tqdm
+    from robotask.progress import tqdm
 
     return tqdm(total=total, desc=desc, unit="frame", leave=False, mininterval=1.0)
 

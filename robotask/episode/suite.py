@@ -424,7 +424,7 @@ def run_suite(ws: Any, tasks: str | list[str] = "all", heads: str | list[str] = 
     dict: the summary report plus ``timings`` and ``cpu_seconds`` (wall and CPU seconds per task; not
     written to the report, which is deterministic) and ``results`` (per-task results including in-memory TaskData).
     """
-    from tqdm.auto import tqdm
+    from robotask.progress import tqdm
 
     task_ids = parse_tasks(tasks)
     head_list = parse_heads(heads)

@@ -936,7 +936,7 @@ def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolut
         with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
             done = pool.map(_render_camera, jobs)
             if progress:
-                from tqdm.auto import tqdm
+                from robotask.progress import tqdm
                 done = tqdm(done, total=len(jobs), desc="synth videos", unit="camera")
             list(done)
     return out
