@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 SET ?= paper
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: book test venv run html sync lock clean
+.PHONY: book test venv run html sync lock clean bench
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,13 @@ html: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 	ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/results $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider --override-ini="testpaths=" _build/smoke/*.ipynb
+
+## make bench: time the study on this machine (results in _build/benchmarks/, shown by the book's
+## reproduction page after the next `make book`); measures, asserts nothing about speed
+bench: $(STAMP)
+	$(BIN)/python benchmarks/retrieval.py --reference-trials 10
+	$(BIN)/python benchmarks/episode_features.py --resolutions 128 512
+	$(BIN)/python benchmarks/episode_suite.py
 
 ## make sync: regenerate the .ipynb twins (without outputs) from the percent sources
 sync: $(STAMP)

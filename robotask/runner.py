@@ -12,9 +12,10 @@ import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from . import chapters as chapters_mod
 from . import params as params_mod
@@ -84,7 +85,23 @@ def _failure_message(chapter: chapters_mod.Chapter, exc: Exception) -> str:
     evalue = getattr(exc, "evalue", str(exc))
     where = f"cell [{cell}]" if cell is not None else "a cell"
     return (f"notebook {chapter.source}.py (chapter {chapter.id}) failed in {where}: {ename}: {evalue}\n"
-            f"The previous executed copy, if any, was left intact.")
+            f"The previous executed copy, if any, was left intact. Kernel messages: "
+            f"_build/run/{chapter.id}.stderr.log")
+
+
+@contextmanager
+def _kernel_stderr_to(log: Path) -> Iterator[None]:
+    """Send the kernel's stderr (it inherits file descriptor 2) to ``log`` while a chapter runs."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(log, "w") as fh:
+        os.dup2(fh.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: Path) -> float:
@@ -97,7 +114,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
     _to_notebook(chapter.source_path, src_nb)
     out_path = out_dir / f"{chapter.id}.ipynb"
     start = time.perf_counter()
-    with atomic_path(out_path) as tmp:
+    with atomic_path(out_path) as tmp, _kernel_stderr_to(work / f"{chapter.id}.stderr.log"):
         tmp_nb = tmp.with_suffix(".ipynb")
         try:
             papermill.execute_notebook(
