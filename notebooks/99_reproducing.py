@@ -89,8 +89,10 @@ if run_retrieval_benchmark:
     from robotask import protocol
 
     bench["retrieval (timed live in this build)"] = protocol.benchmark()
-for name, result in bench.items():
-    report.show_md(f"**{name}**: " + ", ".join(f"{k} = {v}" for k, v in result.items()))
+if bench:
+    report.show_table(provenance.benchmark_table(bench))
+else:
+    report.show_md("No benchmark results were saved on this machine; run `make bench`.")
 
 # %%
 write_json(out / "summary.json", {"chapters": len(runs), "total_seconds": float(runs["seconds"].sum()),

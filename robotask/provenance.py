@@ -78,3 +78,21 @@ def read_benchmarks(folder: str | Path) -> dict[str, dict]:
     if not folder.is_dir():
         return {}
     return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))}
+
+
+def _flatten(value: object, prefix: str = "") -> list[tuple[str, object]]:
+    """``(dotted key, leaf)`` pairs of nested dicts and lists."""
+    if isinstance(value, dict):
+        return [kv for k, v in value.items() for kv in _flatten(v, f"{prefix}.{k}" if prefix else str(k))]
+    if isinstance(value, list) and value and all(isinstance(v, (dict, list)) for v in value):
+        return [kv for i, v in enumerate(value) for kv in _flatten(v, f"{prefix}[{i}]")]
+    return [(prefix, value)]
+
+
+def benchmark_table(results: dict[str, dict]) -> pd.DataFrame:
+    """One row per measured quantity of each benchmark, floats to 4 significant digits."""
+    rows = [
+        {"benchmark": name, "measure": key, "value": f"{leaf:.4g}" if isinstance(leaf, float) else str(leaf)}
+        for name, result in results.items() for key, leaf in _flatten(result)
+    ]
+    return pd.DataFrame(rows, columns=["benchmark", "measure", "value"])

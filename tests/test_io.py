@@ -48,3 +48,14 @@ def test_progress_bars_switch_off_with_the_environment(monkeypatch):
     bar = progress.tqdm(range(3))
     assert not bar.disable
     bar.close()
+
+
+def test_benchmark_table_flattens_nested_results():
+    from robotask import provenance
+
+    table = provenance.benchmark_table({"b": {"wall_s": 1.23456, "runs": [{"n": 2}], "ok": True}})
+    assert table.to_dict("records") == [
+        {"benchmark": "b", "measure": "wall_s", "value": "1.235"},
+        {"benchmark": "b", "measure": "runs[0].n", "value": "2"},
+        {"benchmark": "b", "measure": "ok", "value": "True"},
+    ]
