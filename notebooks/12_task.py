@@ -63,7 +63,7 @@ report.show_md(f"## {spec.display_name} (`{spec.id}`)\n\n**Question.** {spec.que
 # %% [markdown]
 # ## Method
 
-# %%
+# %% tags=["hide-input"]
 report.show_md(
     f"Samples are built from the shared windows (for the pair tasks, from pairs of windows) in time "
     f"order and split chronologically: the first {1 - tasks.TEST_FRACTION:.0%} train, the rest test. Inputs "
