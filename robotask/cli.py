@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import RobotaskError
@@ -39,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     except RobotaskError as exc:
         print(f"robotask: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into e.g. `head`, which closed early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("robotask: interrupted; files already written are complete", file=sys.stderr)
         return 130
