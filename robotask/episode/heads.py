@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .windows import column_mean_std
+
 SOFTMAX_EPOCHS = 400
 SOFTMAX_LR = 0.12
 L2 = 2e-3
@@ -35,12 +37,7 @@ class ZScaler:
     @classmethod
     def fit(cls, x_train: np.ndarray, floor: float = ORIGINAL_STD_FLOOR) -> "ZScaler":
         """Fit on the train rows ``x_train`` (any float dtype; statistics in float64, stored float32)."""
-        mean = x_train.mean(axis=0, dtype=np.float64)
-        var = np.zeros_like(mean)
-        for start in range(0, len(x_train), 512):  # chunked: no full float64 copy of a wide matrix
-            chunk = x_train[start:start + 512].astype(np.float64) - mean
-            var += np.einsum("ij,ij->j", chunk, chunk)
-        std = np.sqrt(var / max(len(x_train), 1))
+        mean, std = column_mean_std(x_train)
         std = np.where(std < floor, 1.0, std)
         return cls(mean.astype(np.float32), std.astype(np.float32))
 

@@ -291,6 +291,20 @@ def gap_in_windows(frames: int, stride: int = 5) -> int:
     return int(-(-max(frames, 0) // stride))
 
 
+def column_mean_std(x: np.ndarray, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column mean and population std (ddof 0) in float64, summed over row chunks.
+
+    The chunks avoid a full float64 copy of a wide float32 matrix (the 25638-d pair task).
+    Shared by :class:`Scaler` and :class:`robotask.episode.heads.ZScaler`.
+    """
+    mean = x.mean(axis=0, dtype=np.float64)
+    var = np.zeros_like(mean)
+    for start in range(0, len(x), chunk):
+        part = x[start:start + chunk].astype(np.float64) - mean
+        var += np.einsum("ij,ij->j", part, part)
+    return mean, np.sqrt(var / max(len(x), 1))
+
+
 @dataclass
 class Scaler:
     """Train-only z-scoring: population mean/std; std < ``std_floor`` → 1 (spec §4; original floor 1e-6).
@@ -318,7 +332,7 @@ class Scaler:
             q1, med, q3 = np.percentile(x, [25, 50, 75], axis=0)
             centre, scale = med, (q3 - q1) / 1.349
         else:
-            centre, scale = x.mean(axis=0), x.std(axis=0)
+            centre, scale = column_mean_std(x)
         self.mean_ = centre
         self.std_ = np.where(scale < self.std_floor, 1.0, scale)
         return self
