@@ -33,7 +33,8 @@ output_dir: str = ""  # where result files go (empty: _build/results/01_extract_
 # %%
 import matplotlib.pyplot as plt
 
-from robotask import corpus, extraction, plots, report
+from robotask import corpus, extraction, plots
+from robotask.book import report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "01_extract_corpus")

@@ -48,7 +48,8 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 import matplotlib.pyplot as plt
 
 from robotask import figures_retrieval as figs
-from robotask import paper, plots, protocol, report, statistics
+from robotask import paper, plots, protocol, statistics
+from robotask.book import report
 from robotask import rankers as rankers_mod
 from robotask.io import write_json
 

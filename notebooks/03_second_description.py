@@ -44,7 +44,8 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 import matplotlib.pyplot as plt
 
 from robotask import figures_retrieval as figs
-from robotask import paper, plots, protocol, report, statistics
+from robotask import paper, plots, protocol, statistics
+from robotask.book import report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "03_second_description")

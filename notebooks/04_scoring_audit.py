@@ -42,7 +42,8 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 # %%
 import pandas as pd
 
-from robotask import io, paper, protocol, report, statistics
+from robotask import io, paper, protocol, statistics
+from robotask.book import report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "04_scoring_audit")

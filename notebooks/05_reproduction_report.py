@@ -50,7 +50,8 @@ import pandas as pd
 
 from robotask import corpus as corpus_mod
 from robotask import figures_retrieval as figs
-from robotask import io, paper, plots, protocol, report, statistics
+from robotask import io, paper, plots, protocol, statistics
+from robotask.book import report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "05_reproduction_report")

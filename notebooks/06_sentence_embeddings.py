@@ -42,7 +42,8 @@ import time
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from robotask import embeddings, plots, protocol, report, statistics, uncertainty
+from robotask import embeddings, plots, protocol, statistics, uncertainty
+from robotask.book import report
 from robotask import figures_beyond as figs
 from robotask.io import write_json
 from robotask.rankers import RANKERS

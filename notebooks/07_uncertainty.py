@@ -37,7 +37,8 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 import matplotlib.pyplot as plt
 import numpy as np
 
-from robotask import paper, plots, protocol, report, statistics, uncertainty
+from robotask import paper, plots, protocol, statistics, uncertainty
+from robotask.book import report
 from robotask import figures_beyond as figs
 from robotask.io import write_csv, write_json
 from robotask.rankers import RANKERS

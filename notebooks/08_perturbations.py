@@ -39,7 +39,8 @@ output_dir: str = ""  # where result files go; empty means _build/results/08_per
 import matplotlib.pyplot as plt
 
 from robotask import perturbations as pert
-from robotask import plots, protocol, report, uncertainty
+from robotask import plots, protocol, uncertainty
+from robotask.book import report
 from robotask import figures_beyond as figs
 from robotask.io import write_csv, write_json
 from robotask.rankers import RANKERS, check_rankers

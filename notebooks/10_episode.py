@@ -39,7 +39,8 @@ output_dir: str = ""  # where result files go; empty: _build/results/10_episode
 import matplotlib.pyplot as plt
 import numpy as np
 
-from robotask import plots, report
+from robotask import plots
+from robotask.book import report
 from robotask.episode import figures, synth
 from robotask.episode.loader import load_episode
 from robotask.io import write_json

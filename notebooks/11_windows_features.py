@@ -40,7 +40,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from robotask import plots, report
+from robotask import plots
+from robotask.book import report
 from robotask.episode import features, figures_windows, synth, windows
 from robotask.episode.loader import load_episode
 from robotask.io import write_json

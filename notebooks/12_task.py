@@ -43,7 +43,8 @@ output_dir: str = ""  # where result files go; empty: _build/results/12_task_<ta
 # %%
 import matplotlib.pyplot as plt
 
-from robotask import plots, report
+from robotask import plots
+from robotask.book import report
 from robotask.episode import features, figures_tasks, heads as heads_mod, suite, synth, tasks
 from robotask.episode.mlp import MLPConfig
 from robotask.io import write_json

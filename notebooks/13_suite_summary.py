@@ -44,7 +44,8 @@ output_dir: str = ""  # where result files go; empty: _build/results/13_suite_su
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from robotask import plots, report
+from robotask import plots
+from robotask.book import report
 from robotask.episode import features, figures_tasks, suite, synth, windows
 from robotask.episode.mlp import MLPConfig
 from robotask.io import write_csv, write_json

@@ -30,7 +30,7 @@ run_retrieval_benchmark: bool = True  # time the retrieval study live on this ma
 output_dir: str = ""  # where result files go (empty: _build/results/99_reproducing)
 
 # %%
-from robotask import provenance, report
+from robotask.book import provenance, report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "99_reproducing")

@@ -12,7 +12,7 @@ from .errors import RobotaskError
 # Subcommand -> module that adds it through ``register_cli(subparsers)``. Only the module of the
 # command being run is imported, so `robotask run` does not pay for importing torch.
 COMMANDS = {
-    "run": "robotask.runner",
+    "run": "robotask.book.runner",
     "extract": "robotask.extraction",
     "retrieval": "robotask.protocol",
     "synth": "robotask.episode.synth",

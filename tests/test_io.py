@@ -51,7 +51,7 @@ def test_progress_bars_switch_off_with_the_environment(monkeypatch):
 
 
 def test_benchmark_table_flattens_nested_results():
-    from robotask import provenance
+    from robotask.book import provenance
 
     table = provenance.benchmark_table({"b": {"wall_s": 1.23456, "runs": [{"n": 2}], "ok": True}})
     assert table.to_dict("records") == [

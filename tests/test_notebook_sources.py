@@ -8,7 +8,8 @@ import jupytext
 import pytest
 import yaml
 
-from robotask import chapters, params, paths
+from robotask import paths
+from robotask.book import chapters, params
 
 SOURCES = sorted(paths.NOTEBOOKS.glob("*.py"))
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from robotask import chapters, paths, runner
+from robotask import paths
+from robotask.book import chapters, runner
 
 pytestmark = pytest.mark.notebooks
 

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from robotask import chapters, params, paths, runner
+from robotask import paths
+from robotask.book import chapters, params, runner
 from robotask.errors import RobotaskError
 
 NOTEBOOK = '''# %% [markdown]

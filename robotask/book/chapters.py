@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import paths
+from .. import paths
 
 TASK_IDS = (
     "timeline_action",
@@ -64,7 +64,7 @@ CHAPTERS: tuple[Chapter, ...] = (
 
 def select(names: list[str] | None) -> list[Chapter]:
     """Chapters matching ``names`` (chapter ids, source stems or unique id prefixes); all if empty."""
-    from .errors import RobotaskError
+    from ..errors import RobotaskError
 
     if not names:
         return list(CHAPTERS)

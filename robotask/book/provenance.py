@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths
-from .errors import RobotaskError
+from .. import paths
+from ..errors import RobotaskError
 
 KEY_PACKAGES = (
     "robotask", "numpy", "scipy", "pandas", "scikit-learn", "matplotlib", "torch", "h5py", "av",

@@ -19,8 +19,8 @@ from typing import Any
 
 import yaml
 
-from . import paths
-from .errors import RobotaskError
+from .. import paths
+from ..errors import RobotaskError
 
 SETS = ("paper", "smoke")
 _CELL = re.compile(r"^# %%.*tags=\[[^\]]*\"parameters\"[^\]]*\].*$", re.M)

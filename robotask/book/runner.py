@@ -19,9 +19,9 @@ from typing import Any, Iterator
 
 from . import chapters as chapters_mod
 from . import params as params_mod
-from . import paths
-from .errors import RobotaskError
-from .io import atomic_path, write_json
+from .. import paths
+from ..errors import RobotaskError
+from ..io import atomic_path, write_json
 
 
 @dataclass

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths
+from .. import paths
 
 
 def show_md(text: str) -> None:

@@ -1,0 +1,136 @@
+"""One content-hash cache for every cached artifact: feature arrays, synthetic episodes, embeddings.
+
+An entry lives at ``paths.cache_dir()/<namespace>/<name>`` where ``name`` carries a readable prefix and
+a hash of everything the entry depends on (input files' content, parameters, a code version). An entry
+is either a ``.npz`` file or a folder; both are built beside their final name and moved into place in
+one step, so a killed run never leaves a half-written entry under its final name, and two processes
+building the same entry both end with one complete copy.
+
+Why our own module and not ``joblib.Memory``: joblib keys a call by pickling its arguments (a loaded
+episode or a multi-GB array would be hashed on every call), stores pickles (our entries are ``.npz``
+arrays and whole episode folders that other tools read), and cannot key on the *content* of input
+files that the function opens itself. What we need is ~100 lines: a key, an atomic file, an atomic folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from . import paths
+from .io import write_npz
+
+FULL_HASH_LIMIT = 64 << 20  # files up to 64 MiB are hashed in full
+SAMPLE_BYTES = 1 << 20  # larger files: size + 16 evenly spaced 1 MiB samples (first and last included)
+N_SAMPLES = 16
+_FINGERPRINTS: dict[tuple[str, int, int], str] = {}
+
+
+def file_fingerprint(path: str | os.PathLike) -> str:
+    """Content hash of a file: sha256 of all bytes (≤ 64 MiB) or of its size + 16 sampled 1 MiB blocks.
+
+    The sampled form keeps multi-GB annotation files cheap to key; it is memoised per process on
+    (path, size, mtime).
+    """
+    path = Path(path)
+    st = path.stat()
+    memo_key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    if memo_key not in _FINGERPRINTS:
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            if st.st_size <= FULL_HASH_LIMIT:
+                for block in iter(lambda: fh.read(4 << 20), b""):
+                    h.update(block)
+            else:
+                h.update(f"size={st.st_size}".encode())
+                for off in np.linspace(0, st.st_size - SAMPLE_BYTES, N_SAMPLES).astype(np.int64):
+                    fh.seek(int(off))
+                    h.update(fh.read(SAMPLE_BYTES))
+        _FINGERPRINTS[memo_key] = h.hexdigest()
+    return _FINGERPRINTS[memo_key]
+
+
+def content_key(params: Any, files: Sequence[str | os.PathLike] = (), length: int = 20) -> str:
+    """Hex key over the JSON of ``params`` (sorted keys) and the content hashes of ``files``."""
+    doc = {"files": [file_fingerprint(p) for p in files], "params": params}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:length]
+
+
+class Cache:
+    """A namespace of cache entries under ``paths.cache_dir()/<namespace>``."""
+
+    def __init__(self, namespace: str):
+        self.namespace = namespace
+
+    @property
+    def root(self) -> Path:
+        """The namespace folder (follows ``ROBOTASK_CACHE`` at call time)."""
+        return paths.cache_dir() / self.namespace
+
+    def path(self, name: str) -> Path:
+        """Final path of the entry ``name``."""
+        return self.root / name
+
+    def load_npz(self, name: str) -> dict[str, np.ndarray] | None:
+        """The arrays of an ``.npz`` entry, or None when absent or unreadable (a warning says which)."""
+        path = self.path(name)
+        if not path.is_file():
+            return None
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                return {k: z[k] for k in z.files}
+        except (OSError, ValueError, KeyError, EOFError):
+            warnings.warn(f"{path}: unreadable cache entry; recomputing")
+            return None
+
+    def save_npz(self, name: str, **arrays: Any) -> Path:
+        """Write an ``.npz`` entry atomically."""
+        return write_npz(self.path(name), **arrays)
+
+    def npz(self, name: str, compute: Callable[[], dict[str, Any]]) -> dict[str, np.ndarray]:
+        """The arrays of entry ``name``, computing and storing them first when missing."""
+        found = self.load_npz(name)
+        if found is not None:
+            return found
+        arrays = compute()
+        self.save_npz(name, **arrays)
+        return arrays
+
+    def folder(self, name: str, build: Callable[[Path], Any], marker: str) -> Path:
+        """Path of the folder entry ``name``; ``build(tmp)`` fills a temporary folder first when missing.
+
+        ``marker`` is a file the complete folder holds; a folder without it is treated as absent.
+        """
+        final = self.path(name)
+        if (final / marker).is_file():
+            return final
+        self.root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=self.root))
+        try:
+            build(tmp)
+            os.chmod(tmp, 0o777 & ~_umask())
+            try:
+                os.replace(tmp, final)
+            except OSError:
+                if not (final / marker).is_file():  # a stale half-built folder: replace it
+                    shutil.rmtree(final, ignore_errors=True)
+                    os.replace(tmp, final)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp, ignore_errors=True)
+        return final
+
+
+def _umask() -> int:
+    """The process umask (read without changing it for longer than one call)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
