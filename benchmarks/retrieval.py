@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 
-from robotask import io, paths, protocol
+from robotask import io, paths
+from robotask.retrieval import reference
+from robotask.retrieval.draws import load_study_corpus
 
 
 def main() -> None:
@@ -25,9 +27,9 @@ def main() -> None:
                         help="run the reference on the designs of the first N trials only (default: all)")
     parser.add_argument("--repeats", type=int, default=3, help="repetitions of the fast study (minimum kept)")
     args = parser.parse_args()
-    corpus = protocol.load_study_corpus(args.corpus, min_per_task=3)
-    result = protocol.benchmark(corpus, repeats=args.repeats, reference_trials=args.reference_trials,
-                                progress=True)
+    corpus = load_study_corpus(args.corpus, min_per_task=3)
+    result = reference.benchmark(corpus, repeats=args.repeats, reference_trials=args.reference_trials,
+                                 progress=True)
     print(f"fast study (80 trials + 30 matched x 2 + audit, 5 rankers): {result['study_s']:.2f} s wall, "
           f"{result['study_cpu_s']:.2f} s CPU")
     print(f"compared designs: {result['n_evaluations']} gallery x ranker evaluations, "

@@ -33,7 +33,8 @@ output_dir: str = ""  # where result files go (empty: _build/results/01_extract_
 # %%
 import matplotlib.pyplot as plt
 
-from robotask import corpus, extraction, plots
+from robotask import plots
+from robotask.retrieval import corpus, extraction, figures, paper
 from robotask.book import report
 from robotask.io import write_json
 
@@ -56,7 +57,7 @@ report.show_md(f"The extraction tables were {source_note} (RLBench revision "
 # ## How the extractor reads a task file
 #
 # The question is which descriptions a task file states verbatim, independently of the variation
-# the simulator is asked for. The extractor (`robotask.extraction`) parses each file with Python's
+# the simulator is asked for. The extractor (`robotask.retrieval.extraction`) parses each file with Python's
 # `ast` module; it never imports or runs task code. It finds `init_episode`, collects its
 # `return` statements (not those of nested functions) and reads the returned list: either a list
 # literal, or a variable bound once to a list literal and never changed. A description's text is
@@ -123,7 +124,7 @@ report.show_table(excluded[["file", "status", "reason", "n_fixed_literals", "n_t
 # ## Descriptions per task
 
 # %%
-fig = corpus.figure_descriptions_per_task(corpus_df)
+fig = figures.figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
 plt.show()
 per_task = corpus.descriptions_per_task(corpus_df)
@@ -193,7 +194,7 @@ diff = dict(zip(comparison["quantity"], comparison["difference"]))
 report.show_md(
     f"We find the same number of task files and the same number of tasks, and "
     f"**{abs(diff['descriptions'])} description {'fewer' if diff['descriptions'] < 0 else 'more'}** "
-    f"than the paper ({counts['descriptions']} against {corpus.PAPER_COUNTS['descriptions']:.0f})."
+    f"than the paper ({counts['descriptions']} against {paper.CORPUS['descriptions']:.0f})."
 )
 
 # %% [markdown]
@@ -213,8 +214,8 @@ report.show_md(
     f"{by_rule.loc['split_glued', 'descriptions']} descriptions: it adds a description to each of "
     f"the {n_glued_fixed} glued tasks and also lifts `put_umbrella_in_umbrella_stand` above the "
     f"minimum. Splitting any **single** one of the {int(single['matches_paper'].sum())} glued literals "
-    f"of the corpus gives exactly the paper's {corpus.PAPER_COUNTS['tasks']:.0f} tasks and "
-    f"{corpus.PAPER_COUNTS['descriptions']:.0f} descriptions. Of the uniform rules tested, only "
+    f"of the corpus gives exactly the paper's {paper.CORPUS['tasks']:.0f} tasks and "
+    f"{paper.CORPUS['descriptions']:.0f} descriptions. Of the uniform rules tested, only "
     f"`split_capital` does so ({by_rule.loc['split_capital', 'tasks']} tasks, "
     f"{by_rule.loc['split_capital', 'descriptions']} descriptions): it splits where a piece starting "
     f"with a capital letter follows a letter, which happens once, in `"
@@ -236,20 +237,20 @@ report.show_md(
 # %%
 candidates = list(range(counts["queries_per_trial"] - 6, counts["queries_per_trial"] + 7))
 n_ours = corpus.first_listed_scored_queries(corpus_df)
-n_paper = n_ours + int(corpus.PAPER_COUNTS["queries_per_trial"]) - counts["queries_per_trial"]
+n_paper = n_ours + int(paper.CORPUS["queries_per_trial"]) - counts["queries_per_trial"]
 consistent = sorted(
-    set(corpus.attainable_denominators(corpus.PAPER_COUNTS["first_listed_word_char"], candidates))
-    & set(corpus.attainable_denominators(corpus.PAPER_COUNTS["first_listed_char"], candidates))
+    set(paper.attainable_denominators(paper.FIRST_LISTED["word_char"], candidates))
+    & set(paper.attainable_denominators(paper.FIRST_LISTED["char"], candidates))
 )
 report.show_md(
-    f"Both reported accuracies ({corpus.PAPER_COUNTS['first_listed_word_char']} % and "
-    f"{corpus.PAPER_COUNTS['first_listed_char']} %) are attainable with n in {consistent} among "
+    f"Both reported accuracies ({paper.FIRST_LISTED['word_char']} % and "
+    f"{paper.FIRST_LISTED['char']} %) are attainable with n in {consistent} among "
     f"{candidates[0]}–{candidates[-1]}. The paper's corpus gives n = {n_paper} "
     f"({'consistent' if n_paper in consistent else 'inconsistent'}, if its extra description is "
     f"not a shared text); ours gives n = {n_ours} "
     f"({'consistent' if n_ours in consistent else 'inconsistent'}). The paper's audit thus scored "
     f"{n_paper - n_ours} query more than our corpus provides, in line with its stated "
-    f"{corpus.PAPER_COUNTS['descriptions']:.0f} descriptions: the difference lies in the corpus the "
+    f"{paper.CORPUS['descriptions']:.0f} descriptions: the difference lies in the corpus the "
     f"paper used, not in how it counted."
 )
 
@@ -261,8 +262,8 @@ report.show_md(
     f"- The extractor classifies all **{n_files}** RLBench task files without running any of them; "
     f"**{n_fixed}** yield fixed lists, giving **{counts['tasks']} tasks** and "
     f"**{counts['descriptions']} descriptions**.\n"
-    f"- The tasks match the paper's {corpus.PAPER_COUNTS['tasks']:.0f}; the descriptions are "
-    f"{abs(diff['descriptions'])} fewer than its {corpus.PAPER_COUNTS['descriptions']:.0f}. Splitting "
+    f"- The tasks match the paper's {paper.CORPUS['tasks']:.0f}; the descriptions are "
+    f"{abs(diff['descriptions'])} fewer than its {paper.CORPUS['descriptions']:.0f}. Splitting "
     f"any one of {len(single)} literals glued by a missing comma or space reproduces the paper; the "
     f"only uniform rule that does, `split_capital`, is post hoc, so we keep Python's strings.\n"
     f"- One text, “{dups['text'].iloc[0]}”, is shared by {dups['tasks'].iloc[0]}; "
@@ -278,11 +279,12 @@ write_json(out / "summary.json", {
     "files_by_status": {k: int(v) for k, v in by_status.items()},
     "tasks": counts["tasks"],
     "descriptions": counts["descriptions"],
-    "paper": corpus.PAPER_COUNTS,
+    "paper": {**{k: paper.CORPUS[k] for k in ("task_files", "tasks", "descriptions", "queries_per_trial")},
+              **{f"first_listed_{r}": paper.FIRST_LISTED[r] for r in ("word_char", "char")}},
     "cross_task_duplicates": dups["text"].tolist(),
     "rules_matching_paper": alternatives.loc[alternatives["matches_paper"], "rule"].tolist(),
 })
-assert n_files == corpus.PAPER_COUNTS["task_files"]
+assert n_files == paper.CORPUS["task_files"]
 assert set(accounting["status"]) <= set(extraction.STATUSES)
 assert int(accounting["n_descriptions"].sum()) == counts["descriptions"]
 assert corpus_df.groupby("task").size().min() >= extraction.MIN_DESCRIPTIONS

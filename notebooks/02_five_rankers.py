@@ -33,7 +33,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # matched-study trials; here only so the draws match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of robotask.rankers.RANKERS
+rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of robotask.retrieval.registry.RANKERS
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -47,18 +47,19 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 # %%
 import matplotlib.pyplot as plt
 
-from robotask import figures_retrieval as figs
-from robotask import paper, plots, protocol, statistics
+from robotask import plots
 from robotask.book import report
-from robotask import rankers as rankers_mod
 from robotask.io import write_json
+from robotask.retrieval import figures, paper, registry, statistics, study
+from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "02_five_rankers")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=2)
-config = protocol.config_from_parameters(seed, n_trials, n_matched_trials, rankers, bm25_k1, bm25_b,
-                                         char_ngram_min, char_ngram_max, lsa_dims, matched_draws,
-                                         save_all_predictions)
-result = protocol.run_study(corpus, config, parts=("primary",))
+corpus = load_study_corpus(corpus_path, min_per_task=2)
+config = study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
+    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
+    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
+result = study.run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
 n_queries = len(corpus.texts) - len(corpus.tasks)
@@ -107,7 +108,7 @@ summary = statistics.summary_table(per_trial)
 table2 = summary.assign(paper_mean=[paper.TABLE2.get(r, {}).get("mean") for r in summary["ranker"]])
 table2["diff_pp"] = table2["mean"] - table2["paper_mean"]
 report.show_table(table2.drop(columns=["ranker"]), digits=1)
-lexical = summary[summary["ranker"].isin(rankers_mod.PAPER_RANKERS)]
+lexical = summary[summary["ranker"].isin(registry.PAPER_RANKERS)]
 if lexical.empty:  # only rankers the paper does not report were run
     lexical = summary
 best = lexical.loc[lexical["mean"].idxmax()]
@@ -116,10 +117,10 @@ report.show_md(f"Among the paper's rankers, **{best['label']}** has the highest 
                f"(paper: {paper.TABLE2.get(best['ranker'], {}).get('mean', float('nan')):.1f} %); its accuracy ranges "
                f"from {best['min']:.1f} % to {best['max']:.1f} % across galleries, 5th–95th percentile "
                f"{best['p5']:.1f}–{best['p95']:.1f} %. The lowest mean is {worst['label']}'s, {worst['mean']:.1f} %.")
-extra = summary[~summary["ranker"].isin(rankers_mod.PAPER_RANKERS)]
+extra = summary[~summary["ranker"].isin(registry.PAPER_RANKERS)]
 if len(extra):
     report.show_md("Not in the paper: " + "; ".join(
-        f"{rankers_mod.RANKERS[r.ranker].label} reaches {r.mean:.1f} % ({r.mean - best['mean']:+.1f} pp against {best['label']})"
+        f"{registry.RANKERS[r.ranker].label} reaches {r.mean:.1f} % ({r.mean - best['mean']:+.1f} pp against {best['label']})"
         for r in extra.itertuples()) + ".")
 
 # %% [markdown]
@@ -130,7 +131,7 @@ if len(extra):
 # are not confidence intervals.
 
 # %%
-fig = figs.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()},
+fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()},
                                 title=f"{n_trials} random one-description galleries")
 plots.save_figure(fig, out, "fig2_ranker_spread")
 plt.show()
@@ -139,7 +140,7 @@ plt.show()
 # ## Figure 3: per-trial distributions
 
 # %%
-fig = figs.figure_trial_distributions(per_trial)
+fig = figures.figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
 plt.show()
 
@@ -156,7 +157,7 @@ pairs = [(a, b) for a, b in [("char", "bm25"), ("char", "word"), ("word_char", "
 paired = statistics.paired_table(per_trial, pairs) if pairs else None
 if paired is not None:
     report.show_table(paired, digits=2)
-    fig = figs.figure_paired_differences(per_trial, pairs[:3])
+    fig = figures.figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
     plt.show()
 

@@ -29,7 +29,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # primary trials drawn before the matched ones (paper: 80)
 n_matched_trials: int = 30  # matched trials, each scored with one and with two descriptions (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # any subset of robotask.rankers.RANKERS
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # any subset of robotask.retrieval.registry.RANKERS
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -41,19 +41,23 @@ matched_draws: str = "continue"  # continue the generator after the primary draw
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %%
+import dataclasses
+
 import matplotlib.pyplot as plt
 
-from robotask import figures_retrieval as figs
-from robotask import paper, plots, protocol, statistics
+from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
+from robotask.retrieval import figures, paper, statistics, study
+from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "03_second_description")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=3)
-config = protocol.config_from_parameters(seed, n_trials, n_matched_trials, rankers, bm25_k1, bm25_b,
-                                         char_ngram_min, char_ngram_max, lsa_dims, matched_draws,
-                                         save_all_predictions)
-result = protocol.run_study(corpus, config, parts=("matched",))
+corpus = load_study_corpus(corpus_path, min_per_task=3)
+config = study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
+    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
+    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
+result = study.run_study(corpus, config, parts=("matched",))
 files = result.write(out)
 per_trial = result.per_trial
 n_candidates = len(corpus.texts) - 2 * len(corpus.tasks)
@@ -101,7 +105,7 @@ report.show_md(
 # Bars are mean accuracies, dots the individual trials, open diamonds the paper's Table 3.
 
 # %%
-fig = figs.figure_matched(matched, per_trial, paper.TABLE3)
+fig = figures.figure_matched(matched, per_trial, paper.TABLE3)
 plots.save_figure(fig, out, "fig4_matched")
 plt.show()
 
@@ -114,9 +118,8 @@ if other == "reuse" and n_matched_trials > n_trials:
     alt = None
     report.show_md("The `reuse` reading needs at least as many primary as matched trials; it is skipped here.")
 else:
-    alt_config = protocol.config_from_parameters(seed, n_trials, n_matched_trials, rankers, bm25_k1, bm25_b,
-                                                 char_ngram_min, char_ngram_max, lsa_dims, other)
-    alt = statistics.matched_table(protocol.run_study(corpus, alt_config, parts=("matched",)).per_trial)
+    alt_config = dataclasses.replace(config, matched_draws=other, save_all_predictions=False)
+    alt = statistics.matched_table(study.run_study(corpus, alt_config, parts=("matched",)).per_trial)
     both = matched[["ranker", "label", "one", "two", "diff"]].merge(
         alt[["ranker", "one", "two", "diff"]], on="ranker", suffixes=("", f"_{other}"))
     report.show_table(both.drop(columns="ranker"), digits=1)
@@ -146,4 +149,4 @@ write_json(out / "summary.json", {
     "files": sorted(p.name for p in files.values()),
 })
 assert identical
-assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(protocol.POLICIES)
+assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(study.POLICIES)

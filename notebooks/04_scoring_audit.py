@@ -28,7 +28,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # matched-study trials; here only so the draws match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # any subset of robotask.rankers.RANKERS
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # any subset of robotask.retrieval.registry.RANKERS
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -42,16 +42,19 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 # %%
 import pandas as pd
 
-from robotask import io, paper, protocol, statistics
+from robotask import io
 from robotask.book import report
 from robotask.io import write_json
+from robotask.retrieval import paper, statistics, study
+from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "04_scoring_audit")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=2)
-config = protocol.config_from_parameters(seed, n_trials, n_matched_trials, rankers, bm25_k1, bm25_b,
-                                         char_ngram_min, char_ngram_max, lsa_dims, matched_draws,
-                                         save_all_predictions)
-result = protocol.run_study(corpus, config, parts=("primary", "audit"))
+corpus = load_study_corpus(corpus_path, min_per_task=2)
+config = study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
+    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
+    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
+result = study.run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
 duplicates = corpus.frame().query("duplicate")

@@ -23,7 +23,7 @@
 #
 # - **Inputs:** the RLBench corpus (`data/rlbench/corpus.csv`, and `literals.csv` for the
 #   alternative extraction readings) or any CSV with `task` and `text` columns; the paper's numbers
-#   (`robotask.paper`).
+#   (`robotask.retrieval.paper`).
 # - **Outputs:** `comparison.csv` (every paper number, ours, difference), `claims.csv`,
 #   `alternative_corpora.csv`, `per_trial.csv`, `predictions.csv`, `draws.csv`, figures and `summary.json`.
 
@@ -48,19 +48,21 @@ benchmark_reference_trials: int = 2  # plain-reference timing on the designs of 
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from robotask import corpus as corpus_mod
-from robotask import figures_retrieval as figs
-from robotask import io, paper, plots, protocol, statistics
+from robotask import io, plots
 from robotask.book import report
 from robotask.io import write_json
+from robotask.retrieval import figures, paper, reference, reproduction, statistics, study
+from robotask.retrieval.corpus import load_accounting, load_literals
+from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "05_reproduction_report")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=3)
-config = protocol.config_from_parameters(seed, n_trials, n_matched_trials, rankers, bm25_k1, bm25_b,
-                                         char_ngram_min, char_ngram_max, lsa_dims, matched_draws,
-                                         save_all_predictions)
+corpus = load_study_corpus(corpus_path, min_per_task=3)
+config = study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
+    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
+    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
 assert set(paper.RANKER_ORDER) <= set(config.rankers), "the comparison needs the paper's five rankers"
-result = protocol.run_study(corpus, config)
+result = study.run_study(corpus, config)
 files = result.write(out)
 per_trial = result.per_trial
 audit_predictions = result.predictions[result.predictions["condition"] == "first_listed"]
@@ -75,12 +77,12 @@ report.show_md(f"Full protocol run: {n_trials} one-description galleries, {n_mat
 # source repository come from the extraction accounting (`data/rlbench/accounting.csv`, chapter 01).
 
 # %%
-ours = paper.our_numbers(per_trial, corpus, config)
+ours = reproduction.our_numbers(per_trial, corpus, config)
 extra = {}
 if not corpus_path:
-    accounting = corpus_mod.load_accounting()
+    accounting = load_accounting()
     extra = {"corpus.task_files": len(accounting), "corpus.other_files": int((accounting["status"] != "fixed").sum())}
-comparison = paper.compare(ours, extra)
+comparison = reproduction.compare(ours, extra)
 io.write_csv(out / "comparison.csv", comparison)
 report.show_table(comparison, digits=1)
 
@@ -96,7 +98,7 @@ report.show_md(
        f"higher for {int((t2['diff'] > 0).sum())} of {len(t2)} rankers."))
 
 # %%
-fig = figs.figure_paper_vs_ours(comparison)
+fig = figures.figure_paper_vs_ours(comparison)
 plots.save_figure(fig, out, "paper_vs_ours")
 plt.show()
 
@@ -104,7 +106,7 @@ plt.show()
 # ## The paper's claims
 
 # %%
-claims = paper.check_claims(per_trial, corpus, audit_predictions)
+claims = reproduction.check_claims(per_trial, corpus, audit_predictions)
 io.write_csv(out / "claims.csv", claims)
 report.show_table(claims[["claim", "where", "reproduced", "evidence"]])
 report.show_md(f"**{int(claims['reproduced'].sum())} of {len(claims)}** qualitative claims are reproduced"
@@ -154,7 +156,7 @@ report.show_md(
 
 # %%
 if alternative_corpora and not corpus_path:
-    alt = paper.evaluate_corpora(paper.alternative_corpora(corpus_mod.load_literals()), config)
+    alt = reproduction.evaluate_corpora(reproduction.alternative_corpora(load_literals()), config)
     io.write_csv(out / "alternative_corpora.csv", alt)
     report.show_table(alt, digits=1)
     fingerprint = alt[(alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"])
@@ -209,7 +211,7 @@ report.show_md(
 
 # %%
 if benchmark_reference_trials > 0:
-    bench = protocol.benchmark(corpus, config, repeats=2, reference_trials=benchmark_reference_trials)
+    bench = reference.benchmark(corpus, config, repeats=2, reference_trials=benchmark_reference_trials)
     report.show_md(
         f"Whole study ({n_trials} + 2 × {n_matched_trials} galleries + audit, {len(config.rankers)} rankers): "
         f"**{bench['study_s']:.2f} s** wall time ({bench['study_cpu_s']:.2f} s CPU). On the {bench['n_evaluations']} compared gallery × ranker evaluations "

@@ -42,25 +42,27 @@ import time
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from robotask import embeddings, plots, protocol, statistics, uncertainty
+from robotask import plots
 from robotask.book import report
-from robotask import figures_beyond as figs
 from robotask.io import write_json
-from robotask.rankers import RANKERS
+from robotask.retrieval import bootstrap, embedding, error_analysis, figures, statistics, study, uncertainty
+from robotask.retrieval.draws import load_study_corpus
+from robotask.retrieval.registry import RANKERS
 
 out = report.output_dir(output_dir, "06_sentence_embeddings")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=2)
+corpus = load_study_corpus(corpus_path, min_per_task=2)
 lexical = [r for r in rankers if not r.startswith("minilm")]
 neural = [r for r in rankers if r.startswith("minilm")]
-embeddings.use_disk_cache(vector_cache)
+embedding.use_disk_cache(vector_cache)
 t0 = time.perf_counter()
-embeddings.embed(corpus.texts)  # load the model and embed every description once
+embedding.embed(corpus.texts)  # load the model and embed every description once
 t_load = time.perf_counter() - t0
 runs, seconds = {}, {}
 for name, group in (("lexical", lexical), ("neural", neural)):
     t0 = time.perf_counter()
-    runs[name] = protocol.run_study(corpus, protocol.config_from_parameters(
-        seed, n_trials, 0, group, save_all_predictions=True), parts=("primary",))
+    runs[name] = study.run_study(corpus, study.config_from_parameters(
+        seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=group, save_all_predictions=True),
+        parts=("primary",))
     seconds[name] = time.perf_counter() - t0
 result = runs["neural"]
 per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
@@ -69,7 +71,7 @@ result.per_trial, result.predictions = per_trial, predictions
 t_neural = t_load + seconds["neural"]
 report.show_md(f"{len(corpus.tasks)} tasks, {len(corpus.texts)} descriptions, {n_trials} galleries (seed {seed}). "
                f"Embedding the {len(set(corpus.texts))} distinct descriptions took **{t_load:.1f} s**, model loading "
-               f"included ({embeddings.n_encoded()} texts computed by the model in this run"
+               f"included ({embedding.n_encoded()} texts computed by the model in this run"
                + ("; the on-disk vector cache was on" if vector_cache else "") + "); "
                f"the whole evaluation of {', '.join(RANKERS[r].label for r in neural)} over the {n_trials} galleries, "
                f"model loading included, took **{t_neural:.1f} s** (the lexical rankers: "
@@ -101,8 +103,8 @@ report.show_md(f"{len(corpus.tasks)} tasks, {len(corpus.texts)} descriptions, {n
 
 # %%
 summary = statistics.summary_table(per_trial)
-pq = uncertainty.per_query_from_predictions(predictions)
-ci, _ = uncertainty.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
+pq = bootstrap.per_query_from_predictions(predictions)
+ci, _ = bootstrap.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
 summary = summary.merge(ci[["ranker", "lo", "hi"]], on="ranker")
 summary.insert(2, "in paper", ["yes" if RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]])
 report.show_table(summary.drop(columns=["ranker", "n_trials"]).rename(columns={"lo": "95% CI lo", "hi": "95% CI hi"}))
@@ -131,7 +133,7 @@ report.show_md(f"MiniLM beats character TF-IDF in **{first['wins']}** of {n_tria
                   if len(comp) > 2 and comp.iloc[2]["mean_diff"] > 0 else ""))
 
 # %%
-fig = figs.figure_means_with_intervals(summary)
+fig = figures.figure_means_with_intervals(summary)
 plots.save_figure(fig, out, "rankers_with_minilm")
 plt.show()
 
@@ -144,10 +146,10 @@ plt.show()
 # galleries (`trials` counts how many galleries produced the pair).
 
 # %%
-both = embeddings.paired_predictions(result, "minilm", "char")
+both = error_analysis.paired_predictions(result, "minilm", "char")
 no_overlap = both[both["shared"] == 0]
 rate = no_overlap.groupby(lambda i: 0).agg(minilm=("correct_minilm", "mean"), char=("correct_char", "mean"))
-report.show_table(embeddings.help_examples(both, "minilm", "char", n_examples))
+report.show_table(error_analysis.help_examples(both, "minilm", "char", n_examples))
 report.show_md(f"Queries sharing no content word with their task's gallery description make up "
                f"**{100 * len(no_overlap) / len(both):.1f} %** of all scored queries. On them MiniLM is right "
                f"**{100 * rate['minilm'].iloc[0]:.1f} %** of the time and character TF-IDF "
@@ -163,11 +165,11 @@ report.show_md(f"Queries sharing no content word with their task's gallery descr
 # names the opposite task.
 
 # %%
-confusions = embeddings.opposite_confusions(predictions, corpus.tasks)
+confusions = error_analysis.opposite_confusions(predictions, corpus.tasks)
 report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]))
 conf = confusions.set_index("ranker")
-opp_cos, para_cos = embeddings.score_minilm(["open the fridge"], ["close the fridge", "pull the fridge door open"])[:, 0]
-report.show_table(embeddings.fail_examples(predictions, corpus.tasks, "minilm", n_examples))
+opp_cos, para_cos = embedding.score_minilm(["open the fridge"], ["close the fridge", "pull the fridge door open"])[:, 0]
+report.show_table(error_analysis.fail_examples(predictions, corpus.tasks, "minilm", n_examples))
 report.show_md(f"MiniLM sends **{conf.loc['minilm', 'to_opposite']:.1f} %** of these queries to the opposite "
                f"task (character TF-IDF: {conf.loc['char', 'to_opposite']:.1f} %), and "
                f"**{conf.loc['minilm', 'share_of_errors']:.1f} %** of its errors on them are exactly that confusion. "

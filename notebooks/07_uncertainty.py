@@ -37,18 +37,20 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 import matplotlib.pyplot as plt
 import numpy as np
 
-from robotask import paper, plots, protocol, statistics, uncertainty
+from robotask import plots
 from robotask.book import report
-from robotask import figures_beyond as figs
 from robotask.io import write_csv, write_json
-from robotask.rankers import RANKERS
+from robotask.retrieval import bootstrap, figures, paper, statistics, study, uncertainty
+from robotask.retrieval.draws import load_study_corpus
+from robotask.retrieval.registry import RANKERS
 
 out = report.output_dir(output_dir, "07_uncertainty")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=2)
-result = protocol.run_study(corpus, protocol.config_from_parameters(
-    seed, n_trials, 0, rankers, save_all_predictions=True), parts=("primary",))
-pq = uncertainty.per_query_from_predictions(result.predictions)
-acc = 100 * uncertainty.trial_accuracy(pq)[rankers]
+corpus = load_study_corpus(corpus_path, min_per_task=2)
+result = study.run_study(corpus, study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers, save_all_predictions=True),
+    parts=("primary",))
+pq = bootstrap.per_query_from_predictions(result.predictions)
+acc = 100 * bootstrap.trial_accuracy(pq)[rankers]
 report.show_md(f"{len(rankers)} rankers, {n_trials} galleries (seed {seed}), "
                f"{pq['query_id'].nunique()} distinct query descriptions in {pq['task'].nunique()} tasks, "
                f"{len(pq) // len(rankers)} scored (gallery, query) pairs per ranker.")
@@ -87,12 +89,12 @@ report.show_md(f"{len(rankers)} rankers, {n_trials} galleries (seed {seed}), "
 
 # %%
 spread = statistics.summary_table(result.per_trial)
-ci, reps = uncertainty.bootstrap_table(pq, rankers, n_bootstrap, seed)
+ci, reps = bootstrap.bootstrap_table(pq, rankers, n_bootstrap, seed)
 intervals = spread.merge(ci.drop(columns="mean"), on="ranker")
 intervals["width"] = intervals["hi"] - intervals["lo"]
 intervals["width_queries"] = intervals["hi_queries"] - intervals["lo_queries"]
 intervals["width_galleries"] = intervals["hi_galleries"] - intervals["lo_galleries"]
-intervals["label"] = [RANKERS[r].label + ("" if RANKERS[r].in_paper else " (not in paper)") for r in intervals["ranker"]]
+intervals["label"] = [RANKERS[r].display for r in intervals["ranker"]]
 report.show_table(intervals[["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width",
                              "width_queries", "width_galleries"]])
 char = intervals.set_index("ranker").loc["char"] if "char" in rankers else intervals.iloc[0]
@@ -105,7 +107,7 @@ report.show_md(f"For character TF-IDF the 95 % interval of the mean is **{char['
                f"({char['p5']:.1f}–{char['p95']:.1f} %) describes single galleries, not the mean.")
 
 # %%
-fig = figs.figure_means_with_intervals(intervals)
+fig = figures.figure_means_with_intervals(intervals)
 plots.save_figure(fig, out, "means_with_intervals")
 plt.show()
 
@@ -164,7 +166,7 @@ if "char > bm25" in set(claims["claim"]):
 key = [p for p in [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
                    ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"), ("minilm", "minilm_char")]
        if p[0] in rankers and p[1] in rankers]
-fig = figs.figure_paired_differences(acc, key, seed)
+fig = figures.figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
 plt.show()
 

@@ -28,7 +28,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws and of the bootstrap (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of RANKERS
-perturbations: list = ["inflection", "spelling", "object_generic", "object_removed", "direction_swap"]  # any subset of robotask.perturbations.PERTURBATIONS
+perturbations: list = ["inflection", "spelling", "object_generic", "object_removed", "direction_swap"]  # any subset of robotask.retrieval.transforms.PERTURBATIONS
 perturb_seed: int = 0  # seed of the seeded perturbations (spelling typo, inflection form)
 n_bootstrap: int = 1000  # bootstrap replicates of the interval of each change
 n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test
@@ -38,18 +38,20 @@ output_dir: str = ""  # where result files go; empty means _build/results/08_per
 # %%
 import matplotlib.pyplot as plt
 
-from robotask import perturbations as pert
-from robotask import plots, protocol, uncertainty
+from robotask import plots
 from robotask.book import report
-from robotask import figures_beyond as figs
 from robotask.io import write_csv, write_json
-from robotask.rankers import RANKERS, check_rankers
+from robotask.retrieval import figures, robustness, transforms, uncertainty
+from robotask.retrieval.draws import load_study_corpus
+from robotask.retrieval.registry import RANKERS, check_rankers
+from robotask.retrieval.vocabulary import opposite_tasks
 
 out = report.output_dir(output_dir, "08_perturbations")
-perturbations = pert.check_perturbations(perturbations, "parameter 'perturbations'")
+perturbations = transforms.check_perturbations(perturbations, "parameter 'perturbations'")
 rankers = check_rankers(rankers, "parameter 'rankers'")
-corpus = protocol.load_study_corpus(corpus_path, min_per_task=2)
-per_query = pert.run_perturbations(corpus, rankers, perturbations, seed, n_trials, perturb_seed, progress=False)
+corpus = load_study_corpus(corpus_path, min_per_task=2)
+per_query = robustness.run_perturbations(corpus, rankers, perturbations, seed=seed, n_trials=n_trials,
+                                         perturb_seed=perturb_seed, progress=False)
 report.show_md(f"{len(rankers)} rankers × {len(perturbations)} perturbations × {n_trials} galleries (seed {seed}); "
                f"{per_query['query_id'].nunique()} distinct held-out descriptions.")
 
@@ -61,8 +63,8 @@ report.show_md(f"{len(rankers)} rankers × {len(perturbations)} perturbations ×
 # so a description is rewritten identically in every gallery.
 
 # %%
-rules = pert.perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
-rules.insert(1, "rule", rules["perturbation"].map({k: v.rule for k, v in pert.PERTURBATIONS.items()}))
+rules = transforms.perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
+rules.insert(1, "rule", rules["perturbation"].map({k: v.rule for k, v in transforms.PERTURBATIONS.items()}))
 report.show_table(rules)
 
 # %% [markdown]
@@ -84,7 +86,7 @@ report.show_table(rules)
 # P: sign-flip permutation test over galleries.
 
 # %%
-opposites = pert.opposite_tasks(corpus.tasks)
+opposites = opposite_tasks(corpus.tasks)
 pairs = sorted({tuple(sorted(p)) for p in opposites.items()})
 report.show_md(f"The corpus has **{len(pairs)} pairs of opposite tasks**: "
                + ", ".join(f"`{a}` ↔ `{b}`" for a, b in pairs) + ".")
@@ -93,7 +95,7 @@ report.show_md(f"The corpus has **{len(pairs)} pairs of opposite tasks**: "
 # ## Result
 
 # %%
-table = pert.perturbation_table(per_query, n_bootstrap, seed, n_permutations)
+table = robustness.perturbation_table(per_query, n_bootstrap, seed, n_permutations)
 table["label"] = [RANKERS[r].label + ("" if RANKERS[r].in_paper else " *") for r in table["ranker"]]
 report.show_table(uncertainty.format_p(table[["perturbation", "label", "n_per_trial", "original", "perturbed",
                                               "change", "lo", "hi", "wins", "ties", "losses", "p_perm"]]))
@@ -102,7 +104,7 @@ report.show_md("\\* not in the paper. `n_per_trial`: applicable queries per gall
                "wins/ties/losses: galleries where the perturbed accuracy is higher/equal/lower.")
 
 # %%
-fig = figs.figure_perturbation_changes(table, rankers, perturbations)
+fig = figures.figure_perturbation_changes(table, rankers, perturbations)
 plots.save_figure(fig, out, "perturbation_changes")
 plt.show()
 
@@ -141,7 +143,7 @@ if "direction_swap" in perturbations:
         "original": "source task, unperturbed (%)", "perturbed": "follows flip: opposite task (%)",
         "stays_source": "stays on source task (%)"})
     report.show_table(flip.reset_index(drop=True))
-    stay = pert.no_opposite_stay_rate(per_query)
+    stay = robustness.no_opposite_stay_rate(per_query)
     top = ds["perturbed"].idxmax()
     report.show_md(f"After the swap, the prediction follows the flipped meaning (names the opposite task) for "
                    f"{ds['perturbed'].min():.1f}–{ds['perturbed'].max():.1f} % of the queries, highest for "

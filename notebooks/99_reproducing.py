@@ -86,9 +86,9 @@ report.show_table(provenance.platform_summary())
 # %%
 bench = provenance.read_benchmarks(benchmarks_dir)
 if run_retrieval_benchmark:
-    from robotask import protocol
+    from robotask.retrieval import reference
 
-    bench["retrieval (timed live in this build)"] = protocol.benchmark()
+    bench["retrieval (timed live in this build)"] = reference.benchmark()
 if bench:
     report.show_table(provenance.benchmark_table(bench))
 else:

@@ -13,8 +13,8 @@ from .errors import RobotaskError
 # command being run is imported, so `robotask run` does not pay for importing torch.
 COMMANDS = {
     "run": "robotask.book.runner",
-    "extract": "robotask.extraction",
-    "retrieval": "robotask.protocol",
+    "extract": "robotask.retrieval.extraction",
+    "retrieval": "robotask.retrieval.study",
     "synth": "robotask.episode.synth",
     "features": "robotask.episode.features",
     "suite": "robotask.episode.suite",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from robotask import corpus
+from robotask.retrieval import corpus, paper
 from robotask.errors import RobotaskError
 
 
@@ -80,10 +80,10 @@ def test_committed_corpus_has_the_light_switch_duplicate():
 
 def test_attainable_denominators_closed_form():
     # 63.8 % = 148/232 (63.79); with 231 queries 147/231 = 63.64 and 148/231 = 64.07
-    assert corpus.attainable_denominators(63.8, [231, 232]) == [232]
-    assert corpus.attainable_denominators(50.0, [2, 3, 4]) == [2, 4]
+    assert paper.attainable_denominators(63.8, [231, 232]) == [232]
+    assert paper.attainable_denominators(50.0, [2, 3, 4]) == [2, 4]
     with pytest.raises(RobotaskError):
-        corpus.attainable_denominators(10.0, [0])
+        paper.attainable_denominators(10.0, [0])
 
 
 def literals_frame(rows):

@@ -1,4 +1,4 @@
-"""The MiniLM ranker and the score fusion of robotask.embeddings."""
+"""The MiniLM ranker (robotask.retrieval.embedding), its vector cache, and the fusion ranker of the registry."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import os
 import numpy as np
 import pytest
 
-from robotask import embeddings as E
+from robotask.cache import Cache
+from robotask.retrieval import embedding as E
+from robotask.retrieval import registry
 from robotask.errors import RobotaskError
 
 
@@ -61,16 +63,14 @@ def test_fuse_scores_equal_weights():
 
 
 def test_fusion_ranker_matches_manual_fusion():
-    from robotask import rankers
-
     gallery = ["open the drawer", "close the drawer", "turn on the lamp"]
     queries = ["pull the drawer open", "switch the light on"]
-    fused = rankers.score("minilm_char", gallery, queries)
+    fused = registry.score("minilm_char", gallery, queries)
     manual = 0.5 * E.normalise_rows(E.score_minilm(gallery, queries)) + \
-        0.5 * E.normalise_rows(rankers.score("char", gallery, queries))
+        0.5 * E.normalise_rows(registry.score("char", gallery, queries))
     np.testing.assert_allclose(fused, manual)
     with pytest.raises(RobotaskError, match="fusion partner"):
-        E.score_minilm_fusion(gallery, queries, partner="minilm")
+        registry.score_minilm_fusion(gallery, queries, partner="minilm")
 
 
 def test_missing_package_says_how_to_install(monkeypatch):
@@ -87,15 +87,30 @@ def test_missing_package_says_how_to_install(monkeypatch):
 
 
 def test_disk_cache_round_trip(monkeypatch, tmp_path):
+    """Vectors go to the core cache (namespace minilm) and come back bit-identical without the model."""
     monkeypatch.setenv("ROBOTASK_MINILM_DISK_CACHE", "1")
     monkeypatch.setenv("ROBOTASK_CACHE", str(tmp_path))
-    monkeypatch.setattr(E, "_DISK_LOADED", False)
+    store = E.VectorStore(Cache("minilm"))
+    monkeypatch.setattr(E, "STORE", store)
     text = "slide the tray into the oven, carefully"
     first = E.embed([text])
-    assert os.path.exists(E.disk_cache_path()) and str(E.disk_cache_path()).startswith(str(tmp_path))
-    monkeypatch.setattr(E, "_CACHE", {})
-    monkeypatch.setattr(E, "_DISK_LOADED", False)
-    encoded = E.n_encoded()
+    assert E.n_encoded() == 1
+    assert E.disk_cache_path().is_file() and E.disk_cache_path().parent == tmp_path / "minilm"
+    fresh = E.VectorStore(Cache("minilm"))
+    monkeypatch.setattr(E, "STORE", fresh)
     second = E.embed([text])
-    assert E.n_encoded() == encoded  # read from disk, not recomputed
+    assert E.n_encoded() == 0  # read from the cache, not recomputed
     np.testing.assert_array_equal(first, second)
+    E.use_disk_cache(False)
+    assert not fresh.disk_enabled()
+
+
+def test_importing_the_registry_never_imports_torch():
+    """The registry loads the embedding ranker inside a function: no torch until MiniLM is used."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import robotask.retrieval.registry, robotask.retrieval.study; "
+            "print('torch' in sys.modules, 'robotask.retrieval.embedding' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from robotask import cli, corpus, extraction
+from robotask import cli
+from robotask.retrieval import corpus, extraction, joins
 from robotask.errors import RobotaskError
 
 MIRROR = Path("/work/.mirror/stepjam+RLBench/repo")
@@ -218,16 +219,16 @@ def test_min_descriptions_and_split_rule(tasks_dir):
 
 
 def test_split_pieces_and_join_tests():
-    assert extraction.is_glued_join("rack", "move")
-    assert not extraction.is_glued_join("rack ", "move")
-    assert not extraction.is_glued_join("shoe", ", lifting")
-    assert extraction.is_capital_join("play jenga", "Take it")
-    assert not extraction.is_capital_join("rack", "move") and not extraction.is_capital_join("a ", "B")
-    assert extraction.split_pieces(["a b", "c", " d", "e"]) == ["a b", "c d", "e"]
-    assert extraction.split_pieces(["a", "B", "c"], "split_capital") == ["a", "Bc"]
-    assert extraction.split_pieces(["a", "B", "c"], "python") == ["aBc"]
+    assert joins.is_glued_join("rack", "move")
+    assert not joins.is_glued_join("rack ", "move")
+    assert not joins.is_glued_join("shoe", ", lifting")
+    assert joins.is_capital_join("play jenga", "Take it")
+    assert not joins.is_capital_join("rack", "move") and not joins.is_capital_join("a ", "B")
+    assert joins.split_pieces(["a b", "c", " d", "e"]) == ["a b", "c d", "e"]
+    assert joins.split_pieces(["a", "B", "c"], "split_capital") == ["a", "Bc"]
+    assert joins.split_pieces(["a", "B", "c"], "python") == ["aBc"]
     with pytest.raises(RobotaskError, match="join_rule 'nope'"):
-        extraction.split_pieces(["a"], "nope")
+        joins.split_pieces(["a"], "nope")
 
 
 def test_capital_rule_splits_only_a_capitalised_join():
@@ -318,7 +319,7 @@ def test_reextraction_from_mirror_equals_committed(tmp_path):
         write_csv(fresh, tables[name])
         assert fresh.read_text() == (corpus.paths.RLBENCH_DATA / f"{name}.csv").read_text(), name
     alternatives = corpus.rule_alternatives(corpus.load_literals()).set_index("rule")
-    for rule in extraction.JOIN_RULES:
+    for rule in joins.JOIN_RULES:
         split, _ = extraction.extract_directory(tmp_path, join_rule=rule)
         assert alternatives.loc[rule, ["tasks", "descriptions"]].tolist() == [
             split["task"].nunique(), len(split)], rule

@@ -70,10 +70,14 @@ def test_toc_lists_every_chapter_once():
 
 @pytest.mark.parametrize("set_name", params.SETS)
 def test_parameter_sets_name_declared_parameters(set_name):
+    """Every chapter has a file in each set, and the runner accepts exactly the values it holds."""
     for chapter in chapters.CHAPTERS:
         path = params.set_file(set_name, chapter.id, chapter.source)
-        if path:
-            params.resolve(chapter.source_path, [(str(path), params.load_yaml(path))])
+        assert path is not None, f"params/{set_name} has no file for chapter {chapter.id}"
+        values = params.load_yaml(path)
+        resolved = params.resolve(chapter.source_path, [(str(path), values)])
+        for name, value in values.items():
+            assert resolved[name] == value, f"{path}: {name} resolved to {resolved[name]!r}"
 
 
 def test_every_set_file_belongs_to_a_chapter():
@@ -109,3 +113,10 @@ def test_task_chapters_are_titled_after_the_registry():
 
     walk(toc)
     assert titles == {tid: f"Task: {t.display_name}" for tid, t in tasks.TASKS.items()}
+
+
+def test_chapter_list_names_every_task_of_the_registry():
+    """The book wing lists task chapters by id (it imports no study); they match the episode registry."""
+    from robotask.episode import tasks
+
+    assert list(chapters.TASK_IDS) == list(tasks.TASKS)

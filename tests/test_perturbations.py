@@ -1,4 +1,4 @@
-"""Each query perturbation of robotask.perturbations on hand-written examples."""
+"""Each query perturbation (robotask.retrieval.transforms) on hand-written examples, and the paired study."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask import perturbations as P
+from robotask.retrieval import robustness as R
+from robotask.retrieval import transforms as P
+from robotask.retrieval import vocabulary as V
 from robotask.errors import RobotaskError
+from robotask.retrieval.draws import check_corpus
 
 
 def test_inflection_forms():
@@ -75,7 +78,7 @@ def test_direction_swap_pairs():
 def test_opposite_tasks_by_id_swap_and_curated_pairs():
     tasks = ["close_box", "open_box", "lamp_on", "lamp_off", "put_tray_in_oven", "take_tray_out_of_oven",
              "open_oven", "plug_charger_in_power_supply", "unplug_charger", "stack_wine"]
-    opp = P.opposite_tasks(tasks)
+    opp = V.opposite_tasks(tasks)
     assert opp["open_box"] == "close_box" and opp["close_box"] == "open_box"
     assert opp["lamp_on"] == "lamp_off"
     assert opp["put_tray_in_oven"] == "take_tray_out_of_oven" and opp["take_tray_out_of_oven"] == "put_tray_in_oven"
@@ -95,21 +98,54 @@ def test_unknown_perturbation_lists_valid_names():
 
 def test_swap_onto_opposite_task_must_retrieve_it():
     """A direction swap of an open_box query is scored against close_box (toy corpus, char ranker)."""
-    from robotask import protocol
-
-    corpus = protocol.check_corpus(pd.DataFrame({
+    corpus = check_corpus(pd.DataFrame({
         "task": ["open_box"] * 3 + ["close_box"] * 3 + ["stack_blocks"] * 3,
         "text": ["open the box", "open the box lid", "lift the box lid open",
                  "close the box", "close the box lid", "push the box lid closed",
                  "stack the blocks", "pile up the blocks", "put one block on another"],
     }))
-    pq = P.run_perturbations(corpus, ["char"], ["direction_swap"], seed=1, n_trials=3)
+    pq = R.run_perturbations(corpus, ["char"], ["direction_swap"], seed=1, n_trials=3)
     swapped = pq[pq["applicable"]]
     assert set(swapped["task"]) <= {"open_box", "close_box"}
     assert (swapped.loc[swapped["task"] == "open_box", "gold"] == "close_box").all()
     assert (swapped.loc[swapped["task"] == "close_box", "gold"] == "open_box").all()
     stack = pq[pq["task"] == "stack_blocks"]
     assert not stack["applicable"].any()  # "put ... on" changes but stack_blocks has no opposite
-    table = P.perturbation_table(pq, n_bootstrap=50, seed=0, n_permutations=100)
-    assert table.loc[0, "perturbation"] == "direction_swap"
-    assert 0 <= table.loc[0, "perturbed"] <= 100
+    # the char ranker follows every swap: each open_box query, swapped, is assigned to close_box and back
+    assert (swapped["predicted_original"] == swapped["task"]).all()
+    assert (swapped["predicted_perturbed"] == swapped["gold"]).all()
+    row = pq[(pq["trial"] == 0) & (pq["text"] == "push the box lid closed")].iloc[0]
+    assert (row["perturbed"], row["gold"], row["predicted_perturbed"]) == ("pull the box lid open", "open_box", "open_box")
+    table = R.perturbation_table(pq, n_bootstrap=50, seed=0, n_permutations=100)
+    got = table.iloc[0]
+    assert (got["ranker"], got["perturbation"], got["n_per_trial"]) == ("char", "direction_swap", 4.0)
+    assert (got["original"], got["perturbed"], got["change"], got["stays_source"]) == (100.0, 100.0, 0.0, 0.0)
+    assert (got["wins"], got["ties"], got["losses"]) == (0, 3, 0)
+
+
+def test_perturbation_table_counts_only_applicable_queries_and_pairs_them():
+    """Two trials, one ranker: a hand-made per-query table gives hand-computed accuracies and change."""
+    rows = []
+    for trial, outcomes in ((0, [(True, True, False), (True, True, True)]),  # (applicable, orig, pert)
+                            (1, [(True, True, True), (False, False, False)])):
+        for k, (app, orig, pert) in enumerate(outcomes):
+            rows.append({"trial": trial, "ranker": "char", "perturbation": "spelling", "task": "t",
+                         "query_id": f"t:{k}", "applicable": app, "correct_original": orig,
+                         "correct_perturbed": pert, "stays_source": pert})
+    table = R.perturbation_table(pd.DataFrame(rows), n_bootstrap=20, seed=0, n_permutations=100)
+    got = table.iloc[0]
+    # trial 0: original 2/2, perturbed 1/2; trial 1 (one applicable query): 1/1 and 1/1
+    assert got["n_per_trial"] == 1.5
+    assert got["original"] == 100.0 and got["perturbed"] == 75.0 and got["change"] == -25.0
+    assert (got["wins"], got["ties"], got["losses"]) == (0, 1, 1)
+
+
+def test_known_texts_give_known_perturbations():
+    text = "put the knife in the knife block"
+    assert [P.perturb_spelling(text, s) for s in (0, 1, 2)] == [
+        "put the knife in the knife blck", "put the knife in the knfe block", "put the knife in the knief block"]
+    assert P.perturb("inflection", "grasp the lid and open the box", 2) == "grasps the lid and opens the box"
+    assert P.perturb("inflection", "grasp the lid and open the box", 0) == "grasping the lid and opening the box"
+    assert P.perturb("direction_swap", "put the tray in the oven", 0) == "take the tray out of the oven"
+    assert P.perturbed_texts(["open the box", "stack the blocks"], ["object_generic", "direction_swap"], 0) == {
+        "object_generic": ["open the object", "stack the object"], "direction_swap": ["close the box", "stack the blocks"]}

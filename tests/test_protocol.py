@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask import protocol
+from robotask.retrieval import reference, study
+from robotask.retrieval.draws import check_corpus, design_rows, load_study_corpus, make_draws
 from robotask.cli import main as cli_main
 from robotask.errors import RobotaskError
 
@@ -19,9 +20,9 @@ TOY = pd.DataFrame({
 })
 
 
-def _run(frame=TOY, **kw) -> protocol.StudyResult:
-    config = protocol.StudyConfig(**{"n_trials": 6, "n_matched_trials": 4, **kw})
-    return protocol.run_study(protocol.check_corpus(frame), config)
+def _run(frame=TOY, **kw) -> study.StudyResult:
+    config = study.StudyConfig(**{"n_trials": 6, "n_matched_trials": 4, **kw})
+    return study.run_study(check_corpus(frame), config)
 
 
 def test_first_listed_bm25_by_hand():
@@ -41,18 +42,18 @@ def test_first_listed_bm25_by_hand():
 
 
 def test_draws_follow_seed_413_sequence():
-    corpus = protocol.check_corpus(TOY.iloc[:7].assign(task=["a", "a", "a", "b", "b", "b", "b"]))
-    draws = protocol.make_draws(corpus, 413, n_trials=2, n_matched_trials=1)
+    corpus = check_corpus(TOY.iloc[:7].assign(task=["a", "a", "a", "b", "b", "b", "b"]))
+    draws = make_draws(corpus, 413, n_trials=2, n_matched_trials=1)
     # np.random.default_rng(413): permutation(3), permutation(4), permutation(3), ...
     assert [p.tolist() for p in draws.primary[0]] == [[2, 0, 1], [3, 2, 1, 0]]
     assert draws.primary[1][0].tolist() == [0, 2, 1]
     rng = np.random.default_rng(413)
     flat = [rng.permutation(n).tolist() for _ in range(3) for n in (3, 4)]
     assert [p.tolist() for d in draws.primary + draws.matched for p in d] == flat  # matched continues
-    reuse = protocol.make_draws(corpus, 413, n_trials=2, n_matched_trials=1, matched_draws="reuse")
+    reuse = make_draws(corpus, 413, n_trials=2, n_matched_trials=1, matched_draws="reuse")
     assert [p.tolist() for p in reuse.matched[0]] == [[2, 0, 1], [3, 2, 1, 0]]
     with pytest.raises(RobotaskError, match="n_matched_trials"):
-        protocol.make_draws(corpus, 413, n_trials=1, n_matched_trials=2, matched_draws="reuse")
+        make_draws(corpus, 413, n_trials=1, n_matched_trials=2, matched_draws="reuse")
 
 
 def test_tie_rule_rounds_and_takes_first_task():
@@ -60,7 +61,7 @@ def test_tie_rule_rounds_and_takes_first_task():
     sims = np.array([[0.5, 0.5 + 1e-12, 0.1, 0.5],   # equal after rounding to 1e-9 -> task 0
                      [0.2, 0.1, 0.7, 0.7],           # max over task 1's two columns ties task 2 -> 1
                      [0.0, 0.0, 0.0, 0.3]])
-    pred, top = protocol.predict(sims, g_task, 3)
+    pred, top = study.predict(sims, g_task, 3)
     assert pred.tolist() == [0, 1, 2]
     np.testing.assert_allclose(top, [0.5, 0.7, 0.3])
 
@@ -72,7 +73,7 @@ def test_policies_and_exclusion_counts():
     assert [corpus.texts[i] for i in dup_rows] == ["press the switch"] * 2
     one = res.per_trial.query("condition == 'one' and policy == 'primary'")
     for trial, perms in enumerate(res.draws.primary):
-        g_rows, _, _ = protocol.design_rows(corpus, perms, 1, 1)
+        g_rows, _, _ = design_rows(corpus, perms, 1, 1)
         expected = 2 - len(set(g_rows) & set(dup_rows))
         assert one.loc[one.trial == trial, "n_excluded"].item() == expected
     wide = res.per_trial.pivot_table(index=["condition", "trial"], columns="policy", values="n_correct")
@@ -92,13 +93,13 @@ def test_matched_conditions_share_queries():
 
 
 def test_fast_path_equals_plain_reference():
-    corpus = protocol.check_corpus(TOY)
-    config = protocol.StudyConfig(n_trials=3, n_matched_trials=2, save_all_predictions=True)
-    res = protocol.run_study(corpus, config)
-    draws = protocol.make_draws(corpus, 413, 3, 2)
-    todo = protocol.designs(draws, protocol.PARTS)
-    ref = protocol.reference_predictions(corpus, config, todo)
-    fast = protocol.fast_predictions(corpus, res.predictions)
+    corpus = check_corpus(TOY)
+    config = study.StudyConfig(n_trials=3, n_matched_trials=2, save_all_predictions=True)
+    res = study.run_study(corpus, config)
+    draws = make_draws(corpus, 413, 3, 2)
+    todo = study.designs(draws, study.PARTS)
+    ref = reference.reference_predictions(corpus, config, todo)
+    fast = reference.fast_predictions(corpus, res.predictions)
     assert set(ref) == set(fast) and len(ref) == (3 + 2 * 2 + 1) * 5
     for key in ref:
         np.testing.assert_array_equal(ref[key], fast[key])
@@ -115,22 +116,22 @@ def test_outputs_are_byte_identical(tmp_path):
 
 def test_bad_input(tmp_path):
     with pytest.raises(RobotaskError, match="empty"):
-        protocol.check_corpus(TOY.iloc[:0])
+        check_corpus(TOY.iloc[:0])
     with pytest.raises(RobotaskError, match="missing column"):
-        protocol.check_corpus(TOY.drop(columns="text"))
+        check_corpus(TOY.drop(columns="text"))
     with pytest.raises(RobotaskError, match=r"at least 2 descriptions.*solo \(1\)"):
-        protocol.check_corpus(pd.concat([TOY, pd.DataFrame({"task": ["solo"], "position": [0], "text": ["x"]})]))
+        check_corpus(pd.concat([TOY, pd.DataFrame({"task": ["solo"], "position": [0], "text": ["x"]})]))
     two_each = TOY[TOY.position < 2]
     with pytest.raises(RobotaskError, match="at least 3 descriptions"):
-        protocol.run_study(protocol.check_corpus(two_each), protocol.StudyConfig(n_trials=1, n_matched_trials=1))
+        study.run_study(check_corpus(two_each), study.StudyConfig(n_trials=1, n_matched_trials=1))
     with pytest.raises(RobotaskError, match="unknown ranker"):
-        protocol.StudyConfig(rankers=["bm25", "nope"])
+        study.StudyConfig(rankers=["bm25", "nope"])
     with pytest.raises(RobotaskError, match="n_trials"):
-        protocol.StudyConfig(n_trials=-1)
+        study.StudyConfig(n_trials=-1)
     bad = tmp_path / "bad.csv"
     bad.write_text("task,words\na,b\n")
     with pytest.raises(RobotaskError, match="missing column"):
-        protocol.load_study_corpus(str(bad))
+        load_study_corpus(str(bad))
 
 
 def test_cli(tmp_path, capsys):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from robotask import paper, protocol
+from robotask.retrieval import paper, reproduction, study
+from robotask.retrieval.draws import check_corpus, load_study_corpus
 from robotask.errors import RobotaskError
 
 
@@ -34,14 +35,14 @@ def test_compare_and_claims_on_a_toy_corpus():
                           "text": ["turn off the light", "press the light switch", "lamp off",
                                    "turn on the light", "press the light switch", "lamp on",
                                    "open box", "open the box lid", "lift the box lid"]})
-    corpus = protocol.check_corpus(frame)
-    res = protocol.run_study(corpus, protocol.StudyConfig(n_trials=4, n_matched_trials=2))
-    ours = paper.our_numbers(res.per_trial, corpus, res.config)
-    table = paper.compare(ours)
+    corpus = check_corpus(frame)
+    res = study.run_study(corpus, study.StudyConfig(n_trials=4, n_matched_trials=2))
+    ours = reproduction.our_numbers(res.per_trial, corpus, res.config)
+    table = reproduction.compare(ours)
     row = table.set_index("key").loc["corpus.descriptions"]
     assert (row["paper"], row["ours"], row["diff"]) == (296, 9, 9 - 296)
     assert table.set_index("key").loc["corpus.task_files", "ours"] != table.set_index("key").loc["corpus.task_files", "ours"]
-    claims = paper.check_claims(res.per_trial, corpus, res.predictions)
+    claims = reproduction.check_claims(res.per_trial, corpus, res.predictions)
     assert list(claims["id"]) == [c.id for c in paper.CLAIMS]
     assert claims.set_index("id").loc["duplicate_only_switch", "reproduced"]
 
@@ -50,4 +51,4 @@ def test_empty_csv_is_a_clear_error(tmp_path):
     empty = tmp_path / "empty.csv"
     empty.write_text("")
     with pytest.raises(RobotaskError, match="not a readable CSV"):
-        protocol.load_study_corpus(str(empty))
+        load_study_corpus(str(empty))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from robotask import rankers
+from robotask.retrieval import lexical, reference, registry
 from robotask.errors import RobotaskError
 
 GALLERY = ["open the red box", "close the blue door", "press the light switch", "turn the green knob"]
@@ -19,7 +19,7 @@ QUERIES = ["open red box now", "shut blue door", "press the switch", "green knob
 def test_bm25_matches_hand_computation():
     # d1 = "red box" (2 tokens), d2 = "blue box box" (3 tokens): N = 2, avgdl = 2.5
     k1, b = 1.2, 0.75
-    got = rankers.score_bm25(["red box", "blue box box"], ["red box", "Box box", "RED!"])
+    got = lexical.score_bm25(["red box", "blue box box"], ["red box", "Box box", "RED!"])
     norm1 = k1 * (1 - b + b * 2 / 2.5)
     norm2 = k1 * (1 - b + b * 3 / 2.5)
     idf_red = math.log(1 + (2 - 1 + 0.5) / (1 + 0.5))
@@ -35,8 +35,8 @@ def test_bm25_matches_hand_computation():
 
 @pytest.mark.parametrize("k1,b", [(1.2, 0.75), (2.0, 0.0), (0.5, 1.0)])
 def test_bm25_vectorised_equals_direct_formula(k1, b):
-    got = rankers.score_bm25(GALLERY, QUERIES, bm25_k1=k1, bm25_b=b)
-    direct = np.array([rankers.bm25_direct(GALLERY, q, k1, b) for q in QUERIES])
+    got = lexical.score_bm25(GALLERY, QUERIES, bm25_k1=k1, bm25_b=b)
+    direct = np.array([reference.bm25_direct(GALLERY, q, k1, b) for q in QUERIES])
     np.testing.assert_allclose(got, direct, rtol=1e-12, atol=1e-15)
     assert (got >= 0).all()  # the smoothed IDF is positive
 
@@ -48,25 +48,25 @@ def test_bm25_vectorised_equals_direct_formula(k1, b):
 def test_tfidf_cosines_equal_sklearn_fitted_on_gallery(name, kwargs):
     vec = TfidfVectorizer(**kwargs).fit(GALLERY)
     expected = (vec.transform(QUERIES) @ vec.transform(GALLERY).T).toarray()
-    np.testing.assert_allclose(rankers.score(name, GALLERY, QUERIES), expected, atol=1e-12)
+    np.testing.assert_allclose(registry.score(name, GALLERY, QUERIES), expected, atol=1e-12)
 
 
 def test_statistics_come_from_the_gallery_only():
     # adding queries that repeat a gallery term must not change any score (IDF is the gallery's)
-    few = rankers.score("char", GALLERY, QUERIES[:1])
-    many = rankers.score("char", GALLERY, QUERIES[:1] + ["box box box"] * 5)
+    few = registry.score("char", GALLERY, QUERIES[:1])
+    many = registry.score("char", GALLERY, QUERIES[:1] + ["box box box"] * 5)
     np.testing.assert_allclose(few, many[:1], atol=0)
 
 
 def test_word_char_is_the_mean():
-    word, char = rankers.score("word", GALLERY, QUERIES), rankers.score("char", GALLERY, QUERIES)
-    np.testing.assert_allclose(rankers.score("word_char", GALLERY, QUERIES), (word + char) / 2)
+    word, char = registry.score("word", GALLERY, QUERIES), registry.score("char", GALLERY, QUERIES)
+    np.testing.assert_allclose(registry.score("word_char", GALLERY, QUERIES), (word + char) / 2)
 
 
 def test_full_rank_lsa_ranks_like_word_tfidf():
     # with k = rank, gallery vectors lie in the kept space: each query row is the word cosine / |projection|
-    word = rankers.score("word", GALLERY, QUERIES)
-    lsa = rankers.score("lsa", GALLERY, QUERIES, {"lsa_dims": 100})
+    word = registry.score("word", GALLERY, QUERIES)
+    lsa = registry.score("lsa", GALLERY, QUERIES, {"lsa_dims": 100})
     for w, s in zip(word, lsa):
         if w.max() > 0:
             ratio = s[w > 0] / w[w > 0]
@@ -78,19 +78,19 @@ def test_full_rank_lsa_ranks_like_word_tfidf():
 
 def test_lsa_dims_capped_by_rank():
     g = np.array([[1.0, 0, 0], [2.0, 0, 0], [0, 1.0, 1.0]])  # rank 2
-    assert rankers.lsa_basis(g, 32).shape == (2, 3)
-    assert rankers.lsa_basis(g, 1).shape == (1, 3)
-    one_dim = rankers.score("lsa", GALLERY, QUERIES, {"lsa_dims": 1})
+    assert lexical.lsa_basis(g, 32).shape == (2, 3)
+    assert lexical.lsa_basis(g, 1).shape == (1, 3)
+    one_dim = registry.score("lsa", GALLERY, QUERIES, {"lsa_dims": 1})
     assert one_dim.shape == (len(QUERIES), len(GALLERY))
     assert set(np.round(np.abs(one_dim[one_dim != 0]), 12)) == {1.0}  # 1-D cosines are ±1
 
 
-@pytest.mark.parametrize("name", rankers.PAPER_RANKERS)
+@pytest.mark.parametrize("name", registry.PAPER_RANKERS)
 def test_index_path_equals_fresh_tokenisation_and_plain_reference(name):
-    index = rankers.TextIndex(GALLERY + QUERIES + ["an unrelated corpus text"])
-    fresh = rankers.score(name, GALLERY, QUERIES)
-    cached = rankers.score(name, GALLERY, QUERIES, index=index)
-    plain_fn = rankers.plain_scorer(name, GALLERY)
+    index = lexical.TextIndex(GALLERY + QUERIES + ["an unrelated corpus text"])
+    fresh = registry.score(name, GALLERY, QUERIES)
+    cached = registry.score(name, GALLERY, QUERIES, index=index)
+    plain_fn = reference.plain_scorer(name, GALLERY)
     plain = np.array([plain_fn(q) for q in QUERIES])
     assert fresh.shape == (len(QUERIES), len(GALLERY)) and fresh.dtype == np.float64
     np.testing.assert_allclose(fresh, cached, atol=1e-12)
@@ -98,14 +98,14 @@ def test_index_path_equals_fresh_tokenisation_and_plain_reference(name):
 
 
 def test_registry_and_errors():
-    assert list(rankers.PAPER_RANKERS) == ["bm25", "word", "char", "word_char", "lsa"]
-    assert not rankers.RANKERS["minilm"].in_paper and not rankers.RANKERS["minilm_char"].in_paper
-    assert rankers.check_rankers("bm25, char") == ["bm25", "char"]
+    assert list(registry.PAPER_RANKERS) == ["bm25", "word", "char", "word_char", "lsa"]
+    assert not registry.RANKERS["minilm"].in_paper and not registry.RANKERS["minilm_char"].in_paper
+    assert registry.check_rankers("bm25, char") == ["bm25", "char"]
     with pytest.raises(RobotaskError, match="valid: bm25, word"):
-        rankers.check_rankers(["bm25", "bm26"])
+        registry.check_rankers(["bm25", "bm26"])
     with pytest.raises(RobotaskError, match="empty gallery"):
-        rankers.score("word", [], ["q"])
+        registry.score("word", [], ["q"])
     with pytest.raises(RobotaskError, match="char n-gram range"):
-        rankers.score("char", GALLERY, QUERIES, {"char_ngram_min": 5, "char_ngram_max": 3})
+        registry.score("char", GALLERY, QUERIES, {"char_ngram_min": 5, "char_ngram_max": 3})
     # punctuation-only texts have no tokens: all scores are zero, not an error
-    assert not rankers.score("word", ["!!"], ["??"]).any()
+    assert not registry.score("word", ["!!"], ["??"]).any()

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask import statistics
+from robotask.retrieval import statistics
 from robotask.errors import RobotaskError
 
 

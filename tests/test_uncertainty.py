@@ -1,4 +1,4 @@
-"""Bootstrap intervals and paired tests of robotask.uncertainty on inputs with known answers."""
+"""Bootstrap intervals and paired tests of robotask.retrieval.bootstrap and robotask.retrieval.uncertainty on inputs with known answers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask import uncertainty as U
+from robotask.retrieval import bootstrap as B
+from robotask.retrieval import uncertainty as U
 from robotask.errors import RobotaskError
 
 
@@ -70,7 +71,7 @@ def test_bootstrap_degenerate_cases_have_zero_width():
     tasks = ["a", "a", "b", "b"]
     ones = np.ones((5, 4))
     pq = _per_query({"x": ones, "y": np.zeros((5, 4))}, tasks)
-    table, _ = U.bootstrap_table(pq, ["x", "y"], n_bootstrap=200, seed=0)
+    table, _ = B.bootstrap_table(pq, ["x", "y"], n_bootstrap=200, seed=0)
     row = table.set_index("ranker")
     assert row.loc["x", "mean"] == 100 and row.loc["x", "lo"] == 100 and row.loc["x", "hi"] == 100
     assert row.loc["y", "hi"] == 0
@@ -83,10 +84,10 @@ def test_bootstrap_queries_scheme_matches_closed_form():
     mat = np.zeros((1, n))
     mat[0, : n // 2] = 1
     pq = _per_query({"x": mat}, ["a"] * n)
-    reps = U.bootstrap_replicates(pq, ["x"], n_bootstrap=4000, seed=5, scheme="queries")["x"].to_numpy()
+    reps = B.bootstrap_replicates(pq, ["x"], n_bootstrap=4000, seed=5, scheme="queries")["x"].to_numpy()
     assert reps.mean() == pytest.approx(0.5, abs=0.003)
     assert reps.std() == pytest.approx(math.sqrt(0.25 / n), rel=0.06)
-    lo, hi = U.percentile_interval(reps)
+    lo, hi = B.percentile_interval(reps)
     assert lo == pytest.approx(0.5 - 1.96 * 0.025, abs=0.006)
     assert hi == pytest.approx(0.5 + 1.96 * 0.025, abs=0.006)
 
@@ -98,15 +99,15 @@ def test_bootstrap_galleries_scheme_resamples_trials():
     mat = np.zeros((T, 3))
     mat[: T // 2] = 1
     pq = _per_query({"x": mat}, ["a", "b", "c"])
-    reps = U.bootstrap_replicates(pq, ["x"], n_bootstrap=3000, seed=2, scheme="galleries")["x"].to_numpy()
+    reps = B.bootstrap_replicates(pq, ["x"], n_bootstrap=3000, seed=2, scheme="galleries")["x"].to_numpy()
     assert reps.std() == pytest.approx(0.05, rel=0.08)
-    q_only = U.bootstrap_replicates(pq, ["x"], n_bootstrap=300, seed=2, scheme="queries")["x"].to_numpy()
+    q_only = B.bootstrap_replicates(pq, ["x"], n_bootstrap=300, seed=2, scheme="queries")["x"].to_numpy()
     assert np.allclose(q_only, 0.5)  # queries never disagree within a trial
 
 
 def test_description_weights_stay_within_tasks():
     tasks = np.array(["a", "a", "a", "b", "b"])
-    w = U.description_weights(tasks, 50, np.random.default_rng(0))
+    w = B.description_weights(tasks, 50, np.random.default_rng(0))
     assert (w[:, :3].sum(axis=1) == 3).all() and (w[:, 3:].sum(axis=1) == 2).all()
 
 
@@ -131,11 +132,11 @@ def test_paired_comparisons_and_verdicts():
 
 def test_bad_inputs_raise_clear_errors():
     with pytest.raises(RobotaskError, match="missing column"):
-        U.check_per_query(pd.DataFrame({"trial": [0]}))
+        B.check_per_query(pd.DataFrame({"trial": [0]}))
     pq = _per_query({"x": np.ones((2, 2))}, ["a", "a"])
     with pytest.raises(RobotaskError, match="n_bootstrap"):
-        U.bootstrap_replicates(pq, ["x"], n_bootstrap=0, seed=0)
+        B.bootstrap_replicates(pq, ["x"], n_bootstrap=0, seed=0)
     with pytest.raises(RobotaskError, match="scheme"):
-        U.bootstrap_replicates(pq, ["x"], n_bootstrap=5, seed=0, scheme="nope")
+        B.bootstrap_replicates(pq, ["x"], n_bootstrap=5, seed=0, scheme="nope")
     with pytest.raises(RobotaskError, match="ranker 'y'"):
-        U.bootstrap_replicates(pq, ["y"], n_bootstrap=5, seed=0)
+        B.bootstrap_replicates(pq, ["y"], n_bootstrap=5, seed=0)

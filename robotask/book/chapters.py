@@ -40,9 +40,6 @@ class Chapter:
     def source_path(self) -> Path:
         return paths.NOTEBOOKS / f"{self.source}.py"
 
-    @property
-    def output_path(self) -> Path:
-        return paths.CHAPTERS_OUT / f"{self.id}.ipynb"
 
 
 CHAPTERS: tuple[Chapter, ...] = (

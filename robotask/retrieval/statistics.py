@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .errors import RobotaskError
-from .rankers import RANKERS
+from ..errors import RobotaskError
+from .registry import RANKERS
 
 PERCENTILE_METHOD = "linear"
 
@@ -48,7 +48,7 @@ def summary_table(per_trial: pd.DataFrame, condition: str = "one", policy: str =
 
     Parameters
     ----------
-    per_trial : tidy per-trial results of :func:`robotask.protocol.run_study`.
+    per_trial : tidy per-trial results of :func:`robotask.retrieval.study.run_study`.
     condition, policy : which design and scoring policy to summarise.
     """
     sel = _select(per_trial, condition, policy)

@@ -12,18 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths
-from .errors import RobotaskError
-
-PAPER_COUNTS: dict[str, float] = {
-    "task_files": 106,  # rlbench/tasks/*.py files inspected (section 2)
-    "tasks": 62,  # tasks with at least three fixed descriptions
-    "descriptions": 296,  # fixed descriptions in the corpus
-    "queries_per_trial": 234,  # one gallery entry per task, the rest are queries (section 3)
-    "first_listed_word_char": 63.8,  # % top-1, first-listed gallery, Word+Char (section 4)
-    "first_listed_char": 62.9,  # % top-1, first-listed gallery, Char TF-IDF (section 4)
-}
-"""Reference numbers the paper states about its corpus; data to compare with, never our result."""
+from .. import paths
+from ..errors import RobotaskError
+from .paper import CORPUS as PAPER_CORPUS
+from .extraction import STATUS_LABELS, STATUSES, extract_tables
+from .joins import JOIN_RULES, is_capital_join, is_glued_join, split_pieces
 
 REQUIRED_COLUMNS = ("task", "text")
 
@@ -47,6 +40,16 @@ def _read_csv(path: Path, what: str) -> pd.DataFrame:
                            keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
         raise RobotaskError(f"{what} file {str(path)!r} is not a readable CSV: {err}") from None
+
+
+def _read_table(path: str | os.PathLike | None, default: Path, what: str, columns: tuple[str, ...]) -> pd.DataFrame:
+    """Read a committed table (``default`` when ``path`` is None) that must hold ``columns``."""
+    path = Path(path) if path is not None else default
+    frame = _read_csv(path, what)
+    for column in columns:
+        if column not in frame.columns:
+            raise RobotaskError(f"{what} file {str(path)!r} lacks column {column!r}")
+    return frame
 
 
 def load_corpus(path: str | os.PathLike | None = None) -> pd.DataFrame:
@@ -99,12 +102,7 @@ def load_corpus(path: str | os.PathLike | None = None) -> pd.DataFrame:
 
 def load_accounting(path: str | os.PathLike | None = None) -> pd.DataFrame:
     """Load the per-file accounting (default: the committed ``accounting.csv``)."""
-    path = Path(path) if path is not None else accounting_path()
-    frame = _read_csv(path, "accounting")
-    for column in ("file", "task", "status", "reason", "n_descriptions"):
-        if column not in frame.columns:
-            raise RobotaskError(f"accounting file {str(path)!r} lacks column {column!r}")
-    return frame
+    return _read_table(path, accounting_path(), "accounting", ("file", "task", "status", "reason", "n_descriptions"))
 
 
 def descriptions_per_task(corpus: pd.DataFrame) -> pd.Series:
@@ -149,21 +147,6 @@ def corpus_counts(corpus: pd.DataFrame) -> dict[str, int]:
     }
 
 
-def attainable_denominators(percent: float, candidates: list[int], decimals: int = 1) -> list[int]:
-    """Query counts ``n`` among ``candidates`` for which some ``k/n`` rounds to ``percent``.
-
-    A reported accuracy of 63.8 % over ``n`` scored queries must equal ``round(100 k / n, 1)``
-    for an integer ``k``; this checks which ``n`` are consistent with a number the paper states.
-    """
-    out = []
-    for n in candidates:
-        if n <= 0:
-            raise RobotaskError(f"candidate query count {n} must be positive")
-        if any(round(100 * k / n, decimals) == round(percent, decimals) for k in range(n + 1)):
-            out.append(n)
-    return out
-
-
 def literals_path() -> Path:
     """The committed table of every fixed literal any init_episode returns, ``literals.csv``."""
     return paths.RLBENCH_DATA / "literals.csv"
@@ -172,10 +155,7 @@ def literals_path() -> Path:
 def load_literals(path: str | os.PathLike | None = None) -> pd.DataFrame:
     """Load ``literals.csv`` with ``pieces`` decoded from JSON into lists of strings."""
     path = Path(path) if path is not None else literals_path()
-    frame = _read_csv(path, "literals")
-    for column in ("task", "status", "return_index", "text", "pieces"):
-        if column not in frame.columns:
-            raise RobotaskError(f"literals file {str(path)!r} lacks column {column!r}")
+    frame = _read_table(path, path, "literals", ("task", "status", "return_index", "text", "pieces"))
     try:
         frame["pieces"] = frame["pieces"].map(json.loads)
     except json.JSONDecodeError as err:
@@ -189,8 +169,6 @@ def glued_literals(literals: pd.DataFrame) -> pd.DataFrame:
     Returns ``task, status, line, text, marked, capitalised`` (a glued piece starts with a capital
     letter), in file order.
     """
-    from .extraction import is_capital_join, is_glued_join
-
     rows = []
     for row in literals[literals["n_glued_joins"] > 0].itertuples():
         marked = row.pieces[0]
@@ -219,7 +197,7 @@ JOIN_RULE_CHANGES: dict[str, str] = {
     "split_glued": "split every join that fuses two words",
     "split_capital": "split joins where a capitalised piece follows a letter",
 }
-"""What each extraction join rule (``robotask.extraction.JOIN_RULES``) changes, for tables."""
+"""What each extraction join rule (``robotask.retrieval.joins.JOIN_RULES``) changes, for tables."""
 
 
 def rule_alternatives(
@@ -227,7 +205,7 @@ def rule_alternatives(
 ) -> pd.DataFrame:
     """Tasks and descriptions that alternative extraction rules would give, from ``literals.csv``.
 
-    Rules: every join rule of ``robotask.extraction.JOIN_RULES`` (``python`` is ours);
+    Rules: every join rule of ``robotask.retrieval.joins.JOIN_RULES`` (``python`` is ours);
     ``dedupe_within_task``; ``any_fixed_literal`` (keep the fixed literals of every file, also
     beside templates and in branches); and ``split_one:<task>`` (ours with only that task's glued
     literal split).
@@ -237,9 +215,7 @@ def rule_alternatives(
     DataFrame
         ``rule, change, tasks, descriptions, matches_paper``.
     """
-    from .extraction import JOIN_RULES, split_pieces
-
-    paper = PAPER_COUNTS if paper is None else paper
+    paper = PAPER_CORPUS if paper is None else paper
     single = _single_list_literals(literals)
     ours = literals[literals["status"] == "fixed"]
 
@@ -312,8 +288,6 @@ def text_oddities(corpus_df: pd.DataFrame) -> pd.DataFrame:
 
 def status_summary(accounting: pd.DataFrame) -> pd.DataFrame:
     """Files per status in precedence order, with descriptions kept and one example file and reason."""
-    from .extraction import STATUS_LABELS, STATUSES
-
     rows = []
     for status in STATUSES:
         part = accounting[accounting["status"] == status]
@@ -333,31 +307,11 @@ def status_summary(accounting: pd.DataFrame) -> pd.DataFrame:
 def compare_with_paper(corpus_df: pd.DataFrame, accounting: pd.DataFrame,
                        paper: dict | None = None) -> pd.DataFrame:
     """Our counts next to the paper's: task files, tasks, descriptions, queries per trial."""
-    paper = PAPER_COUNTS if paper is None else paper
+    paper = PAPER_CORPUS if paper is None else paper
     ours = {"task_files": len(accounting), **corpus_counts(corpus_df)}
     rows = [{"quantity": k, "ours": ours[k], "paper": int(paper[k]), "difference": ours[k] - int(paper[k])}
             for k in ("task_files", "tasks", "descriptions", "queries_per_trial")]
     return pd.DataFrame(rows)
-
-
-def figure_descriptions_per_task(corpus_df: pd.DataFrame):
-    """Bar chart: how many tasks have k descriptions (notebook ``01_extract_corpus``)."""
-    import matplotlib.pyplot as plt
-
-    from . import plots
-
-    per_task = descriptions_per_task(corpus_df)
-    hist = per_task.value_counts().sort_index()
-    fig, ax = plt.subplots(figsize=(6.0, 3.2))
-    bars = ax.bar(hist.index, hist.values, color=plots.PALETTE[0], width=0.7)
-    ax.bar_label(bars, padding=2)
-    ax.set_xticks(hist.index)
-    ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
-    ax.set_xlabel("fixed descriptions per task")
-    ax.set_ylabel("tasks")
-    ax.set_title(f"{len(per_task)} tasks, {int(per_task.sum())} descriptions")
-    ax.grid(axis="x", visible=False)
-    return fig
 
 
 def committed_tables() -> dict[str, pd.DataFrame]:
@@ -367,8 +321,6 @@ def committed_tables() -> dict[str, pd.DataFrame]:
 
 def reextract_and_compare(rlbench_dir: str | os.PathLike, revision: str) -> list[str]:
     """Re-extract from a checkout and return the names of committed files that differ (byte-wise)."""
-    from .extraction import extract_tables
-
     tables = extract_tables(rlbench_dir, revision)
     names = {"corpus": corpus_path(), "accounting": accounting_path(), "literals": literals_path()}
     return [

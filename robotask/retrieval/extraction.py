@@ -33,16 +33,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-import io
 import json
-import tokenize
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import pandas as pd
 
-from .errors import RobotaskError
+from .. import io as rio
+from ..errors import RobotaskError
+from .joins import JOIN_RULES, check_join_rule, glued_joins, piece_values, split_literal
+from .returns import (Element, FileResult, branch_elements, branch_reason, classify_element, find_init_episode,
+                      function_scope, returned_list, short)
 
 STATUSES: tuple[str, ...] = (
     "unparsable",
@@ -90,305 +90,6 @@ LITERALS_COLUMNS = [
     "pieces",
 ]
 
-_MUTATORS = {"append", "extend", "insert", "__iadd__", "pop", "remove", "clear", "reverse", "sort"}
-
-
-@dataclass
-class Element:
-    """One element of a returned list: a fixed literal, a template or a runtime value."""
-
-    kind: str  # "literal" | "template" | "runtime"
-    line: int
-    text: str = ""  # the literal's value (kind == "literal")
-    pieces: list[str] = field(default_factory=list)  # source tokens of an implicit concatenation
-    piece_lines: list[int] = field(default_factory=list)  # line of each piece
-    detail: str = ""  # template style or runtime expression, for the reason
-
-
-@dataclass
-class FileResult:
-    """The classification of one task file and the elements it returns."""
-
-    file: str
-    task: str
-    status: str
-    reason: str
-    returns: list[list[Element]] = field(default_factory=list)  # one element list per return
-    n_returns: int = 0
-    init_line: int | None = None
-
-    def elements(self) -> list[Element]:
-        """All elements of all returned lists, in source order."""
-        return [e for ret in self.returns for e in ret]
-
-    def descriptions(self) -> list[Element]:
-        """The elements that enter the corpus (only when the status is ``fixed``)."""
-        return self.elements() if self.status == "fixed" else []
-
-
-def _function_scope(func: ast.AST) -> list[ast.AST]:
-    """Nodes of ``func``'s own body, not descending into nested functions, lambdas or classes."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(func))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
-    return sorted(out, key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
-
-
-def find_init_episode(tree: ast.Module) -> ast.FunctionDef | None:
-    """The ``init_episode`` method a class would use (the last definition wins, as in Python)."""
-    found = [
-        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and n.name == "init_episode"
-    ]
-    return max(found, key=lambda n: n.lineno) if found else None
-
-
-def _string_pieces(source: str, node: ast.AST) -> tuple[list[str], list[int]]:
-    """The string tokens of a literal and their lines (more than one = implicit concatenation)."""
-    segment = ast.get_source_segment(source, node) or ""
-    try:
-        tokens = [
-            t for t in tokenize.generate_tokens(io.StringIO(segment).readline)
-            if t.type == tokenize.STRING
-        ]
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return [segment], [node.lineno]
-    return [t.string for t in tokens], [node.lineno + t.start[0] - 1 for t in tokens]
-
-
-def _fold_constant(node: ast.AST) -> str | None:
-    """The value of a string expression made only of literals (``'a'``, ``'a' + 'b'``), else None."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        return "".join(v.value for v in node.values)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _fold_constant(node.left), _fold_constant(node.right)
-        if left is not None and right is not None:
-            return left + right
-    return None
-
-
-def _template_style(node: ast.AST) -> str | None:
-    """The template style of a string expression filled at runtime, or None if it is not one."""
-    if isinstance(node, ast.JoinedStr):
-        return "f-string"
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and _is_stringish(node.left):
-        return "% formatting"
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "format"
-        and _is_stringish(node.func.value)
-    ):
-        return "str.format"
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        if _is_stringish(node.left) or _is_stringish(node.right):
-            return "string + value"
-    return None
-
-
-def _is_stringish(node: ast.AST) -> bool:
-    """True for a string literal or a string template expression."""
-    return _fold_constant(node) is not None or _template_style(node) is not None
-
-
-def classify_element(source: str, node: ast.AST) -> Element:
-    """Classify one element of a returned list."""
-    value = _fold_constant(node)
-    if value is not None:
-        pieces, lines = _string_pieces(source, node)
-        return Element("literal", node.lineno, value, pieces, lines)
-    style = _template_style(node)
-    if style is not None:
-        return Element("template", node.lineno, detail=style)
-    return Element("runtime", getattr(node, "lineno", 0), detail=ast.unparse(node))
-
-
-def is_glued_join(left: str, right: str) -> bool:
-    """True when implicit concatenation of ``left`` and ``right`` fuses two words (``'rack' 'move'``)."""
-    return bool(left) and bool(right) and left[-1].isalnum() and right[0].isalnum()
-
-
-def is_capital_join(left: str, right: str) -> bool:
-    """True when a piece starting with a capital letter follows a letter (``'jenga' 'Take'``)."""
-    return bool(left) and bool(right) and left[-1].isalpha() and right[0].isupper()
-
-
-def _never(left: str, right: str) -> bool:
-    """Python's rule: adjacent string literals are always joined."""
-    return False
-
-
-JOIN_RULES: dict[str, Callable[[str, str], bool]] = {
-    "python": _never,
-    "split_glued": is_glued_join,
-    "split_capital": is_capital_join,
-}
-"""How implicitly concatenated literals are read: ``python`` joins them (the default and the
-committed corpus); ``split_glued`` splits every join that fuses two words, as if each were a
-missing comma; ``split_capital`` splits only where a capitalised piece follows a letter."""
-
-
-def check_join_rule(join_rule: str) -> Callable[[str, str], bool]:
-    """The split predicate of ``join_rule``; RobotaskError naming the valid rules otherwise."""
-    if join_rule not in JOIN_RULES:
-        raise RobotaskError(f"join_rule {join_rule!r} is unknown; expected one of {', '.join(JOIN_RULES)}")
-    return JOIN_RULES[join_rule]
-
-
-def piece_values(element: Element) -> list[str]:
-    """The values of the string tokens a literal is made of (one value unless concatenated)."""
-    try:
-        return [ast.literal_eval(p) for p in element.pieces] if element.pieces else [element.text]
-    except (ValueError, SyntaxError):
-        return [element.text]
-
-
-def glued_joins(element: Element) -> list[tuple[str, str]]:
-    """The (left, right) piece values of a literal whose join fuses two words."""
-    values = piece_values(element)
-    return [(a, b) for a, b in zip(values, values[1:]) if is_glued_join(a, b)]
-
-
-def _join_groups(values: list[str], join_rule: str) -> list[list[int]]:
-    """Indices of the pieces that stay together under ``join_rule``."""
-    splits = check_join_rule(join_rule)
-    groups: list[list[int]] = []
-    text = ""
-    for i, value in enumerate(values):
-        if groups and not splits(text, value):
-            groups[-1].append(i)
-            text += value
-        else:
-            groups.append([i])
-            text = value
-    return groups
-
-
-def split_pieces(values: list[str], join_rule: str = "split_glued") -> list[str]:
-    """Join piece values as Python does, except where ``join_rule`` splits them."""
-    return ["".join(values[i] for i in group) for group in _join_groups(values, join_rule)]
-
-
-def split_literal(element: Element, join_rule: str) -> list[Element]:
-    """The descriptions one literal element gives under ``join_rule`` (itself under ``python``)."""
-    if element.kind != "literal" or len(element.pieces) < 2:
-        return [element]
-    values = piece_values(element)
-    return [
-        Element("literal", element.piece_lines[group[0]], "".join(values[i] for i in group),
-                [element.pieces[i] for i in group], [element.piece_lines[i] for i in group])
-        for group in _join_groups(values, join_rule)
-    ]
-
-
-def _bindings(scope: list[ast.AST], name: str) -> tuple[list[ast.AST], list[ast.AST]]:
-    """Assignments that bind ``name`` and statements that mutate it, within one function scope."""
-    binds: list[ast.AST] = []
-    mutations: list[ast.AST] = []
-    for node in scope:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    binds.append(node)
-                elif any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
-                    mutations.append(node)  # tuple unpacking or item assignment
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            if node.target.id == name and node.value is not None:
-                binds.append(node)
-        elif isinstance(node, ast.AugAssign):
-            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)):
-                mutations.append(node)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.NamedExpr)):
-            target = getattr(node, "target", None)
-            if target is not None and any(
-                isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)
-            ):
-                mutations.append(node)
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id == name
-            and node.func.attr in _MUTATORS
-        ):
-            mutations.append(node)
-    return binds, mutations
-
-
-def _returned_list(scope: list[ast.AST], ret: ast.Return) -> tuple[ast.AST | None, str]:
-    """The list/tuple literal a return hands back, or (None, why not)."""
-    value = ret.value
-    if isinstance(value, (ast.List, ast.Tuple)):
-        return value, ""
-    if isinstance(value, ast.Name):
-        binds, mutations = _bindings(scope, value.id)
-        if mutations:
-            first = mutations[0]
-            return None, (
-                f"`{value.id}` is changed after it is built: "
-                f"`{_short(ast.unparse(first))}` (line {first.lineno})"
-            )
-        if len(binds) == 1 and isinstance(binds[0].value, (ast.List, ast.Tuple)):
-            return binds[0].value, ""
-        if not binds:
-            return None, f"returns `{value.id}`, which is not assigned in init_episode"
-        return None, f"returns `{value.id}`, bound to `{_short(ast.unparse(binds[0].value))}`"
-    return None, f"returns `{_short(ast.unparse(value))}`, not a list literal"
-
-
-def _short(text: str, width: int = 70) -> str:
-    """One line of ``text``, cut to ``width`` characters."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def _branch_reason(scope: list[ast.AST], returns: list[ast.Return]) -> str | None:
-    """Why the returned list depends on a branch, or None when a single list is returned."""
-    if len(returns) > 1:
-        tests = [n for n in scope if isinstance(n, ast.If) and _contains_any(n, returns)]
-        cond = f" on `{_short(ast.unparse(tests[0].test), 40)}`" if tests else ""
-        lines = ", ".join(str(r.lineno) for r in returns)
-        return f"{len(returns)} return statements (lines {lines}) chosen by a branch{cond}"
-    value = returns[0].value
-    if isinstance(value, ast.Name):
-        binds, _ = _bindings(scope, value.id)
-        if len(binds) > 1:
-            tests = [n for n in scope if isinstance(n, ast.If) and _contains_any(n, binds)]
-            cond = f" on `{_short(ast.unparse(tests[0].test), 40)}`" if tests else ""
-            lines = ", ".join(str(b.lineno) for b in binds)
-            return f"`{value.id}` is assigned {len(binds)} times (lines {lines}) by a branch{cond}"
-    return None
-
-
-def _contains_any(parent: ast.AST, nodes: list[ast.AST]) -> bool:
-    """True when ``parent`` contains one of ``nodes``."""
-    ids = {id(n) for n in nodes}
-    return any(id(n) in ids for n in ast.walk(parent))
-
-
-def _branch_elements(source: str, scope: list[ast.AST], returns: list[ast.Return]) -> list[list[Element]]:
-    """Element lists of every return, binding of the returned name or list added to it (accounting)."""
-    values: list[ast.AST] = []
-    for ret in returns:
-        if isinstance(ret.value, ast.Name):
-            binds, mutations = _bindings(scope, ret.value.id)
-            values.extend(b.value for b in binds)
-            values.extend(a for m in mutations if isinstance(m, ast.Call) for a in m.args)
-        else:
-            values.append(ret.value)
-    out = []
-    for value in values:
-        if isinstance(value, (ast.List, ast.Tuple)):
-            out.append([classify_element(source, e) for e in value.elts])
-    return out
-
 
 def classify_source(
     source: str, file: str, min_descriptions: int = MIN_DESCRIPTIONS, join_rule: str = "python"
@@ -419,44 +120,42 @@ def classify_source(
     func = find_init_episode(tree)
     if func is None:
         return FileResult(file, task, "no_init_episode", "no function named init_episode")
-    scope = _function_scope(func)
+    scope = function_scope(func)
     returns = [n for n in scope if isinstance(n, ast.Return) and n.value is not None]
     result = FileResult(file, task, "", "", n_returns=len(returns), init_line=func.lineno)
     if not returns:
         result.status, result.reason = "runtime", "init_episode returns no value"
         return result
-    why = _branch_reason(scope, returns)
+    why = branch_reason(scope, returns)
     if why is not None:
         result.status, result.reason = "branches", why
-        result.returns = _branch_elements(source, scope, returns)
+        result.returns = branch_elements(source, scope, returns)
         return result
-    node, why = _returned_list(scope, returns[0])
+    node, why = returned_list(scope, returns[0])
     if node is None:
         result.status, result.reason = "runtime", why
-        result.returns = _branch_elements(source, scope, returns)
+        result.returns = branch_elements(source, scope, returns)
         return result
     elements = [classify_element(source, e) for e in node.elts]
     elements = [part for e in elements for part in split_literal(e, join_rule)]
     result.returns = [elements]
+    result.status, result.reason = list_status(elements, min_descriptions)
+    return result
+
+
+def list_status(elements: list[Element], min_descriptions: int = MIN_DESCRIPTIONS) -> tuple[str, str]:
+    """Status and reason of one returned list literal: ``runtime``, ``templated``, ``too_few`` or ``fixed``."""
     runtime = [e for e in elements if e.kind == "runtime"]
     templates = [e for e in elements if e.kind == "template"]
     if runtime:
-        result.status = "runtime"
-        result.reason = (
-            f"element `{_short(runtime[0].detail, 40)}` (line {runtime[0].line}) is computed "
-            "before the return, not written as a string"
-        )
-    elif templates:
+        return "runtime", (f"element `{short(runtime[0].detail, 40)}` (line {runtime[0].line}) is computed "
+                           "before the return, not written as a string")
+    if templates:
         styles = sorted({e.detail for e in templates})
-        result.status = "templated"
-        result.reason = f"{len(templates)} of {len(elements)} descriptions use {', '.join(styles)}"
-    elif len(elements) < min_descriptions:
-        result.status = "too_few"
-        result.reason = f"{len(elements)} fixed description(s), fewer than {min_descriptions}"
-    else:
-        result.status = "fixed"
-        result.reason = f"{len(elements)} fixed string literals"
-    return result
+        return "templated", f"{len(templates)} of {len(elements)} descriptions use {', '.join(styles)}"
+    if len(elements) < min_descriptions:
+        return "too_few", f"{len(elements)} fixed description(s), fewer than {min_descriptions}"
+    return "fixed", f"{len(elements)} fixed string literals"
 
 
 def resolve_tasks_dir(rlbench_dir: str | Path) -> Path:
@@ -636,8 +335,6 @@ def write_extraction(
     revision: str = "",
 ) -> list[Path]:
     """Write ``corpus.csv``, ``accounting.csv``, ``literals.csv`` and ``NOTICE`` (atomically)."""
-    from . import io as rio
-
     out = Path(out_dir)
     return [
         rio.write_csv(out / "corpus.csv", corpus),

@@ -1,4 +1,4 @@
-"""Training-free text rankers that score held-out instructions against a task gallery.
+"""Training-free lexical rankers that score held-out instructions against a task gallery.
 
 Every ranker has the same call: ``score(gallery, queries, **params) -> (n_queries, n_gallery)``
 float64 array, higher = more similar. All fitted statistics (vocabulary, IDF, document
@@ -10,35 +10,47 @@ many galleries drawn from one corpus may pass ``index=TextIndex(corpus_texts)``;
 then computed once and only the gallery statistics are refitted per call. Results are identical
 with and without the index (tested).
 
-Used by notebooks ``02_five_rankers``, ``03_second_description``, ``04_scoring_audit``,
-``05_reproduction_report`` and, through :data:`RANKERS`, the chapters beyond the paper.
+The rankers' settings and their paper values are :class:`RankerSettings` (defined only there).
+The registry :mod:`robotask.retrieval.registry` names these rankers and the embedding ones.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, Callable
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
-from .errors import RobotaskError
+from ..errors import RobotaskError
 
 BM25_TOKEN_PATTERN = r"[a-z0-9]+"
-DEFAULTS: dict[str, Any] = {
-    "bm25_k1": 1.2,
-    "bm25_b": 0.75,
-    "char_ngram_min": 3,
-    "char_ngram_max": 5,
-    "lsa_dims": 32,
-}
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankerSettings:
+    """The rankers' settings; each field default is the paper's value (sections 3 and 3.1)."""
+
+    bm25_k1: float = 1.2  # BM25 term-frequency saturation
+    bm25_b: float = 0.75  # BM25 length normalisation
+    char_ngram_min: int = 3  # shortest within-word character n-gram
+    char_ngram_max: int = 5  # longest within-word character n-gram
+    lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as ``{name: value}``, in field order."""
+        return asdict(self)
+
+
+PAPER_SETTINGS = RankerSettings()
+"""The paper's ranker settings: every default below refers to it."""
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RankerSettings))
 
 
 # --------------------------------------------------------------------------- analyzers
-def analyzer_config(kind: str, char_ngram_min: int = 3, char_ngram_max: int = 5) -> dict[str, Any]:
+def analyzer_config(kind: str, char_ngram_min: int = PAPER_SETTINGS.char_ngram_min,
+                    char_ngram_max: int = PAPER_SETTINGS.char_ngram_max) -> dict[str, Any]:
     """CountVectorizer keyword arguments of one tokenisation ``kind``: 'bm25', 'word' or 'char'.
 
     Parameters
@@ -164,8 +176,8 @@ def bm25_weights(g_counts: sp.csr_matrix, k1: float, b: float) -> sp.csr_matrix:
     return sp.csr_matrix((data, g_counts.indices, g_counts.indptr), shape=g_counts.shape)
 
 
-def score_bm25(gallery: list[str], queries: list[str], bm25_k1: float = 1.2, bm25_b: float = 0.75,
-               index: TextIndex | None = None) -> np.ndarray:
+def score_bm25(gallery: list[str], queries: list[str], bm25_k1: float = PAPER_SETTINGS.bm25_k1,
+               bm25_b: float = PAPER_SETTINGS.bm25_b, index: TextIndex | None = None) -> np.ndarray:
     """BM25 of every query against every gallery text; query-term multiplicity counts.
 
     Parameters
@@ -262,8 +274,8 @@ def score_word(gallery: list[str], queries: list[str], index: TextIndex | None =
     return _cosine(gallery, queries, analyzer_config("word"), True, index)
 
 
-def score_char(gallery: list[str], queries: list[str], char_ngram_min: int = 3, char_ngram_max: int = 5,
-               index: TextIndex | None = None) -> np.ndarray:
+def score_char(gallery: list[str], queries: list[str], char_ngram_min: int = PAPER_SETTINGS.char_ngram_min,
+               char_ngram_max: int = PAPER_SETTINGS.char_ngram_max, index: TextIndex | None = None) -> np.ndarray:
     """Within-word character n-gram TF-IDF (``char_wb``, raw tf) cosine similarity.
 
     Parameters
@@ -275,8 +287,8 @@ def score_char(gallery: list[str], queries: list[str], char_ngram_min: int = 3, 
     return _cosine(gallery, queries, analyzer_config("char", char_ngram_min, char_ngram_max), False, index)
 
 
-def score_word_char(gallery: list[str], queries: list[str], char_ngram_min: int = 3, char_ngram_max: int = 5,
-                    index: TextIndex | None = None) -> np.ndarray:
+def score_word_char(gallery: list[str], queries: list[str], char_ngram_min: int = PAPER_SETTINGS.char_ngram_min,
+                    char_ngram_max: int = PAPER_SETTINGS.char_ngram_max, index: TextIndex | None = None) -> np.ndarray:
     """Equal-weight mean of the word and character TF-IDF cosines.
 
     Parameters
@@ -315,7 +327,7 @@ def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a @ b.T
 
 
-def score_lsa(gallery: list[str], queries: list[str], lsa_dims: int = 32,
+def score_lsa(gallery: list[str], queries: list[str], lsa_dims: int = PAPER_SETTINGS.lsa_dims,
               index: TextIndex | None = None) -> np.ndarray:
     """LSA: exact SVD of the gallery word TF-IDF, cosine in the k-dimensional space.
 
@@ -337,175 +349,11 @@ def score_lsa(gallery: list[str], queries: list[str], lsa_dims: int = 32,
     return cosine_rows(np.asarray(q @ basis.T), g_dense @ reduced.T)
 
 
-def score_minilm(gallery: list[str], queries: list[str], index: TextIndex | None = None,
-                 **params: Any) -> np.ndarray:
-    """Sentence-embedding cosine (all-MiniLM-L6-v2); lazily imports :mod:`robotask.embeddings`."""
-    from . import embeddings
-
-    return _call(embeddings.score_minilm, gallery, queries, params, index)
-
-
-def score_minilm_char(gallery: list[str], queries: list[str], index: TextIndex | None = None,
-                      **params: Any) -> np.ndarray:
-    """Fusion of MiniLM and character TF-IDF; lazily imports :mod:`robotask.embeddings`."""
-    from . import embeddings
-
-    return _call(embeddings.score_minilm_fusion, gallery, queries, params, index)
-
-
-# --------------------------------------------------------------------------- registry
-@dataclass(frozen=True)
-class RankerSpec:
-    """One ranker: registry name, display label, scoring function, and whether the paper reports it."""
-
-    name: str
-    label: str
-    fn: Callable[..., np.ndarray]
-    in_paper: bool
-
-    @property
-    def display(self) -> str:
-        """The label for tables and figures; rankers the paper does not report are marked."""
-        return self.label if self.in_paper else f"{self.label} (not in paper)"
-
-
-RANKERS: dict[str, RankerSpec] = {
-    spec.name: spec
-    for spec in (
-        RankerSpec("bm25", "BM25", score_bm25, True),
-        RankerSpec("word", "Word TF-IDF", score_word, True),
-        RankerSpec("char", "Char TF-IDF", score_char, True),
-        RankerSpec("word_char", "Word+Char", score_word_char, True),
-        RankerSpec("lsa", "LSA-32", score_lsa, True),
-        RankerSpec("minilm", "MiniLM", score_minilm, False),
-        RankerSpec("minilm_char", "MiniLM+Char", score_minilm_char, False),
-    )
+LEXICAL_RANKERS: dict[str, Callable[..., np.ndarray]] = {
+    "bm25": score_bm25,
+    "word": score_word,
+    "char": score_char,
+    "word_char": score_word_char,
+    "lsa": score_lsa,
 }
-PAPER_RANKERS: tuple[str, ...] = tuple(n for n, s in RANKERS.items() if s.in_paper)
-
-
-def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
-    """Validate ranker names (a list or a comma-separated string); raise listing the valid ones.
-
-    Parameters
-    ----------
-    names : requested ranker names.
-    where : the parameter or option the names came from, for the error message.
-    """
-    if isinstance(names, str):
-        names = [n.strip() for n in names.split(",") if n.strip()]
-    names = list(names)
-    if not names:
-        raise RobotaskError(f"{where}: expected at least one ranker; valid: {', '.join(RANKERS)}")
-    bad = [n for n in names if n not in RANKERS]
-    if bad:
-        raise RobotaskError(f"{where}: unknown ranker(s) {', '.join(map(repr, bad))}; "
-                            f"valid: {', '.join(RANKERS)}")
-    return names
-
-
-@functools.lru_cache(maxsize=None)
-def _signature(fn: Callable[..., np.ndarray]) -> Any:
-    """The parameters of ``fn`` (cached: looked up once per ranker)."""
-    return inspect.signature(fn).parameters
-
-
-def _call(fn: Callable[..., np.ndarray], gallery: list[str], queries: list[str],
-          params: dict[str, Any], index: TextIndex | None = None) -> np.ndarray:
-    """Call ``fn`` with the subset of ``params`` (and ``index``) its signature accepts."""
-    sig = _signature(fn)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.values()):
-        kwargs = dict(params)
-    else:
-        kwargs = {k: v for k, v in params.items() if k in sig}
-    if index is not None and "index" in sig:
-        kwargs["index"] = index
-    return np.asarray(fn(gallery, queries, **kwargs), dtype=np.float64)
-
-
-def score(name: str, gallery: list[str], queries: list[str], params: dict[str, Any] | None = None,
-          index: TextIndex | None = None) -> np.ndarray:
-    """Score ``queries`` against ``gallery`` with the registered ranker ``name``.
-
-    Parameters
-    ----------
-    name : a key of :data:`RANKERS`.
-    gallery, queries : texts.
-    params : ranker settings (``bm25_k1``, ``bm25_b``, ``char_ngram_min``, ``char_ngram_max``,
-        ``lsa_dims``); each ranker takes the ones it uses. Missing ones take :data:`DEFAULTS`.
-    index : optional :class:`TextIndex` with the counts of every text.
-    """
-    check_rankers([name])
-    merged = {**DEFAULTS, **(params or {})}
-    return _call(RANKERS[name].fn, gallery, queries, merged, index)
-
-
-# --------------------------------------------------------------------------- plain reference
-def bm25_direct(gallery: list[str], query: str, bm25_k1: float = 1.2, bm25_b: float = 0.75) -> np.ndarray:
-    """BM25 of one query against each gallery text, evaluated term by term from the formula.
-
-    The slow, obvious implementation: the reference for :func:`score_bm25` in tests and benchmarks.
-
-    Parameters
-    ----------
-    gallery : gallery texts.
-    query : one query text.
-    bm25_k1, bm25_b : BM25 constants.
-    """
-    import math
-    import re
-
-    docs = [re.findall(BM25_TOKEN_PATTERN, d.lower()) for d in gallery]
-    n = len(docs)
-    avgdl = sum(map(len, docs)) / n or 1.0
-    out = np.zeros(n)
-    for term in re.findall(BM25_TOKEN_PATTERN, query.lower()):
-        df = sum(term in d for d in docs)
-        if df == 0:
-            continue
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        for j, d in enumerate(docs):
-            tf = d.count(term)
-            out[j] += idf * tf * (bm25_k1 + 1) / (tf + bm25_k1 * (1 - bm25_b + bm25_b * len(d) / avgdl))
-    return out
-
-
-def plain_scorer(name: str, gallery: list[str], params: dict[str, Any] | None = None
-                 ) -> Callable[[str], np.ndarray]:
-    """Fit ranker ``name`` on ``gallery`` with scikit-learn vectorizers; return a one-query scorer.
-
-    The plain reference implementation used by ``benchmarks/retrieval.py`` (refit per gallery,
-    score query by query); the fast path must give identical predictions.
-
-    Parameters
-    ----------
-    name : one of the five paper rankers.
-    gallery : gallery texts.
-    params : ranker settings (defaults: :data:`DEFAULTS`).
-    """
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
-    p = {**DEFAULTS, **(params or {})}
-    word_kw = {"ngram_range": (1, 2), "sublinear_tf": True}
-    char_kw = {"analyzer": "char_wb", "ngram_range": (p["char_ngram_min"], p["char_ngram_max"])}
-
-    def cosine_fn(kw: dict[str, Any]) -> Callable[[str], np.ndarray]:
-        vec = TfidfVectorizer(**kw).fit(gallery)
-        g = vec.transform(gallery)
-        return lambda q: (vec.transform([q]) @ g.T).toarray().ravel()
-
-    if name == "bm25":
-        return lambda q: bm25_direct(gallery, q, p["bm25_k1"], p["bm25_b"])
-    if name == "word":
-        return cosine_fn(word_kw)
-    if name == "char":
-        return cosine_fn(char_kw)
-    if name == "word_char":
-        w, c = cosine_fn(word_kw), cosine_fn(char_kw)
-        return lambda q: (w(q) + c(q)) / 2.0
-    if name == "lsa":
-        vec = TfidfVectorizer(**word_kw).fit(gallery)
-        basis = lsa_basis(vec.transform(gallery).toarray(), p["lsa_dims"])
-        zg = vec.transform(gallery).toarray() @ basis.T
-        return lambda q: cosine_rows(vec.transform([q]).toarray() @ basis.T, zg).ravel()
-    raise RobotaskError(f"no plain reference for ranker {name!r}; expected one of {', '.join(PAPER_RANKERS)}")
+"""The five lexical rankers of the paper, by registry name."""

@@ -1,0 +1,146 @@
+"""The package's shape is its architecture: three wings over a small core, imports run one way.
+
+Layers, from the top: entry points (``robotask.cli``, notebooks, benchmarks, tests) → wings
+(``robotask.retrieval``, ``robotask.episode``, ``robotask.book``) → core (the top-level modules).
+The wings never import each other, the core imports no wing, and no module imports itself back
+through any chain. Every import counts, including those inside functions (lazy imports).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from robotask import paths
+
+PACKAGE = paths.ROOT / "robotask"
+WINGS = ("retrieval", "episode", "book")
+ENTRY_POINTS = {"robotask.cli"}  # dispatches to every wing's command; nothing imports it
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+# Exceptions to the size rules, each with its reason in DEVELOPING.md ("Size exceptions").
+MODULE_EXCEPTIONS: dict[str, int] = {}
+FUNCTION_EXCEPTIONS: dict[str, int] = {}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(paths.ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imported_modules(name: str, path: Path) -> set[str]:
+    """Every robotask module ``name`` imports, anywhere in the file (resolved to existing modules)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{a.name}" for a in node.names] + [base]
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name and target.startswith("robotask"):
+                found.add(target)
+    return found
+
+
+GRAPH = {name: imported_modules(name, path) for name, path in MODULES.items()}
+
+
+def layer(name: str) -> str:
+    """'entry', a wing name, or 'core'."""
+    if name in ENTRY_POINTS:
+        return "entry"
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in WINGS else "core"
+
+
+def test_the_graph_sees_the_known_edges():
+    """A guard on the walker itself: it finds relative, absolute and in-function imports."""
+    assert "robotask.errors" in GRAPH["robotask.cli"]  # relative, at the top
+    assert "robotask.io" in GRAPH["robotask.plots"]  # relative, inside a function
+    assert GRAPH["robotask.book.runner"] >= {"robotask.paths", "robotask.book.chapters"}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_imports_run_one_way(name):
+    mine = layer(name)
+    for target in GRAPH[name]:
+        theirs = layer(target)
+        if mine == "entry" or theirs == "core" or theirs == mine:
+            continue
+        if mine == "core":
+            pytest.fail(f"core module {name} imports the {theirs} wing ({target})")
+        pytest.fail(f"{name} (the {mine} wing) imports {target} (the {theirs} wing)")
+
+
+def test_no_import_cycles():
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(GRAPH[node]):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " → ".join(cycle))
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(GRAPH):
+        if name not in state:
+            visit(name)
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_module_size(name):
+    n = len(MODULES[name].read_text().splitlines())
+    assert n <= MODULE_EXCEPTIONS.get(name, MAX_MODULE_LINES), f"{name} has {n} lines"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_function_size(name):
+    tree = ast.parse(MODULES[name].read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            n = node.end_lineno - node.lineno + 1
+            key = f"{name}.{node.name}"
+            assert n <= FUNCTION_EXCEPTIONS.get(key, MAX_FUNCTION_LINES), f"{key} has {n} lines"
+
+
+def test_notebooks_import_only_public_names():
+    """Notebooks call the package's public API: no ``module._private`` access."""
+    import re
+
+    bad = []
+    for source in sorted(paths.NOTEBOOKS.glob("*.py")):
+        for i, line in enumerate(source.read_text().splitlines(), 1):
+            if re.search(r"\b[a-z_]+\._[a-z]\w*\(", line) or re.search(r"import\s+_\w+", line):
+                bad.append(f"{source.name}:{i}: {line.strip()}")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_parameter_shadows_a_module():
+    """A notebook parameter named like a robotask module would force an import alias."""
+    from robotask.book import params
+
+    module_leaves = {n.rsplit(".", 1)[-1] for n in MODULES}
+    clashes = [f"{s.stem}: {p}" for s in sorted(paths.NOTEBOOKS.glob("*.py"))
+               for p in params.declared(s) if p in module_leaves]
+    assert not clashes, clashes
