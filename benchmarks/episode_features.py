@@ -6,7 +6,7 @@ Each measurement runs in a fresh (spawned) process, so its peak resident memory 
 
 For every resolution it prints the generation wall and CPU time and peak RSS, a decode-only pass
 over the six videos at 32×32 (the floor of any video feature extractor on this machine), and, when
-``robotask.episode.features`` is available, the feature build time (no cache) and its ratio to the
+``robotask.episode.windowset`` is available, the feature build time (no cache) and its ratio to the
 decode-only pass. Results go to ``_build/benchmarks/episode_features.json``.
 Targets (issue 5): generation and feature build each < 60 s at 128 px on 2 cores, peak RSS < 2 GB.
 """
@@ -56,8 +56,8 @@ def _decode_only(episode: str, size: int = 32) -> dict:
 
 def _features(episode: str, cache_root: str) -> dict:
     os.environ["ROBOTASK_CACHE"] = cache_root  # no per-frame cache reuse
-    from robotask.episode import features
-    ws = features.load_window_set(episode)
+    from robotask.episode import windowset
+    ws = windowset.load_window_set(episode)
     return {"windows": int(ws.X.shape[0]), "dims": int(ws.X.shape[1])}
 
 
@@ -68,12 +68,12 @@ def run_in_child(fn, *args) -> dict:
 
 
 def features_available() -> bool:
-    """True when the features module (written by the features engineer) can be imported."""
+    """True when the window-set module (written by the features engineer) can be imported."""
     try:
-        from robotask.episode import features  # noqa: F401
+        from robotask.episode import windowset
     except ImportError:
         return False
-    return hasattr(features, "load_window_set")
+    return hasattr(windowset, "load_window_set")
 
 
 def main() -> None:
@@ -127,7 +127,7 @@ if __name__ == "__main__":
 # ==================================================================================================
 
 def feature_stage_timings(episode_dir: str, workers: int = 1) -> dict:
-    """Seconds per stage of ``robotask.episode.features`` on one episode, caches off.
+    """Seconds per stage of the window-set build (``robotask.episode.windowset``) on one episode, caches off.
 
     Stages: loading, motion blocks (hands, body, contacts, camera, IMU), depth, each video stream
     (decode + per-frame features; ``workers`` > 1 times the six streams together instead), audio,
@@ -135,10 +135,10 @@ def feature_stage_timings(episode_dir: str, workers: int = 1) -> dict:
     """
     import warnings
 
-    import numpy as np
-
-    from robotask.episode import features as F
-    from robotask.episode import windows as W
+    from robotask.episode import perframe, windows as W
+    from robotask.episode.format import VIDEO_STREAMS
+    from robotask.episode.layout import FeatureOptions
+    from robotask.episode.windowset import motion_blocks
     from robotask.episode.loader import load_episode
 
     warnings.simplefilter("ignore")
@@ -150,25 +150,25 @@ def feature_stage_timings(episode_dir: str, workers: int = 1) -> dict:
         times[name] = round(time.perf_counter() - t0, 3)
         return out
 
-    options = F.FeatureOptions()
+    options = FeatureOptions()
     ep = timed("load_episode", load_episode, episode_dir)
     starts = W.window_starts(ep.n_frames, options.window, options.stride)
-    timed("motion_blocks", F.motion_blocks, ep, starts, options)
-    per_frame = {"depth": timed("depth", F.depth_features, ep, options, cache=False)[0]}
+    timed("motion_blocks", motion_blocks, ep, starts, options)
+    per_frame = {"depth": timed("depth", perframe.depth_features, ep, options, cache=False)[0]}
     if workers > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         def all_videos():
             with ThreadPoolExecutor(workers) as pool:
-                return list(pool.map(lambda v: F.video_features(ep, v, options, cache=False)[0], F.VIDEO_STREAMS))
+                return list(pool.map(lambda v: perframe.video_features(ep, v, options, cache=False)[0], VIDEO_STREAMS))
 
-        for v, arr in zip(F.VIDEO_STREAMS, timed(f"video_all_{workers}_threads", all_videos)):
+        for v, arr in zip(VIDEO_STREAMS, timed(f"video_all_{workers}_threads", all_videos)):
             per_frame[v] = arr
     else:
-        for v in F.VIDEO_STREAMS:
-            per_frame[v] = timed(f"video_{v}", F.video_features, ep, v, options, cache=False)[0]
-    per_frame["audio"] = timed("audio", F.audio_features, ep, options, cache=False)[0]
-    per_frame["text"] = timed("text", F.text_features, ep, options)[0]
+        for v in VIDEO_STREAMS:
+            per_frame[v] = timed(f"video_{v}", perframe.video_features, ep, v, options, cache=False)[0]
+    per_frame["audio"] = timed("audio", perframe.audio_features, ep, options, cache=False)[0]
+    per_frame["text"] = timed("text", perframe.text_features, ep, options)[0]
     timed("window_stats", lambda: [W.window_stats(a, starts, options.window) for a in per_frame.values()])
     times["total"] = round(sum(times.values()), 3)
     times["n_frames"] = int(ep.n_frames)

@@ -12,7 +12,7 @@ import resource
 import time
 
 from robotask import paths
-from robotask.episode import features, synth
+from robotask.episode import synth, windowset
 from robotask.episode.suite import SuiteConfig, primary_table, run_suite
 from robotask.io import write_json
 
@@ -27,7 +27,7 @@ def main() -> None:
     ap.add_argument("--heads", default="minimal,mlp")
     args = ap.parse_args()
     t0 = time.perf_counter()
-    ws = features.load_window_set(synth.ensure_episode(args.frames, 0, args.resolution, args.schedule))
+    ws = windowset.load_window_set(synth.ensure_episode(args.frames, 0, args.resolution, args.schedule))
     load_s = time.perf_counter() - t0
     doc = {"frames": args.frames, "windows": len(ws.X), "feature_dim": ws.X.shape[1], "load_seconds": load_s,
            "heads": args.heads, "protocols": {}}

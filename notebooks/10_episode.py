@@ -41,7 +41,7 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import report
-from robotask.episode import figures, synth
+from robotask.episode import figures_episode, synth
 from robotask.episode.loader import load_episode
 from robotask.io import write_json
 
@@ -68,7 +68,7 @@ report.show_md(f"This episode is {kind}. It has {ep.n_frames} frames, {ep.n_fram
 # when a figure needs them.
 
 # %%
-report.show_table(figures.modality_table(ep))
+report.show_table(figures_episode.modality_table(ep))
 
 # %% [markdown]
 # ## The procedure
@@ -78,8 +78,8 @@ report.show_table(figures.modality_table(ep))
 # timeline shows both levels over the whole episode.
 
 # %%
-stats = figures.label_statistics(ep)
-fig = figures.plot_timeline(ep, start, stop)
+stats = figures_episode.label_statistics(ep)
+fig = figures_episode.figure_timeline(ep, start, stop)
 plots.save_figure(fig, out, "timeline")
 plt.show()
 report.show_md(
@@ -99,7 +99,7 @@ report.show_md(
 
 # %%
 shown = [int(f) for f in np.linspace(start, stop - 1, 5)]
-fig = figures.plot_camera_frames(ep, shown, size=min(resolution, 128) if ep.is_synthetic else 128)
+fig = figures_episode.figure_camera_frames(ep, shown, size=min(resolution, 128) if ep.is_synthetic else 128)
 plots.save_figure(fig, out, "cameras")
 plt.show()
 labels = [ep.captions.action_label[f] for f in shown]
@@ -113,7 +113,7 @@ report.show_md("Actions at the five moments: " + "; ".join(f"{f / ep.fps:.1f} s:
 
 # %%
 mid = (start + stop) // 2
-fig = figures.plot_depth(ep, mid)
+fig = figures_episode.figure_depth(ep, mid)
 plots.save_figure(fig, out, "depth")
 plt.show()
 depth, conf = ep.depth_frame(mid)
@@ -133,7 +133,7 @@ if depth is not None:
 # world frame, with the camera path and the SLAM map.
 
 # %%
-fig = figures.plot_trajectories(ep, start, stop)
+fig = figures_episode.figure_trajectories(ep, start, stop)
 plots.save_figure(fig, out, "trajectories")
 plt.show()
 report.show_md(f"Over the range the right wrist stays {np.linalg.norm(ep.right_joints[start:stop, 0], axis=1).mean():.2f} m "
@@ -150,7 +150,7 @@ report.show_md(f"Over the range the right wrist stays {np.linalg.norm(ep.right_j
 # active object shows in the gyroscope.
 
 # %%
-fig = figures.plot_imu(ep, start, stop)
+fig = figures_episode.figure_imu(ep, start, stop)
 plots.save_figure(fig, out, "imu")
 plt.show()
 lo, hi = ep.imu.frame_range(start, stop)
@@ -165,7 +165,7 @@ report.show_md(f"The range holds {hi - lo} IMU samples ({(hi - lo) / (stop - sta
 # twisting a lid, stirring and wiping each leave their own trace in the spectrogram.
 
 # %%
-fig = figures.plot_spectrogram(ep, start, stop)
+fig = figures_episode.figure_spectrogram(ep, start, stop)
 plots.save_figure(fig, out, "spectrogram")
 plt.show()
 

@@ -5,6 +5,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -42,16 +43,16 @@ import pandas as pd
 
 from robotask import plots
 from robotask.book import report
-from robotask.episode import features, figures_windows, synth, windows
+from robotask.episode import figures_windows, synth, windows, windowset
 from robotask.episode.loader import load_episode
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "11_windows_features")
 path = episode_dir or synth.ensure_episode(frames, seed, resolution, "repeating")
 start = time.perf_counter()
-ws = features.load_window_set(path)
+ws = windowset.load_window_set(path)
 build_s = time.perf_counter() - start
-features.write_artifacts(ws, out)
+windowset.write_artifacts(ws, out)
 kind = "synthetic (`repeating` schedule)" if ws.episode.is_synthetic else "real"
 report.show_md(f"The episode is **{kind}**: {ws.episode.n_frames} frames, cut into **{len(ws.windows)}** "
                f"windows of {ws.options.window} frames every {ws.options.stride} frames, each described by "
@@ -75,7 +76,7 @@ report.show_md(f"The episode is **{kind}**: {ws.episode.n_frames} frames, cut in
 # %%
 manifest = pd.DataFrame(ws.manifest)
 groups = {g: len(windows.group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
-fig = figures_windows.plot_block_sizes(ws.manifest)
+fig = figures_windows.figure_block_sizes(ws.manifest)
 plots.save_figure(fig, out, "block_sizes")
 plt.show()
 report.show_md(f"The {len(manifest)} blocks add up to **{manifest['dim'].sum()}** dimensions. The task "
@@ -114,7 +115,7 @@ report.show_md(f"Of the {ws.X.shape[1]} columns, **{n_const}** have no spread on
 # occurs in training. No classifier can get those right.
 
 # %%
-fig = figures_windows.plot_window_labels(ws.windows, "action_label")
+fig = figures_windows.figure_window_labels(ws.windows, "action_label")
 plots.save_figure(fig, out, "window_labels")
 plt.show()
 labelled = {c: int((ws.windows[c] != "").sum()) for c in ("action_label", "subtask_label")}
@@ -141,7 +142,7 @@ sources = {"repeating": synth.ensure_episode(frames, seed, resolution, "repeatin
 if episode_dir:
     sources = {"this episode": episode_dir, **sources}
 for name, src in sources.items():
-    table = features.episode_windows(load_episode(src))
+    table = windowset.episode_windows(load_episode(src))
     for labels in ("action", "subtask"):
         cov = windows.split_coverage(table, f"{labels}_label")
         rows.append({"episode": name, "labels": labels, "test windows": cov["n_test"],
@@ -152,7 +153,7 @@ report.show_table(coverage.assign(coverage=100 * coverage["coverage"]).rename(
     columns={"coverage": "coverage (%)"}), digits=1)
 
 # %%
-fig = figures_windows.plot_schedule_coverage(coverage, windows.REAL_SAMPLE_COVERAGE)
+fig = figures_windows.figure_schedule_coverage(coverage, windows.REAL_SAMPLE_COVERAGE)
 plots.save_figure(fig, out, "label_coverage")
 plt.show()
 cov = coverage.set_index(["episode", "labels"])["coverage"]

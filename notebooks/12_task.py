@@ -45,14 +45,14 @@ import matplotlib.pyplot as plt
 
 from robotask import plots
 from robotask.book import report
-from robotask.episode import features, figures_tasks, heads as heads_mod, suite, synth, tasks
+from robotask.episode import figures_tasks, fixes, minimal_heads, suite, synth, tasks, windowset
 from robotask.episode.mlp import MLPConfig
 from robotask.io import write_json
 
 spec = tasks.get_task(task)
-protocols = list(tasks.PROTOCOLS) if protocol == "both" else [tasks.get_protocol(protocol).name]
+protocols = list(fixes.PROTOCOLS) if protocol == "both" else [fixes.get_protocol(protocol).name]
 out = report.output_dir(output_dir, f"12_task_{task}")
-ws = features.load_window_set(episode_dir or synth.ensure_episode(frames, seed, resolution, schedule))
+ws = windowset.load_window_set(episode_dir or synth.ensure_episode(frames, seed, resolution, schedule))
 cfg = suite.SuiteConfig(softmax_epochs, MLPConfig(epochs=mlp_epochs))
 kind = f"synthetic (`{schedule}` schedule)" if ws.episode.is_synthetic else "real"
 report.show_md(f"## {spec.display_name} (`{spec.id}`)\n\n**Question.** {spec.question}\n\n"
@@ -70,22 +70,22 @@ report.show_md(
     f"order and split chronologically: the first {1 - tasks.TEST_FRACTION:.0%} train, the rest test. Inputs "
     f"are z-scored with train statistics. The **minimal head** is the original's: a class-weighted linear "
     f"softmax trained by {softmax_epochs} epochs of full-batch gradient descent (learning rate "
-    f"{heads_mod.SOFTMAX_LR}), a dual ridge regression (λ = {heads_mod.RIDGE_LAMBDA:g}), or a weighted multi-label "
+    f"{minimal_heads.SOFTMAX_LR}), a dual ridge regression (λ = {minimal_heads.RIDGE_LAMBDA:g}), or a weighted multi-label "
     f"logistic regression. The **MLP** (LayerNorm → {cfg.mlp.hidden_dim} → GELU → {cfg.mlp.hidden_dim} → GELU, "
     f"dropout {cfg.mlp.dropout}, AdamW, {mlp_epochs} epochs) sees the same inputs and split. The "
     f"**baseline** needs no learning at all: the majority class, always positive, the last observed hand "
     f"pose, the train mean, or a random ranking. The **improved protocol** switches on every fix of the "
-    f"spec's list of weaknesses: " + ", ".join(tasks.describe_fixes()) + "."
+    f"spec's list of weaknesses: " + ", ".join(fixes.describe_fixes()) + "."
 )
 
 # %%
-results = {p: suite.run_task(task, ws, tasks.get_protocol(p), suite.parse_heads(heads), out / p, cfg)
+results = {p: suite.run_task(task, ws, fixes.get_protocol(p), suite.parse_heads(heads), out / p, cfg)
            for p in protocols}
 ok = figures_tasks.ok_results(results)
 first = next(iter(ok.values()), None)
 if first is not None:
-    report.show_md(f"**Samples.** {first['num_train']} train and {first['num_test']} test samples "
-                   f"({next(iter(ok))} protocol), {first['feature_dim']} input columns. A few test samples "
+    report.show_md(f"**Samples.** {first.info['num_train']} train and {first.info['num_test']} test samples "
+                   f"({next(iter(ok))} protocol), {first.info['feature_dim']} input columns. A few test samples "
                    f"and what the task asks to predict:")
     report.show_table(figures_tasks.examples_table(first), digits=3)
 report.show_md(figures_tasks.status_text(results) or "The task ran under every requested protocol.")
@@ -118,13 +118,14 @@ report.show_md(figures_tasks.interpret(task, results))
 # ## What we found
 
 # %%
-primary = {p: r["primary"] for p, r in results.items()}
-lines = [f"- {p}: baseline {figures_tasks._fmt(v['baseline'])}, minimal {figures_tasks._fmt(v['minimal'])}, "
-         f"MLP {figures_tasks._fmt(v['mlp'])} ({v['metric']})" for p, v in primary.items()]
+primary = {p: r.primary for p, r in results.items()}
+value = figures_tasks.format_metric
+lines = [f"- {p}: baseline {value(v['baseline'])}, minimal {value(v['minimal'])}, MLP {value(v['mlp'])} ({v['metric']})"
+         for p, v in primary.items()]
 report.show_md(f"**{spec.display_name}**, primary metric `{spec.primary_metric}`:\n" + "\n".join(lines))
 write_json(out / "summary.json", {"task": task, "primary": primary,
-                                  "status": {p: r["status"] for p, r in results.items()}})
+                                  "status": {p: r.status for p, r in results.items()}})
 for p, r in ok.items():
-    assert r["primary"]["baseline"] is not None
-    assert all(r["primary"][h] is not None for h in suite.parse_heads(heads))
+    assert r.primary["baseline"] is not None
+    assert all(r.primary[h] is not None for h in suite.parse_heads(heads))
     assert (out / p / task / "metrics.json").exists()

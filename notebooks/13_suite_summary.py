@@ -46,7 +46,7 @@ import pandas as pd
 
 from robotask import plots
 from robotask.book import report
-from robotask.episode import features, figures_tasks, suite, synth, windows
+from robotask.episode import figures_suite, suite, synth, windows, windowset
 from robotask.episode.mlp import MLPConfig
 from robotask.io import write_csv, write_json
 
@@ -56,13 +56,13 @@ episodes = {"episode": episode_dir} if episode_dir else {
     s: synth.ensure_episode(frames, seed, resolution, s) for s in schedules}
 reports, coverage = {}, []
 for name, path in episodes.items():
-    ws = features.load_window_set(path)
+    ws = windowset.load_window_set(path)
     for col in ("action_label", "subtask_label"):
         coverage.append({"schedule": name, "labels": col.split("_")[0], **windows.split_coverage(ws.windows, col)})
     for proto in protocols:
         reports[(name, proto)] = suite.run_suite(ws, "all", heads, proto, out / name / proto, cfg)
     del ws
-long = figures_tasks.summary_long(reports)
+long = figures_suite.summary_long(reports)
 write_csv(out / "primary_metrics.csv", long)
 report.show_md(f"Ran the twelve tasks on {len(episodes)} episode(s) × {len(protocols)} protocol(s) with "
                f"heads {', '.join(heads)}: {len(long)} primary-metric values.")
@@ -97,10 +97,10 @@ report.show_md("Label coverage of the chronological test split:\n" + "\n".join(l
 # %%
 for name in episodes:
     report.show_md(f"**{name}**")
-    report.show_table(figures_tasks.summary_wide(long, name, suite.PUBLISHED_REAL_SAMPLE), digits=3)
+    report.show_table(figures_suite.summary_wide(long, name, suite.PUBLISHED_REAL_SAMPLE), digits=3)
 
 # %%
-fig = figures_tasks.plot_summary(long, suite.PUBLISHED_REAL_SAMPLE)
+fig = figures_suite.figure_summary(long, suite.PUBLISHED_REAL_SAMPLE)
 plots.save_figure(fig, out, "primary_metrics")
 plt.show()
 
@@ -108,13 +108,13 @@ plt.show()
 # ## What the schedule and the fixes change
 
 # %%
-report.show_md(figures_tasks.schedule_and_fix_text(long, list(episodes), protocols))
+report.show_md(figures_suite.schedule_and_fix_text(long, list(episodes), protocols))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-report.show_md(figures_tasks.suite_recap(long, list(episodes), protocols))
+report.show_md(figures_suite.suite_recap(long, list(episodes), protocols))
 write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s, p in reports],
                                   "coverage": cov.to_dict(orient="records"),
                                   "primary": long.to_dict(orient="records")})

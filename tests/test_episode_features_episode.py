@@ -10,9 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask.episode import features as F
-from robotask.episode import synth
-from robotask.episode import windows as W
+from robotask.episode import layout, perframe, synth, windows as W, windowset
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +30,7 @@ def episode_dir(cache_root):
 def window_set(episode_dir):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a complete episode builds without any fallback warning
-        return F.load_window_set(episode_dir)
+        return windowset.load_window_set(episode_dir)
 
 
 def _block(ws, name):
@@ -62,7 +60,7 @@ def test_window_labels_follow_frame_labels(window_set):
 
 def test_blocks_equal_stats_of_per_frame_features(window_set, episode_dir):
     ws = window_set
-    depth, _ = F.depth_features(ws.episode)
+    depth, _ = perframe.depth_features(ws.episode)
     w = 4
     blk = _block(ws, "depth_confidence")[w]
     assert np.allclose(blk, W.temporal_stats(depth[20:40]).astype(np.float32), atol=1e-6)
@@ -76,13 +74,13 @@ def test_second_build_reuses_the_caches(window_set, episode_dir, monkeypatch):
         raise AssertionError("a per-frame extractor ran although its cache exists")
 
     for name in ("video_frame_features", "depth_frame_features", "audio_frame_features"):
-        monkeypatch.setattr(F, name, boom)
-    again = F.load_window_set(episode_dir)
+        monkeypatch.setattr(perframe, name, boom)
+    again = windowset.load_window_set(episode_dir)
     assert np.array_equal(again.X, window_set.X)
 
 
 def test_write_artifacts(window_set, tmp_path):
-    paths = F.write_artifacts(window_set, tmp_path)
+    paths = windowset.write_artifacts(window_set, tmp_path)
     table = pd.read_csv(paths["windows"], keep_default_na=False)
     assert list(table.columns) == list(window_set.windows.columns) and len(table) == 37
     manifest = json.loads(paths["manifest"].read_text())
@@ -95,7 +93,7 @@ def test_write_artifacts(window_set, tmp_path):
 
 
 def test_world_hand_frame_changes_only_hand_blocks(window_set, episode_dir):
-    world = F.load_window_set(episode_dir, F.FeatureOptions(hand_frame="world"))
+    world = windowset.load_window_set(episode_dir, layout.FeatureOptions(hand_frame="world"))
     hand = W.block_columns(window_set.manifest, include=["hand_"])
     other = W.block_columns(window_set.manifest, exclude=["hand_"])
     assert not np.allclose(world.X[:, hand], window_set.X[:, hand])
@@ -107,7 +105,7 @@ def test_missing_video_gives_zeros_and_a_flag(episode_dir, tmp_path):
     shutil.copytree(episode_dir, copy)
     (copy / "stereo_right.mp4").unlink()
     with pytest.warns(UserWarning, match="stereo_right"):
-        ws = F.load_window_set(copy)
+        ws = windowset.load_window_set(copy)
     assert np.all(_block(ws, "video_stereo_right") == 0)
     assert ws.modalities["block_present"]["video_stereo_right"] is False
     assert ws.X.shape == (37, 8546)
@@ -121,12 +119,12 @@ def test_truncated_and_corrupt_media_fall_back(episode_dir, tmp_path):
     (copy / "fisheye_cam2.mp4").write_bytes(data[: len(data) // 2])  # truncated
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        ws = F.load_window_set(copy, cache=False)
+        ws = windowset.load_window_set(copy, cache=False)
     assert any("fisheye_cam1" in str(w.message) for w in caught)
     assert np.all(_block(ws, "video_fisheye_cam1") == 0)
     assert ws.modalities["block_present"]["video_fisheye_cam1"] is False
     with pytest.warns(UserWarning, match="decodable frames"):
-        per_frame, meta = F.video_features(ws.episode, "fisheye_cam2", cache=False)
+        per_frame, meta = perframe.video_features(ws.episode, "fisheye_cam2", cache=False)
     assert 0 < meta["decoded_frames"] < 200
     assert np.array_equal(per_frame[-1], per_frame[meta["decoded_frames"] - 1])  # last vector repeated
 
@@ -141,7 +139,7 @@ def test_missing_captions_give_zero_text_and_empty_labels(episode_dir, tmp_path)
             if key in f:
                 del f[key]
     with pytest.warns(UserWarning, match="captions"):
-        ws = F.load_window_set(copy)
+        ws = windowset.load_window_set(copy)
     assert np.all(_block(ws, "caption_objects_interaction_text") == 0)
     assert (ws.windows["action_label"] == "").all() and ws.X.shape == (37, 8546)
     assert ws.modalities["block_present"]["caption_objects_interaction_text"] is False

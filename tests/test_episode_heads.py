@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robotask.episode import heads as H
+from robotask.episode import minimal_heads as H
 
 
 def test_softmax_gradient_matches_finite_differences_on_two_class_toy():
@@ -87,3 +87,13 @@ def test_multilabel_weights_threshold_and_training():
     yy = np.stack([x[:, 0] > 0, x[:, 1] > 0], axis=1).astype(np.int8)
     head = H.MultiLabelHead(epochs=300).fit(x, yy)
     assert np.mean(H.threshold_multilabel(head.predict_proba(x)) == yy) > 0.85
+
+
+def test_zscaler_train_only_population_std_and_floor():
+    x = np.array([[1.0, 5.0, 0.0], [3.0, 5.0, 1e-8]])
+    sc = H.ZScaler.fit(x)
+    assert np.allclose(sc.mean, [2, 5, 5e-9]) and np.allclose(sc.std, [1, 1, 1])  # std 1 (pop), 0 → 1, 5e-9 → 1
+    assert np.allclose(sc.transform(np.array([[5.0, 6.0, 0.0]])), [[3, 1, -5e-9]])
+    assert np.allclose(H.ZScaler.fit(x, floor=2.0).std, [1, 1, 1])
+    mean, std = H.column_mean_std(np.arange(12.0).reshape(6, 2), chunk=4)  # chunked sums equal the direct ones
+    assert np.allclose(mean, [5, 6]) and np.allclose(std, np.arange(12.0).reshape(6, 2).std(axis=0))

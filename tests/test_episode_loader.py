@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from robotask.episode import format as fmt
-from robotask.episode import loader, media, synth
+from robotask.episode import captions, loader, media, poses, synth
+from robotask.episode.script import build_script
 from robotask.errors import RobotaskError
 
 N, RES, SEED = 200, 32, 4
@@ -40,7 +41,7 @@ def test_round_trip_labels_match_the_script(tiny):
     ep = loader.load_episode(tiny)
     assert ep.is_synthetic and ep.n_frames == N and len(ep.frame_names) == N
     assert ep.fps == pytest.approx(20.0)
-    script = synth.build_script(N, np.random.default_rng(SEED), "repeating")
+    script = build_script(N, np.random.default_rng(SEED), "repeating")
     want_action = [""] * N
     want_theme = [""] * N
     for a in script:
@@ -92,22 +93,22 @@ def test_camera_poses_follow_spec_1_8():
     t = np.array([[1.0, 2.0, 3.0]])
     T_c0_b = np.eye(4)
     T_c0_b[2, 3] = 1.0
-    R, tc = loader.camera_poses(q, t, T_c0_b)
+    R, tc = poses.camera_poses(q, t, T_c0_b)
     R_w2b = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1.0]])
     np.testing.assert_allclose(R[0], R_w2b.T, atol=1e-12)
     # world→camera translation = (1, 2, 4); camera centre = -R_c2w · t_w2c
     np.testing.assert_allclose(tc[0], -R_w2b.T @ np.array([1, 2, 4.0]), atol=1e-12)
-    R0, t0 = loader.camera_poses(q, t, None)
+    R0, t0 = poses.camera_poses(q, t, None)
     np.testing.assert_allclose(t0[0], -R_w2b.T @ np.array([1, 2, 3.0]), atol=1e-12)
 
 
 def test_point_cloud_filter_95th_percentile():
     pts = np.zeros((100, 3))
     pts[:, 0] = np.arange(100)  # median 49.5; distances |i - 49.5|
-    kept = loader.filter_point_cloud(pts)
+    kept = poses.filter_point_cloud(pts)
     d = np.abs(np.arange(100) - 49.5)
     assert len(kept) == int((d <= np.percentile(d, 95)).sum())
-    assert loader.filter_point_cloud(np.zeros((0, 3))).shape == (0, 3)
+    assert poses.filter_point_cloud(np.zeros((0, 3))).shape == (0, 3)
 
 
 def test_caption_resolution_hand_computed():
@@ -121,7 +122,7 @@ def test_caption_resolution_hand_computed():
          "Current Action": [{"label": "b1", "description": "e1", "start_frame": "700.jpg", "end_frame": "800.jpg"}],
          "objects": {}, "interaction": {}},
     ]}
-    c = loader.resolve_captions(doc, names)
+    c = captions.resolve_captions(doc, names)
     assert c.action_label == ["a1", "a1", "a1", "a2", "a2", "b1", "b1", "b1", "b1", "b1"]
     assert c.action_desc[2] == "d1" and c.action_desc[9] == "e1"
     assert c.theme == ["A"] * 5 + ["B"] * 5
@@ -136,7 +137,7 @@ def test_caption_gaps_forward_fill_labels_but_not_objects():
     doc = {"segments": [{"start_frame": "f0.jpg", "end_frame": "f2.jpg", "Sub Task": "A",
                          "Current Action": [{"label": "x", "start_frame": "f0.jpg", "end_frame": "f2.jpg"}],
                          "objects": {"f1.jpg": "bowl"}}]}
-    c = loader.resolve_captions(doc, names)
+    c = captions.resolve_captions(doc, names)
     assert c.action_label == ["x"] * 6 and c.theme == ["A"] * 6
     assert c.objects == [[], ["bowl"], ["bowl"], [], [], []]
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from robotask.episode import format as fmt
-from robotask.episode import loader, synth
+from robotask.episode import camera, loader, synth
+from robotask.episode.script import SCHEDULES, build_script
 from robotask.errors import RobotaskError
 
 N, RES = 200, 32
@@ -88,7 +89,7 @@ def test_calibration_has_117_numeric_values_in_sorted_order(tiny):
 
 def test_schedules_repeating_vs_sample_like():
     rng = np.random.default_rng(0)
-    rep = synth.build_script(5821, rng, "repeating")
+    rep = build_script(5821, rng, "repeating")
     runs = Counter()
     for i, a in enumerate(rep):
         if i == 0 or rep[i - 1].label != a.label:
@@ -98,7 +99,7 @@ def test_schedules_repeating_vs_sample_like():
     train = {a.label for a in rep if a.start < split}
     test = {a.label for a in rep if a.end >= split}
     assert test <= train  # a chronological 70/30 split sees every test class in training
-    like = synth.build_script(5821, np.random.default_rng(0), "sample-like")
+    like = build_script(5821, np.random.default_rng(0), "sample-like")
     labels = [a.label for a in like]
     assert len(labels) == len(set(labels))  # one run per label
     for script in (rep, like):  # contiguous, exhaustive cover of the frames
@@ -107,8 +108,8 @@ def test_schedules_repeating_vs_sample_like():
 
 
 def test_tiny_episode_has_several_actions_and_subtasks():
-    for schedule in synth.SCHEDULES:
-        s = synth.build_script(200, np.random.default_rng(1), schedule)
+    for schedule in SCHEDULES:
+        s = build_script(200, np.random.default_rng(1), schedule)
         assert len(s) >= 7 and len({a.segment for a in s}) >= 3
         assert min(a.end - a.start + 1 for a in s) >= 15
 
@@ -178,15 +179,15 @@ def test_cli_registration(tmp_path):
 
 
 def test_runs_and_label_statistics(tiny):
-    from robotask.episode import figures
-    assert figures.runs(["a", "a", "b", "", "b"]) == [(0, 1, "a"), (2, 2, "b"), (3, 3, ""), (4, 4, "b")]
+    from robotask.episode import figures_episode
+    assert figures_episode.runs(["a", "a", "b", "", "b"]) == [(0, 1, "a"), (2, 2, "b"), (3, 3, ""), (4, 4, "b")]
     ep = loader.load_episode(tiny)
-    stats = figures.label_statistics(ep)
-    script = synth.build_script(N, np.random.default_rng(3), "repeating")
+    stats = figures_episode.label_statistics(ep)
+    script = build_script(N, np.random.default_rng(3), "repeating")
     assert stats["action_classes"] == len({a.label for a in script})
     assert stats["subtask_classes"] == len({a.subtask for a in script})
     assert 0 < stats["hand_contact_window_share"] < 1 and stats["any_contact_window_share"] == 1.0
-    table = figures.modality_table(ep)
+    table = figures_episode.modality_table(ep)
     assert "missing" not in set(table["shape"])
 
 
@@ -206,19 +207,19 @@ def test_imu_matches_the_camera_trajectory(tiny):
 
 
 def test_stereo_pair_disparity_and_fisheye_projection():
-    _, cams = synth.calibration(128)
+    _, cams = camera.calibration(128)
     left, right = cams[4], cams[5]
     p_left = np.array([0.1, -0.05, 0.8])  # a point in the left camera frame
     T_rl = right.T_c_b @ np.linalg.inv(left.T_c_b)  # right ← left
     p_right = T_rl[:3, :3] @ p_left + T_rl[:3, 3]
-    ul, vl, _ = synth.project(left, p_left)
-    ur, vr, _ = synth.project(right, p_right)
+    ul, vl, _ = camera.project(left, p_left)
+    ur, vr, _ = camera.project(right, p_right)
     f = left.K[0]
-    assert abs((ul - ur) - f * synth.BASELINE / 0.8) < 1e-9 and abs(vl - vr) < 1e-9
+    assert abs((ul - ur) - f * camera.BASELINE / 0.8) < 1e-9 and abs(vl - vr) < 1e-9
     # fisheye: projecting the unprojected pixel rays lands back on the pixel centres
     cam = cams[0]
-    rays, ok = synth.pixel_rays(cam, 128)
-    u, v, _ = synth.project(cam, rays.T[ok])
+    rays, ok = camera.pixel_rays(cam, 128)
+    u, v, _ = camera.project(cam, rays.T[ok])
     grid_v, grid_u = np.mgrid[0:128, 0:128] + 0.5
     np.testing.assert_allclose(u, grid_u.ravel()[ok], atol=1e-6)
     np.testing.assert_allclose(v, grid_v.ravel()[ok], atol=1e-6)

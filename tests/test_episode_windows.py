@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robotask.episode import features as F
-from robotask.episode import windows as W
+from robotask.episode import layout, windows as W
 from robotask.errors import RobotaskError
 
 
@@ -87,18 +86,8 @@ def test_chronological_split_and_gap():
         W.chronological_split(10, gap=3)
 
 
-def test_scaler_train_only_population_std_and_floor():
-    x = np.array([[1.0, 5.0, 0.0], [3.0, 5.0, 1e-8]])
-    sc = W.Scaler().fit(x)
-    assert np.allclose(sc.mean_, [2, 5, 5e-9]) and np.allclose(sc.std_, [1, 1, 1])  # std 1 (pop), 0 → 1, 5e-9 → 1
-    assert np.allclose(sc.transform(np.array([[5.0, 6.0, 0.0]])), [[3, 1, -5e-9]])
-    assert np.allclose(W.Scaler(std_floor=2.0).fit(x).std_, [1, 1, 1])
-    r = W.Scaler(robust=True).fit(np.array([[0.0], [1.0], [2.0], [100.0]]))
-    assert np.isclose(r.mean_[0], 1.5)
-
-
 def test_block_columns_groups():
-    m = F.make_manifest()
+    m = layout.make_manifest()
     sizes = {g: len(W.group_columns(m, g)) for g in W.BLOCK_GROUPS}
     assert sizes == {"all": 8546, "no_contacts_text": 8546 - 147 - 896, "no_text": 7650, "motion": 2415,
                      "visual": 5096, "text": 896}

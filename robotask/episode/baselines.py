@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .heads import threshold_multilabel
+from .minimal_heads import threshold_multilabel
 
 
 def majority_class(y_train: np.ndarray, n_test: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Figures and tables of notebook ``10_episode`` ("The episode"): every modality over a time range.
 
-Each ``plot_*`` function takes a loaded ``Episode`` and a frame range [start, stop) and returns a
+Each ``figure_*`` function takes a loaded ``Episode`` and a frame range [start, stop) and returns a
 matplotlib Figure; ``label_statistics`` and ``modality_table`` give the numbers the chapter prints.
 """
 
@@ -95,7 +95,7 @@ def _colours(labels: list[str]) -> dict[str, str]:
     return {lab: next(cyc) for lab in dict.fromkeys(labels)}
 
 
-def plot_timeline(ep: Episode, start: int = 0, stop: int | None = None) -> plt.Figure:
+def figure_timeline(ep: Episode, start: int = 0, stop: int | None = None) -> plt.Figure:
     """Subtask and action runs over the whole episode, with the chosen range shaded."""
     stop = ep.n_frames if stop is None else stop
     fig, ax = plt.subplots(figsize=(10, 2.6))
@@ -115,7 +115,7 @@ def plot_timeline(ep: Episode, start: int = 0, stop: int | None = None) -> plt.F
     return fig
 
 
-def plot_camera_frames(ep: Episode, frames: list[int], size: int = 128) -> plt.Figure:
+def figure_camera_frames(ep: Episode, frames: list[int], size: int = 128) -> plt.Figure:
     """Frames of all six cameras (rows) at the given annotation frames (columns)."""
     last = max(frames) + 1
     fig, axes = plt.subplots(len(fmt.VIDEO_STREAMS), len(frames), figsize=(1.6 * len(frames) + 0.6, 10),
@@ -142,7 +142,7 @@ def plot_camera_frames(ep: Episode, frames: list[int], size: int = 128) -> plt.F
     return fig
 
 
-def plot_depth(ep: Episode, frame: int) -> plt.Figure:
+def figure_depth(ep: Episode, frame: int) -> plt.Figure:
     """Depth (metres) and confidence of one frame at the stored resolution."""
     depth, conf = ep.depth_frame(frame)
     fig, axes = plt.subplots(1, 2, figsize=(7, 3.2))
@@ -179,7 +179,7 @@ def _mark_actions(ax: plt.Axes, ep: Episode, start: int, stop: int) -> None:
         ax.axvline(i / fmt.FPS, color="k", lw=0.8, ls=":")
 
 
-def plot_trajectories(ep: Episode, start: int, stop: int) -> plt.Figure:
+def figure_trajectories(ep: Episode, start: int, stop: int) -> plt.Figure:
     """Wrist positions in the camera frame over time, and a top view of camera, wrists and body in world."""
     t = np.arange(start, stop) / fmt.FPS
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1.6, 1]})
@@ -215,7 +215,7 @@ def plot_trajectories(ep: Episode, start: int, stop: int) -> plt.Figure:
     return fig
 
 
-def plot_imu(ep: Episode, start: int, stop: int) -> plt.Figure:
+def figure_imu(ep: Episode, start: int, stop: int) -> plt.Figure:
     """Accelerometer and gyroscope over the frames [start, stop), at IMU rate."""
     fig, axes = plt.subplots(2, 1, figsize=(10, 4.2), sharex=True)
     if ep.imu is None or ep.imu.keyframe_indices is None:
@@ -234,7 +234,7 @@ def plot_imu(ep: Episode, start: int, stop: int) -> plt.Figure:
     return fig
 
 
-def plot_spectrogram(ep: Episode, start: int, stop: int, sample_rate: int = 16000) -> plt.Figure:
+def figure_spectrogram(ep: Episode, start: int, stop: int, sample_rate: int = 16000) -> plt.Figure:
     """Log spectrogram of the audio over [start, stop) with action changes and hand-contact onsets."""
     fig, ax = plt.subplots(figsize=(10, 3.4))
     audio = media.read_audio(ep.audio_path, sample_rate) if ep.audio_path is not None else None

@@ -1,6 +1,6 @@
-"""Figures, tables and computed prose of the task chapters ``12_task`` and ``13_suite_summary``.
+"""Figures, tables and computed prose of the task chapter ``12_task``.
 
-Every function takes the in-memory results of ``robotask.episode.suite.run_task`` (one per protocol)
+Every function takes the :class:`~robotask.episode.suite.TaskResult` of ``run_task`` (one per protocol)
 and returns a figure, a DataFrame or a Markdown string; the notebooks only call them.
 """
 
@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import plots
 from . import metrics as M
+from .suite import TaskResult
 from .tasks import TASKS
 
 HEAD_LABELS = {"baseline": "baseline", "minimal": "minimal head", "mlp": "MLP"}
@@ -30,31 +31,31 @@ SECONDARY = {
 }
 
 
-def ok_results(results: dict[str, dict]) -> dict[str, dict]:
+def ok_results(results: dict[str, TaskResult]) -> dict[str, TaskResult]:
     """The protocols whose run produced metrics."""
-    return {p: r for p, r in results.items() if r.get("status") == "ok"}
+    return {p: r for p, r in results.items() if r.ok}
 
 
-def status_text(results: dict[str, dict]) -> str:
+def status_text(results: dict[str, TaskResult]) -> str:
     """Markdown for protocols whose task did not run (skipped or degenerate), else ""."""
     lines = []
     for p, r in results.items():
-        if r.get("status") != "ok":
-            counts = f" Class counts: {r['class_counts']}." if "class_counts" in r else ""
-            lines.append(f"- **{p}** protocol: {r['status']} — {r['reason']}.{counts}")
+        if not r.ok:
+            counts = f" Class counts: {r.details['class_counts']}." if "class_counts" in r.details else ""
+            lines.append(f"- **{p}** protocol: {r.status} — {r.reason}.{counts}")
     return "\n".join(lines)
 
 
-def metrics_table(results: dict[str, dict]) -> pd.DataFrame:
+def metrics_table(results: dict[str, TaskResult]) -> pd.DataFrame:
     """One row per protocol × (baseline, minimal, MLP) with the primary and secondary metrics."""
     rows = []
     for proto, res in ok_results(results).items():
-        kind = TASKS[res["task"]].kind
+        kind = TASKS[res.task].kind
         for part in ("baseline", "minimal", "mlp"):
-            if part not in res:
+            if part not in res.metrics:
                 continue
-            m = res[part]
-            row = {"protocol": proto, "model": HEAD_LABELS[part] + (f" ({res['baseline_name']})"
+            m = res.metrics[part]
+            row = {"protocol": proto, "model": HEAD_LABELS[part] + (f" ({res.info['baseline_name']})"
                                                                     if part == "baseline" else "")}
             for k in SECONDARY[kind]:
                 if k in m and isinstance(m[k], (int, float)) and m[k] is not None:
@@ -63,9 +64,9 @@ def metrics_table(results: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def examples_table(result: dict, n: int = 6) -> pd.DataFrame:
+def examples_table(result: TaskResult, n: int = 6) -> pd.DataFrame:
     """A few test samples with their frames and decoded targets (what the task asks to predict)."""
-    data = result["data"]
+    data = result.data
     idx = data.test[np.linspace(0, len(data.test) - 1, min(n, len(data.test))).astype(int)]
     rows = data.rows.iloc[idx][["window_index", "start_frame", "end_frame"]].copy()
     if data.kind in ("classification", "binary"):
@@ -78,14 +79,14 @@ def examples_table(result: dict, n: int = 6) -> pd.DataFrame:
     return rows.reset_index(drop=True)
 
 
-def plot_confusion(result: dict) -> plt.Figure:
+def figure_confusion(result: TaskResult) -> plt.Figure:
     """Confusion matrix of the minimal head (row-normalised) and per-class F1 of the heads."""
-    data = result["data"]
+    data = result.data
     y = data.y[data.test]
     names = data.class_names
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, max(3.5, 0.28 * len(names) + 1.5)),
                                  gridspec_kw={"width_ratios": [1.2, 1]})
-    cm = M.confusion_table(y, result["outputs"]["minimal"].pred, names).iloc[:, 1:].to_numpy(float)
+    cm = M.confusion_table(y, result.outputs["minimal"].pred, names).iloc[:, 1:].to_numpy(float)
     norm = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
     a1.imshow(norm, cmap="Blues", vmin=0, vmax=1)
     short = [n[:18] for n in names]
@@ -97,8 +98,8 @@ def plot_confusion(result: dict) -> plt.Figure:
     a1.grid(False)
     width = 0.4
     pos = np.arange(len(names))
-    for k, part in enumerate(p for p in ("minimal", "mlp") if p in result["outputs"]):
-        f1 = M.per_class_table(y, result["outputs"][part].pred, names)["f1"].to_numpy()
+    for k, part in enumerate(p for p in ("minimal", "mlp") if p in result.outputs):
+        f1 = M.per_class_table(y, result.outputs[part].pred, names)["f1"].to_numpy()
         a2.barh(pos + (k - 0.5) * width, f1, height=width, color=COLORS[part], label=HEAD_LABELS[part])
     support = np.bincount(y, minlength=len(names))
     a2.set_yticks(pos, [f"{s} (n={c})" for s, c in zip(short, support)], fontsize=7)
@@ -111,15 +112,15 @@ def plot_confusion(result: dict) -> plt.Figure:
     return fig
 
 
-def plot_timeline(result: dict) -> plt.Figure:
+def figure_timeline(result: TaskResult) -> plt.Figure:
     """Predicted vs true class over the test windows, with true (and predicted) boundaries."""
-    data = result["data"]
+    data = result.data
     centers = data.rows["center_frame"].to_numpy()[data.test]
     fig, ax = plt.subplots(figsize=(10, 3.8))
     ax.step(centers, data.y[data.test], where="mid", color="black", lw=3, alpha=0.35, label="true")
     for part in ("minimal", "mlp"):
-        if part in result["outputs"]:
-            ax.plot(centers, result["outputs"][part].pred, ".", ms=4, color=COLORS[part], label=HEAD_LABELS[part])
+        if part in result.outputs:
+            ax.plot(centers, result.outputs[part].pred, ".", ms=4, color=COLORS[part], label=HEAD_LABELS[part])
     if "boundaries" in data.extra:
         b = data.extra["boundaries"]
         for f in b[(b >= centers.min()) & (b <= centers.max())]:
@@ -132,14 +133,14 @@ def plot_timeline(result: dict) -> plt.Figure:
     return fig
 
 
-def plot_boundaries(result: dict) -> plt.Figure:
+def figure_boundaries(result: TaskResult) -> plt.Figure:
     """P(transition) over the test windows with true and predicted boundaries (τ band shaded)."""
-    data = result["data"]
+    data = result.data
     centers = data.rows["center_frame"].to_numpy()[data.test]
     t = data.class_names.index("transition") if "transition" in data.class_names else 0
     fig, ax = plt.subplots(figsize=(10, 3.6))
     for part in ("minimal", "mlp"):
-        out = result["outputs"].get(part)
+        out = result.outputs.get(part)
         if out is not None:
             ax.plot(centers, out.proba[:, t], color=COLORS[part], lw=1.2, label=f"P(transition), {HEAD_LABELS[part]}")
             pred = centers[out.pred == t]
@@ -155,15 +156,15 @@ def plot_boundaries(result: dict) -> plt.Figure:
     return fig
 
 
-def plot_trajectories(result: dict, joint: int = 0) -> plt.Figure:
+def figure_trajectories(result: TaskResult, joint: int = 0) -> plt.Figure:
     """Left-wrist position 10 frames ahead (x, y, z) over the test windows: truth, heads, zero velocity."""
-    data = result["data"]
+    data = result.data
     k = data.extra["n_future"]
     centers = data.rows["center_frame"].to_numpy()[data.test]
     shape = (len(data.test), k, -1, 3)
     fig, axes = plt.subplots(3, 1, figsize=(10, 6), sharex=True)
     series = {"truth": data.y[data.test]}
-    series.update({p: o.pred for p, o in result["outputs"].items() if o is not None})
+    series.update({p: o.pred for p, o in result.outputs.items() if o is not None})
     for axis, ax in enumerate(axes):
         for name, arr in series.items():
             v = np.asarray(arr).reshape(shape)[:, -1, joint, axis]
@@ -178,13 +179,13 @@ def plot_trajectories(result: dict, joint: int = 0) -> plt.Figure:
     return fig
 
 
-def plot_rank_histogram(result: dict) -> plt.Figure:
+def figure_rank_histogram(result: TaskResult) -> plt.Figure:
     """Histogram of the rank of the correct candidate, heads vs a uniform random ranking."""
-    n = len(result["data"].test)
+    n = len(result.data.test)
     fig, ax = plt.subplots(figsize=(8, 3.6))
     bins = np.unique(np.geomspace(1, n + 1, 25).astype(int))
     for part in ("minimal", "mlp"):
-        out = result["outputs"].get(part)
+        out = result.outputs.get(part)
         if out is not None and "ranks" in out.train_final:
             ax.hist(out.train_final["ranks"], bins=bins, histtype="step", lw=2, color=COLORS[part],
                     label=HEAD_LABELS[part])
@@ -198,15 +199,15 @@ def plot_rank_histogram(result: dict) -> plt.Figure:
     return fig
 
 
-def plot_reconstruction(result: dict, n_examples: int = 3, dims: int = 98) -> plt.Figure:
+def figure_reconstruction(result: TaskResult, n_examples: int = 3, dims: int = 98) -> plt.Figure:
     """True vs reconstructed visual features of a few test windows (the first ``dims`` values)."""
-    data = result["data"]
+    data = result.data
     idx = np.linspace(0, len(data.test) - 1, n_examples).astype(int)
     fig, axes = plt.subplots(1, n_examples, figsize=(11, 3.4), sharey=True)
     for ax, i in zip(np.atleast_1d(axes), idx):
         truth = data.y[data.test[i], :dims]
         ax.plot(truth, color="black", lw=2.2, label="true")
-        for part, out in result["outputs"].items():
+        for part, out in result.outputs.items():
             if out is not None:
                 ax.plot(out.pred[i, :dims], color=COLORS[part], lw=1, label=HEAD_LABELS[part])
         ax.set_title(f"window {int(data.rows['window_index'].iloc[data.test[i]])}")
@@ -216,17 +217,17 @@ def plot_reconstruction(result: dict, n_examples: int = 3, dims: int = 98) -> pl
     return fig
 
 
-def plot_object_f1(result: dict) -> plt.Figure:
+def figure_object_f1(result: TaskResult) -> plt.Figure:
     """Per-object F1 of the heads, objects ordered by test support; unseen-in-train marked."""
-    data = result["data"]
+    data = result.data
     y_te, y_tr = data.y[data.test], data.y[data.train]
     support, train_support = y_te.sum(axis=0), y_tr.sum(axis=0)
     order = np.argsort(-support, kind="stable")
     order = order[support[order] > 0]
     fig, ax = plt.subplots(figsize=(10, 3.8))
     width = 0.4
-    for k, part in enumerate(p for p in ("minimal", "mlp") if p in result["outputs"]):
-        f1 = M.per_label_f1(y_te, result["outputs"][part].pred)[order]
+    for k, part in enumerate(p for p in ("minimal", "mlp") if p in result.outputs):
+        f1 = M.per_label_f1(y_te, result.outputs[part].pred)[order]
         ax.bar(np.arange(len(order)) + (k - 0.5) * width, f1, width, color=COLORS[part], label=HEAD_LABELS[part])
     labels = [f"{data.class_names[j][:16]}{'*' if train_support[j] == 0 else ''}" for j in order]
     ax.set_xticks(range(len(order)), labels, rotation=70, fontsize=7, ha="right")
@@ -237,32 +238,32 @@ def plot_object_f1(result: dict) -> plt.Figure:
     return fig
 
 
-FIGURES = {"confusion": plot_confusion, "per_class_f1": None, "timeline": plot_timeline,
-           "boundaries": plot_boundaries, "trajectories": plot_trajectories,
-           "rank_histogram": plot_rank_histogram, "reconstruction": plot_reconstruction,
-           "object_f1": plot_object_f1}
+FIGURES = {"confusion": figure_confusion, "timeline": figure_timeline,
+           "boundaries": figure_boundaries, "trajectories": figure_trajectories,
+           "rank_histogram": figure_rank_histogram, "reconstruction": figure_reconstruction,
+           "object_f1": figure_object_f1}
 
 
-def task_figures(task_id: str, result: dict) -> Iterator[tuple[str, plt.Figure]]:
+def task_figures(task_id: str, result: TaskResult) -> Iterator[tuple[str, plt.Figure]]:
     """The figures that fit the task (registry ``figures``), yielded one at a time as (name, figure)."""
     for name in TASKS[task_id].figures:
-        fn = FIGURES.get(name)
-        if fn is not None and "minimal" in result["outputs"]:
+        fn = FIGURES[name]
+        if "minimal" in result.outputs:
             yield name, fn(result)
 
 
-def _fmt(v: Any) -> str:
+def format_metric(v: Any) -> str:
     """A metric value for prose."""
     return "–" if v is None else f"{v:.3f}"
 
 
-def interpret(task_id: str, results: dict[str, dict]) -> str:
+def interpret(task_id: str, results: dict[str, TaskResult]) -> str:
     """What the result means, computed from the numbers: heads vs baseline, protocol change, caveats."""
     spec = TASKS[task_id]
     ok = ok_results(results)
     lines = []
     for proto, res in ok.items():
-        p = res["primary"]
+        p = res.primary
         sign = 1 if spec.higher_is_better else -1
         parts = []
         for head in ("minimal", "mlp"):
@@ -270,10 +271,10 @@ def interpret(task_id: str, results: dict[str, dict]) -> str:
                 continue
             gain = sign * (p[head] - p["baseline"])
             verdict = "beats" if gain > 0.01 * max(abs(p["baseline"]), 1e-3) else "does not beat"
-            parts.append(f"the {HEAD_LABELS[head]} ({_fmt(p[head])}) {verdict} the baseline")
-        lines.append(f"- **{proto}**: {spec.primary_metric} of the baseline ({res['baseline_name']}) is "
-                     f"{_fmt(p['baseline'])}; " + "; ".join(parts) + ".")
-        m = res.get("minimal", {})
+            parts.append(f"the {HEAD_LABELS[head]} ({format_metric(p[head])}) {verdict} the baseline")
+        lines.append(f"- **{proto}**: {spec.primary_metric} of the baseline ({res.info['baseline_name']}) is "
+                     f"{format_metric(p['baseline'])}; " + "; ".join(parts) + ".")
+        m = res.metrics.get("minimal", {})
         if m.get("unseen_test_classes"):
             lines.append(f"  {len(m['unseen_test_classes'])} test class(es) never occur in training "
                          f"({', '.join(m['unseen_test_classes'][:4])}{'…' if len(m['unseen_test_classes']) > 4 else ''}).")
@@ -282,7 +283,7 @@ def interpret(task_id: str, results: dict[str, dict]) -> str:
                          f"carry a label seen in training; no classifier can exceed that accuracy.")
         if m.get("train_final_accuracy") is not None and m.get("accuracy") is not None:
             lines.append(f"  Train accuracy {m['train_final_accuracy']:.3f} against test accuracy "
-                         f"{m['accuracy']:.3f} (train {res['num_train']} samples, {res['feature_dim']} inputs).")
+                         f"{m['accuracy']:.3f} (train {res.info['num_train']} samples, {res.info['feature_dim']} inputs).")
         if "copy_current_action_accuracy" in m:
             lines.append(f"  Copying the action at the window end would score accuracy "
                          f"{m['copy_current_action_accuracy']:.3f} on this target ({m['target']}).")
@@ -297,134 +298,10 @@ def interpret(task_id: str, results: dict[str, dict]) -> str:
     if status:
         lines.append(status)
     if len(ok) == 2:
-        a, b = ok["original"]["primary"], ok["improved"]["primary"]
+        a, b = ok["original"].primary, ok["improved"].primary
         for head in ("minimal", "mlp"):
             if a.get(head) is not None and b.get(head) is not None:
                 lines.append(f"- Switching to the improved protocol moves the {HEAD_LABELS[head]} from "
-                             f"{_fmt(a[head])} to {_fmt(b[head])} (baseline {_fmt(a['baseline'])} → "
-                             f"{_fmt(b['baseline'])}).")
-    return "\n".join(lines)
-
-
-# ------------------------------------------------------------------------------ suite summary
-def summary_long(reports: dict[tuple[str, str], dict]) -> pd.DataFrame:
-    """Primary metrics of every (schedule, protocol) suite run in long form."""
-    rows = []
-    for (schedule, proto), rep in reports.items():
-        for t, p in rep["primary"].items():
-            for part in ("baseline", "minimal", "mlp"):
-                rows.append({"schedule": schedule, "protocol": proto, "task": t,
-                             "name": rep["task_display_names"][t], "metric": p["metric"],
-                             "higher_is_better": p["higher_is_better"], "model": part, "value": p.get(part),
-                             "status": rep["status"][t]["status"]})
-    return pd.DataFrame(rows)
-
-
-def summary_wide(long: pd.DataFrame, schedule: str, published: dict | None = None) -> pd.DataFrame:
-    """One row per task: primary metric for baseline/minimal/MLP under each protocol (+ published real sample)."""
-    sub = long[long["schedule"] == schedule]
-    wide = sub.pivot_table(index=["task", "name", "metric"], columns=["protocol", "model"], values="value",
-                           aggfunc="first", dropna=False)
-    protos = list(dict.fromkeys(sub["protocol"]))
-    wide = wide[[(p, m) for p in protos for m in ("baseline", "minimal", "mlp") if (p, m) in wide.columns]]
-    wide.columns = [f"{p} {HEAD_LABELS[m]}" for p, m in wide.columns]
-    wide = wide.reset_index()
-    if published:
-        wide["published minimal (real sample)"] = wide["task"].map(lambda t: published[t]["minimal"])
-        wide["published MLP (real sample)"] = wide["task"].map(lambda t: published[t]["mlp"])
-    order = {t: i for i, t in enumerate(TASKS)}
-    return wide.sort_values("task", key=lambda s: s.map(order)).drop(columns="task").reset_index(drop=True)
-
-
-def plot_summary(long: pd.DataFrame, published: dict | None = None) -> plt.Figure:
-    """Primary metric per task: baseline / minimal / MLP bars for each schedule × protocol (+ published)."""
-    combos = list(dict.fromkeys(zip(long["schedule"], long["protocol"])))
-    tasks = list(TASKS)
-    fig, axes = plt.subplots(3, 4, figsize=(13, 8.5))
-    for ax, t in zip(axes.ravel(), tasks):
-        sub = long[long["task"] == t]
-        x = np.arange(len(combos))
-        for k, part in enumerate(("baseline", "minimal", "mlp")):
-            vals = [sub[(sub["schedule"] == s) & (sub["protocol"] == p) & (sub["model"] == part)]["value"]
-                    .astype(float).fillna(np.nan).mean() for s, p in combos]
-            ax.bar(x + (k - 1) * 0.27, vals, 0.27, color=COLORS[part], label=HEAD_LABELS[part])
-        if published:
-            ax.axhline(published[t]["minimal"], color=COLORS["minimal"], ls=":", lw=1.2)
-            ax.axhline(published[t]["mlp"], color=COLORS["mlp"], ls=":", lw=1.2)
-        ax.set_xticks(x, [f"{s[:6]}\n{p[:4]}" for s, p in combos], fontsize=7)
-        metric = sub["metric"].iloc[0]
-        if metric == "r2":  # very negative R² would flatten every other bar
-            lo, hi = ax.get_ylim()
-            ax.set_ylim(max(lo, -1.0), max(hi, 1.0))
-        arrow = "↑" if sub["higher_is_better"].iloc[0] else "↓"
-        ax.set_title(f"{TASKS[t].display_name}\n{metric} {arrow}", fontsize=8)
-        ax.tick_params(axis="y", labelsize=7)
-    axes[0, 0].legend(fontsize=7, loc="upper left")
-    fig.suptitle("Primary metric per task (dotted: published real-sample minimal / MLP, other data)", fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
-LABEL_TASKS = ("timeline_action", "timeline_subtask", "next_action")
-
-
-def _value(long: pd.DataFrame, schedule: str, proto: str, task: str, model: str) -> float | None:
-    """One primary-metric value of the long table (None if absent)."""
-    sel = long[(long["schedule"] == schedule) & (long["protocol"] == proto) & (long["task"] == task)
-               & (long["model"] == model)]["value"]
-    return None if sel.empty or sel.iloc[0] is None or pd.isna(sel.iloc[0]) else float(sel.iloc[0])
-
-
-def _mean(values: list[float | None]) -> float | None:
-    """Mean of the non-missing values."""
-    vals = [v for v in values if v is not None]
-    return float(np.mean(vals)) if vals else None
-
-
-def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> str:
-    """Computed prose: label tasks across schedules, and the per-task effect of the improved protocol."""
-    lines = []
-    proto0 = protocols[0]
-    for s in schedules:
-        for model in ("baseline", "minimal", "mlp"):
-            m = _mean([_value(long, s, proto0, t, model) for t in LABEL_TASKS])
-            if m is not None:
-                lines.append(f"- `{s}`, {proto0} protocol, {HEAD_LABELS[model]}: mean macro-F1 of the three label "
-                             f"tasks (action, step, next action) {m:.3f}.")
-    if "original" in protocols and "improved" in protocols:
-        for s in schedules:
-            changes = []
-            for t, spec in TASKS.items():
-                for model in ("minimal", "mlp"):
-                    a, b = _value(long, s, "original", t, model), _value(long, s, "improved", t, model)
-                    if a is not None and b is not None:
-                        gain = (b - a) if spec.higher_is_better else (a - b)
-                        changes.append((gain, t, model, a, b))
-                    elif a is None and b is not None and model == "minimal":
-                        lines.append(f"- `{s}`: **{spec.display_name}** only runs under the improved protocol "
-                                     f"(the original label is degenerate or the task was skipped); minimal {b:.3f}.")
-            changes.sort(reverse=True)
-            for gain, t, model, a, b in changes[:3] + [c for c in changes[-2:] if c[0] < 0]:
-                lines.append(f"- `{s}`: {TASKS[t].display_name}, {HEAD_LABELS[model]}: {a:.3f} → {b:.3f} "
-                             f"({TASKS[t].primary_metric}, {'better' if gain > 0 else 'worse'} by {abs(gain):.3f}).")
-    return "\n".join(lines) if lines else "Only one protocol and schedule were run."
-
-
-def suite_recap(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> str:
-    """Computed recap: per run, how many tasks each head wins against the baseline, and how many did not run."""
-    lines = []
-    for s in schedules:
-        for p in protocols:
-            wins = {}
-            for model in ("minimal", "mlp"):
-                n = 0
-                for t, spec in TASKS.items():
-                    v, b = _value(long, s, p, t, model), _value(long, s, p, t, "baseline")
-                    if v is not None and b is not None and (v > b if spec.higher_is_better else v < b):
-                        n += 1
-                wins[model] = n
-            sub = long[(long["schedule"] == s) & (long["protocol"] == p) & (long["model"] == "minimal")]
-            idle = int((sub["status"] != "ok").sum())
-            lines.append(f"- `{s}` / {p}: the minimal head beats the trivial baseline on {wins['minimal']} of 12 "
-                         f"tasks, the MLP on {wins['mlp']}; {idle} task(s) did not run (degenerate or skipped).")
+                             f"{format_metric(a[head])} to {format_metric(b[head])} (baseline {format_metric(a['baseline'])} → "
+                             f"{format_metric(b['baseline'])}).")
     return "\n".join(lines)

@@ -41,7 +41,7 @@ def manifest_table(manifest: Sequence[dict]) -> pd.DataFrame:
                           "end": b["end"], "dim": b["dim"]} for b in manifest])
 
 
-def plot_block_sizes(manifest: Sequence[dict]) -> plt.Figure:
+def figure_block_sizes(manifest: Sequence[dict]) -> plt.Figure:
     """Horizontal bars of the 18 blocks' dimensions in manifest order, coloured by input group.
 
     Parameters
@@ -64,7 +64,7 @@ def plot_block_sizes(manifest: Sequence[dict]) -> plt.Figure:
     return fig
 
 
-def plot_window_labels(windows: pd.DataFrame, column: str = "action_label",
+def figure_window_labels(windows: pd.DataFrame, column: str = "action_label",
                        test_fraction: float = 0.3) -> plt.Figure:
     """Majority-label fractions (left) and the labelled windows over time, train vs test, unseen marked (right).
 
@@ -103,7 +103,7 @@ def plot_window_labels(windows: pd.DataFrame, column: str = "action_label",
     return fig
 
 
-def plot_schedule_coverage(table: pd.DataFrame, reference: dict | None = None) -> plt.Figure:
+def figure_schedule_coverage(table: pd.DataFrame, reference: dict | None = None) -> plt.Figure:
     """Bars: fraction of test windows whose label was seen in training, per episode and label kind.
 
     Parameters

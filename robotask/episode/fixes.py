@@ -31,7 +31,7 @@ class Protocol:
 
     @property
     def std_floor(self) -> float:
-        """Scaler std floor of this protocol."""
+        """ZScaler std floor of this protocol."""
         return 1e-3 if self.robust_std_floor else 1e-6
 
     def fixes(self) -> dict[str, bool]:

@@ -6,6 +6,10 @@ notebook ``10_episode`` shows an episode in this format.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 ANNOTATION = "annotation.hdf5"
 VIDEO_STREAMS: tuple[str, ...] = (
     "fisheye_cam0",
@@ -80,3 +84,17 @@ def video_file(stream: str) -> str:
 def frame_name(t_ns: int) -> str:
     """Frame name of the synthetic format: ``"<t_ns>.jpg"``."""
     return f"{int(t_ns)}.jpg"
+
+
+def frame_stem(name: str) -> str:
+    """Frame name without extension."""
+    return name.rsplit(".", 1)[0] if "." in name else name
+
+
+def decode_str(value: Any) -> str:
+    """A stored string (bytes, numpy bytes or str) as NUL-stripped str."""
+    if isinstance(value, np.ndarray):
+        value = value.reshape(-1)[0] if value.size else b""
+    if isinstance(value, (bytes, np.bytes_)):
+        value = bytes(value).decode("utf-8", errors="replace")
+    return str(value).rstrip("\x00")

@@ -1,16 +1,15 @@
 """Read an Xperience-10M episode folder as the public sample ships it (spec §1).
 
 ``load_episode(path) -> Episode`` reads calibration, SLAM poses (camera-to-world as §1.8), the
-filtered point cloud, hands, body, contacts, IMU and captions eagerly (all small), and depth
+filtered point cloud, hands, body, contacts, IMU and captions (``robotask.episode.captions``) eagerly (all small), and depth
 lazily in chunks; videos and audio stay on disk (``robotask.episode.media`` decodes them).
 Used by the features, the tasks and notebook ``10_episode``.
 """
 
 from __future__ import annotations
 
-import json
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -19,9 +18,11 @@ import numpy as np
 
 from ..errors import RobotaskError
 from . import format as fmt
+from .captions import Captions, parse_caption_document, read_caption_text, resolve_captions
+from .format import decode_str, frame_stem
+from .poses import camera_poses, filter_point_cloud
 
 
-# ---------------------------------------------------------------- data classes
 @dataclass
 class Imu:
     """IMU samples (all M of them) and the frame → sample map."""
@@ -39,26 +40,6 @@ class Imu:
         lo = int(np.clip(self.keyframe_indices[a], 0, m - 1))
         hi = int(np.clip(self.keyframe_indices[b - 1] + 1, lo + 1, m))
         return lo, hi
-
-
-@dataclass
-class Captions:
-    """Per-frame caption labels resolved as the official toolkit does (spec §1.5)."""
-
-    main_task: str
-    theme: list[str]  # subtask label per frame ("" = none)
-    action_label: list[str]
-    action_desc: list[str]
-    interaction: list[str]
-    objects: list[list[str]]
-    segments: list[tuple[int, int, str, int]]  # (start, end inclusive, theme, segment_id)
-    task_to_id: dict[str, int]  # theme -> 1-based id in order of first appearance
-    raw: dict = field(default_factory=dict, repr=False)  # the parsed JSON document
-
-    @property
-    def n_frames(self) -> int:
-        """Number of frames the labels cover."""
-        return len(self.theme)
 
 
 @dataclass
@@ -104,11 +85,6 @@ class Episode:
     def right_hand_valid(self) -> np.ndarray | None:
         """(N,) bool: right hand present (finite, not all zero)."""
         return None if self.right_joints is None else _valid_frames(self.right_joints)
-
-    @property
-    def pose_valid(self) -> np.ndarray:
-        """(N,) bool: camera pose finite."""
-        return np.isfinite(self.R_c2w).all(axis=(1, 2)) & np.isfinite(self.t_c2w).all(axis=1)
 
     def invalid_mocap(self) -> dict[str, int]:
         """Count of invalid frames per mocap array (NaN or all-zero)."""
@@ -197,15 +173,6 @@ def _valid_frames(arr: np.ndarray) -> np.ndarray:
     return np.isfinite(flat).all(axis=1) & (np.abs(np.nan_to_num(flat)).sum(axis=1) > 0)
 
 
-def _decode_str(value: Any) -> str:
-    """A stored string (bytes, numpy bytes or str) as NUL-stripped str."""
-    if isinstance(value, np.ndarray):
-        value = value.reshape(-1)[0] if value.size else b""
-    if isinstance(value, (bytes, np.bytes_)):
-        value = bytes(value).decode("utf-8", errors="replace")
-    return str(value).rstrip("\x00")
-
-
 def _read_group(group: h5py.Group) -> dict:
     """Read an HDF5 group recursively (spec §1.4): dicts, arrays, floats and strings."""
     out: dict[str, Any] = {}
@@ -216,7 +183,7 @@ def _read_group(group: h5py.Group) -> dict:
             continue
         value = item[()]
         if item.dtype.kind in "SUO" or isinstance(value, (bytes, str)):
-            out[key] = _decode_str(value) if item.ndim == 0 else [_decode_str(v) for v in np.ravel(value)]
+            out[key] = decode_str(value) if item.ndim == 0 else [decode_str(v) for v in np.ravel(value)]
         elif item.ndim == 0:
             out[key] = float(value)
         else:
@@ -239,233 +206,12 @@ def _frame_array(f: h5py.File, key: str, n: int | None, tail: tuple[int, ...]) -
     return arr
 
 
-def quat_wxyz_to_matrix(q: np.ndarray) -> np.ndarray:
-    """Rotation matrices (…, 3, 3) from unit quaternions (…, 4) in (w, x, y, z) order."""
-    q = np.asarray(q, dtype=np.float64)
-    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-    w, x, y, z = np.moveaxis(q, -1, 0)
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
-        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
-        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
-    ], -2)
-
-
-def camera_poses(quat_wxyz: np.ndarray, trans_xyz: np.ndarray,
-                 T_c0_b: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """Camera-to-world (R, t) from world→body SLAM poses and camera←body extrinsics (spec §1.8)."""
-    n = len(quat_wxyz)
-    T = np.zeros((n, 4, 4))
-    T[:, :3, :3] = quat_wxyz_to_matrix(quat_wxyz)
-    T[:, :3, 3] = trans_xyz
-    T[:, 3, 3] = 1.0
-    if T_c0_b is not None:
-        T = np.asarray(T_c0_b, dtype=np.float64) @ T
-    R_c2w = np.transpose(T[:, :3, :3], (0, 2, 1))
-    t_c2w = -np.einsum("nij,nj->ni", R_c2w, T[:, :3, 3])
-    return R_c2w, t_c2w
-
-
-def filter_point_cloud(points: np.ndarray, percentile: float = 95.0) -> np.ndarray:
-    """Keep points whose distance from the per-axis median is ≤ the given percentile of distances."""
-    pts = np.asarray(points, dtype=np.float64)
-    if pts.ndim != 2 or pts.shape[1] != 3 or len(pts) == 0:
-        return pts
-    d = np.linalg.norm(pts - np.median(pts, axis=0), axis=1)
-    return pts[d <= np.percentile(d, percentile)]
-
-
-def _stem(name: str) -> str:
-    """Frame name without extension."""
-    return name.rsplit(".", 1)[0] if "." in name else name
-
-
-class _FrameRefs:
-    """Resolve caption frame references to indices as the official toolkit (HT) does."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.exact = {n: i for i, n in enumerate(names)}
-        self.lookup = dict(self.exact)
-        for i, n in enumerate(names):
-            self.lookup.setdefault(_stem(n), i)
-        stems = [_stem(n) for n in names]
-        self.numeric = np.array([int(s) if s.isdigit() else -1 for s in stems], dtype=np.int64)
-        self.n = len(names)
-
-    def by_name(self, ref: Any) -> int | None:
-        """Exact or stem lookup."""
-        return self.lookup.get(str(ref))
-
-    def nearest(self, ref: Any) -> int | None:
-        """Frame whose name-as-integer is nearest to an all-digit reference."""
-        s = str(ref).strip()
-        if not s.isdigit() or not (self.numeric >= 0).any():
-            return None
-        valid = np.flatnonzero(self.numeric >= 0)
-        return int(valid[np.argmin(np.abs(self.numeric[valid] - int(s)))])
-
-    def name_or_nearest(self, ref: Any) -> int | None:
-        """Exact/stem lookup, else nearest timestamp."""
-        i = self.by_name(ref)
-        return self.nearest(ref) if i is None else i
-
-    def segment(self, ref: Any) -> int | None:
-        """Segment bound: a direct 0-based index if in range, else name, else nearest timestamp."""
-        try:
-            i = int(ref)
-            if 0 <= i < self.n:
-                return i
-        except (TypeError, ValueError):
-            pass
-        return self.name_or_nearest(ref)
-
-
-def _as_objects(value: Any) -> list[str]:
-    """Objects of one frame as a list of strings."""
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return [str(value)] if value else []
-
-
-def parse_caption_document(text: str, where: str) -> dict:
-    """Parse the caption JSON, or raise RobotaskError naming ``where`` and the JSON error."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RobotaskError(f"{where}: malformed caption JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    if not isinstance(doc, dict):
-        raise RobotaskError(f"{where}: caption JSON must be an object with 'segments', got {type(doc).__name__}")
-    return doc
-
-
-def resolve_captions(doc: dict, frame_names: list[str], where: str = "caption",
-                     strict: bool = False) -> Captions:
-    """Expand a caption document to per-frame labels and segments (spec §1.5, HT rules).
-
-    Parameters
-    ----------
-    doc : parsed caption JSON.
-    frame_names : ``slam/frame_names`` of the episode.
-    where : file/key named in warnings and errors.
-    strict : raise RobotaskError on an unresolvable frame reference instead of warning and skipping it.
-    """
-    n = len(frame_names)
-    refs = _FrameRefs(frame_names)
-    info: dict[int, dict[str, Any]] = {}
-    boundaries: list[tuple[int, int, str, int]] = []
-
-    def unresolved(what: str, ref: Any) -> None:
-        """Warn about (or, strict, raise on) a frame reference that names no frame."""
-        msg = f"{where}: {what} frame reference {ref!r} matches no slam/frame_names entry"
-        if strict:
-            raise RobotaskError(msg)
-        warnings.warn(msg + "; skipped", stacklevel=3)
-
-    segments = doc.get("segments") or []
-    if not isinstance(segments, list):
-        raise RobotaskError(f"{where}: 'segments' must be a list, got {type(segments).__name__}")
-    for k, seg in enumerate(segments):
-        if not isinstance(seg, dict):
-            raise RobotaskError(f"{where}: segments[{k}] must be an object")
-        theme = str(seg.get("Sub Task", "") or "")
-        seg_id = int(seg.get("segment_id", k)) if str(seg.get("segment_id", k)).lstrip("-").isdigit() else k
-        touched: list[int] = []
-        actions = []
-        for a in seg.get("Current Action") or []:
-            s_ref = a.get("start_frame_name", a.get("start_frame"))
-            e_ref = a.get("end_frame_name", a.get("end_frame"))
-            si, ei = refs.by_name(str(s_ref)), refs.by_name(str(e_ref))
-            if (si is None or ei is None) and str(s_ref).strip().isdigit():
-                si = refs.nearest(s_ref) if si is None else si
-                ei = refs.nearest(e_ref) if ei is None else ei
-            if si is None or ei is None:
-                unresolved(f"segments[{k}] action {a.get('label', '')!r}", s_ref if si is None else e_ref)
-                continue
-            actions.append((si, ei, str(a.get("label", "") or ""), str(a.get("description", "") or "")))
-        actions.sort(key=lambda x: x[0])
-        for si, ei, label, desc in actions:
-            for i in range(si, ei + 1):
-                info.setdefault(i, {}).update(theme=theme, action_label=label, action_desc=desc)
-            touched += [si, ei]
-        exact_objects, exact_inter = {}, {}
-        for key_name, store, conv in (("objects", exact_objects, _as_objects),
-                                      ("interaction", exact_inter, lambda v: str(v or ""))):
-            for ref, value in (seg.get(key_name) or {}).items():
-                i = refs.name_or_nearest(ref)
-                if i is None:
-                    unresolved(f"segments[{k}] {key_name}", ref)
-                    continue
-                entry = info.setdefault(i, {})
-                entry[key_name] = conv(value)
-                entry.setdefault("theme", theme)
-                touched.append(i)
-                if ref in refs.exact:
-                    store[i] = conv(value)
-        s0, s1 = refs.segment(seg.get("start_frame")), refs.segment(seg.get("end_frame"))
-        if s0 is None:
-            s0 = min(touched) if touched else None
-        if s1 is None:
-            s1 = max(touched) if touched else None
-        if s0 is None or s1 is None:
-            unresolved(f"segments[{k}] bounds", seg.get("start_frame") if s0 is None else seg.get("end_frame"))
-            continue
-        for i in range(s0, s1 + 1):
-            entry = info.setdefault(i, {})
-            if not entry.get("action_label") and actions:
-                before = [a for a in actions if a[1] < i]
-                si, ei, label, desc = before[-1] if before else actions[0]
-                entry.update(theme=entry.get("theme") or theme, action_label=label, action_desc=desc)
-            for key_name, store in (("objects", exact_objects), ("interaction", exact_inter)):
-                if key_name not in entry:
-                    prior = [j for j in store if s0 <= j <= i]
-                    if prior:
-                        entry[key_name] = store[max(prior)]
-        boundaries.append((s0, s1, theme, seg_id))
-
-    theme, label, desc, inter, objects = [], [], [], [], []
-    prev = {"theme": "", "action_label": "", "action_desc": ""}
-    for i in range(n):
-        entry = info.get(i, {})
-        for key in prev:
-            if entry.get(key):
-                prev[key] = entry[key]
-        theme.append(prev["theme"])
-        label.append(prev["action_label"])
-        desc.append(prev["action_desc"])
-        inter.append(str(entry.get("interaction", "") or ""))
-        objects.append(list(entry.get("objects", [])))
-    task_to_id: dict[str, int] = {}
-    for t in theme:
-        if t and t not in task_to_id:
-            task_to_id[t] = len(task_to_id) + 1
-    config = doc.get("config") or {}
-    main_task = str(config.get("Main Task", "") if isinstance(config, dict) else "")
-    return Captions(main_task, theme, label, desc, inter, objects, boundaries, task_to_id, raw=doc)
-
-
-# ---------------------------------------------------------------- the loader
-def _read_caption_text(f: h5py.File, folder: Path) -> tuple[str, str] | None:
-    """The caption JSON text and where it came from, or None when the episode has no caption."""
-    for key in fmt.CAPTION_KEYS:
-        if key in f:
-            text = _decode_str(f[key][()]).strip()
-            if not text:
-                return None
-            if text.startswith("{"):
-                return text, f"{f.filename}:{key}"
-            p = folder / text
-            if not p.is_file():
-                raise RobotaskError(f"{f.filename}:{key} holds neither JSON nor the path of an existing file ({text[:80]!r})")
-            return p.read_text(encoding="utf-8"), str(p)
-    return None
-
-
 def _frame_names(f: h5py.File, key: str) -> list[str]:
     """Decode ``slam/frame_names``; numbers are rejected (they give garbage names in the original)."""
     raw = f[key][()]
     if np.asarray(raw).dtype.kind in "iuf":
         raise RobotaskError(f"{f.filename}: {key} holds numbers; expected byte strings such as b'75294505147569.jpg'")
-    return [_decode_str(v) for v in np.ravel(raw)]
+    return [decode_str(v) for v in np.ravel(raw)]
 
 
 def _timestamps(f: h5py.File, names: list[str], n: int) -> np.ndarray | None:
@@ -473,14 +219,106 @@ def _timestamps(f: h5py.File, names: list[str], n: int) -> np.ndarray | None:
     if fmt.VIDEO_TS in f:
         raw = np.ravel(f[fmt.VIDEO_TS][()])
         try:
-            ts = np.array([int(_decode_str(v)) if isinstance(v, (bytes, np.bytes_, str)) else int(v) for v in raw],
+            ts = np.array([int(decode_str(v)) if isinstance(v, (bytes, np.bytes_, str)) else int(v) for v in raw],
                           dtype=np.int64)
             if len(ts) == n:
                 return ts
         except ValueError:
             pass
-    stems = [_stem(s) for s in names]
+    stems = [frame_stem(s) for s in names]
     return np.array([int(s) for s in stems], dtype=np.int64) if stems and all(s.isdigit() for s in stems) else None
+
+
+def _open_annotation(folder: Path) -> tuple[Path, h5py.File]:
+    """The episode's ``annotation.hdf5`` path and open file, or RobotaskError saying what is wrong."""
+    if not folder.is_dir():
+        raise RobotaskError(f"{folder}: episode folder not found")
+    ann = folder / fmt.ANNOTATION
+    if not ann.is_file():
+        raise RobotaskError(f"{folder}: no {fmt.ANNOTATION} in the episode folder")
+    try:
+        return ann, h5py.File(ann, "r")
+    except OSError as exc:
+        raise RobotaskError(f"{ann}: not a readable HDF5 file ({exc})") from None
+
+
+def _read_poses(f: h5py.File, ann: Path, calibration: dict) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Frame names and camera-to-world poses from ``slam/*`` (identity poses when SLAM is absent)."""
+    slam = [k in f for k in (fmt.SLAM_QUAT, fmt.SLAM_TRANS, fmt.SLAM_NAMES)]
+    if any(slam) and not all(slam):
+        missing = [k for k, ok in zip((fmt.SLAM_QUAT, fmt.SLAM_TRANS, fmt.SLAM_NAMES), slam) if not ok]
+        raise RobotaskError(f"{ann}: {', '.join(missing)} missing; slam/quat_wxyz, trans_xyz and frame_names come as a set")
+    T_c0_b = calibration.get(fmt.STEREO_CAMERA, {}).get("T_c0_b") if isinstance(
+        calibration.get(fmt.STEREO_CAMERA), dict) else None
+    if T_c0_b is not None and np.shape(T_c0_b) != (4, 4):
+        raise RobotaskError(f"{ann}: calibration/cam01/T_c0_b has shape {np.shape(T_c0_b)}; expected (4, 4)")
+    if all(slam):
+        names = _frame_names(f, fmt.SLAM_NAMES)
+        n = len(names)
+        R_c2w, t_c2w = camera_poses(_frame_array(f, fmt.SLAM_QUAT, n, (4,)), _frame_array(f, fmt.SLAM_TRANS, n, (3,)),
+                                    T_c0_b)
+        return names, R_c2w, t_c2w
+    n = next((int(f[k].shape[0]) for k in (fmt.LEFT_JOINTS, fmt.DEPTH, fmt.BODY_KEYPOINTS) if k in f), None)
+    if n is None:
+        raise RobotaskError(f"{ann}: no slam/* datasets and none of hand_mocap/left_joints_3d, depth/depth, "
+                            "full_body_mocap/keypoints to infer the frame count from")
+    return [f"frame_{i:06d}.jpg" for i in range(n)], np.repeat(np.eye(3)[None], n, 0), np.zeros((n, 3))
+
+
+def _read_cloud(f: h5py.File, ann: Path) -> tuple[np.ndarray | None, int]:
+    """The filtered SLAM point cloud (None when absent) and its raw size."""
+    if fmt.SLAM_CLOUD not in f:
+        return None, 0
+    pts = np.asarray(f[fmt.SLAM_CLOUD][()], dtype=np.float64)
+    if pts.ndim != 2 or pts.shape[1] != 3:
+        raise RobotaskError(f"{ann}: {fmt.SLAM_CLOUD} has shape {pts.shape}; expected (P, 3)")
+    return filter_point_cloud(pts), len(pts)
+
+
+def _scalar(f: h5py.File, key: str) -> float | None:
+    """A stored scalar (or 1-element array) as float, None when absent."""
+    return float(np.ravel(f[key][()])[0]) if key in f else None
+
+
+def _depth_fields(f: h5py.File, ann: Path, n: int) -> dict[str, Any]:
+    """The Episode's depth fields: stored shape, min / max / scale, whether confidence exists."""
+    depth_shape = tuple(f[fmt.DEPTH].shape) if fmt.DEPTH in f else None
+    if depth_shape is not None and depth_shape[0] != n:
+        warnings.warn(f"{ann}: {fmt.DEPTH} has {depth_shape[0]} frames, {n} expected; "
+                      "frames beyond it have no depth", stacklevel=3)
+    return {"depth_min": _scalar(f, fmt.DEPTH_MIN), "depth_max": _scalar(f, fmt.DEPTH_MAX),
+            "depth_scale": float(_scalar(f, fmt.DEPTH_SCALE_KEY) or 1.0), "depth_shape": depth_shape,
+            "has_confidence": depth_shape is not None and fmt.DEPTH_CONF in f}
+
+
+def _ground_height(f: h5py.File, metadata: dict) -> float:
+    """Ground height from the metadata group, else a top-level dataset, else the default."""
+    ground = next((float(metadata[k]) for k in fmt.GROUND_KEYS if isinstance(metadata.get(k), float)), None)
+    if ground is None:
+        ground = next((_scalar(f, k) for k in fmt.GROUND_KEYS if k in f), fmt.DEFAULT_GROUND_HEIGHT)
+    return float(ground)
+
+
+def _read_mocap(f: h5py.File, n: int) -> dict[str, np.ndarray | None]:
+    """Hands (a missing right hand is zeros when the left exists), body keypoints and contacts."""
+    left = _frame_array(f, fmt.LEFT_JOINTS, n, (fmt.N_HAND_JOINTS, 3))
+    right = _frame_array(f, fmt.RIGHT_JOINTS, n, (fmt.N_HAND_JOINTS, 3))
+    if left is not None and right is None:
+        right = np.zeros_like(left)
+    return {"left_joints": left, "right_joints": right,
+            "body_keypoints": _frame_array(f, fmt.BODY_KEYPOINTS, n, (fmt.N_BODY_JOINTS, 3)),
+            "contacts": _frame_array(f, fmt.BODY_CONTACTS, n, (fmt.N_CONTACTS,))}
+
+
+def _warn_invalid_mocap(episode: Episode, ann: Path) -> None:
+    """One warning listing the mocap arrays with NaN or all-zero frames."""
+    bad = {k: v for k, v in episode.invalid_mocap().items() if v and k == "body_keypoints"}
+    for arr, key in ((episode.left_joints, fmt.LEFT_JOINTS), (episode.right_joints, fmt.RIGHT_JOINTS)):
+        if arr is not None and not np.isfinite(arr).all():
+            bad[key] = int((~np.isfinite(arr.reshape(episode.n_frames, -1)).all(1)).sum())
+    if bad:
+        warnings.warn(f"{ann}: invalid mocap frames (NaN or all-zero) {bad}; see Episode.body_valid / "
+                      "left_hand_valid / right_hand_valid", stacklevel=3)
 
 
 def load_episode(path: str | Path, strict: bool = False) -> Episode:
@@ -492,89 +330,30 @@ def load_episode(path: str | Path, strict: bool = False) -> Episode:
     strict : raise instead of warning on unresolvable caption frame references.
     """
     folder = Path(path)
-    if not folder.is_dir():
-        raise RobotaskError(f"{folder}: episode folder not found")
-    ann = folder / fmt.ANNOTATION
-    if not ann.is_file():
-        raise RobotaskError(f"{folder}: no {fmt.ANNOTATION} in the episode folder")
-    try:
-        f = h5py.File(ann, "r")
-    except OSError as exc:
-        raise RobotaskError(f"{ann}: not a readable HDF5 file ({exc})") from None
+    ann, f = _open_annotation(folder)
     with f:
         if fmt.CALIBRATION not in f:
             raise RobotaskError(f"{ann}: missing group '{fmt.CALIBRATION}' (required; it may be empty)")
         calibration = _read_group(f[fmt.CALIBRATION])
-        slam = [k in f for k in (fmt.SLAM_QUAT, fmt.SLAM_TRANS, fmt.SLAM_NAMES)]
-        if any(slam) and not all(slam):
-            missing = [k for k, ok in zip((fmt.SLAM_QUAT, fmt.SLAM_TRANS, fmt.SLAM_NAMES), slam) if not ok]
-            raise RobotaskError(f"{ann}: {', '.join(missing)} missing; slam/quat_wxyz, trans_xyz and frame_names come as a set")
-        T_c0_b = calibration.get(fmt.STEREO_CAMERA, {}).get("T_c0_b") if isinstance(
-            calibration.get(fmt.STEREO_CAMERA), dict) else None
-        if T_c0_b is not None and np.shape(T_c0_b) != (4, 4):
-            raise RobotaskError(f"{ann}: calibration/cam01/T_c0_b has shape {np.shape(T_c0_b)}; expected (4, 4)")
-        if all(slam):
-            names = _frame_names(f, fmt.SLAM_NAMES)
-            n = len(names)
-            quat = _frame_array(f, fmt.SLAM_QUAT, n, (4,))
-            trans = _frame_array(f, fmt.SLAM_TRANS, n, (3,))
-            R_c2w, t_c2w = camera_poses(quat, trans, T_c0_b)
-        else:
-            n = next((int(f[k].shape[0]) for k in (fmt.LEFT_JOINTS, fmt.DEPTH, fmt.BODY_KEYPOINTS) if k in f), None)
-            if n is None:
-                raise RobotaskError(f"{ann}: no slam/* datasets and none of hand_mocap/left_joints_3d, depth/depth, "
-                                    "full_body_mocap/keypoints to infer the frame count from")
-            names = [f"frame_{i:06d}.jpg" for i in range(n)]
-            R_c2w, t_c2w = np.repeat(np.eye(3)[None], n, 0), np.zeros((n, 3))
-        left = _frame_array(f, fmt.LEFT_JOINTS, n, (fmt.N_HAND_JOINTS, 3))
-        right = _frame_array(f, fmt.RIGHT_JOINTS, n, (fmt.N_HAND_JOINTS, 3))
-        if left is not None and right is None:
-            right = np.zeros_like(left)
-        body = _frame_array(f, fmt.BODY_KEYPOINTS, n, (fmt.N_BODY_JOINTS, 3))
-        contacts = _frame_array(f, fmt.BODY_CONTACTS, n, (fmt.N_CONTACTS,))
-        cloud, raw_cloud = None, 0
-        if fmt.SLAM_CLOUD in f:
-            pts = np.asarray(f[fmt.SLAM_CLOUD][()], dtype=np.float64)
-            if pts.ndim != 2 or pts.shape[1] != 3:
-                raise RobotaskError(f"{ann}: {fmt.SLAM_CLOUD} has shape {pts.shape}; expected (P, 3)")
-            raw_cloud, cloud = len(pts), filter_point_cloud(pts)
+        names, R_c2w, t_c2w = _read_poses(f, ann, calibration)
+        n = len(names)
+        mocap = _read_mocap(f, n)
+        cloud, raw_cloud = _read_cloud(f, ann)
         imu = _read_imu(f, n)
-        depth_shape = tuple(f[fmt.DEPTH].shape) if fmt.DEPTH in f else None
-        if depth_shape is not None and depth_shape[0] != n:
-            warnings.warn(f"{ann}: {fmt.DEPTH} has {depth_shape[0]} frames, {n} expected; "
-                          "frames beyond it have no depth", stacklevel=2)
-
-        def scalar(key: str) -> float | None:
-            """A stored scalar (or 1-element array) as float, None when absent."""
-            return float(np.ravel(f[key][()])[0]) if key in f else None
-
-        scale = scalar(fmt.DEPTH_SCALE_KEY) or 1.0
+        depth = _depth_fields(f, ann, n)
         metadata = _read_group(f[fmt.METADATA]) if fmt.METADATA in f else {}
-        ground = next((float(src[k]) for src in (metadata,) for k in fmt.GROUND_KEYS
-                       if isinstance(src.get(k), float)), None)
-        if ground is None:
-            ground = next((scalar(k) for k in fmt.GROUND_KEYS if k in f), fmt.DEFAULT_GROUND_HEIGHT)
-        caption = _read_caption_text(f, folder)
-        ts = _timestamps(f, names, n)
+        ground = _ground_height(f, metadata)
+        caption = read_caption_text(f, folder)
         episode = Episode(
-            path=folder, n_frames=n, frame_names=names, timestamps_ns=ts, R_c2w=R_c2w, t_c2w=t_c2w,
-            point_cloud=cloud, calibration=calibration, left_joints=left, right_joints=right,
-            body_keypoints=body, contacts=contacts, imu=imu, captions=None,
-            depth_min=scalar(fmt.DEPTH_MIN), depth_max=scalar(fmt.DEPTH_MAX), depth_scale=float(scale),
-            depth_shape=depth_shape, has_confidence=depth_shape is not None and fmt.DEPTH_CONF in f,
-            metadata=metadata, ground_height=float(ground),
-            is_synthetic=fmt.SYNTHETIC_KEY in f, raw_point_cloud_size=raw_cloud,
+            path=folder, n_frames=n, frame_names=names, timestamps_ns=_timestamps(f, names, n), R_c2w=R_c2w,
+            t_c2w=t_c2w, point_cloud=cloud, calibration=calibration, **mocap, imu=imu, captions=None, **depth,
+            metadata=metadata, ground_height=ground, is_synthetic=fmt.SYNTHETIC_KEY in f,
+            raw_point_cloud_size=raw_cloud,
         )
     if caption is not None:
         text, where = caption
         episode.captions = resolve_captions(parse_caption_document(text, where), names, where, strict)
-    bad = {k: v for k, v in episode.invalid_mocap().items() if v and k == "body_keypoints"}
-    for arr, key in ((left, fmt.LEFT_JOINTS), (right, fmt.RIGHT_JOINTS)):
-        if arr is not None and not np.isfinite(arr).all():
-            bad[key] = int((~np.isfinite(arr.reshape(n, -1)).all(1)).sum())
-    if bad:
-        warnings.warn(f"{ann}: invalid mocap frames (NaN or all-zero) {bad}; see Episode.body_valid / "
-                      "left_hand_valid / right_hand_valid", stacklevel=2)
+    _warn_invalid_mocap(episode, ann)
     return episode
 
 

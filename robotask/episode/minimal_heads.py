@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .windows import column_mean_std
-
 SOFTMAX_EPOCHS = 400
 SOFTMAX_LR = 0.12
 L2 = 2e-3
@@ -25,6 +23,19 @@ RIDGE_LAMBDA = 10.0
 MULTILABEL_LR = 0.05
 ORIGINAL_STD_FLOOR = 1e-6
 ROBUST_STD_FLOOR = 1e-3
+
+
+def column_mean_std(x: np.ndarray, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Per-column mean and population std (ddof 0) in float64, summed over row chunks.
+
+    The chunks avoid a full float64 copy of a wide float32 matrix (the 25638-d pair task).
+    """
+    mean = x.mean(axis=0, dtype=np.float64)
+    var = np.zeros_like(mean)
+    for start in range(0, len(x), chunk):
+        part = x[start:start + chunk].astype(np.float64) - mean
+        var += np.einsum("ij,ij->j", part, part)
+    return mean, np.sqrt(var / max(len(x), 1))
 
 
 @dataclass

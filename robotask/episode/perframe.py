@@ -16,8 +16,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..cache import Cache, content_key
-from ..progress import tqdm
 from ..errors import RobotaskError
+from ..progress import tqdm
 from . import format as fmt
 from . import media
 from .extractors import audio_frame_features, depth_frame_features, video_frame_features
@@ -188,14 +188,8 @@ def audio_features(episode: Any, options: FeatureOptions = FeatureOptions(),
 
     fps comes from the same file's video stream, else N / audio duration (as the original).
 
-    Parameters
-    ----------
-    episode : Episode
-        The loaded episode.
-    options : FeatureOptions
-        Extractor parameters.
-    cache : bool
-        Use the on-disk cache.
+
+    Parameters as :func:`video_features` (without ``stream``).
     """
     n = int(episode.n_frames)
     dim = 8 + options.audio_bands

@@ -1,14 +1,13 @@
-"""Windows over an episode: temporal statistics, majority labels, the chronological split, the scaler.
+"""Windows over an episode: temporal statistics, majority labels, the chronological split, block columns.
 
 Spec §3.1 and §4 (TS `episode_task_suite.py` + `train_min_action_model.py`), written from the spec.
 Used by notebook ``11_windows_features`` and by every task chapter (``12_task``) through
-:mod:`robotask.episode.features`.
+:mod:`robotask.episode.windowset`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -289,78 +288,6 @@ def gap_in_windows(frames: int, stride: int = 5) -> int:
         Window stride in frames.
     """
     return int(-(-max(frames, 0) // stride))
-
-
-def column_mean_std(x: np.ndarray, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
-    """Per-column mean and population std (ddof 0) in float64, summed over row chunks.
-
-    The chunks avoid a full float64 copy of a wide float32 matrix (the 25638-d pair task).
-    Shared by :class:`Scaler` and :class:`robotask.episode.heads.ZScaler`.
-    """
-    mean = x.mean(axis=0, dtype=np.float64)
-    var = np.zeros_like(mean)
-    for start in range(0, len(x), chunk):
-        part = x[start:start + chunk].astype(np.float64) - mean
-        var += np.einsum("ij,ij->j", part, part)
-    return mean, np.sqrt(var / max(len(x), 1))
-
-
-@dataclass
-class Scaler:
-    """Train-only z-scoring: population mean/std; std < ``std_floor`` → 1 (spec §4; original floor 1e-6).
-
-    ``robust=True`` (a fix for §8.9) uses the median and IQR/1.349 instead of mean and std.
-    """
-
-    std_floor: float = 1e-6
-    robust: bool = False
-    mean_: np.ndarray | None = field(default=None, repr=False)
-    std_: np.ndarray | None = field(default=None, repr=False)
-
-    def fit(self, x: np.ndarray) -> "Scaler":
-        """Fit on training rows.
-
-        Parameters
-        ----------
-        x : np.ndarray
-            (n_train, d) training matrix.
-        """
-        x = np.asarray(x, dtype=np.float64)
-        if x.ndim != 2 or len(x) == 0:
-            raise RobotaskError(f"Scaler.fit expects a non-empty 2-d matrix, got shape {x.shape}")
-        if self.robust:
-            q1, med, q3 = np.percentile(x, [25, 50, 75], axis=0)
-            centre, scale = med, (q3 - q1) / 1.349
-        else:
-            centre, scale = column_mean_std(x)
-        self.mean_ = centre
-        self.std_ = np.where(scale < self.std_floor, 1.0, scale)
-        return self
-
-    def transform(self, x: np.ndarray) -> np.ndarray:
-        """z = (x − mean) / std with the fitted statistics (float64).
-
-        Parameters
-        ----------
-        x : np.ndarray
-            (n, d) matrix with the fitted column count.
-        """
-        if self.mean_ is None:
-            raise RobotaskError("Scaler.transform called before fit")
-        x = np.asarray(x, dtype=np.float64)
-        if x.shape[-1] != len(self.mean_):
-            raise RobotaskError(f"Scaler was fitted on {len(self.mean_)} columns, got {x.shape[-1]}")
-        return (x - self.mean_) / self.std_
-
-    def fit_transform(self, x: np.ndarray) -> np.ndarray:
-        """Fit on ``x`` and return it standardised.
-
-        Parameters
-        ----------
-        x : np.ndarray
-            (n_train, d) training matrix.
-        """
-        return self.fit(x).transform(x)
 
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:
