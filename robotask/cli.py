@@ -17,7 +17,7 @@ COMMANDS = {
     "retrieval": "robotask.retrieval.study",
     "synth": "robotask.episode.synth",
     "features": "robotask.episode.features",
-    "suite": "robotask.episode.suite",
+    "suite": "robotask.episode.suite_cli",
 }
 
 

@@ -10,7 +10,6 @@ Used by notebooks ``12_task`` and ``13_suite_summary``, ``benchmarks/episode_sui
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -24,8 +23,6 @@ from ..progress import tqdm
 from .fixes import Protocol, get_protocol
 from .head_runs import HeadOutput, SuiteConfig, baseline_name, check_degenerate, run_baseline, run_minimal, run_mlp, \
     standardize
-from .minimal_heads import SOFTMAX_EPOCHS
-from .mlp import MLPConfig
 from .scoring import evaluate, write_artifacts
 from .task_builders import TaskData, TaskUnavailable
 from .tasks import TASKS, TaskSpec, describe, parse_tasks, split
@@ -248,31 +245,3 @@ def load_windows(episode_dir: str | Path) -> WindowSet:
     if not path.is_dir():
         raise RobotaskError(f"--episode {episode_dir}: not a directory; expected an episode folder")
     return load_window_set(path)
-
-
-def register_cli(subparsers: Any) -> None:
-    """Add ``robotask suite``."""
-    p = subparsers.add_parser("suite", help="run the twelve episode tasks and write their artifacts")
-    p.add_argument("--episode", required=True, help="episode folder (annotation.hdf5 + videos)")
-    p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
-    p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
-    p.add_argument("--protocol", default="original", help="original or improved")
-    p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("--epochs", type=int, default=SOFTMAX_EPOCHS, help="epochs of the linear heads")
-    p.add_argument("--mlp-epochs", type=int, default=MLPConfig().epochs, help="epochs of the MLP")
-    p.add_argument("--no-models", action="store_true", help="do not write model files")
-    p.set_defaults(func=_cli)
-
-
-def _cli(args: argparse.Namespace) -> int:
-    """Handler of ``robotask suite``."""
-    parse_tasks(args.tasks)
-    parse_heads(args.heads)
-    get_protocol(args.protocol)
-    cfg = SuiteConfig(args.epochs, replace(MLPConfig(), epochs=args.mlp_epochs), not args.no_models)
-    report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg)
-    table = primary_table(report)
-    with pd.option_context("display.width", 160, "display.max_columns", 20):
-        print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(f"wrote {Path(args.out) / 'summary_report.json'}")
-    return 0

@@ -1,0 +1,49 @@
+"""``robotask suite``: the command line of the episode task suite (one episode today).
+
+Kept apart from :mod:`robotask.episode.suite` so that other ways of feeding the suite (episode
+collections, splits by episode) can add their options here without importing each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .fixes import get_protocol
+from .head_runs import SuiteConfig
+from .minimal_heads import SOFTMAX_EPOCHS
+from .mlp import MLPConfig
+from .suite import HEADS, load_windows, parse_heads, primary_table, run_suite
+from .tasks import parse_tasks
+
+
+def register_cli(subparsers: Any) -> None:
+    """Add ``robotask suite``."""
+    p = subparsers.add_parser("suite", help="run the twelve episode tasks and write their artifacts")
+    p.add_argument("--episode", required=True, help="episode folder (annotation.hdf5 + videos)")
+    p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
+    p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
+    p.add_argument("--protocol", default="original", help="original or improved")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--epochs", type=int, default=SOFTMAX_EPOCHS, help="epochs of the linear heads")
+    p.add_argument("--mlp-epochs", type=int, default=MLPConfig().epochs, help="epochs of the MLP")
+    p.add_argument("--no-models", action="store_true", help="do not write model files")
+    p.set_defaults(func=_cli)
+
+
+def _cli(args: argparse.Namespace) -> int:
+    """Handler of ``robotask suite``."""
+    parse_tasks(args.tasks)
+    parse_heads(args.heads)
+    get_protocol(args.protocol)
+    cfg = SuiteConfig(args.epochs, replace(MLPConfig(), epochs=args.mlp_epochs), not args.no_models)
+    report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg)
+    table = primary_table(report)
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print(f"wrote {Path(args.out) / 'summary_report.json'}")
+    return 0
