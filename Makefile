@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 SET ?= paper
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: book test venv run html sync lock clean bench
+.PHONY: book test venv run html sync lock clean bench sysdeps
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,16 +18,23 @@ $(STAMP): requirements.txt pyproject.toml
 
 venv: $(STAMP)
 
+## system packages for the browser test and book-shots (Debian, as root): chromium, its driver, pdftoppm
+sysdeps:
+	@command -v chromium >/dev/null && test -x /usr/bin/chromedriver && command -v pdftoppm >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils)
+
 ## make book: execute every notebook (parameter set SET, default paper) and build the HTML book
 book: $(STAMP)
 	$(BIN)/robotask run --set $(SET)
 	$(MAKE) html
+	$(BIN)/python -m robotask.book.lint _build/html
 
 html: $(STAMP)
 	$(BIN)/jupyter-book build . --builder html --warningiserror --keep-going --quiet
 
-## make test: unit tests + every notebook at smoke scale through papermill + nbval
-test: $(STAMP)
+## make test: unit tests + every notebook at smoke scale through papermill, the smoke book built into
+## _build/smoke/html, linted and opened in chromium (tests/test_notebooks_*.py) + nbval
+test: $(STAMP) sysdeps
 	$(BIN)/python -m pytest
 	ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/results $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider --override-ini="testpaths=" _build/smoke/*.ipynb
 

@@ -6,3 +6,7 @@ class RobotaskError(ValueError):
 
     The CLI and the notebook runner print the message alone, without a traceback.
     """
+
+
+class RobotaskWarning(UserWarning):
+    """A run that can honestly go on with degraded input: the message states what and by how much."""

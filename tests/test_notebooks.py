@@ -1,6 +1,8 @@
 """Every chapter executes at smoke scale through papermill; the book then builds offline from them.
 
 The executed notebooks land in _build/smoke/, where `make test` runs nbval over them next.
+The smoke book's HTML is kept in _build/smoke/html/, where the lint and browser tests
+(tests/test_notebooks_lint.py, tests/test_notebooks_browser.py, collected after this module) read it.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ def _book_root(tmp: Path, executed: Path) -> Path:
 
 
 def test_book_builds_offline_with_no_remote_assets(smoke_env, tmp_path):
+    kept = smoke_env / "html"
+    shutil.rmtree(kept, ignore_errors=True)  # never let the lint and browser tests read a stale build
     missing = [c.id for c in chapters.CHAPTERS if not (smoke_env / f"{c.id}.ipynb").is_file()]
     if missing:
         pytest.skip(f"smoke chapters missing (an earlier test failed): {missing}")
@@ -81,4 +85,5 @@ def test_book_builds_offline_with_no_remote_assets(smoke_env, tmp_path):
         remote += [f"{css.relative_to(html)}: {u}" for u in re.findall(r"url\(['\"]?(https?://[^)'\"]+)", css.read_text(errors="replace"))]
     assert not remote, "remote assets referenced:\n" + "\n".join(remote[:20])
     assert (html / "_static" / "mathjax" / "tex-mml-chtml.js").is_file()
+    shutil.move(str(html), str(kept))
     shutil.rmtree(root / "_build", ignore_errors=True)

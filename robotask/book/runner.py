@@ -4,6 +4,11 @@
 parameters, executes it with papermill into a temporary file, and only on success moves
 it over ``book/chapters/<id>.ipynb``: a failed run leaves the previous copy intact.
 Wall times and parameters go to ``run_log.json``, which the reproduction page reads.
+
+Code inputs are hidden by default in the book: before publishing, every code cell gets the
+``hide-input`` tag (myst-nb renders it as a collapsed toggle), except the ``parameters`` cell
+and cells the author tagged ``show-input`` (cells that teach how to call the package). Cells
+already tagged ``remove-input``, ``remove-cell`` or ``hide-cell`` keep their own treatment.
 """
 
 from __future__ import annotations
@@ -22,6 +27,12 @@ from . import params as params_mod
 from .. import paths
 from ..errors import RobotaskError
 from ..io import atomic_path, write_json
+
+
+VISIBLE_INPUT_TAGS = frozenset({"parameters", "show-input"})
+"""Code cells carrying one of these tags keep their input visible in the book."""
+OWN_INPUT_TAGS = frozenset({"hide-input", "remove-input", "remove-cell", "hide-cell"})
+"""Code cells carrying one of these tags already say how their input is shown."""
 
 
 @dataclass
@@ -78,6 +89,29 @@ def _to_notebook(source: Path, dest: Path) -> None:
     jupytext.write(nb, dest, fmt="ipynb")
 
 
+def hide_inputs(nb: Any) -> int:
+    """Tag every code cell of ``nb`` ``hide-input`` unless it is to stay visible; return how many."""
+    tagged = 0
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        tags = list(cell.get("metadata", {}).get("tags", []))
+        if set(tags) & (VISIBLE_INPUT_TAGS | OWN_INPUT_TAGS):
+            continue
+        cell.setdefault("metadata", {})["tags"] = tags + ["hide-input"]
+        tagged += 1
+    return tagged
+
+
+def _publish_tags(path: Path) -> None:
+    """Rewrite the executed notebook at ``path`` with the book's input-visibility tags."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    hide_inputs(nb)
+    nbformat.write(nb, path)
+
+
 def _failure_message(chapter: chapters_mod.Chapter, exc: Exception) -> str:
     """A one-paragraph message naming the chapter, the failing cell and the error."""
     cell = getattr(exc, "exec_count", None)
@@ -125,6 +159,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
         except papermill.PapermillExecutionError as exc:
             tmp_nb.unlink(missing_ok=True)
             raise RobotaskError(_failure_message(chapter, exc)) from None
+        _publish_tags(tmp_nb)
         os.replace(tmp_nb, tmp)
     return time.perf_counter() - start
 

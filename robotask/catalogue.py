@@ -1,0 +1,66 @@
+"""The catalogue of bad input: each case builds one broken input and states the outcome it must get.
+
+Each wing lists its own cases (``robotask.<wing>.badinput.CASES``); the appendix chapter runs them
+all and shows input, outcome and message, and ``tests/test_bad_input.py`` asserts every one. A case
+either must fail with a :class:`~robotask.errors.RobotaskError` whose message matches ``expect``, or
+must go on with a warning (``RobotaskWarning`` or any ``UserWarning``) whose text matches ``expect``.
+A traceback of any other exception is a failed case.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import RobotaskError
+
+OUTCOMES = ("error", "warning")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad input and the outcome it must get.
+
+    ``run(tmp)`` builds the input inside the empty folder ``tmp`` and performs the call a user would make.
+    """
+
+    group: str  # e.g. "videos", "annotation.hdf5", "corpora", "parameters", "outputs"
+    name: str  # the input, in a few words: "fisheye_cam1.mp4 cut to 20 KB"
+    outcome: str  # "error" or "warning"
+    expect: str  # regular expression the message must match (re.search)
+    run: Callable[[Path], Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a case got: its outcome kind, the message, and whether that is what the case expects."""
+
+    case: Case
+    got: str  # "error", "warning", "nothing" or "crash"
+    message: str
+
+    @property
+    def ok(self) -> bool:
+        return self.got == self.case.outcome and re.search(self.case.expect, self.message) is not None
+
+
+def run_case(case: Case) -> Outcome:
+    """Run one case in a fresh temporary folder and classify what happened."""
+    if case.outcome not in OUTCOMES:
+        raise ValueError(f"case {case.name!r}: outcome {case.outcome!r}, expected one of {OUTCOMES}")
+    with tempfile.TemporaryDirectory(prefix="robotask-case-") as tmp, warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            case.run(Path(tmp))
+        except RobotaskError as exc:
+            return Outcome(case, "error", str(exc).replace(tmp, "<tmp>"))
+        except Exception as exc:  # noqa: BLE001 - a crash is what the catalogue exists to catch
+            return Outcome(case, "crash", f"{type(exc).__name__}: {exc}".replace(tmp, "<tmp>"))
+    relevant = [str(w.message).replace(tmp, "<tmp>") for w in seen if issubclass(w.category, UserWarning)]
+    if relevant:
+        return Outcome(case, "warning", " | ".join(dict.fromkeys(relevant)))
+    return Outcome(case, "nothing", "")

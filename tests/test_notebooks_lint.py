@@ -1,0 +1,27 @@
+"""The smoke book passes the book lint (robotask/book/lint.py; its rules are unit-tested in test_book_lint.py).
+
+Reads the HTML that tests/test_notebooks.py keeps in _build/smoke/html (this module is collected
+after it) and skips when that build is absent. `make book` runs the same lint over the paper build.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from robotask import paths
+from robotask.book import lint
+
+pytestmark = pytest.mark.notebooks
+
+HTML = paths.BUILD / "smoke" / "html"
+
+
+def test_smoke_book_passes_the_lint():
+    if not (HTML / "index.html").is_file():
+        pytest.skip(f"no smoke book in {HTML}: test_book_builds_offline_with_no_remote_assets "
+                    "(tests/test_notebooks.py) did not build it, or an earlier test failed")
+    problems = lint.lint_book(HTML)
+    counts = "\n".join(f"  {page}: {kind} x{n}" for (page, kind), n in lint.summarize(problems).items())
+    examples = "\n".join(f"  {p}" for p in problems[:40])
+    assert not problems, (f"book lint: {len(problems)} problems in {HTML}\n{counts}\nfirst ones:\n{examples}\n"
+                          f"(run `python -m robotask.book.lint {HTML}` for the list)")
