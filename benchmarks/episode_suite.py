@@ -1,52 +1,158 @@
-"""Time the twelve episode tasks with both heads on the default episode, from cached features.
+"""Time the episode pipeline end to end and compare it with a stored, reviewed baseline.
 
-Usage: ``.venv/bin/python benchmarks/episode_suite.py [--protocol original|improved|both] [--frames 5821]``.
-Prints seconds per task and the peak RSS; writes ``_build/benchmarks/episode_suite.json``.
-Targets (issue 6, 2 cores): all twelve tasks with both heads < 3 min, peak RSS < 3 GB.
+Usage::
+
+    .venv/bin/python benchmarks/episode_suite.py [--frames 5821] [--resolution 128] [--no-mlp]
+    .venv/bin/python benchmarks/episode_suite.py --update-baseline   # after a reviewed change only
+
+Measures, on ``ensure_episode(frames, 0, resolution, "repeating")``:
+
+- ``decode_floor``: decoding the six videos with no conversion at all (the floor of any extractor);
+- ``feature_build``: ``per_frame_features`` without the cache (decode, resize, extract, depth, audio);
+- ``cold_run``: ``robotask suite --tasks all --heads minimal --protocol original`` in a fresh process
+  with an empty feature cache, and its peak RSS (``cold_peak_rss_gb``);
+- ``warm_run``: the same command again, features now cached;
+- ``both_heads``: the twelve tasks with the minimal head and the MLP, in this process.
+
+Targets: cold ≤ 14 s with peak RSS ≤ 1 GB, warm ≤ 6 s, feature build ≤ 3× the decode floor of the same
+run, both heads ≤ 45 s. The script prints the primary metrics beside the baseline's and exits non-zero
+when a time is more than 10 % above the baseline file or a primary metric moved by more than 1e-6.
+Results go to ``_build/benchmarks/episode_suite.json``; the baseline is
+``benchmarks/episode_suite_baseline.json`` (committed; rewrite it only on purpose with ``--update-baseline``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+import av
 
 from robotask import paths
-from robotask.episode import synth, windowset
-from robotask.episode.suite import SuiteConfig, primary_table, run_suite
+from robotask.episode import synth
+from robotask.episode.format import VIDEO_STREAMS, video_file
+from robotask.episode.loader import load_episode
+from robotask.episode.perframe import per_frame_features
+from robotask.episode.suite import SuiteConfig, run_suite
+from robotask.episode.windowset import load_window_set
 from robotask.io import write_json
 
+BASELINE = Path(__file__).with_name("episode_suite_baseline.json")
+TOLERANCE = 0.10  # a time more than 10 % above the baseline is a regression
+METRIC_TOLERANCE = 1e-6  # primary metrics must not move beyond rounding
+TARGETS = {"cold_run": 14.0, "warm_run": 6.0, "both_heads": 45.0, "cold_peak_rss_gb": 1.0}
+FEATURE_FLOOR_RATIO = 3.0
+CLI = "import sys; from robotask.cli import main; sys.exit(main(sys.argv[1:]))"
 
-def main() -> None:
-    """Run the benchmark and print the per-task timings."""
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--protocol", default="both", help="original, improved or both")
+
+def decode_floor(episode: Path) -> float:
+    """Seconds to decode every frame of the six videos, with no conversion."""
+    t0 = time.perf_counter()
+    for stream in VIDEO_STREAMS:
+        with av.open(str(episode / video_file(stream))) as container:
+            vs = container.streams.video[0]
+            vs.thread_type = "AUTO"
+            for _ in container.decode(vs):
+                pass
+    return time.perf_counter() - t0
+
+
+def feature_build(episode: Path) -> float:
+    """Seconds of the per-frame feature build without the cache."""
+    ep = load_episode(episode)
+    t0 = time.perf_counter()
+    per_frame_features(ep, cache=False)
+    return time.perf_counter() - t0
+
+
+def cli_run(episode: Path, cache: Path, out: Path) -> float:
+    """Seconds of one ``robotask suite`` process (minimal heads, original protocol)."""
+    env = {**os.environ, "ROBOTASK_CACHE": str(cache), "ROBOTASK_PROGRESS": "0"}
+    cmd = [sys.executable, "-c", CLI, "suite", "--episode", str(episode), "--tasks", "all", "--heads", "minimal",
+           "--protocol", "original", "--out", str(out)]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def measure(episode: Path, mlp: bool) -> dict:
+    """All timings, the cold run's peak RSS and the primary metrics of both heads."""
+    doc: dict = {"decode_floor": decode_floor(episode), "feature_build": feature_build(episode)}
+    with tempfile.TemporaryDirectory(prefix="robotask-bench-") as tmp:
+        doc["cold_run"] = cli_run(episode, Path(tmp) / "cache", Path(tmp) / "out")
+        doc["cold_peak_rss_gb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2
+        doc["warm_run"] = cli_run(episode, Path(tmp) / "cache", Path(tmp) / "out2")
+    ws = load_window_set(episode)
+    heads = "minimal,mlp" if mlp else "minimal"
+    t0 = time.perf_counter()
+    report = run_suite(ws, "all", heads, "original", None, SuiteConfig(save_models=False), progress=False)
+    doc["both_heads" if mlp else "minimal_heads"] = time.perf_counter() - t0
+    doc["primary"] = {t: {h: p[h] for h in ("baseline", "minimal", "mlp")} for t, p in report["primary"].items()}
+    return doc
+
+
+def compare(doc: dict, base: dict) -> list[str]:
+    """Print timings and metrics beside the baseline; return the regressions."""
+    failures = []
+    print(f"\n{'measure':18s} {'now':>9s} {'baseline':>9s} {'target':>8s}")
+    for key in ("decode_floor", "feature_build", "cold_run", "cold_peak_rss_gb", "warm_run", "both_heads",
+                "minimal_heads"):
+        if key not in doc:
+            continue
+        old = base.get(key)
+        target = TARGETS.get(key, FEATURE_FLOOR_RATIO * doc["decode_floor"] if key == "feature_build" else None)
+        print(f"{key:18s} {doc[key]:9.2f} {old if old is not None else float('nan'):9.2f} "
+              f"{target if target is not None else float('nan'):8.2f}")
+        if old is not None and key != "decode_floor" and doc[key] > old * (1 + TOLERANCE):
+            failures.append(f"{key}: {doc[key]:.2f} is more than {TOLERANCE:.0%} above the baseline {old:.2f}")
+    print(f"\n{'task':28s} {'head':8s} {'now':>10s} {'baseline':>10s}")
+    for task, row in doc["primary"].items():
+        for head, value in row.items():
+            old = base.get("primary", {}).get(task, {}).get(head)
+            if value is None and old is None:
+                continue
+            print(f"{task:28s} {head:8s} {_num(value):>10s} {_num(old):>10s}")
+            if old is not None and value is not None and abs(value - old) > METRIC_TOLERANCE:
+                failures.append(f"{task} {head}: primary metric {value:.6f}, baseline {old:.6f}")
+    return failures
+
+
+def _num(v: float | None) -> str:
+    return "—" if v is None else f"{v:.6f}"
+
+
+def main() -> int:
+    """Run, compare with the baseline, write the results; non-zero exit on a regression."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=5821)
     ap.add_argument("--resolution", type=int, default=128)
-    ap.add_argument("--schedule", default="repeating")
-    ap.add_argument("--heads", default="minimal,mlp")
+    ap.add_argument("--no-mlp", action="store_true", help="time the minimal heads only")
+    ap.add_argument("--update-baseline", action="store_true", help="write this run as the new baseline")
     args = ap.parse_args()
-    t0 = time.perf_counter()
-    ws = windowset.load_window_set(synth.ensure_episode(args.frames, 0, args.resolution, args.schedule))
-    load_s = time.perf_counter() - t0
-    doc = {"frames": args.frames, "windows": len(ws.X), "feature_dim": ws.X.shape[1], "load_seconds": load_s,
-           "heads": args.heads, "protocols": {}}
-    protocols = ["original", "improved"] if args.protocol == "both" else [args.protocol]
-    for proto in protocols:
-        t0 = time.perf_counter()
-        rep = run_suite(ws, "all", args.heads, proto, None, SuiteConfig(save_models=False), progress=False)
-        total = time.perf_counter() - t0
-        print(f"\n== protocol {proto}: {total:.1f} s for 12 tasks ({args.heads})")
-        for t, s in rep["timings"].items():
-            print(f"  {t:28s} {s:6.1f} s wall  {rep['cpu_seconds'][t]:6.1f} s CPU")
-        print(primary_table(rep).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-        doc["protocols"][proto] = {"seconds": total, "per_task": rep["timings"], "cpu_per_task": rep["cpu_seconds"],
-                                   "primary": rep["primary"]}
-    rss_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
-    doc["peak_rss_gb"] = rss_gb
-    print(f"\nfeatures loaded in {load_s:.1f} s; peak RSS {rss_gb:.2f} GB")
+    episode = synth.ensure_episode(args.frames, 0, args.resolution, "repeating")
+    doc = {"frames": args.frames, "resolution": args.resolution, **measure(episode, not args.no_mlp)}
+    doc["feature_over_floor"] = doc["feature_build"] / doc["decode_floor"]
     write_json(paths.BUILD / "benchmarks" / "episode_suite.json", doc)
+    if args.update_baseline:
+        write_json(BASELINE, doc)
+        print(f"baseline written to {BASELINE.name}")
+        return 0
+    base = json.loads(BASELINE.read_text()) if BASELINE.is_file() else {}
+    same = base.get("frames") == args.frames and base.get("resolution") == args.resolution
+    failures = compare(doc, base if same else {})
+    print(f"\nfeature build / decode floor = {doc['feature_over_floor']:.2f} (target ≤ {FEATURE_FLOOR_RATIO:g})")
+    if failures:
+        print("\nREGRESSION against " + BASELINE.name + ":\n  " + "\n  ".join(failures), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

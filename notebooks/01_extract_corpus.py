@@ -26,19 +26,23 @@
 #   output folder.
 
 # %% tags=["parameters"]
-rlbench_dir: str = ""  # RLBench checkout or its rlbench/tasks folder to re-extract from (empty: use the committed files)
+rlbench_dir: str = ""  # RLBench checkout to re-extract from (empty: the committed files)
 revision: str = "02720bba4c73"  # RLBench revision of that checkout, recorded in the files
 output_dir: str = ""  # where result files go (empty: _build/results/01_extract_corpus)
 
 # %%
-import matplotlib.pyplot as plt
-
 from robotask import plots
-from robotask.retrieval import corpus, extraction, figures, paper
 from robotask.book import report
 from robotask.io import write_json
+from robotask.retrieval import corpus, extraction, figures, paper, sentences
 
 out = report.output_dir(output_dir, "01_extract_corpus")
+
+# %% [markdown]
+# The extraction is committed, so reading it back is one call; `corpus.reextract_and_compare`
+# re-runs the extractor on an RLBench checkout and lists every file that differs.
+
+# %% tags=["show-input"]
 if rlbench_dir:
     differing = corpus.reextract_and_compare(rlbench_dir, revision)
     assert not differing, f"re-extraction differs from the committed files: {differing}"
@@ -89,14 +93,14 @@ report.show_md(
 # The first rows of the corpus: each description with the file and line it was read from.
 
 # %%
-report.show_table(corpus_df.head(8))
+report.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]])
 
 # %% [markdown]
 # ## Accounting of every task file
 
 # %%
 summary = corpus.status_summary(accounting)
-report.show_table(summary)
+report.show_table(summary.assign(**{"example reason": summary["example reason"].map(sentences.plain_plurals)}))
 n_files = len(accounting)
 n_fixed = int((accounting["status"] == "fixed").sum())
 by_status = dict(zip(summary["status"], summary["files"]))
@@ -117,8 +121,10 @@ report.show_md(
 
 # %%
 excluded = accounting[accounting["status"] != "fixed"]
-report.show_table(excluded[["file", "status", "reason", "n_fixed_literals", "n_templates"]]
-                  .sort_values(["status", "file"]))
+shown = excluded.assign(reason=excluded["reason"].map(sentences.plain_plurals))
+report.show_table(shown[["file", "status", "reason", "n_fixed_literals", "n_templates"]]
+                  .sort_values(["status", "file"]),
+                  headers={"n_fixed_literals": "Fixed strings", "n_templates": "Templates"})
 
 # %% [markdown]
 # ## Descriptions per task
@@ -126,9 +132,15 @@ report.show_table(excluded[["file", "status", "reason", "n_fixed_literals", "n_t
 # %%
 fig = figures.figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
-plt.show()
 per_task = corpus.descriptions_per_task(corpus_df)
+report.show_figure(
+    fig, "fig-descriptions-per-task",
+    f"How many fixed descriptions each of the {counts['tasks']} tasks has "
+    f"({counts['descriptions']} descriptions in all).",
+    f"Bar chart: number of tasks for each count of descriptions, from {per_task.min()} to "
+    f"{per_task.max()}; {int((per_task == per_task.min()).sum())} tasks have {per_task.min()}.")
 report.show_md(
+    f"{report.fig_ref('fig-descriptions-per-task')} shows the distribution. "
     f"Tasks have between **{per_task.min()}** and **{per_task.max()}** descriptions (median "
     f"{per_task.median():.0f}); the most are in `{per_task.index[0]}`. "
     f"{int((per_task == per_task.min()).sum())} tasks have only the minimum, so with one indexed "
@@ -144,7 +156,7 @@ report.show_md(
 # %%
 dups = corpus.duplicate_texts(corpus_df)
 within = corpus.within_task_duplicates(corpus_df)
-report.show_table(dups)
+report.show_table(dups, headers={"n_rows": "Rows"})
 report.show_md(
     f"**{len(dups)}** text occurs under more than one task: "
     + "; ".join(f"“{r.text}” ({r.tasks})" for r in dups.itertuples())
@@ -191,11 +203,8 @@ report.show_md(
 comparison = corpus.compare_with_paper(corpus_df, accounting)
 report.show_table(comparison)
 diff = dict(zip(comparison["quantity"], comparison["difference"]))
-report.show_md(
-    f"We find the same number of task files and the same number of tasks, and "
-    f"**{abs(diff['descriptions'])} description {'fewer' if diff['descriptions'] < 0 else 'more'}** "
-    f"than the paper ({counts['descriptions']} against {paper.CORPUS['descriptions']:.0f})."
-)
+report.show_md(f"The paper column is from {sentences.PAPER_REF}. "
+               + sentences.corpus_finding(counts["tasks"], counts["descriptions"], paper.CORPUS))
 
 # %% [markdown]
 # Which rule would give the paper's count? The table applies alternative rules to the literals
@@ -243,15 +252,11 @@ consistent = sorted(
     & set(paper.attainable_denominators(paper.FIRST_LISTED["char"], candidates))
 )
 report.show_md(
-    f"Both reported accuracies ({paper.FIRST_LISTED['word_char']} % and "
-    f"{paper.FIRST_LISTED['char']} %) are attainable with n in {consistent} among "
-    f"{candidates[0]}–{candidates[-1]}. The paper's corpus gives n = {n_paper} "
-    f"({'consistent' if n_paper in consistent else 'inconsistent'}, if its extra description is "
-    f"not a shared text); ours gives n = {n_ours} "
-    f"({'consistent' if n_ours in consistent else 'inconsistent'}). The paper's audit thus scored "
-    f"{n_paper - n_ours} query more than our corpus provides, in line with its stated "
-    f"{paper.CORPUS['descriptions']:.0f} descriptions: the difference lies in the corpus the "
-    f"paper used, not in how it counted."
+    f"The paper states {paper.FIRST_LISTED['word_char']} % (Word+Char) and "
+    f"{paper.FIRST_LISTED['char']} % (Char TF-IDF) for this gallery. "
+    + sentences.first_listed_fit(consistent, candidates, n_paper, n_ours)
+    + " The difference lies in the corpus the paper used (if its extra description is not a "
+    "shared text), not in how it counted; chapter 05 checks the other stated percentages."
 )
 
 # %% [markdown]

@@ -32,8 +32,8 @@
 # %% tags=["parameters"]
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
-n_matched_trials: int = 30  # matched-study trials; here only so the draws match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of robotask.retrieval.registry.RANKERS
+n_matched_trials: int = 30  # matched trials; only so the draws match chapter 03 (paper: 30)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # registry names
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -41,19 +41,27 @@ char_ngram_max: int = 5  # longest within-word character n-gram
 lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/02_five_rankers
-matched_draws: str = "continue"  # matched-study draws: "continue" the generator or "reuse" the first draws
+matched_draws: str = "continue"  # matched draws: continue the generator or reuse the first draws
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %%
-import matplotlib.pyplot as plt
-
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import figures, paper, registry, statistics, study
+from robotask.retrieval import figures, paper, registry, sentences, statistics, study
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "02_five_rankers")
+TABLE2_HEADERS = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
+                  "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)"}
+PAIRED_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
+                  "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)"}
+
+# %% [markdown]
+# A study is a configuration built from the parameters and one call; the result holds one row
+# per trial, ranker and scoring policy.
+
+# %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
 config = study.config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
@@ -62,6 +70,8 @@ config = study.config_from_parameters(
 result = study.run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
+
+# %%
 n_queries = len(corpus.texts) - len(corpus.tasks)
 report.show_md(f"The corpus has **{len(corpus.tasks)} tasks** and **{len(corpus.texts)} descriptions**; "
                f"each trial indexes one description per task and queries the other **{n_queries}**. "
@@ -98,16 +108,17 @@ report.show_md(f"The corpus has **{len(corpus.tasks)} tasks** and **{len(corpus.
 # statistics are refitted for every draw. Chapter 05 times this against a plain implementation.
 
 # %% [markdown]
-# ## Result: Table 2
+# ## Result: the paper's Table 2
 #
 # Mean, sample standard deviation (ddof = 1), 5th and 95th percentiles (NumPy's default
-# `linear` method) and the observed range of top-1 accuracy across galleries, beside the paper.
+# `linear` method) and the observed range of top-1 accuracy across galleries, in percent, beside
+# the paper's mean {cite:p}`yelamanchi2026reference`.
 
 # %%
 summary = statistics.summary_table(per_trial)
 table2 = summary.assign(paper_mean=[paper.TABLE2.get(r, {}).get("mean") for r in summary["ranker"]])
 table2["diff_pp"] = table2["mean"] - table2["paper_mean"]
-report.show_table(table2.drop(columns=["ranker"]), digits=1)
+report.show_table(table2.drop(columns=["ranker", "n_trials"]), digits=1, headers=TABLE2_HEADERS)
 lexical = summary[summary["ranker"].isin(registry.PAPER_RANKERS)]
 if lexical.empty:  # only rankers the paper does not report were run
     lexical = summary
@@ -124,25 +135,29 @@ if len(extra):
         for r in extra.itertuples()) + ".")
 
 # %% [markdown]
-# ## Figure 2: mean and gallery-to-gallery spread
+# ## Mean and gallery-to-gallery spread (the paper's Figures 2 and 3)
 #
-# Dots are our means, thick lines the 5th–95th percentile range over galleries; open diamonds are
-# the paper's means. The bars show how much the score depends on which paraphrase is indexed; they
-# are not confidence intervals.
+# The bars show how much the score depends on which paraphrase is indexed; they are not
+# confidence intervals (chapter 07 adds those).
 
 # %%
-fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()},
-                                title=f"{n_trials} random one-description galleries")
+fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()})
 plots.save_figure(fig, out, "fig2_ranker_spread")
-plt.show()
-
-# %% [markdown]
-# ## Figure 3: per-trial distributions
-
-# %%
+report.show_figure(
+    fig, "fig-ranker-spread",
+    f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over {n_trials} random "
+    "one-description galleries; open diamonds are the paper's means "
+    "{cite:p}`yelamanchi2026reference` (its Figure 2).",
+    f"Dot-and-bar chart, one row per ranker: {sentences.ordering(summary.set_index('ranker')['mean'])}.")
 fig = figures.figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
-plt.show()
+report.show_figure(
+    fig, "fig-trial-distributions",
+    f"Accuracy of each ranker in each of the {n_trials} galleries (dots) with box plots of their "
+    "distribution (the paper's Figure 3).",
+    "Box plots of per-gallery accuracy, one per ranker, with every gallery as a dot.")
+report.show_md(f"{report.fig_ref('fig-ranker-spread')} places our means beside the paper's; "
+               f"{report.fig_ref('fig-trial-distributions')} shows every gallery.")
 
 # %% [markdown]
 # ## Paired comparisons
@@ -156,10 +171,15 @@ pairs = [(a, b) for a, b in [("char", "bm25"), ("char", "word"), ("word_char", "
                              ("word", "lsa")] if {a, b} <= set(config.rankers)]
 paired = statistics.paired_table(per_trial, pairs) if pairs else None
 if paired is not None:
-    report.show_table(paired, digits=2)
+    report.show_table(paired.assign(a=paired["a"].map(sentences.label), b=paired["b"].map(sentences.label)),
+                      digits=2, headers=PAIRED_HEADERS)
     fig = figures.figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
-    plt.show()
+    report.show_figure(
+        fig, "fig-paired-histograms",
+        "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
+        "(solid line) and the mean difference (dashed).",
+        "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
 
 # %%
 if paired is not None and {"char", "bm25", "word", "word_char"} <= set(config.rankers):
@@ -181,11 +201,10 @@ if paired is not None and {"char", "bm25", "word", "word_char"} <= set(config.ra
 # ## What we found
 
 # %%
-ordering = " > ".join(summary.sort_values("mean", ascending=False)["label"])
 report.show_md(
-    f"- Over {n_trials} random galleries the mean ordering is {ordering}.\n"
-    f"- The best ranker's accuracy moves over a {best['max'] - best['min']:.1f} pp range with the choice of "
-    f"indexed paraphrase alone (SD {best['sd']:.1f} pp), so one arbitrary gallery is a noisy basis for ranking methods.\n"
+    f"- Over {n_trials} random galleries the mean ordering is "
+    f"{sentences.ordering(summary.set_index('ranker')['mean'])}.\n"
+    f"- {sentences.spread_finding(summary, registry.PAPER_RANKERS)}\n"
     f"- Each paired comparison uses identical queries, so differences of a few points that hold in nearly every "
     f"gallery are systematic, not noise of the draw.")
 

@@ -28,8 +28,8 @@
 # %% tags=["parameters"]
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # primary trials drawn before the matched ones (paper: 80)
-n_matched_trials: int = 30  # matched trials, each scored with one and with two descriptions (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # any subset of robotask.retrieval.registry.RANKERS
+n_matched_trials: int = 30  # matched trials, scored with one and two descriptions (paper: 30)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # names in retrieval.registry.RANKERS
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -37,21 +37,28 @@ char_ngram_max: int = 5  # longest within-word character n-gram
 lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/03_second_description
-matched_draws: str = "continue"  # continue the generator after the primary draws, or reuse the first draws
+matched_draws: str = "continue"  # continue the generator after the primary draws, or reuse them
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %%
 import dataclasses
 
-import matplotlib.pyplot as plt
-
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import figures, paper, statistics, study
+from robotask.retrieval import figures, paper, sentences, statistics, study
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "03_second_description")
+TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descriptions",
+                  "diff": "Gain (pp)", "sd_diff": "SD of gain (pp)", "two_better": "Two better",
+                  "same": "Same", "two_worse": "Two worse", "paper_one": "Paper: one",
+                  "paper_two": "Paper: two", "paper_diff": "Paper: gain (pp)"}
+
+# %% [markdown]
+# The matched study is the same call as chapter 02's with `parts=("matched",)`.
+
+# %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=3)
 config = study.config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
@@ -60,6 +67,8 @@ config = study.config_from_parameters(
 result = study.run_study(corpus, config, parts=("matched",))
 files = result.write(out)
 per_trial = result.per_trial
+
+# %%
 n_candidates = len(corpus.texts) - 2 * len(corpus.tasks)
 report.show_md(f"Each of the **{n_matched_trials} matched trials** ranks the same **{n_candidates}** candidate "
                f"queries (descriptions at shuffled position ≥ 3) against **{len(corpus.tasks)}** and "
@@ -79,7 +88,11 @@ report.show_md(f"Each of the **{n_matched_trials} matched trials** ranks the sam
 # chapter 02.
 
 # %% [markdown]
-# ## Result: Table 3
+# ## Result: the paper's Table 3
+#
+# Mean top-1 accuracy (%) with one and two indexed descriptions on the same queries, the gain, and
+# in how many trials the second description scores more, as many or fewer queries correctly;
+# the paper's columns are from {cite:t}`yelamanchi2026reference`.
 
 # %%
 matched = statistics.matched_table(per_trial)
@@ -87,12 +100,12 @@ table3 = matched[["label", "one", "two", "diff", "sd_diff", "two_better", "same"
 table3["paper_one"] = [paper.TABLE3.get(r, {}).get("one") for r in matched["ranker"]]
 table3["paper_two"] = [paper.TABLE3.get(r, {}).get("two") for r in matched["ranker"]]
 table3["paper_diff"] = [paper.TABLE3.get(r, {}).get("diff") for r in matched["ranker"]]
-report.show_table(table3, digits=1)
+report.show_table(table3, digits=1, headers=TABLE3_HEADERS)
 same_queries = per_trial.pivot_table(index=["trial", "ranker"], columns="condition", values="n_queries")
 identical = bool((same_queries["matched_one"] == same_queries["matched_two"]).all())
 top = matched.loc[matched["diff"].idxmax()]
 report.show_md(
-    f"The query sets of the two conditions are identical in every trial: **{identical}**. A second description "
+    f"{sentences.identical_queries(identical, n_matched_trials)} A second description "
     f"changes the mean accuracy by between **{matched['diff'].min():+.1f}** and **{matched['diff'].max():+.1f} pp**; "
     f"the largest gain is {top['label']}'s ({top['diff']:+.1f} pp, paper "
     f"{paper.TABLE3.get(top['ranker'], {}).get('diff', float('nan')):+.1f}). "
@@ -100,14 +113,19 @@ report.show_md(
     f"{matched['two'].max():.1f} %.")
 
 # %% [markdown]
-# ## Figure 4: one versus two descriptions
-#
-# Bars are mean accuracies, dots the individual trials, open diamonds the paper's Table 3.
+# ## One versus two descriptions (the paper's Figure 4)
 
 # %%
 fig = figures.figure_matched(matched, per_trial, paper.TABLE3)
 plots.save_figure(fig, out, "fig4_matched")
-plt.show()
+report.show_figure(
+    fig, "fig-matched",
+    f"Mean top-1 accuracy with one and two indexed descriptions per task on the same queries "
+    f"(bars), each of the {n_matched_trials} trials (dots) and the paper's Table 3 (open diamonds) "
+    "{cite:p}`yelamanchi2026reference`.",
+    f"Paired bar chart, one pair per ranker; the two-description bar is higher for "
+    f"{int((matched['diff'] > 0).sum())} of {len(matched)} rankers.")
+report.show_md(f"{report.fig_ref('fig-matched')} shows the gain ranker by ranker.")
 
 # %% [markdown]
 # ## The other reading of "the same random generator"
@@ -122,10 +140,13 @@ else:
     alt = statistics.matched_table(study.run_study(corpus, alt_config, parts=("matched",)).per_trial)
     both = matched[["ranker", "label", "one", "two", "diff"]].merge(
         alt[["ranker", "one", "two", "diff"]], on="ranker", suffixes=("", f"_{other}"))
-    report.show_table(both.drop(columns="ranker"), digits=1)
+    report.show_table(both.drop(columns="ranker"), digits=1, headers={
+        "label": "Ranker", "one": f"One ({matched_draws})", "two": f"Two ({matched_draws})",
+        "diff": f"Gain ({matched_draws}, pp)", f"one_{other}": f"One ({other})",
+        f"two_{other}": f"Two ({other})", f"diff_{other}": f"Gain ({other}, pp)"})
     report.show_md(f"With `matched_draws = \"{other}\"` the gains range from {alt['diff'].min():+.1f} to "
-                   f"{alt['diff'].max():+.1f} pp (largest: {alt.loc[alt['diff'].idxmax(), 'label']}); the columns "
-                   f"without suffix are the `{matched_draws}` reading used above.")
+                   f"{alt['diff'].max():+.1f} pp (largest: {alt.loc[alt['diff'].idxmax(), 'label']}); the `{matched_draws}` "
+                   f"reading is the one used above.")
 
 # %% [markdown]
 # ## What we found

@@ -27,8 +27,8 @@
 # %% tags=["parameters"]
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
-n_matched_trials: int = 30  # matched-study trials; here only so the draws match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # any subset of robotask.retrieval.registry.RANKERS
+n_matched_trials: int = 30  # matched trials; only so the draws match chapter 03 (paper: 30)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # names in retrieval.registry.RANKERS
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -37,7 +37,7 @@ lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/04_scoring_audit
 matched_draws: str = "continue"  # matched-study draws: continue the generator or reuse the first draws
-save_all_predictions: bool = False  # also write per-query predictions of every random trial
+save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %%
 import pandas as pd
@@ -45,10 +45,19 @@ import pandas as pd
 from robotask import io
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import paper, statistics, study
+from robotask.retrieval import paper, sentences, statistics, study
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "04_scoring_audit")
+POLICY_HEADERS = {"label": "Ranker", "strict": "Strict", "either": "Either label", "primary": "Primary",
+                  "paper_strict": "Paper: strict", "paper_either": "Paper: either",
+                  "paper_primary": "Paper: primary", "n_scored": "Scored queries", "paper": "Paper"}
+
+# %% [markdown]
+# The audit is the study with `parts=("primary", "audit")`; the predictions hold every query of the
+# first-listed gallery.
+
+# %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
 config = study.config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
@@ -57,10 +66,14 @@ config = study.config_from_parameters(
 result = study.run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
+
+# %%
 duplicates = corpus.frame().query("duplicate")
-report.show_table(duplicates, digits=0)
-report.show_md(f"**{duplicates['text'].nunique()}** exact text(s) occur under more than one task "
-               f"({len(duplicates)} corpus rows). Only these are affected by the scoring policy.")
+report.show_table(duplicates.drop(columns="duplicate"), digits=0)
+n_dup = duplicates["text"].nunique()
+report.show_md(f"**{n_dup}** exact {'text occurs' if n_dup == 1 else 'texts occur'} under more than "
+               f"one task ({len(duplicates)} corpus rows). Only these are affected by the scoring "
+               f"policy.")
 
 # %% [markdown]
 # ## Three scoring policies
@@ -81,7 +94,9 @@ report.show_md("Queries excluded per draw under the primary policy: " + ", ".joi
 table4 = statistics.policy_table(per_trial)
 for policy in ("strict", "either", "primary"):
     table4[f"paper_{policy}"] = [paper.TABLE4.get(r, {}).get(policy) for r in table4["ranker"]]
-report.show_table(table4.drop(columns="ranker"), digits=1)
+report.show_md("Mean top-1 accuracy (%) over the random galleries under each policy; the paper's "
+               "columns are its Table 4 {cite:p}`yelamanchi2026reference`.")
+report.show_table(table4.drop(columns="ranker"), digits=1, headers=POLICY_HEADERS)
 
 # %%
 if {"char", "bm25"} <= set(config.rankers):
@@ -106,7 +121,8 @@ audit = audit.reindex(index=config.rankers, columns=["strict", "either", "primar
 audit["n_scored"] = [per_trial.query("condition == 'first_listed' and policy == 'primary' and ranker == @r")
                      ["n_queries"].item() for r in audit["ranker"]]
 audit["paper"] = [paper.FIRST_LISTED.get(r) for r in audit["ranker"]]
-report.show_table(audit, digits=1)
+report.show_table(audit.assign(ranker=audit["ranker"].map(sentences.label)), digits=1,
+                  headers={**POLICY_HEADERS, "ranker": "Ranker", "paper": "Paper: primary"})
 fl = audit.set_index("ranker")["primary"]
 means = statistics.summary_table(per_trial).set_index("ranker")["mean"]
 if {"char", "word_char"} <= set(config.rankers):
@@ -131,8 +147,10 @@ n_rankers = len(config.rankers)
 shared = errors.groupby("text")["ranker"].transform("nunique") == n_rankers
 err_counts = errors.assign(shared=shared).groupby("ranker", sort=False).agg(
     errors=("text", "size"), shared_by_all=("shared", "sum")).reset_index()
-report.show_table(err_counts, digits=0)
-report.show_table(errors[["ranker", "text", "task", "predicted"]].groupby("ranker", sort=False).head(5), digits=3)
+report.show_table(err_counts.assign(ranker=err_counts["ranker"].map(sentences.label)), digits=0)
+first_errors = errors[["ranker", "text", "task", "predicted"]].groupby("ranker", sort=False).head(5)
+report.show_table(first_errors.assign(ranker=first_errors["ranker"].map(sentences.label)),
+                  headers={"text": "Query", "task": "Its task", "predicted": "Predicted"})
 report.show_md(f"**{int(shared.sum() / n_rankers)}** queries are missed by all {n_rankers} rankers; the first five "
                f"errors of each ranker are shown above.")
 
@@ -144,7 +162,9 @@ for ranker, text, task in paper.NAMED_ERRORS:
     got = row["predicted"].iloc[0] if len(row) else None
     named.append({"ranker": ranker, "query": text, "paper_says": task, "ours": got, "occurs": got == task})
 named = pd.DataFrame(named)
-report.show_table(named)
+report.show_table(named.assign(ranker=named["ranker"].map(sentences.label)),
+                  headers={"paper_says": "Paper: predicted", "ours": "Ours: predicted",
+                           "occurs": "Same error"})
 report.show_md("The two residual errors the paper names " + (
     "**both occur** on our first-listed gallery." if named["occurs"].all() else
     f"occur in {int(named['occurs'].sum())} of {len(named)} cases on our first-listed gallery (see the table)."))

@@ -28,13 +28,12 @@ seed: int = 413  # NumPy generator seed of the gallery draws and of the bootstra
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of RANKERS
 n_bootstrap: int = 2000  # bootstrap replicates
-n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test; exact enumeration up to 16 non-zero differences
+n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test (exact up to 16)
 alpha: float = 0.05  # family-wise level of the ordering verdicts (Holm over all pairs)
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/07_uncertainty
 
-# %%
-import matplotlib.pyplot as plt
+# %% tags=["show-input"]
 import numpy as np
 
 from robotask import plots
@@ -96,7 +95,10 @@ intervals["width_queries"] = intervals["hi_queries"] - intervals["lo_queries"]
 intervals["width_galleries"] = intervals["hi_galleries"] - intervals["lo_galleries"]
 intervals["label"] = [RANKERS[r].display for r in intervals["ranker"]]
 report.show_table(intervals[["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width",
-                             "width_queries", "width_galleries"]])
+                             "width_queries", "width_galleries"]], headers={
+    "label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", "lo": "95 % CI low",
+    "hi": "95 % CI high", "width": "CI width", "width_queries": "Width: queries only",
+    "width_galleries": "Width: galleries only"})
 char = intervals.set_index("ranker").loc["char"] if "char" in rankers else intervals.iloc[0]
 dominant = ("the finite set of instructions" if char["width_queries"] > char["width_galleries"]
             else f"the draw of the {n_trials} galleries")
@@ -109,7 +111,13 @@ report.show_md(f"For character TF-IDF the 95 % interval of the mean is **{char['
 # %%
 fig = figures.figure_means_with_intervals(intervals)
 plots.save_figure(fig, out, "means_with_intervals")
-plt.show()
+report.show_figure(
+    fig, "fig-means-intervals",
+    "Mean top-1 accuracy (open dot), 95 % bootstrap interval of the mean (thick bar) and 5th–95th "
+    f"percentile of single galleries (thin line) for each ranker over {n_trials} galleries.",
+    f"Interval chart, one row per ranker; interval widths range from {intervals['width'].min():.1f} to "
+    f"{intervals['width'].max():.1f} percentage points.")
+report.show_md(f"{report.fig_ref('fig-means-intervals')} contrasts the two kinds of bar.")
 
 # %% [markdown]
 # ## Result: every pair of rankers
@@ -151,16 +159,18 @@ report.show_md(f"**{counts.get('supported', 0)}** of {len(claims)} orderings are
                f"({', '.join(contradicted) or 'none'}).")
 if "char > bm25" in set(claims["claim"]):
     cb = claims.set_index("claim").loc["char > bm25"]
-    report.show_md(f"The paper's strongest statement, character TF-IDF over BM25 in 79 of 80 galleries with one "
-                   f"tie, becomes {cb['wins']} wins, {cb['ties']} ties and {cb['losses']} losses here "
+    pb = paper.PAIRED[("char", "bm25")]
+    report.show_md(f"The paper's strongest statement {{cite:p}}`yelamanchi2026reference`, character TF-IDF "
+                   f"over BM25 in {pb['wins']:.0f} of {pb['wins'] + pb['ties'] + pb['losses']:.0f} galleries "
+                   f"with {pb['ties']:.0f} tie, becomes {cb['wins']} wins, {cb['ties']} ties and {cb['losses']} losses here "
                    f"(sign test P = {cb['p_sign']:.2g}). Where the two criteria disagree (a small permutation P but a "
                    f"bootstrap interval that includes zero), the difference is consistent across galleries of this "
                    f"corpus but could vanish with another sample of instructions.")
 
 # %% [markdown]
-# ## Figure: per-gallery paired differences
+# ## Per-gallery paired differences
 #
-# Each dot is one gallery; the bar is the mean. A comparison whose dots straddle zero depends on the draw.
+# A comparison whose dots straddle zero depends on the draw.
 
 # %%
 key = [p for p in [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
@@ -168,7 +178,12 @@ key = [p for p in [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("
        if p[0] in rankers and p[1] in rankers]
 fig = figures.figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
-plt.show()
+report.show_figure(
+    fig, "fig-paired-differences",
+    "Per-gallery accuracy difference of ranker pairs (dots, one per gallery) and their mean "
+    "(black bar); the dashed line is zero.",
+    f"Strip chart of {len(key)} ranker pairs, one row each, differences in percentage points.")
+report.show_md(f"{report.fig_ref('fig-paired-differences')} shows each pair gallery by gallery.")
 
 # %% [markdown]
 # ## What we found

@@ -28,20 +28,18 @@
 seed: int = 413  # NumPy generator seed of the gallery draws and of the bootstrap (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of RANKERS
-perturbations: list = ["inflection", "spelling", "object_generic", "object_removed", "direction_swap"]  # any subset of robotask.retrieval.transforms.PERTURBATIONS
+perturbations: list = ["inflection", "spelling", "object_generic", "object_removed", "direction_swap"]  # any
 perturb_seed: int = 0  # seed of the seeded perturbations (spelling typo, inflection form)
 n_bootstrap: int = 1000  # bootstrap replicates of the interval of each change
 n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/08_perturbations
 
-# %%
-import matplotlib.pyplot as plt
-
+# %% tags=["show-input"]
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval import figures, robustness, transforms, uncertainty
+from robotask.retrieval import figures, robustness, sentences, transforms, uncertainty
 from robotask.retrieval.draws import load_study_corpus
 from robotask.retrieval.registry import RANKERS, check_rankers
 from robotask.retrieval.vocabulary import opposite_tasks
@@ -65,7 +63,7 @@ report.show_md(f"{len(rankers)} rankers × {len(perturbations)} perturbations ×
 # %%
 rules = transforms.perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
 rules.insert(1, "rule", rules["perturbation"].map({k: v.rule for k, v in transforms.PERTURBATIONS.items()}))
-report.show_table(rules)
+report.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_", " ")))
 
 # %% [markdown]
 # - **inflection**: every imperative verb from a fixed lexicon (first word, or after *and*, *then*, *please* or
@@ -97,29 +95,37 @@ report.show_md(f"The corpus has **{len(pairs)} pairs of opposite tasks**: "
 # %%
 table = robustness.perturbation_table(per_query, n_bootstrap, seed, n_permutations)
 table["label"] = [RANKERS[r].label + ("" if RANKERS[r].in_paper else " *") for r in table["ranker"]]
-report.show_table(uncertainty.format_p(table[["perturbation", "label", "n_per_trial", "original", "perturbed",
-                                              "change", "lo", "hi", "wins", "ties", "losses", "p_perm"]]))
-report.show_md("\\* not in the paper. `n_per_trial`: applicable queries per gallery; `original` / `perturbed`: "
-               "mean top-1 accuracy (%) on them; `change`: paired difference (pp) with its 95 % interval; "
-               "wins/ties/losses: galleries where the perturbed accuracy is higher/equal/lower.")
+shown = table.assign(perturbation=table["perturbation"].str.replace("_", " "))
+report.show_table(uncertainty.format_p(shown[["perturbation", "label", "n_per_trial", "original", "perturbed",
+                                              "change", "lo", "hi", "wins", "ties", "losses", "p_perm"]]),
+                  headers={"label": "Ranker", "n_per_trial": "Queries per gallery",
+                           "original": "Original (%)", "perturbed": "Perturbed (%)",
+                           "change": "Change (pp)", "lo": "95 % CI low", "hi": "95 % CI high",
+                           "p_perm": "P (permutation)"})
+report.show_md("\\* not in the paper. *Queries per gallery*: applicable queries; *original* / "
+               "*perturbed*: mean top-1 accuracy on them; *change*: paired difference with its 95 % "
+               "interval; wins, ties and losses: galleries where the perturbed accuracy is higher, "
+               "equal or lower.")
 
 # %%
 fig = figures.figure_perturbation_changes(table, rankers, perturbations)
 plots.save_figure(fig, out, "perturbation_changes")
-plt.show()
+report.show_figure(
+    fig, "fig-perturbation-changes",
+    "Paired change in top-1 accuracy caused by each perturbation (groups) for each ranker (bars), "
+    "with 95 % bootstrap intervals; above zero the perturbed queries are retrieved better.",
+    f"Grouped bar chart of accuracy changes, {len(perturbations)} perturbations by {len(rankers)} rankers; "
+    f"changes range from {table['change'].min():+.1f} to {table['change'].max():+.1f} percentage points.")
+report.show_md(f"{report.fig_ref('fig-perturbation-changes')} draws the same changes.")
 
 # %% [markdown]
 # ## Reading the table: which representation is robust to what
 
 # %%
 chg = table.pivot(index="ranker", columns="perturbation", values="change").reindex(rankers)
-lines = []
-for p in perturbations:
-    col = chg[p]
-    best, worst = col.idxmax(), col.idxmin()
-    lines.append(f"- **{p}**: changes range from {col.min():+.1f} pp ({RANKERS[worst].label}) to "
-                 f"{col.max():+.1f} pp ({RANKERS[best].label}).")
-report.show_md("\n".join(lines))
+report.show_md("\n".join(
+    "- " + sentences.perturbation_finding(p.replace("_", " "), table[table["perturbation"] == p])
+    for p in perturbations))
 if "inflection" in perturbations:
     infl = chg["inflection"]
     report.show_md(f"Inflection changes accuracy by {infl.min():+.1f} to {infl.max():+.1f} pp"
@@ -127,7 +133,7 @@ if "inflection" in perturbations:
                       "or *pick*, which many tasks share, so the object words decide more often; character n-grams "
                       "and MiniLM still see the verb stem." if infl.min() >= 0 else "."))
 if "spelling" in perturbations and {"char", "word", "bm25"} <= set(rankers):
-    report.show_md(f"A single typo costs character TF-IDF {chg.loc['char', 'spelling']:+.1f} pp against "
+    report.show_md(f"A single typo changes character TF-IDF by {chg.loc['char', 'spelling']:+.1f} pp against "
                    f"{chg.loc['word', 'spelling']:+.1f} pp for word TF-IDF and {chg.loc['bm25', 'spelling']:+.1f} pp "
                    f"for BM25: within-word character n-grams survive a one-letter edit, whole-word tokens do not"
                    + (f"; MiniLM, which splits an unknown word into word pieces, changes by {chg.loc['minilm', 'spelling']:+.1f} pp." if "minilm" in rankers
@@ -156,18 +162,11 @@ if "direction_swap" in perturbations:
 # ## What we found
 
 # %%
-found = []
-for p in [q for q in perturbations if q != "direction_swap"]:
-    col = chg[p]
-    found.append(f"- **{p}**: most robust {RANKERS[col.idxmax()].label} ({col.max():+.1f} pp), least robust "
-                 f"{RANKERS[col.idxmin()].label} ({col.min():+.1f} pp).")
+found = ["- " + sentences.perturbation_finding(p.replace("_", " "), table[table["perturbation"] == p])
+         for p in perturbations if p != "direction_swap"]
 if "direction_swap" in perturbations:
-    follow = table[table["perturbation"] == "direction_swap"].set_index("ranker")["perturbed"]
-    stays = table[table["perturbation"] == "direction_swap"]["stays_source"]
-    found.append(f"- **direction_swap**: the prediction follows the flipped command to the opposite task most often "
-                 f"with {RANKERS[follow.idxmax()].label} ({follow.max():.1f} %), least often with "
-                 f"{RANKERS[follow.idxmin()].label} ({follow.min():.1f} %); the rankers keep the source task for "
-                 f"{stays.min():.1f}–{stays.max():.1f} % of swapped queries.")
+    swap = table[table["perturbation"] == "direction_swap"].set_index("ranker")
+    found.append("- " + sentences.direction_finding(swap["perturbed"], swap["stays_source"]))
 report.show_md("\n".join(found))
 
 # %%

@@ -34,10 +34,9 @@ seed: int = 0  # generator seed of the synthetic episodes
 resolution: int = 128  # video resolution (pixels) of the synthetic episodes
 output_dir: str = ""  # where result files go; empty: _build/results/11_windows_features
 
-# %%
+# %% tags=["show-input"]
 import time
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -54,9 +53,12 @@ ws = windowset.load_window_set(path)
 build_s = time.perf_counter() - start
 windowset.write_artifacts(ws, out)
 kind = "synthetic (`repeating` schedule)" if ws.episode.is_synthetic else "real"
-report.show_md(f"The episode is **{kind}**: {ws.episode.n_frames} frames, cut into **{len(ws.windows)}** "
-               f"windows of {ws.options.window} frames every {ws.options.stride} frames, each described by "
-               f"**{ws.X.shape[1]}** features (built in {build_s:.1f} s; per-frame caches reused when present).")
+report.show_md(f"The episode is **{kind}**: {ws.episode.n_frames} frames, cut into "
+               f"**{len(ws.windows)}** "
+               f"windows of {ws.options.window} frames every {ws.options.stride} frames, each "
+               f"described by "
+               f"**{ws.X.shape[1]}** features (built in {build_s:.1f} s; per-frame caches "
+               f"reused when present).")
 
 # %% [markdown]
 # ## The feature layout
@@ -78,15 +80,22 @@ manifest = pd.DataFrame(ws.manifest)
 groups = {g: len(windows.group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
 fig = figures_windows.figure_block_sizes(ws.manifest)
 plots.save_figure(fig, out, "block_sizes")
-plt.show()
-report.show_md(f"The {len(manifest)} blocks add up to **{manifest['dim'].sum()}** dimensions. The task "
-               f"input groups are motion ({groups['motion']}: hands, body, contacts, camera, IMU, audio), "
+report.show_figure(fig, "fig-windows-blocks", f"Dimensions of the {len(manifest)} feature "
+                                              f"blocks in "
+                   "layout order, coloured by the task input group they belong to.",
+                   "Horizontal bars, one per feature block, whose length is the block's dimension.")
+report.show_md(f"The {len(manifest)} blocks add up to **{manifest['dim'].sum()}** dimensions. "
+               f"The task "
+               f"input groups are motion ({groups['motion']}: hands, body, contacts, camera, "
+               f"IMU, audio), "
                f"visual ({groups['visual']}: depth and six videos) and text ({groups['text']}).")
 
 # %%
 present = ws.modalities["block_present"]
 report.show_table(figures_windows.manifest_table(ws.manifest).assign(
-    present=[present.get(b["name"], True) for b in ws.manifest]), digits=0)
+    present=["yes" if present.get(b["name"], True) else "no" for b in ws.manifest]), digits=0,
+    headers={"block": "Block", "group": "Group", "start": "First column", "end": "End column",
+             "dim": "Dimensions", "present": "Present"})
 
 # %% [markdown]
 # The layout is fixed: where the original drops a block when its input is missing (hands, body,
@@ -101,8 +110,10 @@ report.show_table(figures_windows.manifest_table(ws.manifest).assign(
 train_idx, _ = windows.chronological_split(len(ws.X))
 std = ws.X[train_idx].astype(np.float64).std(axis=0)
 n_const, n_tiny = int((std < 1e-6).sum()), int(((std >= 1e-6) & (std < 1e-3)).sum())
-report.show_md(f"Of the {ws.X.shape[1]} columns, **{n_const}** have no spread on the {len(train_idx)} "
-               f"training windows (std < 10⁻⁶, scaled by 1) and **{n_tiny}** have a spread between 10⁻⁶ "
+report.show_md(f"Of the {ws.X.shape[1]} columns, **{n_const}** have no spread on the "
+               f"{len(train_idx)} "
+               f"training windows (std < 10⁻⁶, scaled by 1) and **{n_tiny}** have a spread "
+               f"between 10⁻⁶ "
                f"and 10⁻³, which the original scaler stretches by 10³ to 10⁶.")
 
 # %% [markdown]
@@ -117,11 +128,20 @@ report.show_md(f"Of the {ws.X.shape[1]} columns, **{n_const}** have no spread on
 # %%
 fig = figures_windows.figure_window_labels(ws.windows, "action_label")
 plots.save_figure(fig, out, "window_labels")
-plt.show()
+report.show_figure(fig, "fig-windows-labels",
+                   "Left: how pure the windows' action labels are. Right: "
+                   "every labelled window on the time axis, split chronologically 70/30; test "
+                   "windows "
+                   "whose label never occurs in training are marked.",
+                   "A histogram of label purity beside a time line of window labels split into "
+                   "train "
+                   "and test.")
 labelled = {c: int((ws.windows[c] != "").sum()) for c in ("action_label", "subtask_label")}
 pure = float((ws.windows["action_fraction"] == 1.0).mean())
-report.show_md(f"**{labelled['action_label']}** of {len(ws.windows)} windows carry an action label and "
-               f"**{labelled['subtask_label']}** a subtask label; {report.pct(pure)} of the windows lie "
+report.show_md(f"**{labelled['action_label']}** of {len(ws.windows)} windows carry an action "
+               f"label and "
+               f"**{labelled['subtask_label']}** a subtask label; {report.pct(pure)} of the "
+               f"windows lie "
                f"entirely inside one action.")
 
 # %% [markdown]
@@ -149,19 +169,33 @@ for name, src in sources.items():
                      "seen in training": cov["n_test_seen"], "coverage": cov["coverage"],
                      "unseen classes": len(cov["unseen_test_classes"])})
 coverage = pd.DataFrame(rows)
-report.show_table(coverage.assign(coverage=100 * coverage["coverage"]).rename(
-    columns={"coverage": "coverage (%)"}), digits=1)
+report.show_table(coverage.assign(coverage=100 * coverage["coverage"]), digits=1,
+                  headers={"episode": "Episode", "labels": "Labels", "test windows": "Test windows",
+                           "seen in training": "Seen in training", "coverage": "Coverage (%)",
+                           "unseen classes": "Unseen classes"})
 
 # %%
 fig = figures_windows.figure_schedule_coverage(coverage, windows.REAL_SAMPLE_COVERAGE)
 plots.save_figure(fig, out, "label_coverage")
-plt.show()
+report.show_figure(fig, "fig-windows-coverage",
+                   "Share of test windows whose label occurs in training, "
+                   "per schedule, for actions and subtasks; hatched: the real sample, derived "
+                   "from the "
+                   "original suite's published outputs {cite}`chaoyue2026tasksuite` (other data).",
+                   "Bars of label coverage for the repeating and sample-like schedules and the "
+                   "real "
+                   "sample, for action and subtask labels.")
 cov = coverage.set_index(["episode", "labels"])["coverage"]
 ref = windows.REAL_SAMPLE_COVERAGE
-report.show_md(f"With the `repeating` schedule **{report.pct(cov['repeating', 'action'])}** of the action "
+report.show_md(f"With the `repeating` schedule **{report.pct(cov['repeating', 'action'])}** of "
+               f"the action "
                f"test windows carry a label seen in training; with `sample-like`, "
-               f"**{report.pct(cov['sample-like', 'action'])}**. For the real sample the spec counts "
-               f"{report.pct(ref['action'])} ({ref['action_test_windows']} test windows; other data). "
+               f"**{report.pct(cov['sample-like', 'action'])}**. For the real sample the spec "
+               f"counts "
+               f"{report.pct(ref['action'])} ({ref['action_test_windows']} test windows; other "
+               f"data, "
+               f"derived from the original suite's published outputs "
+               f"{{cite}}`chaoyue2026tasksuite`). "
                f"The coverage is the accuracy ceiling of action recognition under this split.")
 
 # %% [markdown]
@@ -170,23 +204,27 @@ report.show_md(f"With the `repeating` schedule **{report.pct(cov['repeating', 'a
 # %%
 report.show_md(
     f"- The shared window set has {len(ws.windows)} windows × {ws.X.shape[1]} features in "
-    f"{len(ws.manifest)} blocks; {n_const} columns are constant on the training windows and {n_tiny} "
+    f"{len(ws.manifest)} blocks; {n_const} columns are constant on the training windows and "
+    f"{n_tiny} "
     f"more are nearly so, the raw material of the original scaler's blow-up.\n"
     f"- {labelled['action_label']} windows have an action label and {labelled['subtask_label']} a "
     f"subtask label.\n"
-    f"- A chronological split sees {report.pct(cov['repeating', 'action'])} of its action test labels in "
+    f"- A chronological split sees {report.pct(cov['repeating', 'action'])} of its action test "
+    f"labels in "
     f"training when classes recur (`repeating`) and {report.pct(cov['sample-like', 'action'])} "
     f"with the real sample's one-run-per-label structure (`sample-like`; the real sample: "
     f"{report.pct(ref['action'])}). Where coverage is low, timeline results measure the split, not "
     f"the features.")
 
 # %%
-summary = {"episode": "real" if not ws.episode.is_synthetic else "synthetic", "n_frames": ws.episode.n_frames,
-           "n_windows": len(ws.windows), "feature_dim": int(ws.X.shape[1]), "build_seconds": round(build_s, 2),
+summary = {"episode": "real" if not ws.episode.is_synthetic else "synthetic",
+           "n_frames": ws.episode.n_frames, "n_windows": len(ws.windows),
+           "feature_dim": int(ws.X.shape[1]),
            "groups": groups, "constant_train_columns": n_const, "tiny_std_train_columns": n_tiny,
            "labelled_windows": labelled, "coverage": coverage.to_dict(orient="records"),
            "real_sample_reference": ref}
 write_json(out / "summary.json", summary)
+write_json(out / "timings.json", {"build_seconds": round(build_s, 2)})  # wall clock: not compared
 assert ws.X.shape == (len(ws.windows), manifest["dim"].sum()) and np.isfinite(ws.X).all()
 assert manifest["dim"].sum() == 8546 and groups == {"motion": 2415, "visual": 5096, "text": 896}
 assert len(ws.windows) == len(windows.window_starts(ws.episode.n_frames))

@@ -15,108 +15,83 @@
 # %% [markdown]
 # # Compare the twelve episode tasks across heads, protocols and action schedules
 #
-# The task chapters look at one task at a time. This chapter runs the whole suite four times, on
-# two synthetic episodes that differ only in how actions recur (the `repeating` schedule, where
-# every action comes back, and the `sample-like` schedule, where each action occurs in one run as
-# in the real sample) and under the original and the improved protocol. It sets the primary
-# metric of the trivial baseline, the minimal head and the MLP side by side, next to the numbers
-# the original suite published for the real sample (other data, marked as such), and explains
-# why the original's label tasks score near zero there and what the fixes change.
+# The task chapters look at one task at a time and write their results. This chapter reads those
+# results (it runs nothing) and sets the primary metric of the trivial baseline, the minimal head
+# and the MLP side by side, per action schedule and protocol, next to the numbers the original
+# suite published for the real sample (other data, marked as such).
 #
-# - **Inputs:** the synthetic episodes for `frames`, `seed`, `resolution` and each of
-#   `schedules` (or one episode folder `episode_dir`).
-# - **Outputs:** a suite output folder per schedule and protocol (`summary_report.json` and the
-#   per-task metrics), `primary_metrics.csv`, the figure below and `summary.json`.
+# - **Inputs:** the `summary.json` that every task chapter wrote into its result folder.
+# - **Outputs:** `primary_metrics.csv`, the figure below and `summary.json` in the output folder.
 
 # %% tags=["parameters"]
-episode_dir: str = ""  # one episode folder (e.g. the real sample); empty: the synthetic schedules below
-frames: int = 5821  # frames of the synthetic episodes (5821 → 1161 windows, as the real sample)
-seed: int = 0  # generator seed of the synthetic episodes
-resolution: int = 128  # video resolution (pixels) of the synthetic episodes
-schedules: list = ["repeating", "sample-like"]  # synthetic action schedules to compare
-protocols: list = ["original", "improved"]  # evaluation protocols to compare
-heads: list = ["minimal", "mlp"]  # any subset of robotask.episode.suite.HEADS
-softmax_epochs: int = 400  # epochs of the linear heads (400 as published)
-mlp_epochs: int = 80  # epochs of the MLP (80 as published)
+task_results: str = ""  # folder holding the task chapters result folders; empty: _build/results
 output_dir: str = ""  # where result files go; empty: _build/results/13_suite_summary
 
-# %%
-import matplotlib.pyplot as plt
-import pandas as pd
-
-from robotask import plots
+# %% tags=["show-input"]
+from robotask import paths
 from robotask.book import report
-from robotask.episode import figures_suite, suite, synth, windows, windowset
-from robotask.episode.mlp import MLPConfig
+from robotask.episode import figures_suite, suite, summary
 from robotask.io import write_csv, write_json
 
 out = report.output_dir(output_dir, "13_suite_summary")
-cfg = suite.SuiteConfig(softmax_epochs, MLPConfig(epochs=mlp_epochs), save_models=False)
-episodes = {"episode": episode_dir} if episode_dir else {
-    s: synth.ensure_episode(frames, seed, resolution, s) for s in schedules}
-reports, coverage = {}, []
-for name, path in episodes.items():
-    ws = windowset.load_window_set(path)
-    for col in ("action_label", "subtask_label"):
-        coverage.append({"schedule": name, "labels": col.split("_")[0], **windows.split_coverage(ws.windows, col)})
-    for proto in protocols:
-        reports[(name, proto)] = suite.run_suite(ws, "all", heads, proto, out / name / proto, cfg)
-    del ws
-long = figures_suite.summary_long(reports)
-write_csv(out / "primary_metrics.csv", long)
-report.show_md(f"Ran the twelve tasks on {len(episodes)} episode(s) × {len(protocols)} protocol(s) with "
-               f"heads {', '.join(heads)}: {len(long)} primary-metric values.")
-
-# %% [markdown]
-# ## Why the label tasks of the original score near zero on the real sample
-#
-# A classifier can only predict classes it has seen. In the real sample every action occurs in
-# exactly one contiguous run, so the chronological split puts actions in the test part that the
-# train part never contains. The label-coverage ceiling, the share of test windows whose label
-# occurs in training, bounds the accuracy of any classifier.
+root = paths.resolve(task_results) if task_results else paths.results_dir()
+docs = summary.read_task_summaries(root)
+long = summary.primary_long(docs)
+schedules, protocols = summary.schedules_of(long), summary.protocols_of(long)
+_ = write_csv(out / "primary_metrics.csv", long)
 
 # %%
-cov = pd.DataFrame(coverage)[["schedule", "labels", "n_test", "n_test_seen", "coverage", "n_classes_train",
-                              "n_classes_test"]]
-report.show_table(cov, digits=3)
-real = suite.PUBLISHED_COVERAGE
-rep_cov = cov.set_index(["schedule", "labels"])["coverage"]
-lines = [f"- `{s}`: action coverage {100 * rep_cov[(s, 'action')]:.1f} %, subtask coverage "
-         f"{100 * rep_cov[(s, 'subtask')]:.1f} %" for s in episodes]
-report.show_md("Label coverage of the chronological test split:\n" + "\n".join(lines) +
-               f"\n- real sample (published analysis, other data): action {100 * real['timeline_action']:.1f} %, "
-               f"subtask {100 * real['timeline_subtask']:.1f} %")
+report.show_md(figures_suite.reading_text(docs, schedules, protocols))
 
 # %% [markdown]
 # ## Primary metrics
 #
-# One table per episode: the primary metric of each task for the baseline, the minimal head and
-# the MLP under each protocol. The last two columns are the numbers the original suite published
-# for the **real sample**: other data, shown for orientation only.
+# One table per schedule, one row per task. Each value is the task's primary metric (its
+# direction is next to the task's name) for the baseline, the minimal head and the MLP under each
+# protocol; a dash marks a run without a metric. The last column holds the numbers the original
+# suite published for the **real sample** {cite}`chaoyue2026tasksuite`: other data, shown for
+# orientation only.
 
 # %%
-for name in episodes:
-    report.show_md(f"**{name}**")
-    report.show_table(figures_suite.summary_wide(long, name, suite.PUBLISHED_REAL_SAMPLE), digits=3)
+for schedule in schedules:
+    report.show_md(f"**Schedule `{schedule}`**")
+    report.show_table(summary.summary_table(long, schedule, suite.PUBLISHED_REAL_SAMPLE), digits=3,
+                      headers={"task": "Task (primary metric)"})
 
 # %%
 fig = figures_suite.figure_summary(long, suite.PUBLISHED_REAL_SAMPLE)
-plots.save_figure(fig, out, "primary_metrics")
-plt.show()
+report.show_figure(fig, "fig-suite-summary", figures_suite.summary_caption(schedules, protocols),
+                   "Twelve small bar charts, one per task, of the primary metric of the baseline, "
+                   "the minimal head and the MLP for each schedule and protocol, with the "
+                   "published "
+                   "real-sample values as dotted lines.")
+
+# %% [markdown]
+# ## Why the label tasks score near zero on the real sample
+#
+# A classifier can only predict classes it has seen. In the real sample every action occurs in
+# one contiguous run, so the chronological split puts actions into the test part that the train
+# part never contains; the `sample-like` schedule copies that structure and the `repeating`
+# schedule does not. The label-coverage ceiling (chapter {doc}`11_windows_features`) bounds the
+# accuracy of any classifier.
+
+# %%
+windows_summary = summary.read_optional(root / "11_windows_features" / "summary.json")
+report.show_md(figures_suite.coverage_text(windows_summary, suite.PUBLISHED_COVERAGE))
 
 # %% [markdown]
 # ## What the schedule and the fixes change
 
 # %%
-report.show_md(figures_suite.schedule_and_fix_text(long, list(episodes), protocols))
+report.show_md(figures_suite.schedule_and_fix_text(long, schedules, protocols))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-report.show_md(figures_suite.suite_recap(long, list(episodes), protocols))
-write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s, p in reports],
-                                  "coverage": cov.to_dict(orient="records"),
+report.show_md(figures_suite.suite_recap(long, schedules, protocols))
+write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s in schedules for p in protocols],
                                   "primary": long.to_dict(orient="records")})
-assert len(long) == 12 * 3 * len(reports)
-assert all((out / s / p / "summary_report.json").exists() for s, p in reports)
+for schedule in schedules:
+    assert len(summary.summary_table(long, schedule)) == len(docs)
+assert len(long) == 3 * len(docs) * len(schedules) * len(protocols)

@@ -51,7 +51,7 @@ runs = provenance.run_table(log)
 # ## Chapter run times
 
 # %%
-report.show_table(runs, digits=1)
+report.show_table(runs, digits=1, headers={"set": "Parameter set"})
 report.show_md(
     f"The {len(runs)} chapters of this build took **{runs['seconds'].sum():.0f} s** of notebook "
     f"execution in total; the slowest was `{runs.loc[runs['seconds'].idxmax(), 'chapter']}` "
@@ -65,7 +65,8 @@ report.show_md(
 # parameter kept the default shown in its notebook's parameters cell.
 
 # %%
-report.show_table(provenance.parameter_table(log))
+params = provenance.parameter_table(log)
+report.show_table(params.assign(value=params["value"].map(report.plain_value)))
 
 # %% [markdown]
 # ## Software and machine
@@ -95,6 +96,6 @@ else:
     report.show_md("No benchmark results were saved on this machine; run `make bench`.")
 
 # %%
-write_json(out / "summary.json", {"chapters": len(runs), "total_seconds": float(runs["seconds"].sum()),
-                                   "benchmarks": bench})
+write_json(out / "summary.json", {"chapters": len(runs)})
+write_json(out / "timings.json", {"total_seconds": float(runs["seconds"].sum()), "benchmarks": bench})
 assert (runs["status"] == "ok").all(), "a chapter of this build failed"

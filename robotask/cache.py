@@ -10,6 +10,10 @@ Why our own module and not ``joblib.Memory``: joblib keys a call by pickling its
 episode or a multi-GB array would be hashed on every call), stores pickles (our entries are ``.npz``
 arrays and whole episode folders that other tools read), and cannot key on the *content* of input
 files that the function opens itself. What we need is ~100 lines: a key, an atomic file, an atomic folder.
+
+Building an entry holds a lock file ``.<name>.lock`` beside it, so a second process that wants the
+same entry waits for the first and then reads its result instead of building it again (the lock
+dies with its process: a killed build never blocks the next one). Entries get the umask's modes.
 """
 
 from __future__ import annotations
@@ -20,13 +24,14 @@ import os
 import shutil
 import tempfile
 import warnings
+import zipfile
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from . import paths
-from .io import write_npz
+from .io import default_mode, exclusive_lock, write_npz
 
 FULL_HASH_LIMIT = 64 << 20  # files up to 64 MiB are hashed in full
 SAMPLE_BYTES = 1 << 20  # larger files: size + 16 evenly spaced 1 MiB samples (first and last included)
@@ -87,7 +92,7 @@ class Cache:
         try:
             with np.load(path, allow_pickle=False) as z:
                 return {k: z[k] for k in z.files}
-        except (OSError, ValueError, KeyError, EOFError):
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             warnings.warn(f"{path}: unreadable cache entry; recomputing")
             return None
 
@@ -100,9 +105,17 @@ class Cache:
         found = self.load_npz(name)
         if found is not None:
             return found
-        arrays = compute()
-        self.save_npz(name, **arrays)
+        with self._lock(name):
+            found = self.load_npz(name)  # another process may have built it while we waited
+            if found is not None:
+                return found
+            arrays = compute()
+            self.save_npz(name, **arrays)
         return arrays
+
+    def _lock(self, name: str):
+        """The build lock of entry ``name`` (waits for another process building the same entry)."""
+        return exclusive_lock(self.root / f".{name}.lock", f"cache entry {self.path(name)}", wait=float("inf"))
 
     def folder(self, name: str, build: Callable[[Path], Any], marker: str) -> Path:
         """Path of the folder entry ``name``; ``build(tmp)`` fills a temporary folder first when missing.
@@ -113,10 +126,18 @@ class Cache:
         if (final / marker).is_file():
             return final
         self.root.mkdir(parents=True, exist_ok=True)
+        with self._lock(name):
+            if not (final / marker).is_file():
+                self._build_folder(name, build, marker)
+        return final
+
+    def _build_folder(self, name: str, build: Callable[[Path], Any], marker: str) -> None:
+        """Build entry ``name`` in a dot-prefixed temporary folder and move it into place."""
+        final = self.path(name)
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=self.root))
         try:
             build(tmp)
-            os.chmod(tmp, 0o777 & ~_umask())
+            os.chmod(tmp, default_mode(folder=True))  # mkdtemp's 0700 would survive the rename
             try:
                 os.replace(tmp, final)
             except OSError:
@@ -126,11 +147,3 @@ class Cache:
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
-        return final
-
-
-def _umask() -> int:
-    """The process umask (read without changing it for longer than one call)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 
-from .errors import RobotaskError
+from .errors import RobotaskError, WarningLog
 
 # Subcommand -> module that adds it through ``register_cli(subparsers)``. Only the module of the
 # command being run is imported, so `robotask run` does not pay for importing torch.
@@ -16,6 +16,7 @@ COMMANDS = {
     "extract": "robotask.retrieval.extraction",
     "retrieval": "robotask.retrieval.study",
     "synth": "robotask.episode.synth",
+    "synth-collection": "robotask.episode.collection_synth",
     "features": "robotask.episode.features",
     "suite": "robotask.episode.suite_cli",
 }
@@ -36,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with WarningLog():  # each distinct warning once, with its count, at the end of the run
+            return int(args.func(args) or 0)
     except RobotaskError as exc:
         print(f"robotask: error: {exc}", file=sys.stderr)
         return 2

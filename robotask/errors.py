@@ -1,4 +1,10 @@
-"""The one exception type that the study raises for bad input."""
+"""The one exception type that the study raises for bad input, its warning, and a run's warning log."""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
 
 
 class RobotaskError(ValueError):
@@ -10,3 +16,57 @@ class RobotaskError(ValueError):
 
 class RobotaskWarning(UserWarning):
     """A run that can honestly go on with degraded input: the message states what and by how much."""
+
+
+class WarningLog:
+    """Collect the warnings of a run and show each distinct message once, with its count, at the end.
+
+    Use as a context manager around a whole run (the CLI wraps every subcommand in one)::
+
+        with WarningLog() as log:
+            run()
+        # stderr: "robotask: warning (x12): video cam1: file missing; its 98 features are zeros"
+
+    Inside, every warning is recorded (``simplefilter("always")``, so a repeat at another line still
+    counts) instead of printed; on exit, each distinct (category, message) is printed once in
+    first-seen order. ``ROBOTASK_WARNINGS=raw`` leaves Python's own warning display untouched.
+    """
+
+    def __init__(self, stream=None, prefix: str = "robotask: warning"):
+        self.stream = stream
+        self.prefix = prefix
+        self.counts: dict[tuple[str, str], int] = {}
+        self._raw = os.environ.get("ROBOTASK_WARNINGS") == "raw"
+        self._catcher = None
+
+    def __enter__(self) -> "WarningLog":
+        if self._raw:
+            return self
+        self._catcher = warnings.catch_warnings()
+        self._catcher.__enter__()
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.showwarning = self._record
+        return self
+
+    def _record(self, message, category, filename, lineno, file=None, line=None) -> None:
+        key = (category.__name__, str(message))
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def lines(self) -> list[str]:
+        """One line per distinct warning: prefix, count when repeated, category unless a UserWarning."""
+        out = []
+        for (category, message), count in self.counts.items():
+            times = f" (x{count})" if count > 1 else ""
+            kind = "" if category in ("UserWarning", "RobotaskWarning") else f" [{category}]"
+            out.append(f"{self.prefix}{times}{kind}: {message}")
+        return out
+
+    def __exit__(self, *exc) -> None:
+        if self._catcher is not None:
+            self._catcher.__exit__(*exc)
+            self._catcher = None
+        stream = self.stream or sys.stderr
+        for text in self.lines():
+            print(text, file=stream)
+        stream.flush()

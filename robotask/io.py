@@ -1,23 +1,79 @@
-"""Atomic writes: a result file is either the old one or the complete new one."""
+"""Atomic writes: a result file is either the old one or the complete new one.
+
+Temporary files are dot-prefixed (``.<name>.<random>.tmp``) beside their final name and get the mode
+the umask gives (0644 under umask 0022), like a plain ``open(path, "w")`` would: ``mkstemp``'s 0600
+would otherwise survive the rename and make results unreadable to other users. Also here: the
+check that an output folder can be written (:func:`writable_dir`) and an exclusive lock file
+(:func:`exclusive_lock`) that keeps two runs from writing the same outputs at once.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
 
+from .errors import RobotaskError
+
+
+def umask() -> int:
+    """The process umask (read by setting it and restoring it at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def default_mode(folder: bool = False) -> int:
+    """The mode a plain ``open()`` (0666) or ``mkdir()`` (0777) gets under the current umask."""
+    return (0o777 if folder else 0o666) & ~umask()
+
+
+def writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """Create ``path`` as a folder if needed and check it can be written; raise a clear error if not.
+
+    Errors name the path and say why: it is an existing file, a parent is a file, or it is not
+    writable (permissions or a read-only file system).
+    """
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise RobotaskError(f"{what} {path} is an existing file; expected a folder (or a path that does not exist)")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise RobotaskError(f"{what} {path} cannot be created: {parent} is a file, not a folder")
+            break
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-probe.", dir=path)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise RobotaskError(f"{what} {path} is not writable ({reason}); choose another folder "
+                            "(e.g. output_dir / --out) or fix its permissions") from None
+    return path
+
 
 @contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; move it into place only on success."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    if path.is_dir():
+        raise RobotaskError(f"output file {path} is an existing folder; expected a file path")
+    if not path.parent.is_dir():
+        writable_dir(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise RobotaskError(f"cannot write {path}: {exc.strerror or exc}") from None
+    os.fchmod(fd, default_mode())
     os.close(fd)
     tmp_path = Path(tmp)
     try:
@@ -61,9 +117,49 @@ def write_csv(path: str | os.PathLike, frame: "pandas.DataFrame") -> Path:  # no
     return Path(path)
 
 
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # fixed member timestamps: the same arrays give the same bytes
+
+
 def write_npz(path: str | os.PathLike, **arrays: Any) -> Path:
-    """Write arrays to an ``.npz`` atomically."""
+    """Write arrays to an uncompressed ``.npz`` atomically; byte-identical for identical arrays.
+
+    ``np.savez`` stamps each member with the current time, so two runs differ; here every member
+    carries :data:`ZIP_EPOCH` (``np.load`` reads the file as usual; no pickles are written).
+    """
+    import zipfile
+
     with atomic_path(path) as tmp:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+            for name, value in arrays.items():
+                info = zipfile.ZipInfo(f"{name}.npy", date_time=ZIP_EPOCH)
+                info.external_attr = 0o644 << 16
+                with zf.open(info, "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
     return Path(path)
+
+
+@contextmanager
+def exclusive_lock(path: str | os.PathLike, what: str, wait: float = 0.0) -> Iterator[Path]:
+    """Hold an exclusive ``fcntl.flock`` on the lock file ``path`` while the block runs.
+
+    A second process asking for the same lock waits up to ``wait`` seconds, then raises a
+    :class:`RobotaskError` naming ``what`` is busy. The lock goes with the process (a killed run
+    leaves no stale lock); the lock file itself stays (a dot-file, empty).
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, default_mode())
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise RobotaskError(f"{what} is in use by another run (lock {path}); wait for it "
+                                        "to finish or write elsewhere") from None
+                time.sleep(0.2)
+        yield path
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock

@@ -123,9 +123,12 @@ def test_truncated_and_corrupt_media_fall_back(episode_dir, tmp_path):
     assert any("fisheye_cam1" in str(w.message) for w in caught)
     assert np.all(_block(ws, "video_fisheye_cam1") == 0)
     assert ws.modalities["block_present"]["video_fisheye_cam1"] is False
-    with pytest.warns(UserWarning, match="decodable frames"):
+    assert ws.modalities["block_status"]["video_fisheye_cam1"] == "missing"
+    assert ws.modalities["block_status"]["video_fisheye_cam2"] == "degraded"
+    assert ws.modalities["block_present"]["video_fisheye_cam2"] is False
+    with pytest.warns(UserWarning, match=r"fisheye_cam2\.mp4: decoded \d+ of 200 frames \(\d+ %\).*stream degraded"):
         per_frame, meta = perframe.video_features(ws.episode, "fisheye_cam2", cache=False)
-    assert 0 < meta["decoded_frames"] < 200
+    assert 0 < meta["decoded_frames"] < 200 and meta["expected_frames"] == 200
     assert np.array_equal(per_frame[-1], per_frame[meta["decoded_frames"] - 1])  # last vector repeated
 
 

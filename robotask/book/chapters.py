@@ -12,6 +12,23 @@ from typing import Any
 
 from .. import paths
 
+# The display names of the twelve episode tasks (robotask.episode.tasks), as data: the book wing
+# does not import the episode wing. tests/test_titles.py checks that the two agree.
+TASK_TITLES = {
+    "timeline_action": "Action Recognition",
+    "timeline_subtask": "Procedure Step Recognition",
+    "transition_detection": "Action Boundary Detection",
+    "next_action": "Next-Action Prediction",
+    "hand_trajectory_forecast": "Hand Trajectory Forecasting",
+    "contact_prediction": "Contact State Prediction",
+    "object_relevance": "Object Relevance Prediction",
+    "caption_grounding": "Language Grounding",
+    "cross_modal_retrieval": "Cross-Modal Retrieval",
+    "modality_reconstruction": "Cross-Modal Reconstruction",
+    "temporal_order": "Temporal Order Verification",
+    "misalignment_detection": "Multimodal Synchronization Detection",
+}
+
 TASK_IDS = (
     "timeline_action",
     "timeline_subtask",
@@ -35,6 +52,7 @@ class Chapter:
     id: str  # output name: book/chapters/<id>.ipynb
     source: str  # notebook stem in notebooks/
     fixed: dict[str, Any] = field(default_factory=dict)  # parameters this chapter always gets
+    title: str | None = None  # the page's H1 when the source backs several chapters (book.titles)
 
     @property
     def source_path(self) -> Path:
@@ -51,11 +69,16 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("06_sentence_embeddings", "06_sentence_embeddings"),
     Chapter("07_uncertainty", "07_uncertainty"),
     Chapter("08_perturbations", "08_perturbations"),
+    Chapter("09_transfer", "09_transfer"),
     Chapter("10_episode", "10_episode"),
     Chapter("11_windows_features", "11_windows_features"),
-    *(Chapter(f"12_task_{t}", "12_task", {"task": t}) for t in TASK_IDS),
+    *(Chapter(f"12_task_{t}", "12_task", {"task": t}, title=f"Task: {TASK_TITLES[t]}") for t in TASK_IDS),
     Chapter("13_suite_summary", "13_suite_summary"),
+    Chapter("14_collections", "14_collections"),
+    Chapter("98_bad_input", "98_bad_input"),
     Chapter("99_reproducing", "99_reproducing"),
+    # Last: the home page reads the other chapters' results (the TOC shows it first).
+    Chapter("00_home", "00_home"),
 )
 
 

@@ -5,8 +5,9 @@ A notebook's parameters cell holds annotated literals only::
     seed: int = 413  # NumPy generator seed
 
 :func:`declared` reads those from the percent source with ``ast`` (nothing is executed), and
-:func:`resolve` checks every supplied value against them, so a typo or a wrong type is
-rejected before a kernel starts.
+:func:`resolve` checks every supplied value against them, so a typo, a wrong type or a value out of
+its range (:data:`RANGES`, keyed by parameter name across all notebooks) is rejected before a
+kernel starts.
 """
 
 from __future__ import annotations
@@ -23,6 +24,32 @@ from .. import paths
 from ..errors import RobotaskError
 
 SETS = ("paper", "smoke")
+
+RANGES: dict[str, tuple[float | None, float | None, str]] = {
+    # name: (lowest allowed, highest allowed, what is expected); None = unbounded on that side.
+    # The same name means the same thing in every notebook, so one table serves the whole book.
+    "seed": (0, None, ">= 0 (a NumPy seed)"),
+    "perturb_seed": (0, None, ">= 0 (a NumPy seed)"),
+    "n_trials": (1, None, ">= 1 (at least one gallery trial)"),
+    "n_matched_trials": (0, None, ">= 0 matched trials"),
+    "n_bootstrap": (1, None, ">= 1 bootstrap replicate"),
+    "n_permutations": (1, None, ">= 1 permutation"),
+    "n_examples": (0, None, ">= 0 examples"),
+    "benchmark_reference_trials": (0, None, ">= 0 trials (0 skips the benchmark)"),
+    "alpha": (1e-12, 1 - 1e-12, "a level strictly between 0 and 1"),
+    "bm25_k1": (0, None, ">= 0 (BM25 saturation)"),
+    "bm25_b": (0, 1, "between 0 and 1 (BM25 length normalisation)"),
+    "char_ngram_min": (1, None, ">= 1 character"),
+    "char_ngram_max": (1, None, ">= 1 character"),
+    "lsa_dims": (1, None, ">= 1 LSA component"),
+    "frames": (1, None, ">= 1 frame"),
+    "resolution": (1, None, ">= 1 pixel"),
+    "start_frame": (0, None, ">= 0 (a frame index)"),
+    "n_frames_shown": (1, None, ">= 1 frame"),
+    "softmax_epochs": (1, None, ">= 1 epoch"),
+    "mlp_epochs": (1, None, ">= 1 epoch"),
+}
+"""Allowed range of each numeric parameter, checked by :func:`resolve` before a kernel starts."""
 _CELL = re.compile(r"^# %%.*tags=\[[^\]]*\"parameters\"[^\]]*\].*$", re.M)
 _NEXT = re.compile(r"^# %%", re.M)
 
@@ -84,9 +111,22 @@ def _check_type(param: Param, value: Any, where: str) -> Any:
         "dict": isinstance(value, dict),
     }.get(base, True)
     if not ok:
+        hint = (" (write a YAML list: -p NAME '[a, b]' with robotask run, or -y 'NAME: [a, b]' "
+                "with papermill)") if base == "list" and isinstance(value, str) else ""
         raise RobotaskError(f"{where}: parameter {param.name!r} expects {param.annotation}, "
-                            f"got {type(value).__name__} {value!r}")
-    return float(value) if base == "float" else value
+                            f"got {type(value).__name__} {value!r}{hint}")
+    value = float(value) if base == "float" else value
+    _check_range(param.name, value, where)
+    return value
+
+
+def _check_range(name: str, value: Any, where: str) -> None:
+    """Raise when a numeric ``value`` of parameter ``name`` lies outside :data:`RANGES`."""
+    if name not in RANGES or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return
+    low, high, meaning = RANGES[name]
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise RobotaskError(f"{where}: parameter {name!r} = {value!r} is out of range; expected {meaning}")
 
 
 def parse_cli_value(text: str) -> Any:
@@ -107,7 +147,8 @@ def load_yaml(path: Path) -> dict[str, Any]:
     except yaml.YAMLError as exc:
         raise RobotaskError(f"parameter file {path} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
-        raise RobotaskError(f"parameter file {path} must hold a mapping of parameter names to values")
+        raise RobotaskError(f"parameter file {path} must hold a mapping of parameter names to values "
+                            f"(name: value lines), got {type(data).__name__} {str(data)[:40]!r}")
     return data
 
 

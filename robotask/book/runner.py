@@ -5,6 +5,11 @@ parameters, executes it with papermill into a temporary file, and only on succes
 it over ``book/chapters/<id>.ipynb``: a failed run leaves the previous copy intact.
 Wall times and parameters go to ``run_log.json``, which the reproduction page reads.
 
+Before any kernel starts, the runner checks every parameter (names, types, ranges), that each
+output folder can be written, and takes a lock per chapter (``.<chapter id>.lock`` in the folder
+of executed notebooks and in the chapter's results folder): a second run of the same chapter into
+the same folders refuses with a clear message instead of interleaving its files with the first.
+
 Code inputs are hidden by default in the book: before publishing, every code cell gets the
 ``hide-input`` tag (myst-nb renders it as a collapsed toggle), except the ``parameters`` cell
 and cells the author tagged ``show-input`` (cells that teach how to call the package). Cells
@@ -17,16 +22,17 @@ import json
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from . import chapters as chapters_mod
 from . import params as params_mod
+from . import titles
 from .. import paths
 from ..errors import RobotaskError
-from ..io import atomic_path, write_json
+from ..io import atomic_path, exclusive_lock, writable_dir, write_json
 
 
 VISIBLE_INPUT_TAGS = frozenset({"parameters", "show-input"})
@@ -75,8 +81,26 @@ def plan(selected: list[chapters_mod.Chapter], set_name: str, params_file: str |
         resolved.update(params_mod.resolve(chapter.source_path, [(str(params_file), shared), ("-p", overrides)],
                                            strict=False))
         resolved.update(params_mod.resolve(chapter.source_path, [("chapter manifest", chapter.fixed)]))
+        if resolved.get("output_dir"):
+            writable_dir(paths.resolve(resolved["output_dir"]), f"parameter 'output_dir' of {chapter.id}:")
         planned.append((chapter, resolved))
     return planned
+
+
+def results_folder(chapter: chapters_mod.Chapter, parameters: dict[str, Any]) -> Path:
+    """The folder a chapter writes its result files to (as ``report.output_dir`` resolves it)."""
+    out = parameters.get("output_dir")
+    return paths.resolve(out) if out else paths.results_dir() / chapter.id
+
+
+def lock_chapters(stack: ExitStack, planned: list[tuple[chapters_mod.Chapter, dict[str, Any]]],
+                  out_dir: Path) -> None:
+    """Lock every planned chapter's outputs in ``stack``; raise if another run holds one."""
+    wait = float(os.environ.get("ROBOTASK_LOCK_WAIT", "0") or 0)
+    for chapter, parameters in planned:
+        results = results_folder(chapter, parameters)
+        for lock in (out_dir / f".{chapter.id}.lock", results.parent / f".{results.name}.lock"):
+            stack.enter_context(exclusive_lock(lock, f"chapter {chapter.id} (outputs in {lock.parent})", wait))
 
 
 def _to_notebook(source: Path, dest: Path) -> None:
@@ -160,6 +184,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
             tmp_nb.unlink(missing_ok=True)
             raise RobotaskError(_failure_message(chapter, exc)) from None
         _publish_tags(tmp_nb)
+        titles.retitle(tmp_nb, chapter.title)
         os.replace(tmp_nb, tmp)
     return time.perf_counter() - start
 
@@ -172,33 +197,47 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
     if log_path is None:
         log_path = paths.BUILD / "run_log.json" if out_dir == paths.CHAPTERS_OUT else out_dir / "run_log.json"
     planned = plan(chapters_mod.select(names), set_name, params_file, overrides or {})
-    out_dir.mkdir(parents=True, exist_ok=True)
+    writable_dir(out_dir, "folder of executed notebooks (--out)")
+    writable_dir(paths.results_dir(), "results folder (ROBOTASK_RESULTS)")
     previous = os.environ.get("ROBOTASK_PROGRESS")
     os.environ["ROBOTASK_PROGRESS"] = "0"  # kernels inherit it: no progress widgets in the book
-    try:
-        records: list[RunRecord] = []
-        for chapter, parameters in planned:
-            print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
-            try:
-                seconds = execute(chapter, parameters, out_dir)
-            except RobotaskError:
-                print("FAILED", flush=True)
-                _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, None, "failed"))
-                raise
-            print(f"{seconds:.1f} s", flush=True)
-            record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
-            _log(log_path, record)
-            records.append(record)
-    finally:
-        if previous is None:
-            os.environ.pop("ROBOTASK_PROGRESS", None)
-        else:
-            os.environ["ROBOTASK_PROGRESS"] = previous
+    with ExitStack() as locks:
+        lock_chapters(locks, planned, out_dir)
+        try:
+            return _run_planned(planned, set_name, out_dir, log_path)
+        finally:
+            if previous is None:
+                os.environ.pop("ROBOTASK_PROGRESS", None)
+            else:
+                os.environ["ROBOTASK_PROGRESS"] = previous
+
+
+def _run_planned(planned: list[tuple[chapters_mod.Chapter, dict[str, Any]]], set_name: str, out_dir: Path,
+                 log_path: Path) -> list[RunRecord]:
+    """Execute the planned chapters in order, logging each."""
+    records: list[RunRecord] = []
+    for chapter, parameters in planned:
+        print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
+        try:
+            seconds = execute(chapter, parameters, out_dir)
+        except RobotaskError:
+            print("FAILED", flush=True)
+            _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, None, "failed"))
+            raise
+        print(f"{seconds:.1f} s", flush=True)
+        record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
+        _log(log_path, record)
+        records.append(record)
     return records
 
 
 def _log(log_path: Path, record: RunRecord) -> None:
-    """Merge ``record`` into the run log (one entry per chapter), atomically."""
+    """Merge ``record`` into the run log (one entry per chapter), atomically and under a lock."""
+    with exclusive_lock(log_path.parent / f".{log_path.name}.lock", f"run log {log_path}", wait=60):
+        _merge_log(log_path, record)
+
+
+def _merge_log(log_path: Path, record: RunRecord) -> None:
     log: dict[str, Any] = {}
     if log_path.is_file():
         try:

@@ -139,14 +139,19 @@ class Trajectory:
     head: np.ndarray  # (N, 3) head joint
 
 
-def camera_trajectory(motion: Motion, actions: list[Action], n: int, rng: np.random.Generator) -> Trajectory:
-    """A head camera looking at the active hand/object; IMU = specific force + angular rate at 200 Hz."""
+def camera_trajectory(motion: Motion, actions: list[Action], n: int, rng: np.random.Generator, height: float = 0.0,
+                      mount: tuple[float, float] = (0.0, 0.0)) -> Trajectory:
+    """A head camera looking at the active hand/object; IMU = specific force + angular rate at 200 Hz.
+
+    ``height`` raises the head (metres); ``mount`` turns the rig on the head by (yaw, pitch) degrees,
+    so the camera no longer points straight at what the subject looks at.
+    """
     frames = np.arange(n)
     hand = np.array([actions[i].hand for i in motion.action_index])
     obj = np.array([OBJECT_NAMES.index(actions[i].obj) for i in motion.action_index])
     focus = 0.5 * motion.wrist[hand, frames] + 0.5 * motion.objects[frames, obj]
     focus = gaussian_filter1d(focus, 10, axis=0, mode="nearest")
-    cam_nom = np.array([0.06, 0.0, FLOOR_Z + 1.63])
+    cam_nom = np.array([0.06, 0.0, FLOOR_Z + 1.63 + height])
     lean = 0.10 * (focus - cam_nom) * np.array([1.0, 1.0, 0.3])
     pos = cam_nom + lean + smooth_noise(rng, (n, 3), 12.0, 0.006)
     focus = focus + smooth_noise(rng, (n, 3), 6.0, 0.01)
@@ -155,6 +160,9 @@ def camera_trajectory(motion: Motion, actions: list[Action], n: int, rng: np.ran
     t_f, t_i = frames / fmt.FPS, np.arange(m) / fmt.IMU_RATE
     pos_i, focus_i = CubicSpline(t_f, pos)(t_i), CubicSpline(t_f, focus)(t_i)
     R_c2w_i = look_at(pos_i, focus_i)
+    if tuple(mount) != (0.0, 0.0):
+        yaw, pitch = np.deg2rad(mount[0]), np.deg2rad(mount[1])
+        R_c2w_i = R_c2w_i @ (rot_y(np.array(yaw)) @ rot_x(np.array(-pitch)))
     R_cb, t_cb = T_C0_B[:3, :3], T_C0_B[:3, 3]
     R_wb_i = R_c2w_i @ R_cb
     p_b_i = np.einsum("mij,j->mi", R_c2w_i, t_cb) + pos_i
@@ -178,8 +186,11 @@ def visible_objects(traj: Trajectory, motion: Motion) -> np.ndarray:
     return (dist < 1.3) & (pc[..., 2] > np.cos(np.deg2rad(20)) * dist)
 
 
-def point_cloud(rng: np.random.Generator, n_points: int = 4200) -> np.ndarray:
-    """A sparse SLAM-like map: table, floor, walls, object surfaces and a few outliers (world, metres)."""
+def point_cloud(rng: np.random.Generator, n_points: int = 4200, homes: dict | None = None) -> np.ndarray:
+    """A sparse SLAM-like map: table, floor, walls, object surfaces and a few outliers (world, metres).
+
+    ``homes`` (object -> centre) moves object surfaces; objects below the floor (absent) leave no points.
+    """
     parts = []
     x0, x1, y0, y1 = TABLE_RECT
     nt = n_points // 4
@@ -192,8 +203,10 @@ def point_cloud(rng: np.random.Generator, n_points: int = 4200) -> np.ndarray:
     names = rng.integers(0, len(OBJECT_NAMES), no)
     dirs = rng.normal(size=(no, 3))
     dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
-    parts.append(np.stack([home_position(OBJECT_NAMES[i]) for i in names]) +
+    home = homes if homes is not None else {o: home_position(o) for o in OBJECT_NAMES}
+    parts.append(np.stack([home[OBJECT_NAMES[i]] for i in names]) +
                  dirs * np.array([OBJECTS[OBJECT_NAMES[i]][2] for i in names])[:, None])
     parts.append(rng.uniform(-4.0, 4.0, (n_points // 40, 3)))
     pts = np.concatenate(parts) + rng.normal(0, 0.01, (n_points, 3))
-    return pts[rng.permutation(len(pts))]
+    pts = pts[rng.permutation(len(pts))]
+    return pts if homes is None else pts[pts[:, 2] > FLOOR_Z - 1.0]

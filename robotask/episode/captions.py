@@ -102,9 +102,9 @@ def parse_caption_document(text: str, where: str) -> dict:
 class _Resolver:
     """Expands the segments of one caption document into per-frame entries (the HT rules)."""
 
-    def __init__(self, frame_names: list[str], where: str, strict: bool) -> None:
+    def __init__(self, frame_names: list[str], where: str, strict: bool, stem_carry: bool = True) -> None:
         self.refs = _FrameRefs(frame_names)
-        self.where, self.strict = where, strict
+        self.where, self.strict, self.stem_carry = where, strict, stem_carry
         self.info: dict[int, dict[str, Any]] = {}  # frame -> theme, action_label, action_desc, objects, interaction
         self.boundaries: list[tuple[int, int, str, int]] = []
 
@@ -133,7 +133,11 @@ class _Resolver:
         return actions
 
     def notes(self, seg: dict, k: int, theme: str, touched: list[int]) -> dict[str, dict[int, Any]]:
-        """Record the segment's sampled objects / interaction; returns those given at exact frame names."""
+        """Record the segment's sampled objects / interaction; returns those that carry forward.
+
+        Keys that name a frame exactly carry forward; so do keys that name it without its image
+        extension (``stem_carry``). Nearest-timestamp matches apply to their frame only.
+        """
         exact: dict[str, dict[int, Any]] = {"objects": {}, "interaction": {}}
         for key_name, conv in (("objects", _as_objects), ("interaction", lambda v: str(v or ""))):
             for ref, value in (seg.get(key_name) or {}).items():
@@ -145,7 +149,7 @@ class _Resolver:
                 entry[key_name] = conv(value)
                 entry.setdefault("theme", theme)
                 touched.append(i)
-                if ref in self.refs.exact:
+                if ref in self.refs.exact or (self.stem_carry and str(ref) in self.refs.lookup):
                     exact[key_name][i] = conv(value)
         return exact
 
@@ -212,7 +216,7 @@ def task_ids(theme: list[str]) -> dict[str, int]:
 
 
 def resolve_captions(doc: dict, frame_names: list[str], where: str = "caption",
-                     strict: bool = False) -> Captions:
+                     strict: bool = False, stem_carry: bool = True) -> Captions:
     """Expand a caption document to per-frame labels and segments (spec §1.5, HT rules).
 
     Parameters
@@ -221,8 +225,11 @@ def resolve_captions(doc: dict, frame_names: list[str], where: str = "caption",
     frame_names : ``slam/frame_names`` of the episode.
     where : file/key named in warnings and errors.
     strict : raise RobotaskError on an unresolvable frame reference instead of warning and skipping it.
+    stem_carry : objects / interaction keyed by a frame name without its extension carry forward like
+        exact names (True, the issue's reading of the official toolkit); False keeps such values on
+        their own frame only (spec §1.5's description of HT: "only exact-name keys count for this fill").
     """
-    resolver = _Resolver(frame_names, where, strict)
+    resolver = _Resolver(frame_names, where, strict, stem_carry)
     segments = doc.get("segments") or []
     if not isinstance(segments, list):
         raise RobotaskError(f"{where}: 'segments' must be a list, got {type(segments).__name__}")
@@ -236,16 +243,43 @@ def resolve_captions(doc: dict, frame_names: list[str], where: str = "caption",
     return Captions(main_task, theme, label, desc, inter, objects, resolver.boundaries, task_ids(theme), raw=doc)
 
 
+def _strict_text(value: Any, where: str) -> str:
+    """A stored string decoded as strict UTF-8, or RobotaskError naming ``where`` and the bad byte."""
+    if isinstance(value, np.ndarray):
+        value = value.reshape(-1)[0] if value.size else b""
+    if isinstance(value, (bytes, np.bytes_)):
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RobotaskError(f"{where}: not valid UTF-8 (byte 0x{exc.object[exc.start]:02x} at position "
+                                f"{exc.start}); expected UTF-8 JSON text") from None
+    return decode_str(value)
+
+
+def _caption_file(folder: Path, name: str, where: str) -> Path:
+    """The caption file a dataset names, which must be a relative path inside the episode folder.
+
+    The name comes from inside the file, so it is untrusted: an absolute path or one that leaves the
+    folder (``../``) is refused rather than opened.
+    """
+    candidate = Path(name)
+    inside = (folder / candidate).resolve()
+    if candidate.is_absolute() or not inside.is_relative_to(folder.resolve()):
+        raise RobotaskError(f"{where} names the caption file {name[:80]!r}, outside the episode folder; expected a "
+                            "relative path inside it")
+    return folder / candidate
+
+
 def read_caption_text(f: h5py.File, folder: Path) -> tuple[str, str] | None:
     """The caption JSON text and where it came from, or None when the episode has no caption."""
     for key in fmt.CAPTION_KEYS:
         if key in f:
-            text = decode_str(f[key][()]).strip()
+            text = _strict_text(f[key][()], f"{f.filename}:{key}").strip()
             if not text:
                 return None
             if text.startswith("{"):
                 return text, f"{f.filename}:{key}"
-            p = folder / text
+            p = _caption_file(folder, text, f"{f.filename}:{key}")
             if not p.is_file():
                 raise RobotaskError(f"{f.filename}:{key} holds neither JSON nor the path of an existing file ({text[:80]!r})")
             return p.read_text(encoding="utf-8"), str(p)

@@ -6,7 +6,6 @@ matplotlib Figure; ``label_statistics`` and ``modality_table`` give the numbers 
 
 from __future__ import annotations
 
-import itertools
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -89,29 +88,34 @@ def modality_table(ep: Episode) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["modality", "shape", "note"])
 
 
-def _colours(labels: list[str]) -> dict[str, str]:
-    """A stable colour per label in order of first appearance."""
-    cyc = itertools.cycle(plots.PALETTE + ("#bcbd22", "#17becf"))
-    return {lab: next(cyc) for lab in dict.fromkeys(labels)}
+def _colours(labels: list[str]) -> dict[str, tuple]:
+    """A distinct colour per label in order of first appearance (up to 60 before any repeats)."""
+    cmaps = [plt.get_cmap(name) for name in ("tab20", "tab20b", "tab20c")]
+    pool = [cmap(i) for cmap in cmaps for i in range(20)]
+    return {lab: pool[k % len(pool)] for k, lab in enumerate(dict.fromkeys(x for x in labels if x))}
 
 
 def figure_timeline(ep: Episode, start: int = 0, stop: int | None = None) -> plt.Figure:
-    """Subtask and action runs over the whole episode, with the chosen range shaded."""
+    """Subtask and action runs over the whole episode, one colour per class with a legend each."""
     stop = ep.n_frames if stop is None else stop
-    fig, ax = plt.subplots(figsize=(10, 2.6))
     t = 1 / fmt.FPS
-    for row, labels in ((1, ep.captions.theme), (0, ep.captions.action_label)):
+    levels = (("subtask", ep.captions.theme), ("action", ep.captions.action_label))
+    n_labels = sum(len({x for x in labels if x}) for _, labels in levels)
+    fig, axes = plt.subplots(2, 1, figsize=(10, 2.2 + 0.16 * n_labels), sharex=True, layout="constrained")
+    for ax, (name, labels) in zip(axes, levels):
         col = _colours(labels)
         for a, b, lab in runs(labels):
-            ax.barh(row, (b - a + 1) * t, left=a * t, color=col[lab], edgecolor="white", height=0.8)
-            if len(lab) <= (b - a + 1) / ep.n_frames * 160:  # only labels that fit their bar
-                ax.text((a + b) / 2 * t, row, lab, ha="center", va="center", fontsize=6, clip_on=True)
-    ax.axvspan(start * t, stop * t, color="k", alpha=0.08)
-    ax.set_yticks([0, 1], ["action", "subtask"])
-    ax.set_xlabel("time (s)")
-    ax.set_xlim(0, ep.n_frames * t)
-    ax.grid(False)
-    ax.set_title("Procedure timeline (grey: the range shown below)")
+            if lab:
+                ax.barh(0, (b - a + 1) * t, left=a * t, color=col[lab], edgecolor="white", height=0.8)
+        ax.axvspan(start * t, stop * t, facecolor="none", edgecolor="black", lw=1.2, ls="--")
+        ax.set_yticks([0], [name])
+        ax.grid(False)
+        handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in col.values()]
+        ax.legend(handles, list(col), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6,
+                  ncol=2 if len(col) > 12 else 1, frameon=False, title=f"{name} ({len(col)})",
+                  title_fontsize=7)
+    axes[-1].set_xlabel("time (s); dashed box: the range shown in detail below")
+    axes[-1].set_xlim(0, ep.n_frames * t)
     return fig
 
 

@@ -1,8 +1,8 @@
-"""Figures, tables and computed prose of the suite summary chapter ``13_suite_summary``.
+"""Figures and computed prose of the suite summary chapter ``13_suite_summary``.
 
-Every function takes the long table of primary metrics over (schedule, protocol) suite runs
-(:func:`summary_long` of their ``summary_report.json`` documents) and returns a figure, a DataFrame or
-a Markdown string.
+Every function takes the long table of primary metrics over (schedule, protocol) runs
+(:func:`robotask.episode.summary.primary_long` of the task chapters' written results) and returns a
+figure or a Markdown string.
 """
 
 from __future__ import annotations
@@ -15,61 +15,46 @@ from .figures_tasks import COLORS, HEAD_LABELS
 from .tasks import TASKS
 
 
-def summary_long(reports: dict[tuple[str, str], dict]) -> pd.DataFrame:
-    """Primary metrics of every (schedule, protocol) suite run in long form."""
-    rows = []
-    for (schedule, proto), rep in reports.items():
-        for t, p in rep["primary"].items():
-            for part in ("baseline", "minimal", "mlp"):
-                rows.append({"schedule": schedule, "protocol": proto, "task": t,
-                             "name": rep["task_display_names"][t], "metric": p["metric"],
-                             "higher_is_better": p["higher_is_better"], "model": part, "value": p.get(part),
-                             "status": rep["status"][t]["status"]})
-    return pd.DataFrame(rows)
+def _bar_values(sub: pd.DataFrame, combos: list, part: str) -> list[float]:
+    """The primary metric of ``part`` for each (schedule, protocol) combination (NaN where not run)."""
+    vals = []
+    for s, p in combos:
+        hit = sub[(sub["schedule"] == s) & (sub["protocol"] == p) & (sub["model"] == part)]["value"]
+        vals.append(float(hit.iloc[0]) if len(hit) and hit.iloc[0] is not None else np.nan)
+    return vals
 
 
-def summary_wide(long: pd.DataFrame, schedule: str, published: dict | None = None) -> pd.DataFrame:
-    """One row per task: primary metric for baseline/minimal/MLP under each protocol (+ published real sample)."""
-    sub = long[long["schedule"] == schedule]
-    wide = sub.pivot_table(index=["task", "name", "metric"], columns=["protocol", "model"], values="value",
-                           aggfunc="first", dropna=False)
-    protos = list(dict.fromkeys(sub["protocol"]))
-    wide = wide[[(p, m) for p in protos for m in ("baseline", "minimal", "mlp") if (p, m) in wide.columns]]
-    wide.columns = [f"{p} {HEAD_LABELS[m]}" for p, m in wide.columns]
-    wide = wide.reset_index()
-    if published:
-        wide["published minimal (real sample)"] = wide["task"].map(lambda t: published[t]["minimal"])
-        wide["published MLP (real sample)"] = wide["task"].map(lambda t: published[t]["mlp"])
-    order = {t: i for i, t in enumerate(TASKS)}
-    return wide.sort_values("task", key=lambda s: s.map(order)).drop(columns="task").reset_index(drop=True)
+def figure_summary(long: pd.DataFrame, published: dict | None = None, floor: float = -1.0) -> plt.Figure:
+    """Primary metric per task: baseline / minimal / MLP bars for each schedule × protocol (+ published).
 
-
-def figure_summary(long: pd.DataFrame, published: dict | None = None) -> plt.Figure:
-    """Primary metric per task: baseline / minimal / MLP bars for each schedule × protocol (+ published)."""
+    An R² below ``floor`` would flatten every other bar: its bar stops at the floor, hatched, and its
+    value is written on it, so no value is hidden.
+    """
     combos = list(dict.fromkeys(zip(long["schedule"], long["protocol"])))
-    tasks = list(TASKS)
-    fig, axes = plt.subplots(3, 4, figsize=(13, 8.5))
-    for ax, t in zip(axes.ravel(), tasks):
+    fig, axes = plt.subplots(3, 4, figsize=(13, 9))
+    for ax, t in zip(axes.ravel(), TASKS):
         sub = long[long["task"] == t]
         x = np.arange(len(combos))
         for k, part in enumerate(("baseline", "minimal", "mlp")):
-            vals = [sub[(sub["schedule"] == s) & (sub["protocol"] == p) & (sub["model"] == part)]["value"]
-                    .astype(float).fillna(np.nan).mean() for s, p in combos]
-            ax.bar(x + (k - 1) * 0.27, vals, 0.27, color=COLORS[part], label=HEAD_LABELS[part])
+            vals = np.array(_bar_values(sub, combos, part))
+            low = vals < floor
+            ax.bar(x + (k - 1) * 0.27, np.where(low, floor, vals), 0.27, color=COLORS[part],
+                   label=HEAD_LABELS[part], hatch=None)
+            for xi, v in zip(x[low] + (k - 1) * 0.27, vals[low]):
+                ax.bar(xi, floor, 0.27, color="none", edgecolor="black", hatch="///", lw=0)
+                ax.text(xi, floor * 0.95, f"{v:.0f}", rotation=90, ha="center", va="bottom", fontsize=6)
         if published:
             ax.axhline(published[t]["minimal"], color=COLORS["minimal"], ls=":", lw=1.2)
             ax.axhline(published[t]["mlp"], color=COLORS["mlp"], ls=":", lw=1.2)
-        ax.set_xticks(x, [f"{s[:6]}\n{p[:4]}" for s, p in combos], fontsize=7)
-        metric = sub["metric"].iloc[0]
-        if metric == "r2":  # very negative R² would flatten every other bar
-            lo, hi = ax.get_ylim()
-            ax.set_ylim(max(lo, -1.0), max(hi, 1.0))
-        arrow = "↑" if sub["higher_is_better"].iloc[0] else "↓"
-        ax.set_title(f"{TASKS[t].display_name}\n{metric} {arrow}", fontsize=8)
+        ax.set_xticks(x, [f"{s}\n{p}" for s, p in combos], fontsize=7)
+        first = sub.iloc[0]
+        arrow = "↑ better" if first["higher_is_better"] else "↓ better"
+        ax.set_title(f"{TASKS[t].display_name}\n{first['metric'].replace('_', ' ')} ({arrow})", fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
-    axes[0, 0].legend(fontsize=7, loc="upper left")
-    fig.suptitle("Primary metric per task (dotted: published real-sample minimal / MLP, other data)", fontsize=9)
-    fig.tight_layout()
+        ax.axhline(0, color="black", lw=0.6)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
     return fig
 
 
@@ -114,7 +99,8 @@ def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: l
             changes.sort(reverse=True)
             for gain, t, model, a, b in changes[:3] + [c for c in changes[-2:] if c[0] < 0]:
                 lines.append(f"- `{s}`: {TASKS[t].display_name}, {HEAD_LABELS[model]}: {a:.3f} → {b:.3f} "
-                             f"({TASKS[t].primary_metric}, {'better' if gain > 0 else 'worse'} by {abs(gain):.3f}).")
+                             f"({TASKS[t].primary_metric.replace('_', ' ')}, {'better' if gain > 0 else 'worse'} "
+                             f"by {abs(gain):.3f}).")
     return "\n".join(lines) if lines else "Only one protocol and schedule were run."
 
 
@@ -134,5 +120,42 @@ def suite_recap(long: pd.DataFrame, schedules: list[str], protocols: list[str]) 
             sub = long[(long["schedule"] == s) & (long["protocol"] == p) & (long["model"] == "minimal")]
             idle = int((sub["status"] != "ok").sum())
             lines.append(f"- `{s}` / {p}: the minimal head beats the trivial baseline on {wins['minimal']} of 12 "
-                         f"tasks, the MLP on {wins['mlp']}; {idle} task(s) did not run (degenerate or skipped).")
+                         f"tasks, the MLP on {wins['mlp']}; "
+                         + (f"{idle} {'task' if idle == 1 else 'tasks'} did not run (degenerate or skipped)."
+                            if idle else "every task ran."))
     return "\n".join(lines)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def reading_text(docs: dict, schedules: list[str], protocols: list[str]) -> str:
+    """What the chapter read: how many task results, for which schedules and protocols."""
+    sched = " and ".join(f"`{s}`" for s in schedules)
+    return (f"Read the written results of {_count(len(docs), 'task chapter')}: "
+            f"{_count(len(schedules), 'schedule')} ({sched}) × {_count(len(protocols), 'protocol')} "
+            f"({' and '.join(protocols)}), three models each. Nothing is recomputed here; every "
+            f"number is on its task's own page.")
+
+
+def summary_caption(schedules: list[str], protocols: list[str]) -> str:
+    """Caption of the summary figure."""
+    return (f"Primary metric per task for the baseline, the minimal head and the MLP; bars are grouped "
+            f"by schedule and protocol ({', '.join(f'{s} {p}' for s in schedules for p in protocols)}). "
+            f"Dotted lines: the published real-sample minimal head and MLP (other data). A hatched bar "
+            f"stops at the axis floor and carries its true value.")
+
+
+def coverage_text(windows_summary: dict | None, published: dict) -> str:
+    """Label coverage per schedule (written by chapter 11) beside the published real-sample coverage."""
+    lines = []
+    for rec in (windows_summary or {}).get("coverage", []):
+        lines.append(f"- `{rec['episode']}`, {rec['labels']} labels: {100 * rec['coverage']:.1f} % of "
+                     f"{rec['test windows']} test windows carry a label seen in training.")
+    if not lines:
+        lines.append("- The window chapter has not written its coverage yet; run `robotask run 11`.")
+    lines.append(f"- Real sample (derived from the original suite's published outputs "
+                 f"{{cite}}`chaoyue2026tasksuite`; other data): action {100 * published['timeline_action']:.1f} %, "
+                 f"subtask {100 * published['timeline_subtask']:.1f} %.")
+    return "Label coverage of the chronological test split:\n\n" + "\n".join(lines)

@@ -36,16 +36,6 @@ def ok_results(results: dict[str, TaskResult]) -> dict[str, TaskResult]:
     return {p: r for p, r in results.items() if r.ok}
 
 
-def status_text(results: dict[str, TaskResult]) -> str:
-    """Markdown for protocols whose task did not run (skipped or degenerate), else ""."""
-    lines = []
-    for p, r in results.items():
-        if not r.ok:
-            counts = f" Class counts: {r.details['class_counts']}." if "class_counts" in r.details else ""
-            lines.append(f"- **{p}** protocol: {r.status} — {r.reason}.{counts}")
-    return "\n".join(lines)
-
-
 def metrics_table(results: dict[str, TaskResult]) -> pd.DataFrame:
     """One row per protocol × (baseline, minimal, MLP) with the primary and secondary metrics."""
     rows = []
@@ -79,22 +69,31 @@ def examples_table(result: TaskResult, n: int = 6) -> pd.DataFrame:
     return rows.reset_index(drop=True)
 
 
+def _wrap(name: str, width: int = 26) -> str:
+    """A class name on at most two lines, never cut."""
+    import textwrap
+
+    lines = textwrap.wrap(name, width)
+    return name if len(lines) <= 1 else lines[0] + "\n" + " ".join(lines[1:])
+
+
 def figure_confusion(result: TaskResult) -> plt.Figure:
-    """Confusion matrix of the minimal head (row-normalised) and per-class F1 of the heads."""
+    """Confusion matrix of the minimal head (row-normalised, with a colour bar) and per-class F1."""
     data = result.data
     y = data.y[data.test]
     names = data.class_names
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, max(3.5, 0.28 * len(names) + 1.5)),
-                                 gridspec_kw={"width_ratios": [1.2, 1]})
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, max(4.0, 0.34 * len(names) + 2.2)),
+                                 gridspec_kw={"width_ratios": [1.25, 1]})
     cm = M.confusion_table(y, result.outputs["minimal"].pred, names).iloc[:, 1:].to_numpy(float)
     norm = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
-    a1.imshow(norm, cmap="Blues", vmin=0, vmax=1)
-    short = [n[:18] for n in names]
-    a1.set_xticks(range(len(names)), short, rotation=90, fontsize=7)
-    a1.set_yticks(range(len(names)), short, fontsize=7)
-    a1.set_xlabel("predicted")
-    a1.set_ylabel("true")
-    a1.set_title("minimal head: confusion (row-normalised)")
+    image = a1.imshow(norm, cmap="Blues", vmin=0, vmax=1)
+    fig.colorbar(image, ax=a1, fraction=0.046, pad=0.02, label="share of the true class")
+    numbers = [str(i + 1) for i in range(len(names))]
+    a1.set_xticks(range(len(names)), numbers, fontsize=7)
+    a1.set_yticks(range(len(names)), [f"{i} {_wrap(n)}" for i, n in zip(numbers, names)], fontsize=7)
+    a1.set_xlabel("predicted class (number as on the left)")
+    a1.set_ylabel("true class")
+    a1.set_title("minimal head: confusion (row-normalised)", fontsize=9)
     a1.grid(False)
     width = 0.4
     pos = np.arange(len(names))
@@ -102,12 +101,13 @@ def figure_confusion(result: TaskResult) -> plt.Figure:
         f1 = M.per_class_table(y, result.outputs[part].pred, names)["f1"].to_numpy()
         a2.barh(pos + (k - 0.5) * width, f1, height=width, color=COLORS[part], label=HEAD_LABELS[part])
     support = np.bincount(y, minlength=len(names))
-    a2.set_yticks(pos, [f"{s} (n={c})" for s, c in zip(short, support)], fontsize=7)
+    a2.set_yticks(pos, [f"{i} (n = {c})" for i, c in zip(numbers, support)], fontsize=7)
     a2.invert_yaxis()
     a2.set_xlabel("F1 on test")
-    a2.set_xlim(0, 1)
-    a2.legend(loc="lower right")
-    a2.set_title("per-class F1 (n = test support)")
+    a2.set_xlim(0, 1.0)
+    a2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08 - 0.6 / max(len(names), 4)), ncol=2,
+              fontsize=8, frameon=False)
+    a2.set_title("per-class F1 (class number, n = test support)", fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -116,7 +116,7 @@ def figure_timeline(result: TaskResult) -> plt.Figure:
     """Predicted vs true class over the test windows, with true (and predicted) boundaries."""
     data = result.data
     centers = data.rows["center_frame"].to_numpy()[data.test]
-    fig, ax = plt.subplots(figsize=(10, 3.8))
+    fig, ax = plt.subplots(figsize=(10, max(3.8, 0.24 * len(data.class_names) + 1.8)))
     ax.step(centers, data.y[data.test], where="mid", color="black", lw=3, alpha=0.35, label="true")
     for part in ("minimal", "mlp"):
         if part in result.outputs:
@@ -125,10 +125,9 @@ def figure_timeline(result: TaskResult) -> plt.Figure:
         b = data.extra["boundaries"]
         for f in b[(b >= centers.min()) & (b <= centers.max())]:
             ax.axvline(f, color="black", ls="--", lw=0.8)
-    ax.set_yticks(range(len(data.class_names)), [n[:22] for n in data.class_names], fontsize=7)
+    ax.set_yticks(range(len(data.class_names)), list(data.class_names), fontsize=7)
     ax.set_xlabel("window centre frame (test part)")
-    ax.set_title("true label (grey) and predictions over time")
-    ax.legend(loc="upper left", fontsize=8, ncol=3)
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), fontsize=8, ncol=3, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -151,7 +150,7 @@ def figure_boundaries(result: TaskResult) -> plt.Figure:
         ax.axvline(f, color="black", ls="--", lw=0.8)
     ax.set_ylim(-0.02, 1.12)
     ax.set_xlabel("window centre frame (test part); dashed = true boundary, band = ±10 frames; ticks = predicted")
-    ax.legend(loc="center left", fontsize=8)
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), fontsize=8, ncol=2, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -172,7 +171,7 @@ def figure_trajectories(result: TaskResult, joint: int = 0) -> plt.Figure:
                     label="truth" if name == "truth" else HEAD_LABELS[name] + (" (zero velocity)"
                                                                             if name == "baseline" else ""))
         ax.set_ylabel("xyz"[axis] + " (m)")
-    axes[0].legend(fontsize=8, ncol=4, loc="upper left")
+    axes[0].legend(fontsize=8, ncol=4, loc="lower left", bbox_to_anchor=(0, 1.15), frameon=False)
     axes[0].set_title(f"left wrist at the 10th future frame, {data.extra['frame']} frame, root-relative")
     axes[-1].set_xlabel("window centre frame (test part)")
     fig.tight_layout()
@@ -229,11 +228,11 @@ def figure_object_f1(result: TaskResult) -> plt.Figure:
     for k, part in enumerate(p for p in ("minimal", "mlp") if p in result.outputs):
         f1 = M.per_label_f1(y_te, result.outputs[part].pred)[order]
         ax.bar(np.arange(len(order)) + (k - 0.5) * width, f1, width, color=COLORS[part], label=HEAD_LABELS[part])
-    labels = [f"{data.class_names[j][:16]}{'*' if train_support[j] == 0 else ''}" for j in order]
+    labels = [f"{data.class_names[j]}{'*' if train_support[j] == 0 else ''}" for j in order]
     ax.set_xticks(range(len(order)), labels, rotation=70, fontsize=7, ha="right")
     ax.set_ylabel("F1 on test")
-    ax.set_title("objects present in test, by test support (* = never in a train window)")
-    ax.legend(fontsize=8)
+    ax.set_ylim(0, 1.0)
+    ax.legend(loc="lower right", bbox_to_anchor=(1, 1.01), fontsize=8, ncol=2, frameon=False)
     fig.tight_layout()
     return fig
 
@@ -257,51 +256,75 @@ def format_metric(v: Any) -> str:
     return "–" if v is None else f"{v:.3f}"
 
 
-def interpret(task_id: str, results: dict[str, TaskResult]) -> str:
-    """What the result means, computed from the numbers: heads vs baseline, protocol change, caveats."""
-    spec = TASKS[task_id]
-    ok = ok_results(results)
-    lines = []
-    for proto, res in ok.items():
-        p = res.primary
-        sign = 1 if spec.higher_is_better else -1
-        parts = []
-        for head in ("minimal", "mlp"):
-            if p.get(head) is None or p.get("baseline") is None:
-                continue
-            gain = sign * (p[head] - p["baseline"])
-            verdict = "beats" if gain > 0.01 * max(abs(p["baseline"]), 1e-3) else "does not beat"
-            parts.append(f"the {HEAD_LABELS[head]} ({format_metric(p[head])}) {verdict} the baseline")
-        lines.append(f"- **{proto}**: {spec.primary_metric} of the baseline ({res.info['baseline_name']}) is "
-                     f"{format_metric(p['baseline'])}; " + "; ".join(parts) + ".")
-        m = res.metrics.get("minimal", {})
-        if m.get("unseen_test_classes"):
-            lines.append(f"  {len(m['unseen_test_classes'])} test class(es) never occur in training "
-                         f"({', '.join(m['unseen_test_classes'][:4])}{'…' if len(m['unseen_test_classes']) > 4 else ''}).")
-        if "label_coverage_ceiling" in m:
-            lines.append(f"  Label-coverage ceiling: {100 * m['label_coverage_ceiling']:.1f} % of test samples "
-                         f"carry a label seen in training; no classifier can exceed that accuracy.")
-        if m.get("train_final_accuracy") is not None and m.get("accuracy") is not None:
-            lines.append(f"  Train accuracy {m['train_final_accuracy']:.3f} against test accuracy "
-                         f"{m['accuracy']:.3f} (train {res.info['num_train']} samples, {res.info['feature_dim']} inputs).")
-        if "copy_current_action_accuracy" in m:
-            lines.append(f"  Copying the action at the window end would score accuracy "
-                         f"{m['copy_current_action_accuracy']:.3f} on this target ({m['target']}).")
-        if "boundary_f1" in m:
-            lines.append(f"  Boundary F1 {m['boundary_f1']:.3f}: {m['matched_boundaries']} of "
-                         f"{m['true_boundaries']} true boundaries matched by {m['predicted_boundaries']} predictions"
-                         f"{' after NMS' if m.get('boundary_nms') else ' (no NMS)'}.")
-        if "distinct_test_texts" in m:
-            lines.append(f"  The {m['num_queries']} test windows carry only {m['distinct_test_texts']} distinct "
-                         f"caption texts; positives: {m['positives_per_query']}.")
-    status = status_text(results)
-    if status:
-        lines.append(status)
-    if len(ok) == 2:
-        a, b = ok["original"].primary, ok["improved"].primary
-        for head in ("minimal", "mlp"):
-            if a.get(head) is not None and b.get(head) is not None:
-                lines.append(f"- Switching to the improved protocol moves the {HEAD_LABELS[head]} from "
-                             f"{format_metric(a[head])} to {format_metric(b[head])} (baseline {format_metric(a['baseline'])} → "
-                             f"{format_metric(b['baseline'])}).")
-    return "\n".join(lines)
+def episode_facts(ws: Any) -> dict:
+    """What the page says about the episode: synthetic or real, frames, windows, features."""
+    return {"is_synthetic": bool(getattr(ws.episode, "is_synthetic", False)),
+            "n_frames": int(ws.episode.n_frames), "n_windows": int(len(ws.X)), "n_features": int(ws.X.shape[1])}
+
+
+TABLE_HEADERS = {"protocol": "Protocol", "model": "Model", "accuracy": "Accuracy",
+                 "balanced_accuracy": "Balanced accuracy", "macro_f1": "Macro-F1", "micro_f1": "Micro-F1",
+                 "label_coverage_ceiling": "Coverage ceiling", "boundary_f1": "Boundary F1",
+                 "copy_current_action_accuracy": "Copy-current accuracy", "precision": "Precision",
+                 "recall": "Recall", "f1": "F1", "exact_match": "Exact match", "mpjpe": "MPJPE (m)",
+                 "final_frame_mpjpe": "Final-frame MPJPE (m)", "r2": "R²",
+                 "r2_standardized": "R² (standardised)", "mae": "MAE", "mrr": "MRR",
+                 "top1_accuracy": "Top-1", "top5_accuracy": "Top-5", "top10_accuracy": "Top-10",
+                 "median_rank": "Median rank"}
+EXAMPLE_HEADERS = {"window_index": "Window", "start_frame": "First frame", "end_frame": "Last frame",
+                   "target": "Target"}
+
+
+def caption(name: str, result: TaskResult, proto: str) -> tuple[str, str]:
+    """Caption and alt text of one task figure under protocol ``proto``."""
+    spec = TASKS[result.task]
+    n = len(result.data.test)
+    texts = {
+        "confusion": (f"{spec.display_name}, {proto} protocol. Left: confusion matrix of the minimal head "
+                      f"on the {n} test samples, each row normalised to the share of its true class. Right: "
+                      f"per-class F1 of both heads; n is the test support.",
+                      f"Confusion matrix and per-class F1 bars of the minimal head and the MLP for "
+                      f"{spec.display_name.lower()} under the {proto} protocol."),
+        "timeline": (f"{spec.display_name}, {proto} protocol: the true class of each test window (grey "
+                     f"line) and the predictions of both heads (dots) over time.",
+                     f"Predicted and true class of the test windows over time for "
+                     f"{spec.display_name.lower()}, {proto} protocol."),
+        "boundaries": (f"Action boundary detection, {proto} protocol: P(transition) of both heads over the "
+                       f"test windows; dashed lines are true boundaries with a ±10-frame band, ticks at the "
+                       f"top are predicted transitions.",
+                       "Probability of a transition over time for both heads, with true boundaries and "
+                       "predicted transitions."),
+        "trajectories": (f"Hand trajectory forecasting, {proto} protocol: the left wrist at the last "
+                         f"forecast frame, x, y and z over the test windows, true and predicted.",
+                         "Three stacked line plots of the true and predicted left-wrist coordinates over "
+                         "the test windows."),
+        "rank_histogram": (f"{spec.display_name}, {proto} protocol: rank of the correct window among the "
+                           f"{n} test candidates (log scale) against a uniformly random ranking.",
+                           "Histogram of the rank of the correct candidate for both heads and a random "
+                           "ranking."),
+        "reconstruction": (f"Cross-modal reconstruction, {proto} protocol: the first visual feature values "
+                           f"of three test windows, true and reconstructed by each head.",
+                           "Three line plots comparing true and reconstructed visual features of test "
+                           "windows."),
+        "object_f1": (f"Object relevance, {proto} protocol: per-object F1 of both heads on the test part, "
+                      f"objects ordered by test support; an asterisk marks objects never seen in training.",
+                      "Bar chart of per-object F1 for the minimal head and the MLP."),
+    }
+    return texts[name]
+
+
+def schedule_table(task: str, others: dict[str, dict[str, TaskResult]]) -> pd.DataFrame:
+    """Primary metric of the baseline and both heads per other schedule and protocol."""
+    spec = TASKS[task]
+    rows = []
+    for schedule, results in others.items():
+        for proto, r in results.items():
+            row = {"Schedule": schedule, "Protocol": proto, "Status": "ran" if r.ok else r.status}
+            for part in ("baseline", "minimal", "mlp"):
+                v = r.primary.get(part)
+                row[{"baseline": "Baseline", "minimal": "Minimal head", "mlp": "MLP"}[part]] = (
+                    float("nan") if v is None else float(v))
+            rows.append(row)
+    frame = pd.DataFrame(rows)
+    frame.attrs["metric"] = spec.primary_metric
+    return frame

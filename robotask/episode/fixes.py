@@ -28,6 +28,8 @@ class Protocol:
     hand_world_frame: bool = False  # §8.8 hands to world with R_c2w, t_c2w before subtracting the root
     robust_std_floor: bool = False  # §8.9 std floor 1e-3 instead of 1e-6, float64 ridge solve
     coverage_ceiling: bool = False  # §8.1 report the label-coverage ceiling with classification metrics
+    stable_step_size: bool = False  # linear softmax heads: step ≤ 1/L (L = smoothness of the loss), not 0.12
+    hand_residual_target: bool = False  # hand forecast heads fit the displacement from the last observed pose
 
     @property
     def std_floor(self) -> float:
@@ -65,6 +67,8 @@ FIX_DESCRIPTIONS = {
     "hand_world_frame": "hand targets in one consistent (world) frame",
     "robust_std_floor": "a robust std floor",
     "coverage_ceiling": "the label-coverage ceiling reported with every classification metric",
+    "stable_step_size": "a gradient step of the linear softmax heads within the stability limit of the loss",
+    "hand_residual_target": "hand forecasts fitted as displacements from the last observed pose",
 }
 
 

@@ -76,13 +76,17 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
     ztr, zte = rows_of(z, data.train), rows_of(z, data.test)
     ytr = data.y[data.train]
     if data.kind in ("classification", "binary"):
-        head = SoftmaxHead(len(data.class_names), epochs=cfg.softmax_epochs).fit(ztr, ytr)
+        head = SoftmaxHead(len(data.class_names), epochs=cfg.softmax_epochs,
+                           stable_step=protocol.stable_step_size).fit(ztr, ytr)
         proba = head.predict_proba(zte)
         last = head.history[-1]
+        steps = {"step_size": head.step, "loss_smoothness": head.smoothness,
+                 "step_over_stability_limit": head.step * head.smoothness / 2.0}
         save = _saver(mean=data.extra["x_mean"], std=data.extra["x_std"], W=head.W, b=head.b,
                       class_names=np.array(data.class_names))
         return HeadOutput(proba.argmax(axis=1), proba, {"train_final_accuracy": last["train_accuracy"],
-                                                        "train_final_loss": last["loss"]}, head.history, save)
+                                                        "train_final_loss": last["loss"], **steps},
+                          head.history, save)
     if data.kind == "multilabel":
         head = MultiLabelHead(epochs=cfg.softmax_epochs).fit(ztr, ytr)
         proba = head.predict_proba(zte)
@@ -91,14 +95,27 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
         return HeadOutput(threshold_multilabel(proba), proba, {"train_final_loss": head.history[-1]["loss"]},
                           head.history, save)
     dtype = np.float64 if protocol.robust_std_floor else np.float32
-    ridge = fit_dual_ridge(ztr, data.y[data.train], std_floor=protocol.std_floor, dtype=dtype)
-    pred = ridge.predict(zte)
+    base = residual_base(data, protocol)
+    ytr = data.y[data.train] if base is None else data.y[data.train] - base[data.train]
+    ridge = fit_dual_ridge(ztr, ytr, std_floor=protocol.std_floor, dtype=dtype)
+    pred = ridge.predict(zte) if base is None else (ridge.predict(zte) + base[data.test]).astype(np.float32)
     save = None
     if cfg.save_models:
         def save(out: Path) -> None:
             write_npz(out / "model.npz", x_mean=data.extra["x_mean"], x_std=data.extra["x_std"],
                       y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std, W=ridge.W.astype(np.float32))
     return HeadOutput(pred, None, {}, [], save)
+
+
+def residual_base(data: TaskData, protocol: Protocol) -> np.ndarray | None:
+    """With ``hand_residual_target``: the last observed pose repeated per future frame (rows × k), else None.
+
+    The heads then fit the displacement from it, so a head that learns nothing falls back to the
+    zero-velocity baseline instead of to the train mean.
+    """
+    if not protocol.hand_residual_target or "last_pose" not in data.extra:
+        return None
+    return np.tile(data.extra["last_pose"], (1, int(data.extra["n_future"])))
 
 
 def _saver(**arrays: Any) -> Callable[[Path], None]:
@@ -132,10 +149,16 @@ def run_mlp(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteConfig)
         proba = 1.0 / (1.0 + np.exp(-res.predict(zte).astype(np.float64)))
         pred, extra["config"] = threshold_multilabel(proba), {"object_vocab": data.class_names}
     else:
+        base = residual_base(data, protocol)
+        if base is not None:
+            ytr = ytr - base[fit_idx]
+            yval = None if yval is None else yval - base[data.val]
         ys = ZScaler.fit(ytr, protocol.std_floor)
         res = train_mlp(ztr, ys.transform(ytr), "regressor", ytr.shape[1], cfg.mlp,
                         x_val=zval, y_val=None if yval is None else ys.transform(yval))
         proba, pred = None, ys.inverse(res.predict(zte)).astype(np.float32)
+        if base is not None:
+            pred = (pred + base[data.test]).astype(np.float32)
         extra["scaler"].update({"y_mean": ys.mean, "y_std": ys.std})
         extra["config"] = {"target_dim": int(ytr.shape[1])}
     last = res.history[-1]

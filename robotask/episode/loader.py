@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import h5py
 import numpy as np
 
-from ..errors import RobotaskError
+from ..errors import RobotaskError, RobotaskWarning
 from . import format as fmt
 from .captions import Captions, parse_caption_document, read_caption_text, resolve_captions
 from .format import decode_str, frame_stem
@@ -147,7 +147,7 @@ class Episode:
         """Path of a video stream (``fisheye_cam0`` … ``stereo_right``), None with a warning if missing."""
         p = self.path / fmt.video_file(stream)
         if not p.is_file():
-            warnings.warn(f"{p}: video missing; its features fall back to zeros", stacklevel=2)
+            warnings.warn(RobotaskWarning(f"{p}: video missing; its features are zeros"), stacklevel=2)
             return None
         return p
 
@@ -255,14 +255,30 @@ def _read_poses(f: h5py.File, ann: Path, calibration: dict) -> tuple[list[str], 
     if all(slam):
         names = _frame_names(f, fmt.SLAM_NAMES)
         n = len(names)
-        R_c2w, t_c2w = camera_poses(_frame_array(f, fmt.SLAM_QUAT, n, (4,)), _frame_array(f, fmt.SLAM_TRANS, n, (3,)),
-                                    T_c0_b)
+        if n == 0:
+            raise RobotaskError(f"{ann}: {fmt.SLAM_NAMES} is empty (0 frames); expected one name per annotation frame")
+        quat, trans = _frame_array(f, fmt.SLAM_QUAT, n, (4,)), _frame_array(f, fmt.SLAM_TRANS, n, (3,))
+        quat, trans = _finite_poses(ann, quat, trans)
+        R_c2w, t_c2w = camera_poses(quat, trans, T_c0_b)
         return names, R_c2w, t_c2w
     n = next((int(f[k].shape[0]) for k in (fmt.LEFT_JOINTS, fmt.DEPTH, fmt.BODY_KEYPOINTS) if k in f), None)
     if n is None:
         raise RobotaskError(f"{ann}: no slam/* datasets and none of hand_mocap/left_joints_3d, depth/depth, "
                             "full_body_mocap/keypoints to infer the frame count from")
     return [f"frame_{i:06d}.jpg" for i in range(n)], np.repeat(np.eye(3)[None], n, 0), np.zeros((n, 3))
+
+
+def _finite_poses(ann: Path, quat: np.ndarray, trans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Poses with NaN/inf frames replaced by the identity (warns with the count per dataset)."""
+    for key, arr, neutral in ((fmt.SLAM_QUAT, quat, np.array([1.0, 0, 0, 0])), (fmt.SLAM_TRANS, trans, np.zeros(3))):
+        bad = ~np.isfinite(arr).all(axis=1)
+        if bad.any():
+            warnings.warn(RobotaskWarning(
+                f"{ann}: {key} has NaN or inf in {int(bad.sum())} of {len(arr)} frames (first {int(np.argmax(bad))}); "
+                f"those frames get the identity pose ({'quaternion 1, 0, 0, 0' if key == fmt.SLAM_QUAT else 'zero translation'})"),
+                stacklevel=4)
+            arr[bad] = neutral
+    return quat, trans
 
 
 def _read_cloud(f: h5py.File, ann: Path) -> tuple[np.ndarray | None, int]:

@@ -13,6 +13,7 @@ from typing import Iterator
 
 import av
 import numpy as np
+from av.video.reformatter import VideoReformatter
 
 from ..errors import RobotaskError
 
@@ -123,8 +124,11 @@ def count_video_frames(path: str | Path) -> int:
 
 
 def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "repeat",
-                      width: int | None = None) -> Iterator[np.ndarray | None]:
+                      width: int | None = None, report: dict | None = None) -> Iterator[np.ndarray | None]:
     """Yield exactly ``n_frames`` RGB uint8 frames (size, size, 3), resized in the decoder (AREA).
+
+    One :class:`av.video.reformatter.VideoReformatter` serves the whole stream (``frame.reformat``
+    would build a new scaler for every frame); the frames are bit-identical.
 
     Parameters
     ----------
@@ -134,37 +138,24 @@ def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "r
     fill : what a missing, unreadable or short video yields in place of the frames it lacks:
         ``"repeat"`` the last decoded frame (the original's behaviour; black if none decoded),
         ``"zeros"`` black frames, ``"none"`` ``None`` (so callers can write zero features, as the
-        original does for a missing file). A warning names the file and the number of missing frames.
+        original does for a missing file).
     width : output width; default ``size``.
+    report : if a dict is given, it receives ``decoded`` (frames decoded), ``expected`` and ``error``
+        (why decoding stopped, or None) and no warning is issued: the caller reports. Otherwise a
+        warning names the file and the number of missing frames.
     """
     if fill not in FILL_MODES:
         raise RobotaskError(f"iter_video_frames: fill={fill!r}; expected one of {FILL_MODES}")
     width = int(width or size)
-    n_done, last = 0, None
-    try:
-        container = _open(path)
-    except RobotaskError as exc:
-        warnings.warn(f"{exc}; all {n_frames} frames are filled ({fill})", stacklevel=2)
-        container = None
-    if container is not None:
-        with container:
-            if not container.streams.video:
-                raise RobotaskError(f"{path}: no video stream")
-            stream = container.streams.video[0]
-            stream.thread_type = "AUTO"
-            try:
-                for frame in container.decode(stream):
-                    if n_done >= n_frames:
-                        break
-                    last = frame.reformat(width=width, height=int(size), format="rgb24",
-                                          interpolation="AREA").to_ndarray()
-                    n_done += 1
-                    yield last
-            except av.error.FFmpegError as exc:
-                warnings.warn(f"{path}: decoding stopped after {n_done} frames ({exc})", stacklevel=2)
-        if n_done < n_frames:
-            warnings.warn(f"{path}: {n_done} decodable frames, {n_frames} expected; "
-                          f"the remaining {n_frames - n_done} are filled ({fill})", stacklevel=2)
+    state = {"decoded": 0, "expected": int(n_frames), "error": None, "last": None}
+    yield from _decode_frames(path, int(size), width, n_frames, state)
+    n_done, last = state["decoded"], state["last"]
+    if report is not None:
+        report.update({k: state[k] for k in ("decoded", "expected", "error")})
+    elif n_done < n_frames:
+        why = f" ({state['error']})" if state["error"] else ""
+        warnings.warn(f"{path}: decoded {n_done} of {n_frames} frames{why}; the remaining {n_frames - n_done} "
+                      f"are filled ({fill})", stacklevel=2)
     zeros = np.zeros((int(size), width, 3), np.uint8)
     for _ in range(n_frames - n_done):
         if fill == "none":
@@ -173,6 +164,31 @@ def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "r
             yield zeros
         else:
             yield last
+
+
+def _decode_frames(path: str | Path, size: int, width: int, n_frames: int, state: dict) -> Iterator[np.ndarray]:
+    """Decode up to ``n_frames`` frames through one shared reformatter; counts and errors go to ``state``."""
+    try:
+        container = _open(path)
+    except RobotaskError as exc:
+        state["error"] = str(exc)
+        return
+    with container:
+        if not container.streams.video:
+            raise RobotaskError(f"{path}: no video stream")
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        scaler = VideoReformatter()
+        try:
+            for frame in container.decode(stream):
+                if state["decoded"] >= n_frames:
+                    break
+                state["last"] = scaler.reformat(frame, width=width, height=size, format="rgb24",
+                                                interpolation="AREA").to_ndarray()
+                state["decoded"] += 1
+                yield state["last"]
+        except av.error.FFmpegError as exc:
+            state["error"] = f"decoding stopped: {exc}"
 
 
 def read_audio(path: str | Path, sample_rate: int = 16000) -> tuple[np.ndarray, int] | None:

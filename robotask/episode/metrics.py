@@ -1,8 +1,8 @@
 """Metrics of the episode task suite (spec §5.0), used by ``robotask.episode.tasks`` and notebook ``12_task``.
 
-scikit-learn computes the quantities whose definition is the spec's (confusion matrix, per-class
-precision/recall/F1, micro scores); the rest (supported-class averages, pooled R², MPJPE, retrieval
-ranks, greedy boundary matching) is written here and tested on hand-computed cases.
+Everything is NumPy, written here and tested on hand-computed cases and against scikit-learn's
+definitions (confusion matrix, per-class and micro precision/recall/F1 with ``zero_division=0``);
+scikit-learn is not imported, so a run of the suite does not pay for loading it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,31 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den with 0 where den is 0 (scikit-learn's ``zero_division=0``)."""
+    num, den = np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros_like(num), where=den != 0)
+
+
+def _prf(tp: np.ndarray, n_pred: np.ndarray, n_true: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision, recall and F1 from true positives, predicted and true counts (0 when undefined)."""
+    tp = np.asarray(tp, dtype=np.float64)
+    return _ratio(tp, n_pred), _ratio(tp, n_true), _ratio(2 * tp, np.asarray(n_pred) + np.asarray(n_true))
+
+
+def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, n_classes: int) -> np.ndarray:
+    """Counts (n_classes, n_classes), rows true, columns predicted; ids outside the range are ignored."""
+    t, p = np.asarray(y_true, dtype=np.int64), np.asarray(y_pred, dtype=np.int64)
+    keep = (t >= 0) & (t < n_classes) & (p >= 0) & (p < n_classes)
+    return np.bincount(t[keep] * n_classes + p[keep], minlength=n_classes ** 2).reshape(n_classes, n_classes)
+
+
+def label_prf(y_true: np.ndarray, y_pred: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-label precision, recall and F1 of 0/1 matrices (n, k) (0 when undefined)."""
+    t, p = np.asarray(y_true).astype(bool), np.asarray(y_pred).astype(bool)
+    return _prf((t & p).sum(axis=0), p.sum(axis=0), t.sum(axis=0))
 
 
 def classification_metrics(y_true: np.ndarray, y_pred: np.ndarray, class_names: Sequence[str]) -> dict:
@@ -41,15 +65,16 @@ def classification_metrics(y_true: np.ndarray, y_pred: np.ndarray, class_names: 
 def per_class_table(y_true: np.ndarray, y_pred: np.ndarray, class_names: Sequence[str]) -> pd.DataFrame:
     """``class_id, class_name, support, predicted, precision, recall, f1`` for every class."""
     labels = np.arange(len(class_names))
-    p, r, f, s = precision_recall_fscore_support(y_true, y_pred, labels=labels, zero_division=0)
-    predicted = np.bincount(np.asarray(y_pred, dtype=int), minlength=len(labels))[: len(labels)]
+    cm = confusion_matrix(y_true, y_pred, len(labels))
+    s, predicted = cm.sum(axis=1), cm.sum(axis=0)
+    p, r, f = _prf(np.diag(cm), predicted, s)
     return pd.DataFrame({"class_id": labels, "class_name": list(class_names), "support": s.astype(int),
                          "predicted": predicted.astype(int), "precision": p, "recall": r, "f1": f})
 
 
 def confusion_table(y_true: np.ndarray, y_pred: np.ndarray, class_names: Sequence[str]) -> pd.DataFrame:
     """Confusion matrix as a DataFrame with a first column ``true\\pred`` (rows true, columns predicted)."""
-    cm = confusion_matrix(y_true, y_pred, labels=np.arange(len(class_names)))
+    cm = confusion_matrix(y_true, y_pred, len(class_names))
     frame = pd.DataFrame(cm, columns=list(class_names))
     frame.insert(0, "true\\pred", list(class_names))
     return frame
@@ -166,8 +191,9 @@ def multilabel_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict:
     """Micro precision/recall/F1, macro-F1 over all labels (0 when undefined) and exact match."""
     y_true = np.asarray(y_true).astype(int)
     y_pred = np.asarray(y_pred).astype(int)
-    p, r, f, _ = precision_recall_fscore_support(y_true, y_pred, average="micro", zero_division=0)
-    _, _, f_each, _ = precision_recall_fscore_support(y_true, y_pred, average=None, zero_division=0)
+    tp = float(np.sum((y_true != 0) & (y_pred != 0)))
+    p, r, f = (float(v) for v in _prf(tp, float(np.sum(y_pred != 0)), float(np.sum(y_true != 0))))
+    _, _, f_each = label_prf(y_true, y_pred)
     return {"micro_precision": float(p), "micro_recall": float(r), "micro_f1": float(f),
             "precision": float(p), "recall": float(r), "macro_f1": float(np.mean(f_each)),
             "exact_match": float(np.mean(np.all(y_true == y_pred, axis=1))),
@@ -176,9 +202,7 @@ def multilabel_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict:
 
 def per_label_f1(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
     """F1 of every label column (0 when undefined)."""
-    _, _, f, _ = precision_recall_fscore_support(np.asarray(y_true).astype(int), np.asarray(y_pred).astype(int),
-                                                 average=None, zero_division=0)
-    return f
+    return label_prf(y_true, y_pred)[2]
 
 
 def boundary_f1(predicted: Sequence[int], true: Sequence[int], tolerance: int = 10) -> dict:

@@ -104,6 +104,76 @@ def softmax_loss_grad(x: np.ndarray, onehot: np.ndarray, w_sample: np.ndarray, W
     return loss, grad_W, grad_b, p
 
 
+def softmax_smoothness(x: np.ndarray, w_sample: np.ndarray, l2: float, iterations: int = 60,
+                       gram: np.ndarray | None = None) -> float:
+    """L, a bound on the curvature of the weighted softmax loss in (W, b): ½·λ_max(X̃ᵀ D X̃)/n + l2.
+
+    X̃ is X with a constant-1 column (the bias), D the sample weights; the softmax Jacobian
+    diag(p) − ppᵀ has eigenvalues ≤ ½. Full-batch gradient descent converges for steps below 2/L.
+    λ_max comes from power iteration on the smaller of the two Gram matrices (deterministic start);
+    ``gram`` = X Xᵀ when already computed.
+    """
+    x = np.asarray(x, dtype=np.float32)
+    n, d = x.shape
+    sw = np.sqrt(np.asarray(w_sample, dtype=np.float64) / n)
+    if n <= d:
+        gram = (x @ x.T).astype(np.float64) if gram is None else gram
+        m = sw[:, None] * (gram + 1.0) * sw[None, :]
+    else:
+        xs = np.hstack([x.astype(np.float64), np.ones((n, 1))]) * sw[:, None]
+        m = xs.T @ xs
+    v = np.ones(len(m)) / np.sqrt(len(m))
+    lam = 0.0
+    for _ in range(iterations):
+        u = m @ v
+        lam = float(np.linalg.norm(u))
+        if lam == 0.0:
+            break
+        v = u / lam
+    return 0.5 * lam + l2
+
+
+class DualIterates:
+    """Full-batch gradient descent on a linear model, tracked in the n-dimensional dual.
+
+    The update W ← W − lr·(Xᵀ R + l2·W) = decay·W − lr·Xᵀ R (decay = 1 − lr·l2) keeps
+    W_t = s_t·W₀ + Xᵀ A_t with s_t = decayᵗ: the initial weights shrink and every gradient lies in
+    the row space of X. The logits X W_t = s_t·(X W₀) + K A_t need only the Gram matrix K = X Xᵀ,
+    so a step costs O(n²·c) instead of O(n·d·c). Same algorithm and iterates as the primal loop;
+    the values agree to floating-point rounding (the dual runs in float64).
+    """
+
+    def __init__(self, x: np.ndarray, w0: np.ndarray) -> None:
+        self.x, self.w0 = x, w0
+        self.gram = (x @ x.T).astype(np.float64)
+        self.xw0 = (x @ w0).astype(np.float64)
+        self.A = np.zeros((len(x), w0.shape[1]))
+        self.s = 1.0
+
+    def logits(self) -> np.ndarray:
+        """X W_t (n, c) without the bias."""
+        return self.s * self.xw0 + self.gram @ self.A
+
+    def step(self, lr: float, l2: float, resid: np.ndarray) -> None:
+        """W ← W − lr·(Xᵀ resid + l2·W) = decay·W − lr·Xᵀ resid with decay = 1 − lr·l2."""
+        decay = 1.0 - lr * l2
+        self.A = decay * self.A - lr * resid
+        self.s *= decay
+
+    def squared_norm(self) -> float:
+        """‖W_t‖² = s²‖W₀‖² + 2s·⟨X W₀, A⟩ + tr(Aᵀ K A)."""
+        w0 = float(np.sum(self.w0.astype(np.float64) ** 2))
+        cross = float(np.sum(self.xw0 * self.A))
+        return self.s ** 2 * w0 + 2 * self.s * cross + float(np.sum(self.A * (self.gram @ self.A)))
+
+    def weights(self) -> np.ndarray:
+        """The primal weights W_t (d, c) as float32."""
+        w = self.s * self.w0.astype(np.float64)
+        for start in range(0, len(self.x), 256):  # row chunks: no float64 copy of a wide X
+            w += self.x[start:start + 256].T.astype(np.float64) @ self.A[start:start + 256]
+        return w.astype(np.float32)
+
+
 @dataclass
 class SoftmaxHead:
     """Class-weighted linear softmax trained by full-batch gradient descent (no momentum)."""
@@ -114,12 +184,20 @@ class SoftmaxHead:
     l2: float = L2
     seed: int = SEED
     use_class_weights: bool = True
+    stable_step: bool = False  # cap the step at 1/L, L = smoothness of the loss (improved protocol)
     W: np.ndarray | None = None
     b: np.ndarray | None = None
     history: list[dict] = field(default_factory=list)
+    smoothness: float | None = None  # L: gradient-descent steps above 2/L cannot converge
+    step: float | None = None  # the step size used
 
     def fit(self, x: np.ndarray, y: np.ndarray) -> "SoftmaxHead":
-        """Train on z-scored float32 ``x`` (n, d) and integer labels ``y``."""
+        """Train on z-scored float32 ``x`` (n, d) and integer labels ``y``.
+
+        With fewer rows than columns the same gradient-descent iterates are computed in the dual
+        (:class:`DualIterates`); otherwise in the primal. Both follow the update of
+        :func:`softmax_loss_grad`.
+        """
         rng = np.random.default_rng(self.seed)
         d, c = x.shape[1], self.n_classes
         self.W = rng.normal(0.0, 0.01, size=(d, c)).astype(np.float32)
@@ -127,14 +205,37 @@ class SoftmaxHead:
         onehot = np.eye(c, dtype=np.float32)[y]
         w = sample_weights(y, c, self.use_class_weights)
         log_every = max(self.epochs // 10, 1)
+        it = DualIterates(x, self.W) if len(x) < d else None
+        self.smoothness = softmax_smoothness(x, w, self.l2, gram=None if it is None else it.gram)
+        self.step = min(self.lr, 1.0 / self.smoothness) if self.stable_step else self.lr
+        if it is not None:
+            self.W, self.b = self._fit_dual(it, y, onehot, w, log_every)
+            return self
         for epoch in range(1, self.epochs + 1):
             loss, gW, gb, p = softmax_loss_grad(x, onehot, w, self.W, self.b, self.l2)
             if epoch == 1 or epoch % log_every == 0 or epoch == self.epochs:
                 self.history.append({"epoch": epoch, "loss": loss,
                                      "train_accuracy": float(np.mean(p.argmax(axis=1) == y))})
-            self.W -= (self.lr * gW).astype(np.float32)
-            self.b -= (self.lr * gb).astype(np.float32)
+            self.W -= (self.step * gW).astype(np.float32)
+            self.b -= (self.step * gb).astype(np.float32)
         return self
+
+    def _fit_dual(self, it: "DualIterates", y: np.ndarray, onehot: np.ndarray, w: np.ndarray,
+                  log_every: int) -> tuple[np.ndarray, np.ndarray]:
+        """The gradient-descent iterates of :meth:`fit` in the dual; returns the final (W, b)."""
+        b = np.zeros(self.n_classes)
+        scale = (w / len(y)).astype(np.float64)[:, None]
+        for epoch in range(1, self.epochs + 1):
+            p = softmax(it.logits() + b)
+            if epoch == 1 or epoch % log_every == 0 or epoch == self.epochs:
+                nll = -np.log(np.maximum((p * onehot).sum(axis=1), 1e-12))
+                loss = float(np.mean(w * nll) + 0.5 * self.l2 * it.squared_norm())
+                self.history.append({"epoch": epoch, "loss": loss,
+                                     "train_accuracy": float(np.mean(p.argmax(axis=1) == y))})
+            resid = (p - onehot) * scale
+            it.step(self.step, self.l2, resid)
+            b -= self.step * resid.sum(axis=0)
+        return it.weights(), b.astype(np.float32)
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities (n, C)."""
@@ -228,15 +329,23 @@ class MultiLabelHead:
         yf = y.astype(np.float32)
         weight = np.where(yf > 0, positive_weights(y)[None, :], np.float32(1.0)).astype(np.float32)
         log_every = max(self.epochs // 10, 1)
+        it = DualIterates(x, self.W) if n < d else None
+        b = self.b.astype(np.float64) if it is not None else self.b
         for epoch in range(1, self.epochs + 1):
-            p = self.predict_proba(x)
+            p = self.predict_proba(x) if it is None else 1.0 / (1.0 + np.exp(-np.clip(it.logits() + b, -60, 60)))
             resid = (p - yf) * weight / n
             if epoch == 1 or epoch % log_every == 0 or epoch == self.epochs:
                 eps = 1e-7
                 bce = -(yf * np.log(p + eps) + (1 - yf) * np.log(1 - p + eps)) * weight
                 self.history.append({"epoch": epoch, "loss": float(bce.mean())})
+            if it is not None:
+                it.step(self.lr, self.l2, resid)
+                b -= self.lr * resid.sum(axis=0)
+                continue
             self.W -= (self.lr * (x.T @ resid + self.l2 * self.W)).astype(np.float32)
             self.b -= (self.lr * resid.sum(axis=0)).astype(np.float32)
+        if it is not None:
+            self.W, self.b = it.weights(), b.astype(np.float32)
         return self
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:

@@ -5,6 +5,9 @@ AdamW (lr 1e-3, weight decay 1e-4), 80 epochs, batch 128. ``torch.manual_seed(se
 ``torch.Generator`` seeded with seed + epoch for each shuffle, deterministic algorithms and a fixed thread
 count: two runs give identical weights and metrics. Optional validation split with early stopping
 (improved protocol, §8.3). Notebook ``12_task`` reports it beside the minimal head.
+
+PyTorch is imported inside the functions that train or run a network, so that importing this module
+(for :class:`MLPConfig`) or running the minimal heads alone never loads it.
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
-from torch import nn
 
 from ..io import atomic_path, write_json
+
+if TYPE_CHECKING:  # annotations only
+    from torch import nn
 
 
 @dataclass(frozen=True)
@@ -35,16 +40,21 @@ class MLPConfig:
     patience: int = 10  # early stopping patience in epochs (only with a validation set)
 
 
-def build_mlp(d_in: int, d_out: int, cfg: MLPConfig) -> nn.Sequential:
+def build_mlp(d_in: int, d_out: int, cfg: MLPConfig) -> "nn.Sequential":
     """The §6 architecture."""
+    from torch import nn
+
     return nn.Sequential(
         nn.LayerNorm(d_in), nn.Linear(d_in, cfg.hidden_dim), nn.GELU(), nn.Dropout(cfg.dropout),
         nn.Linear(cfg.hidden_dim, cfg.hidden_dim), nn.GELU(), nn.Dropout(cfg.dropout),
         nn.Linear(cfg.hidden_dim, d_out))
 
 
-def _loss_fn(kind: str, class_weight: np.ndarray | None, pos_weight: np.ndarray | None) -> nn.Module:
+def _loss_fn(kind: str, class_weight: np.ndarray | None, pos_weight: np.ndarray | None) -> "nn.Module":
     """Cross-entropy (weighted), BCE-with-logits (pos_weight) or MSE."""
+    import torch
+    from torch import nn
+
     if kind == "classifier":
         return nn.CrossEntropyLoss(weight=None if class_weight is None else torch.as_tensor(class_weight,
                                                                                           dtype=torch.float32))
@@ -57,7 +67,7 @@ def _loss_fn(kind: str, class_weight: np.ndarray | None, pos_weight: np.ndarray 
 class MLPResult:
     """A trained MLP with its training log."""
 
-    model: nn.Sequential
+    model: "nn.Sequential"
     kind: str
     history: list[dict]
     best_epoch: int
@@ -65,6 +75,8 @@ class MLPResult:
 
     def predict(self, x: np.ndarray, batch: int = 1024) -> np.ndarray:
         """Raw network outputs (logits or standardised regression values) as float32."""
+        import torch
+
         self.model.eval()
         out = []
         with torch.no_grad():
@@ -74,6 +86,8 @@ class MLPResult:
 
     def save(self, out_dir: Path, extra: dict) -> None:
         """Write ``model.pt`` ({model_type, state_dict, config, ...extra}) and ``history.json``."""
+        import torch
+
         out_dir.mkdir(parents=True, exist_ok=True)
         with atomic_path(out_dir / "model.pt") as tmp:
             torch.save({"model_type": self.kind, "state_dict": self.model.state_dict(),
@@ -93,6 +107,8 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
     kind : "classifier", "multilabel" or "regressor".
     d_out : output units.
     """
+    import torch
+
     torch.set_num_threads(cfg.threads)
     torch.use_deterministic_algorithms(True)
     torch.manual_seed(cfg.seed)
@@ -138,14 +154,16 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
     return MLPResult(model, kind, history, best_epoch, cfg)
 
 
-def _eval_loss(model: nn.Module, loss_fn: nn.Module, x: np.ndarray, y: np.ndarray, kind: str) -> float:
+def _eval_loss(model: "nn.Module", loss_fn: "nn.Module", x: np.ndarray, y: np.ndarray, kind: str) -> float:
     """Loss on held-out rows in eval mode."""
+    import torch
+
     model.eval()
     with torch.no_grad():
         out = model(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32)))
         return float(loss_fn(out, torch.as_tensor(y, dtype=torch.long if kind == "classifier" else torch.float32)))
 
 
-def n_parameters(model: nn.Module) -> int:
+def n_parameters(model: "nn.Module") -> int:
     """Number of trainable parameters."""
     return int(sum(p.numel() for p in model.parameters()))

@@ -122,11 +122,12 @@ class _Scene:
     home: dict = field(default_factory=lambda: {o: home_position(o) for o in OBJECT_NAMES})
 
     @classmethod
-    def empty(cls, n: int) -> "_Scene":
-        """Hands at rest, objects at home, no liquid."""
-        objects = np.repeat(np.stack([home_position(o) for o in OBJECT_NAMES])[None], n, 0)
+    def empty(cls, n: int, homes: dict | None = None) -> "_Scene":
+        """Hands at rest, objects at home (``homes`` overrides the default homes), no liquid."""
+        home = homes if homes is not None else {o: home_position(o) for o in OBJECT_NAMES}
+        objects = np.repeat(np.stack([home[o] for o in OBJECT_NAMES])[None], n, 0)
         return cls(np.repeat(REST[:, None, :], n, 1).copy(), np.zeros((2, n)), np.zeros((2, n)), np.zeros((2, n)),
-                   objects, np.zeros((n, 4)), np.zeros(n, dtype=np.int64))
+                   objects, np.zeros((n, 4)), np.zeros(n, dtype=np.int64), home=dict(home))
 
 
 @dataclass
@@ -256,9 +257,12 @@ def _carry(sc: _Scene, a: Action, st: _Step) -> None:
             sc.liquid[s:e][mid] = np.c_[p[mid], np.full(mid.sum(), 0.02)]
 
 
-def simulate(actions: list[Action], n: int, rng: np.random.Generator) -> Motion:
-    """Hand keyframes per action, min-jerk interpolation + action primitives, carried objects."""
-    sc = _Scene.empty(n)
+def simulate(actions: list[Action], n: int, rng: np.random.Generator, homes: dict | None = None) -> Motion:
+    """Hand keyframes per action, min-jerk interpolation + action primitives, carried objects.
+
+    ``homes`` (object -> world centre) moves objects away from their default homes.
+    """
+    sc = _Scene.empty(n, homes)
     for ai, a in enumerate(actions):
         s, e = a.start, a.end + 1
         sc.action_index[s:e] = ai
@@ -282,10 +286,13 @@ _SEG = np.array([[0.035, 0.030, 0.025], [0.040, 0.025, 0.020], [0.045, 0.028, 0.
                  [0.042, 0.026, 0.020], [0.033, 0.020, 0.018]])
 
 
-def hand_joints(wrist: np.ndarray, grip: np.ndarray, roll: np.ndarray, side: int) -> np.ndarray:
-    """21 MANO-ordered joints (N, 21, 3) in world from wrist position, grip closure and roll."""
+def hand_joints(wrist: np.ndarray, grip: np.ndarray, roll: np.ndarray, side: int, scale: float = 1.0) -> np.ndarray:
+    """21 MANO-ordered joints (N, 21, 3) in world from wrist position, grip closure and roll (``scale``: hand size)."""
     n = len(wrist)
     base = _FINGER_BASE.copy()
+    seg = _SEG if scale == 1.0 else _SEG * scale
+    if scale != 1.0:
+        base = base * scale
     if side == 0:
         base[:, 1] *= -1
     local = np.zeros((n, 21, 3))
@@ -297,7 +304,7 @@ def hand_joints(wrist: np.ndarray, grip: np.ndarray, roll: np.ndarray, side: int
         for j in range(3):
             ang = ang + curl[:, fi]
             d = np.stack([np.cos(ang), np.zeros(n), -np.sin(ang)], -1)
-            p = p + _SEG[fi, j] * d
+            p = p + seg[fi, j] * d
             local[:, 2 + 4 * fi + j] = p
     sh = SHOULDER[side]
     yaw = np.arctan2(wrist[:, 1] - sh[1], wrist[:, 0] - sh[0])
@@ -305,12 +312,15 @@ def hand_joints(wrist: np.ndarray, grip: np.ndarray, roll: np.ndarray, side: int
     return wrist[:, None, :] + np.einsum("nij,nkj->nki", R, local)
 
 
-def body_keypoints(wrists: np.ndarray, hands: np.ndarray, head: np.ndarray) -> np.ndarray:
-    """SMPL-H 52 joints (N, 52, 3) in world: standing legs, spine leaning with the head, IK arms."""
+def body_keypoints(wrists: np.ndarray, hands: np.ndarray, head: np.ndarray, height: float = 0.0) -> np.ndarray:
+    """SMPL-H 52 joints (N, 52, 3) in world: standing legs, spine leaning with the head, IK arms.
+
+    ``height`` (metres) makes the subject taller; the legs stay on the floor, the rest moves up.
+    """
     n = head.shape[0]
-    nominal_head = np.array([-0.02, 0.0, FLOOR_Z + 1.60])
+    nominal_head = np.array([-0.02, 0.0, FLOOR_Z + 1.60 + height])
     lean = head - nominal_head
-    F = FLOOR_Z
+    F = FLOOR_Z + height
     rest = {
         0: (0, 0, F + 0.95), 1: (0, 0.09, F + 0.90), 2: (0, -0.09, F + 0.90), 3: (0, 0, F + 1.05),
         4: (0.02, 0.10, F + 0.50), 5: (0.02, -0.10, F + 0.50), 6: (0, 0, F + 1.18), 7: (0, 0.11, F + 0.08),
@@ -322,6 +332,8 @@ def body_keypoints(wrists: np.ndarray, hands: np.ndarray, head: np.ndarray) -> n
     follow = {0: 0.1, 3: 0.25, 6: 0.45, 9: 0.65, 12: 0.85, 13: 0.75, 14: 0.75, 15: 1.0, 16: 0.7, 17: 0.7}
     for j, p in rest.items():
         kp[:, j] = np.array(p) + follow.get(j, 0.0) * lean
+    if height:
+        kp[:, [7, 8, 10, 11], 2] -= height  # ankles and feet stay on the floor
     for side, (sj, ej, wj) in enumerate(((16, 18, 20), (17, 19, 21))):
         s, w = kp[:, sj], wrists[side]
         d = w - s

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..cache import Cache, content_key
-from ..errors import RobotaskError
+from ..errors import RobotaskError, RobotaskWarning
 from ..progress import tqdm
 from . import format as fmt
 from . import media
@@ -26,6 +26,7 @@ from .hashtext import text_frame_features
 from .layout import FEATURE_VERSION, FeatureOptions, depth_dim, video_dim
 
 FEATURE_CACHE = Cache("features")
+DECODED_FRACTION_MIN = 0.9  # a video stream with fewer decoded frames than this fraction is "degraded"
 
 
 def cached_per_frame(kind: str, inputs: Sequence[str | Path], params: dict,
@@ -88,16 +89,57 @@ def video_features(episode: Any, stream: str, options: FeatureOptions = FeatureO
     """
     n = int(episode.n_frames)
     path = episode.video_path(stream)
-    if path is None or not Path(path).is_file():
-        warnings.warn(f"video {stream}: file missing; its {video_dim(options)} features are zeros")
-        return np.zeros((n, video_dim(options)), np.float32), {"path": str(path), "exists": False}
+    if path is None or not Path(path).is_file():  # Episode.video_path has warned
+        return np.zeros((n, video_dim(options)), np.float32), {"path": None if path is None else Path(path).name,
+                                                                 "exists": False, "decoded_frames": 0,
+                                                                 "expected_frames": n, "status": "missing"}
     params = {"n_frames": n, "img": options.image_size, "grid": options.grid, "hist": options.hist_bins}
     try:
-        return cached_per_frame(f"video_{stream}", [path], params,
-                                lambda: _video_compute(Path(path), stream, n, options), cache)
+        feats, meta = cached_per_frame(f"video_{stream}", [path], params,
+                                       lambda: _video_compute(Path(path), stream, n, options), cache)
     except RobotaskError as exc:  # unreadable file: the original's failed reads give zero vectors
         warnings.warn(f"video {stream}: {exc}; its {video_dim(options)} features are zeros")
-        return np.zeros((n, video_dim(options)), np.float32), {"path": Path(path).name, "exists": False}
+        return np.zeros((n, video_dim(options)), np.float32), {"path": Path(path).name, "exists": False,
+                                                                 "decoded_frames": 0, "expected_frames": n,
+                                                                 "status": "missing"}
+    check_frame_rate(Path(path), float(getattr(episode, "fps", fmt.FPS)))
+    return feats, decode_report(meta, n)
+
+
+def check_frame_rate(path: Path, annotation_fps: float, tolerance: float = 0.01) -> None:
+    """Warn when a video's frame rate differs from the annotation's by more than ``tolerance`` (relative).
+
+    Frame i of the video is taken as annotation frame i (as the original does), so a different rate
+    misaligns the video blocks in time by the ratio of the rates.
+    """
+    try:
+        fps = media.video_fps(path)
+    except RobotaskError:
+        return
+    if np.isfinite(fps) and abs(fps / annotation_fps - 1.0) > tolerance:
+        warnings.warn(RobotaskWarning(
+            f"{path.name}: {fps:g} fps, the annotation {annotation_fps:g} fps; video frame i is used as annotation "
+            f"frame i, so the video runs {fps / annotation_fps:.2f}× the annotation's time"))
+
+
+def decode_report(meta: dict, n: int) -> dict:
+    """``meta`` with ``expected_frames``, ``decoded_fraction`` and ``status``; warns once if frames are missing.
+
+    ``status`` is "present" when at least :data:`DECODED_FRACTION_MIN` of the frames decoded,
+    "degraded" below that, "missing" when none did. Frames after the last decoded one repeat its
+    features (the original's behaviour); with none decoded they are zeros.
+    """
+    decoded = int(meta.get("decoded_frames", n))
+    frac = decoded / n if n else 1.0
+    status = "present" if frac >= DECODED_FRACTION_MIN else ("degraded" if decoded else "missing")
+    meta = {**meta, "expected_frames": n, "decoded_fraction": frac, "status": status}
+    if decoded < n:
+        rest = "repeat the last decoded frame's features" if decoded else "are zeros"
+        why = f" ({meta['decode_error']})" if meta.get("decode_error") else ""
+        warnings.warn(RobotaskWarning(
+            f"{meta.get('path')}: decoded {decoded} of {n} frames ({100 * frac:.0f} %){why}; the other "
+            f"{n - decoded} {rest}; stream {status} (threshold {100 * DECODED_FRACTION_MIN:.0f} % decoded)"))
+    return meta
 
 
 def _video_compute(path: Path, stream: str, n: int, options: FeatureOptions) -> tuple[np.ndarray, dict]:
@@ -106,8 +148,9 @@ def _video_compute(path: Path, stream: str, n: int, options: FeatureOptions) -> 
     out = np.zeros((n, video_dim(options)), np.float32)
     buf = np.zeros((chunk, size, size, 3), np.uint8)
     filled, fill_from, n_decoded = 0, 0, 0
+    report: dict = {}
     with _progress(n, stream) as bar:
-        for frame in media.iter_video_frames(path, size, n, fill="none"):
+        for frame in media.iter_video_frames(path, size, n, fill="none", report=report):
             if frame is None:  # short/unreadable video: the original repeats the previous vector
                 break
             buf[filled] = frame
@@ -122,7 +165,7 @@ def _video_compute(path: Path, stream: str, n: int, options: FeatureOptions) -> 
             bar.update(filled)
     if 0 < n_decoded < n:
         out[n_decoded:] = out[n_decoded - 1]
-    return out, {"path": path.name, "exists": True, "decoded_frames": n_decoded}
+    return out, {"path": path.name, "exists": True, "decoded_frames": n_decoded, "decode_error": report.get("error")}
 
 
 def depth_range(episode: Any, options: FeatureOptions = FeatureOptions()) -> tuple[float, float]:

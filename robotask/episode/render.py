@@ -91,8 +91,12 @@ def _coords(n: int) -> np.ndarray:
     return _COORDS[n]
 
 
-def scene_spheres(motion: Motion, hands_world: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """World centres (N, S, 3), radii (S,) or per frame (N, S), and colours (S, 3) of every sphere."""
+def scene_spheres(motion: Motion, hands_world: np.ndarray,
+                  absent: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """World centres (N, S, 3), radii (S,) or per frame (N, S), and colours (S, 3) of every sphere.
+
+    ``absent`` objects get radius 0 (never drawn).
+    """
     n = motion.objects.shape[0]
     palm = [hands_world[h][:, [0, 5, 9, 13, 17]].mean(1) for h in (0, 1)]
     fingers = [hands_world[h][:, [7, 11, 15, 19]].mean(1) for h in (0, 1)]
@@ -101,16 +105,19 @@ def scene_spheres(motion: Motion, hands_world: np.ndarray) -> tuple[np.ndarray, 
                             np.full((n, 2), 0.045), np.full((n, 2), 0.03), motion.liquid[:, 3:4]], 1)
     colours = np.concatenate([np.array([OBJECTS[o][3] for o in OBJECT_NAMES]), np.repeat(SKIN[None], 4, 0),
                               LIQUID_RGB[None]], 0)
+    for name in absent:
+        radii[:, OBJECT_NAMES.index(name)] = 0.0
     return centres, radii, colours
 
 
 def render_chunk(cam: CameraModel, R_wc: np.ndarray, t_wc: np.ndarray, centres: np.ndarray, radii: np.ndarray,
                  colours: np.ndarray, tint: np.ndarray, rays: tuple[np.ndarray, np.ndarray], size: int,
-                 with_depth: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+                 with_depth: bool = False, light: float = 1.0) -> tuple[np.ndarray, np.ndarray | None]:
     """Render c frames of one camera: RGB uint8 (c, size, size, 3) and optionally depth (c, size, size).
 
     The room and table are ray-cast at ``rays`` resolution (upsampled to ``size``); spheres are
     painted at ``size``. Depth, when asked for, is the z of the hit point in the camera frame.
+    ``light`` scales every colour (1.0: unchanged).
     """
     dirs, ok = rays
     bg_size = int(round(np.sqrt(dirs.shape[1])))
@@ -118,6 +125,9 @@ def render_chunk(cam: CameraModel, R_wc: np.ndarray, t_wc: np.ndarray, centres: 
     d = np.einsum("cij,jp->cip", R_wc.astype(np.float32), dirs.astype(np.float32))
     rgb, t = _background(t_wc.astype(np.float32), d, tint.astype(np.float32))
     rgb[:, ~ok] = 0.0
+    if light != 1.0:
+        rgb *= np.float32(light)
+        colours = colours * light
     rgb = _to_uint8(rgb.reshape(c, bg_size, bg_size, 3))
     zmap = None
     if with_depth:
@@ -166,7 +176,9 @@ VERB_TINT = {v: 1.0 + 0.08 * np.array([np.cos(2.1 * i), np.cos(2.1 * i + 2.1), n
 
 def render_camera(job: tuple) -> str:
     """Render one camera chunk by chunk into its MP4 (plus audio for cam0, depth for stereo-left)."""
-    cam, out, traj, (centres, radii, colours, tints), audio, h5, chunk, seed = job
+    cam, out, traj, scene, audio, h5, chunk, seed = job
+    centres, radii, colours, tints = scene[:4]
+    light = scene[4] if len(scene) > 4 else 1.0
     n = len(traj.R_c2w)
     res = cam.size
     is_depth = h5 is not None
@@ -181,7 +193,7 @@ def render_camera(job: tuple) -> str:
             R_wk = traj.R_wb[s:e] @ R_kb.T
             p_k = traj.p_b[s:e] - np.einsum("cij,j->ci", R_wk, t_kb)
             rgb, z = render_chunk(cam, R_wk, p_k, centres[s:e], radii[s:e], colours, tints[s:e], rays, res,
-                                  with_depth=is_depth)
+                                  with_depth=is_depth, light=light)
             w.write_frames(rgb)
             if audio is not None:
                 w.write_audio(audio[int(round(s * spf)):int(round(e * spf))])

@@ -99,6 +99,41 @@ UNITS = (("Prepare cup",), ("Boil water",), ("Start coffee machine",),
 MAIN_TASK = "Make coffee"
 
 
+@dataclass(frozen=True)
+class Variation:
+    """How one episode of a collection departs from the default episode; the defaults change nothing.
+
+    Subject: ``hand_scale`` (finger lengths), ``height`` (metres added to body and head camera),
+    ``speed`` (actions per second relative to the default). Scene: ``absent`` objects are not on the
+    table, ``offsets`` shift object homes by (x, y) metres. Script: ``units`` picks the procedure
+    units (indices into ``UNITS``) and their order. Camera: ``mount`` adds (yaw, pitch) degrees to the
+    head rig; ``light`` scales every rendered colour.
+    """
+
+    hand_scale: float = 1.0
+    height: float = 0.0
+    speed: float = 1.0
+    absent: tuple[str, ...] = ()
+    offsets: tuple[tuple[str, float, float], ...] = ()
+    units: tuple[int, ...] = ()
+    mount: tuple[float, float] = (0.0, 0.0)
+    light: float = 1.0
+
+    @property
+    def is_default(self) -> bool:
+        """True when the variation changes nothing (the default episode)."""
+        return self == Variation()
+
+    def homes(self, table_z: float = TABLE_Z) -> dict[str, np.ndarray]:
+        """Object home centres (world); absent objects sit far below the floor, out of every view."""
+        shift = {name: (dx, dy) for name, dx, dy in self.offsets}
+        homes = {}
+        for name, (x, y, r, _) in OBJECTS.items():
+            dx, dy = shift.get(name, (0.0, 0.0))
+            homes[name] = np.array([x + dx, y + dy, table_z + r if name not in self.absent else FLOOR_Z - 5.0])
+        return homes
+
+
 @dataclass
 class Action:
     """One scripted action over frames [start, end] (inclusive)."""
@@ -128,22 +163,28 @@ def _target_actions(n_frames: int, schedule: str) -> int:
     return int(max(7, min(round(n_frames / per), n_frames // 25)))
 
 
-def build_script(n_frames: int, rng: np.random.Generator, schedule: str = "repeating") -> list[Action]:
+def build_script(n_frames: int, rng: np.random.Generator, schedule: str = "repeating",
+                 variation: Variation | None = None) -> list[Action]:
     """Subtask instances and their actions, with durations filling exactly ``n_frames`` frames.
 
     ``repeating`` runs the procedure (all 10 subtasks at full length, fewer in short episodes)
     once, then rounds of 60 % of its units (two neighbours swapped; see ``UNITS``), so action
     classes recur and the first 70 % holds every class; ``sample-like`` runs the procedure once and makes every
-    action label unique (one run per label), like the real sample.
+    action label unique (one run per label), like the real sample. A ``variation`` with ``units`` runs
+    those units in that order, and its ``speed`` scales the number of actions.
     """
     if schedule not in SCHEDULES:
         raise RobotaskError(f"schedule={schedule!r}; expected one of {SCHEDULES}")
     if n_frames < 40:
         raise RobotaskError(f"frames={n_frames}; a synthetic episode needs at least 40 frames")
     want = _target_actions(n_frames, schedule)
+    if variation is not None and variation.speed != 1.0:
+        want = int(max(7, min(round(want * variation.speed), n_frames // 25)))
     unit_len = np.mean([sum(len(SUBTASKS[x]) for x in u) for u in UNITS])
     k = int(np.clip(round(want / unit_len / 1.7), 2, len(UNITS))) if schedule == "repeating" else len(UNITS)
     procedure = list(UNITS[:k])  # a short episode repeats a shorter procedure
+    if variation is not None and variation.units:
+        procedure = [UNITS[i] for i in variation.units]
     instances: list[str] = []
     count, rnd = 0, 0
     while count < want:

@@ -15,18 +15,20 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..errors import RobotaskError
 from ..io import write_json
 from ..progress import tqdm
 from .fixes import Protocol, get_protocol
+from .notes import task_notes
 from .head_runs import HeadOutput, SuiteConfig, baseline_name, check_degenerate, run_baseline, run_minimal, run_mlp, \
     standardize
 from .scoring import evaluate, write_artifacts
 from .task_builders import TaskData, TaskUnavailable
 from .tasks import TASKS, TaskSpec, describe, parse_tasks, split
-from .windowset import WindowSet, load_window_set
+from .windowset import WindowSet, load_window_set, write_artifacts as write_window_artifacts
 
 HEADS = ("minimal", "mlp")
 HEAD_RUNNERS = {"minimal": run_minimal, "mlp": run_mlp}
@@ -78,9 +80,16 @@ class TaskResult:
         """Why the task did not run (None when it ran)."""
         return self.details.get("reason")
 
+    @property
+    def notes(self) -> list[str]:
+        """Plain statements computed from the numbers (see :func:`robotask.episode.notes.task_notes`)."""
+        return task_notes(self.primary, self.metrics, self.info.get("baseline_name", "trivial"),
+                          self.info.get("shared_visual_fraction"))
+
     def summary(self) -> dict:
-        """The JSON-able record: task facts, status (and reason), per-head metrics, primary row."""
-        return {**self.info, "status": self.status, **self.details, **self.metrics, "primary": self.primary}
+        """The JSON-able record: task facts, status (and reason), per-head metrics, primary row, notes."""
+        return {**self.info, "status": self.status, **self.details, **self.metrics, "primary": self.primary,
+                "notes": self.notes}
 
     def status_record(self) -> dict:
         """Status, reason and class counts: what the report shows for a task without metrics."""
@@ -124,6 +133,11 @@ def _run_facts(spec: TaskSpec, data: TaskData, protocol: Protocol) -> dict:
              "num_val": 0 if data.val is None else int(len(data.val)), "baseline_name": baseline_name(data)}
     if data.kind in ("classification", "binary", "multilabel"):
         facts["class_names"] = list(data.class_names)
+    if data.kind in ("classification", "binary"):
+        counts = np.bincount(data.y[data.train], minlength=len(data.class_names))
+        facts["train_majority_share"] = float(counts.max() / max(counts.sum(), 1))
+    if "shared_visual_fraction" in data.extra:
+        facts["shared_visual_fraction"] = float(data.extra["shared_visual_fraction"])
     return facts
 
 
@@ -205,6 +219,7 @@ def run_suite(ws: WindowSet, tasks: str | list[str] = "all", heads: str | list[s
         timings[tid], cpu[tid] = time.perf_counter() - t0, time.process_time() - c0
     report = summary_report(ws, proto, head_list, cfg, results)
     if out is not None:
+        write_window_artifacts(ws, out)  # the original's layout: windows.csv, manifests, shared_windows.npz
         write_json(out / "summary_report.json", report)
     return {**report, "timings": timings, "cpu_seconds": cpu, "results": results}
 
@@ -223,6 +238,7 @@ def summary_report(ws: WindowSet, proto: Protocol, heads: list[str], cfg: SuiteC
         "status": {t: {"status": r.status, **({"reason": r.reason} if r.reason is not None else {})}
                    for t, r in results.items()},
         "primary": {t: r.primary for t, r in results.items()},
+        "notes": {t: r.notes for t, r in results.items()},
         "neural_model": {"name": NEURAL_DIR, **asdict(cfg.mlp), "device": "cpu"} if "mlp" in heads else None,
         "softmax_epochs": cfg.softmax_epochs,
     }

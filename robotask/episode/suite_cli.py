@@ -1,4 +1,4 @@
-"""``robotask suite``: the command line of the episode task suite (one episode today).
+"""``robotask suite``: the command line of the episode task suite, on one episode or a collection.
 
 Kept apart from :mod:`robotask.episode.suite` so that other ways of feeding the suite (episode
 collections, splits by episode) can add their options here without importing each other.
@@ -13,18 +13,28 @@ from typing import Any
 
 import pandas as pd
 
+from ..errors import RobotaskError
 from .fixes import get_protocol
 from .head_runs import SuiteConfig
 from .minimal_heads import SOFTMAX_EPOCHS
 from .mlp import MLPConfig
 from .suite import HEADS, load_windows, parse_heads, primary_table, run_suite
+from .splits import SPLITS
 from .tasks import parse_tasks
 
 
 def register_cli(subparsers: Any) -> None:
     """Add ``robotask suite``."""
     p = subparsers.add_parser("suite", help="run the twelve episode tasks and write their artifacts")
-    p.add_argument("--episode", required=True, help="episode folder (annotation.hdf5 + videos)")
+    p.add_argument("--episode", help="episode folder (annotation.hdf5 + videos)")
+    p.add_argument("--collection", help="collection folder or manifest CSV (instead of --episode)")
+    p.add_argument("--features", help="with --collection: artifacts of robotask features --collection "
+                                      "(default: computed into OUT/features on a LocalCluster)")
+    p.add_argument("--split", choices=SPLITS, default="episodes", help="with --collection: how to split")
+    p.add_argument("--group", help="with --collection: manifest column to group by (subject, scene)")
+    p.add_argument("--test-fraction", type=float, default=0.3, help="with --split episodes: test share")
+    p.add_argument("--folds", type=int, default=4, help="with --split group-kfold: number of folds")
+    p.add_argument("--seed", type=int, default=0, help="with --collection: seed of the episode split")
     p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
     p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
     p.add_argument("--protocol", default="original", help="original or improved")
@@ -41,6 +51,12 @@ def _cli(args: argparse.Namespace) -> int:
     parse_heads(args.heads)
     get_protocol(args.protocol)
     cfg = SuiteConfig(args.epochs, replace(MLPConfig(), epochs=args.mlp_epochs), not args.no_models)
+    if (args.episode is None) == (args.collection is None):
+        raise RobotaskError("give --episode DIR or --collection DIR (exactly one)")
+    if args.collection is not None:
+        from .collection_cli import run_suite_on_collection
+
+        return run_suite_on_collection(args, cfg)
     report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg)
     table = primary_table(report)
     with pd.option_context("display.width", 160, "display.max_columns", 20):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import asdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from .audio import synth_audio
 from .camera import Trajectory, calibration, camera_trajectory, point_cloud, visible_objects
 from .motion import body_keypoints, contact_scores, hand_joints, matrix_to_quat_wxyz, simulate
 from .render import VERB_TINT, render_camera, scene_spheres
-from .script import FLOOR_Z, SCHEDULES, build_script, caption_document
+from .script import FLOOR_Z, SCHEDULES, Variation, build_script, caption_document
 
 GENERATOR_VERSION = "3"
 EPISODE_CACHE = Cache("episodes")
@@ -80,8 +81,15 @@ def _write_annotation(f: h5py.File, *, names: list[str], ts: np.ndarray, traj: T
     f.create_dataset("caption", data=json.dumps(caption), dtype=h5py.string_dtype("utf-8"))
 
 
+def _variation_parts(variation: Variation | None) -> tuple[Variation | None, Variation, dict | None]:
+    """(the variation or None when it changes nothing, the variation to read factors from, object homes or None)."""
+    var = variation if variation is not None and not variation.is_default else None
+    return var, var or Variation(), var.homes() if var is not None else None
+
+
 def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolution: int = 128,
-                     schedule: str = "repeating", chunk: int | None = None, progress: bool = False) -> Path:
+                     schedule: str = "repeating", chunk: int | None = None, progress: bool = False,
+                     variation: Variation | None = None, threads: int = 2) -> Path:
     """Write a synthetic episode folder (``annotation.hdf5`` + six MP4s) and return its path.
 
     Parameters
@@ -93,6 +101,9 @@ def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolut
     schedule : ``"repeating"`` or ``"sample-like"`` (see ``build_script``).
     chunk : frames rendered per step (bounds memory); default 64 at 128 px, fewer at larger sizes.
     progress : show a tqdm bar.
+    variation : how the episode departs from the default (subject, scene, script, camera; see
+        ``script.Variation``); None or the default Variation writes today's episode byte for byte.
+    threads : cameras rendered at once (1 inside a process pool).
     """
     if resolution < 16 or resolution % 4:
         raise RobotaskError(f"resolution={resolution}; expected a multiple of 4, at least 16")
@@ -101,14 +112,16 @@ def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolut
     if out.exists() and any(out.iterdir()):
         raise RobotaskError(f"{out}: output folder exists and is not empty")
     out.mkdir(parents=True, exist_ok=True)
+    var, v, homes = _variation_parts(variation)
     rng = np.random.default_rng(seed)
     n = int(frames)
-    actions = build_script(n, rng, schedule)
-    motion = simulate(actions, n, rng)
-    traj = camera_trajectory(motion, actions, n, rng)
-    hands_w = np.stack([hand_joints(motion.wrist[h], motion.grip[h], motion.roll[h], h) for h in (0, 1)])
+    actions = build_script(n, rng, schedule, var)
+    motion = simulate(actions, n, rng, homes)
+    traj = camera_trajectory(motion, actions, n, rng, v.height, v.mount)
+    hands_w = np.stack([hand_joints(motion.wrist[h], motion.grip[h], motion.roll[h], h, v.hand_scale)
+                        for h in (0, 1)])
     hands_c = np.einsum("nji,hnkj->hnki", traj.R_c2w, hands_w - traj.t_c2w[None, :, None, :])
-    body = body_keypoints(motion.wrist, hands_w, traj.head)
+    body = body_keypoints(motion.wrist, hands_w, traj.head, v.height)
     ts = fmt.T0_NS + np.arange(n, dtype=np.int64) * fmt.FRAME_NS
     names = [fmt.frame_name(t) for t in ts]
     calib, cams = calibration(resolution)
@@ -118,16 +131,17 @@ def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolut
     meta = {"synthetic": f"robotask synthetic episode (generator {GENERATOR_VERSION}); not real data",
             "generator_version": GENERATOR_VERSION, "seed": np.int64(seed), "schedule": schedule,
             "ground_height": np.float64(FLOOR_Z), "fps": np.float64(fmt.FPS)}
-    centres, radii, colours = scene_spheres(motion, hands_w)
+    meta.update({"variation": json.dumps(asdict(var), sort_keys=True)} if var is not None else {})
+    centres, radii, colours = scene_spheres(motion, hands_w, v.absent)
     tints = np.stack([VERB_TINT[actions[i].verb] for i in motion.action_index])
-    scene = (centres, radii, colours, tints)
+    scene = (centres, radii, colours, tints) if var is None else (centres, radii, colours, tints, v.light)
     with h5py.File(out / fmt.ANNOTATION, "w") as f:
-        _write_annotation(f, names=names, ts=ts, traj=traj, calib=calib, cloud=point_cloud(rng),
+        _write_annotation(f, names=names, ts=ts, traj=traj, calib=calib, cloud=point_cloud(rng, homes=homes),
                           hands_cam=hands_c, body=body, contacts=contact_scores(motion, n, rng), caption=caption,
                           depth_hw=(bg, bg), meta=meta)
         jobs = [(cam, out, traj, scene, audio if cam.name == fmt.AUDIO_STREAM else None,
                  f if cam.name == "stereo_left" else None, chunk, seed) for cam in cams]
-        with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+        with ThreadPoolExecutor(max_workers=max(1, min(threads, os.cpu_count() or 1))) as pool:
             done = pool.map(render_camera, jobs)
             if progress:
                 done = tqdm(done, total=len(jobs), desc="synth videos", unit="camera")

@@ -314,4 +314,6 @@ def build_misalignment(ws: Any, protocol: Protocol) -> TaskData:
     shifted = base + np.tile([0, MISALIGNMENT_SHIFT], k)
     rows = window_rows(ws, base, ws.windows["end_frame"].to_numpy()[shifted])
     rows["sample_index"] = np.arange(2 * k)
-    return TaskData("binary", X, y, rows, ["shifted", "aligned"], True)
+    # motion halves are identical across the two classes; visual(x_j) is aligned at i = j and shifted at i = j − shift
+    shared = (k - MISALIGNMENT_SHIFT) / k
+    return TaskData("binary", X, y, rows, ["shifted", "aligned"], True, extra={"shared_visual_fraction": shared})

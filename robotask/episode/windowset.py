@@ -202,6 +202,9 @@ def load_window_set(episode_dir: str | os.PathLike | Any, options: FeatureOption
     else:
         episode = episode_dir
     n = int(episode.n_frames)
+    if n < options.window:
+        raise RobotaskError(f"{getattr(episode, 'path', 'episode')}: {n} frames, fewer than one window of "
+                            f"{options.window} frames; expected at least {options.window}")
     windows = episode_windows(episode, options)
     starts = windows["start_frame"].to_numpy()
     manifest = make_manifest(options)
@@ -214,7 +217,7 @@ def load_window_set(episode_dir: str | os.PathLike | Any, options: FeatureOption
     meta: dict[str, dict] = {}
     for name, (feats, info) in frames.items():
         presence[name] = (bool(info.get("exists", True)) and bool(info.get("has_audio", True))
-                          and info.get("decoded_frames", 1) > 0)
+                          and info.get("decoded_frames", 1) > 0 and info.get("status", "present") == "present")
         meta[name] = {**info, "shape": list(feats.shape)}
         _put(x, manifest, name, W.window_stats(feats, starts, options.window))
     cloud = point_cloud_features(episode.point_cloud)
@@ -251,6 +254,8 @@ def _modalities(episode: Any, n: int, meta: dict, presence: dict, options: Featu
     doc["slam_point_cloud_static"] = [cloud_dim]
     doc["calibration_static"] = [calib_dim]
     doc["block_present"] = presence
+    doc["block_status"] = {k: meta.get(k, {}).get("status") or ("present" if v else "missing")
+                           for k, v in presence.items()}
     return doc
 
 

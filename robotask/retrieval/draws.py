@@ -12,12 +12,12 @@ Used by :mod:`robotask.retrieval.study`, the perturbation study and the chapters
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..errors import RobotaskError
+from .corpus_files import read_corpus_file, too_few
 
 MATCHED_DRAWS = ("continue", "reuse")
 
@@ -75,9 +75,8 @@ def check_corpus(frame: pd.DataFrame, min_per_task: int = 2, where: str = "corpu
         frame["position"] = frame.groupby("task", sort=False).cumcount()
     frame = frame.sort_values(["task", "position"], kind="stable").reset_index(drop=True)
     sizes = frame.groupby("task", sort=True).size()
-    small = sizes[sizes < min_per_task]
-    if len(small):
-        listed = ", ".join(f"{t} ({n})" for t, n in small.items())
+    n_small, listed = too_few(frame, min_per_task)
+    if n_small:
         raise RobotaskError(f"{where}: every task needs at least {min_per_task} descriptions for this design; "
                             f"too few: {listed}")
     tasks = sorted(sizes.index)
@@ -95,30 +94,22 @@ def check_corpus(frame: pd.DataFrame, min_per_task: int = 2, where: str = "corpu
     return Corpus(tasks, texts, frame["position"].to_numpy(np.int64), task_of, starts, size_arr, owners)
 
 
-def load_study_corpus(corpus_path: str = "", min_per_task: int = 2) -> Corpus:
-    """Load the committed RLBench corpus (``corpus_path=""``) or any CSV with task and text columns.
+def load_study_corpus(corpus_path: str = "", min_per_task: int = 2, label: str = "task",
+                      keep_repeats: bool = False) -> Corpus:
+    """Load the committed RLBench corpus (``corpus_path=""``) or any corpus file a user brings.
 
     Parameters
     ----------
-    corpus_path : CSV file; "" = ``data/rlbench/corpus.csv`` through :func:`robotask.retrieval.corpus.load_corpus`.
+    corpus_path : CSV or YAML file read by :func:`robotask.retrieval.corpus_files.read_corpus_file`;
+        "" = ``data/rlbench/corpus.csv``, read with its one repeated text kept as authored.
     min_per_task : fewest descriptions per task the design needs.
+    label : ``task`` or ``variation`` (``<task>:<variation>``, for corpora with a variation column).
+    keep_repeats : keep a text repeated within a task instead of raising.
     """
-    from .corpus import load_corpus
-
-    where = corpus_path or "data/rlbench/corpus.csv"
-    if corpus_path:
-        path = Path(corpus_path)
-        if not path.is_file():
-            raise RobotaskError(f"corpus_path {corpus_path!r}: no such file; expected a CSV with task and text columns")
-        try:
-            header = pd.read_csv(path, nrows=0, keep_default_na=False)
-        except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-            raise RobotaskError(f"{where}: not a readable CSV ({exc}); expected task and text columns") from None
-        missing = [c for c in ("task", "text") if c not in header.columns]
-        if missing:
-            raise RobotaskError(f"{where}: missing column(s) {', '.join(missing)}; expected at least 'task' and "
-                                f"'text' (found: {', '.join(map(str, header.columns)) or 'none'})")
-    return check_corpus(load_corpus(corpus_path or None), min_per_task, where)
+    if not corpus_path:
+        corpus_path, keep_repeats = "data/rlbench/corpus.csv", True
+    frame = read_corpus_file(corpus_path, label, min_texts=min_per_task, keep_repeats=keep_repeats)
+    return check_corpus(frame, min_per_task, str(corpus_path))
 
 
 # --------------------------------------------------------------------------- draws

@@ -41,6 +41,7 @@ import pandas as pd
 from .. import io as rio
 from ..errors import RobotaskError
 from .joins import JOIN_RULES, check_join_rule, glued_joins, piece_values, split_literal
+from .licence import RLBENCH_LICENCE
 from .returns import (Element, FileResult, branch_elements, branch_reason, classify_element, find_init_episode,
                       function_scope, returned_list, short)
 
@@ -313,18 +314,7 @@ descriptions written by the authors of RLBench. They were extracted, unchanged, 
 `ast` module. accounting.csv lists every task file of that revision and how it was classified.
 No RLBench source file is included here.
 
-RLBench: The Robot Learning Benchmark & Learning Environment.
-Copyright (c) Imperial College of Science, Technology and Medicine ("Imperial College London").
-All rights reserved by Imperial College London and its licensors.
-
-The RLBench software is the source of this data. It has been made available for use under licence
-from Imperial College London (the RLBench licence agreement, file LICENSE of the repository:
-non-commercial, internal or academic research use only). This data is published under clause 2(f)
-of that licence (publications and presentations); the RLBench licence terms apply to these texts.
-
-Reference: S. James, Z. Ma, D. Rovick Arrojo, A. J. Davison. "RLBench: The Robot Learning
-Benchmark & Learning Environment." IEEE Robotics and Automation Letters 5(2), 2020, 3019-3026.
-"""
+""" + RLBENCH_LICENCE
 
 
 def write_extraction(
@@ -354,13 +344,19 @@ def _cli_extract(args: argparse.Namespace) -> int:
     summary = ", ".join(f"{s} {counts.get(s, 0)}" for s in STATUSES if counts.get(s, 0))
     print(f"{len(accounting)} task files: {summary}")
     print(f"{corpus['task'].nunique()} tasks, {len(corpus)} descriptions")
+    if args.all_files:
+        from .full_corpus import summary as full_summary, write_full_corpus
+
+        full = Path(args.out) / "full"
+        print(full_summary(write_full_corpus(args.rlbench, full, args.revision)))
+        written += [full / name for name in ("corpus.csv", "accounting.csv", "README.md")]
     for path in written:
         print(f"wrote {path}")
     return 0
 
 
 def register_cli(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``robotask extract --rlbench DIR --out DIR [--revision REV]``."""
+    """Add ``robotask extract --rlbench DIR --out DIR [--revision REV] [--all-files]``."""
     parser = subparsers.add_parser(
         "extract",
         help="extract the fixed RLBench task descriptions (ast only, no task code runs)",
@@ -374,4 +370,6 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
                         help=f"fewest fixed descriptions per task (default {MIN_DESCRIPTIONS})")
     parser.add_argument("--join-rule", default="python", choices=sorted(JOIN_RULES),
                         help="how adjacent string literals are read (default: python, as returned)")
+    parser.add_argument("--all-files", action="store_true",
+                        help="also evaluate every task file and every variation (templates filled) into OUT/full/")
     parser.set_defaults(func=_cli_extract)

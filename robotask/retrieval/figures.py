@@ -30,7 +30,7 @@ def figure_descriptions_per_task(corpus_df: pd.DataFrame) -> plt.Figure:
     ax.yaxis.set_major_locator(plt.MaxNLocator(integer=True))
     ax.set_xlabel("fixed descriptions per task")
     ax.set_ylabel("tasks")
-    ax.set_title(f"{len(per_task)} tasks, {int(per_task.sum())} descriptions")
+    ax.margins(y=0.15)
     ax.grid(axis="x", visible=False)
     return fig
 
@@ -56,10 +56,23 @@ def figure_ranker_spread(summary: pd.DataFrame, paper_means: dict[str, float] | 
         pm = [paper_means.get(r, np.nan) for r in summary["ranker"]]
         ax.plot(pm, y, "D", mfc="none", mec=plots.PALETTE[3], ms=8, label="mean (paper)")
     ax.set_yticks(y, [display(r) for r in summary["ranker"]])
+    ax.set_ylim(y.min() - 0.6, y.max() + 0.6)
     ax.set_xlabel("Top-1 accuracy on unambiguous queries (%)")
-    ax.set_title(title)
-    ax.legend(loc="lower right", fontsize=8)
+    if title:
+        ax.set_title(title)
+    _legend_below(ax, ncol=3)
+    fig.tight_layout()
     return fig
+
+
+def _legend_below(ax: plt.Axes, ncol: int) -> None:
+    """A legend under the axes, where it cannot cover a data point."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, fontsize=8, frameon=False)
+
+
+def _ticks(names: Sequence[str]) -> list[str]:
+    """Ranker tick labels for a horizontal axis: the "(not in paper)" mark on its own line."""
+    return [display(n).replace(" (not", "\n(not") for n in names]
 
 
 def figure_trial_distributions(per_trial: pd.DataFrame, condition: str = "one", policy: str = "primary"
@@ -79,8 +92,9 @@ def figure_trial_distributions(per_trial: pd.DataFrame, condition: str = "one", 
     rng = np.random.default_rng(0)  # fixed jitter: the figure is deterministic
     for i, d in enumerate(data, start=1):
         ax.plot(i + rng.uniform(-0.15, 0.15, len(d)), d, ".", color=plots.PALETTE[0], alpha=0.5, ms=4)
-    ax.set_xticks(range(1, len(names) + 1), [display(n) for n in names])
+    ax.set_xticks(range(1, len(names) + 1), _ticks(names), fontsize=8)
     ax.set_ylabel("Accuracy across gallery draws (%)")
+    fig.tight_layout()
     return fig
 
 
@@ -108,10 +122,11 @@ def figure_matched(matched: pd.DataFrame, per_trial: pd.DataFrame | None = None,
         if paper:
             ax.plot(x + offset, [paper.get(r, {}).get(col, np.nan) for r in matched["ranker"]], "D",
                     mfc="none", mec=plots.PALETTE[3], ms=7, label=f"paper ({col})")
-    ax.set_xticks(x, [display(r) for r in matched["ranker"]])
+    ax.set_xticks(x, _ticks(matched["ranker"]), fontsize=8)
     ax.set_ylabel("Top-1 accuracy (%)")
     ax.set_ylim(0, 100)
-    ax.legend(ncol=2, fontsize=8, loc="upper right")
+    _legend_below(ax, ncol=4)
+    fig.tight_layout()
     return fig
 
 
@@ -181,7 +196,6 @@ def figure_means_with_intervals(table: pd.DataFrame) -> plt.Figure:
         ax.plot(row["mean"], yi, "o", color="white", mec=colour, ms=6)
     ax.set_yticks(y, [display(r) for r in table["ranker"]])
     ax.set_xlabel("top-1 accuracy on held-out queries (%)")
-    ax.set_title("mean, 95 % bootstrap interval (thick) and 5th–95th percentile over galleries (thin)")
     fig.tight_layout()
     return fig
 
@@ -237,8 +251,58 @@ def figure_perturbation_changes(table: pd.DataFrame, rankers: Sequence[str], per
         ax.bar(pos, mean, width, color=plots.PALETTE[k % len(plots.PALETTE)], label=display(r))
         ax.errorbar(pos, mean, yerr=[mean - lo, hi - mean], fmt="none", ecolor="black", lw=1, capsize=2)
     ax.axhline(0, color="grey", lw=1)
-    ax.set_xticks(x, perturbations)
+    ax.set_xticks(x, [p.replace("_", " ") for p in perturbations])
     ax.set_ylabel("accuracy change vs unperturbed (pp)")
-    ax.legend(fontsize=8, ncol=2)
+    _legend_below(ax, ncol=4)
     fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- transfer to other libraries (chapter 09)
+def figure_transfer_spread(summary: pd.DataFrame) -> plt.Figure:
+    """Mean (dot) and 5th–95th percentile band (bar) per ranker, one panel per library.
+
+    Parameters
+    ----------
+    summary : :func:`robotask.retrieval.transfer_tables.long_summary` output (``title``, ``ranker``,
+        ``mean``, ``p5``, ``p95``).
+    """
+    titles = list(dict.fromkeys(summary["title"]))
+    rankers = list(dict.fromkeys(summary["ranker"]))
+    fig, axes = plt.subplots(1, len(titles), figsize=(2.6 * len(titles) + 1.4, 0.42 * len(rankers) + 1.5),
+                             sharey=True, sharex=True, squeeze=False)
+    y = np.arange(len(rankers))[::-1]
+    for ax, title in zip(axes[0], titles):
+        part = summary[summary["title"] == title].set_index("ranker").loc[rankers]
+        ax.hlines(y, part["p5"], part["p95"], color=plots.PALETTE[0], lw=6, alpha=0.45)
+        ax.plot(part["mean"], y, "o", color=plots.PALETTE[0], ms=6)
+        ax.set_title(title)
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("top-1 accuracy (%)")
+    axes[0][0].set_yticks(y, [display(r) for r in rankers])
+    fig.suptitle("Dots: mean over galleries; bars: 5th–95th percentile", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def figure_transfer_gains(matched: dict[str, pd.DataFrame], titles: dict[str, str]) -> plt.Figure:
+    """Gain of a second indexed description (pp, same queries) per ranker, one bar per library.
+
+    Parameters
+    ----------
+    matched : per library key, :func:`robotask.retrieval.statistics.matched_table` indexed by ranker.
+    titles : display title of each library key.
+    """
+    keys = list(matched)
+    rankers = list(next(iter(matched.values())).index)
+    fig, ax = plt.subplots(figsize=(7.0, 0.5 * len(rankers) * len(keys) / 2 + 1.6))
+    height = 0.8 / len(keys)
+    y = np.arange(len(rankers))[::-1]
+    for i, key in enumerate(keys):
+        m = matched[key].loc[rankers]
+        ax.barh(y + 0.4 - height * (i + 0.5), m["diff"], height=height, color=plots.PALETTE[i], label=titles[key])
+    ax.axvline(0, color="k", lw=1)
+    ax.set_yticks(y, [display(r) for r in rankers])
+    ax.set_xlabel("second description: change in top-1 accuracy (pp)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=len(keys), fontsize=8)
     return fig

@@ -88,22 +88,33 @@ def display(name: str) -> str:
 
 
 def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
-    """Validate ranker names (a list or a comma-separated string); raise listing the valid ones.
+    """Validate ranker names (a list or a string); raise listing the valid ones.
+
+    A string may be ``"a,b"`` or a list written as text, ``"[a, b]"`` or ``"['a', 'b']"``: that is
+    how ``papermill -p rankers '[a, b]'`` delivers a list (papermill's ``-p`` passes text; its
+    ``-y 'rankers: [a, b]'`` passes a real list).
 
     Parameters
     ----------
     names : requested ranker names.
     where : the parameter or option the names came from, for the error message.
     """
+    given = names
     if isinstance(names, str):
-        names = [n.strip() for n in names.split(",") if n.strip()]
+        text = names.strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        names = [n.strip().strip("'\"").strip() for n in text.split(",")]
+        names = [n for n in names if n]
     names = list(names)
     if not names:
         raise RobotaskError(f"{where}: expected at least one ranker; valid: {', '.join(RANKERS)}")
-    bad = [n for n in names if n not in RANKERS]
+    bad = [n for n in names if not isinstance(n, str) or n not in RANKERS]
     if bad:
+        hint = ("; give a list, e.g. papermill -y 'rankers: [bm25, char]' or -p rankers 'bm25,char'"
+                if isinstance(given, str) else "")
         raise RobotaskError(f"{where}: unknown ranker(s) {', '.join(map(repr, bad))}; "
-                            f"valid: {', '.join(RANKERS)}")
+                            f"valid: {', '.join(RANKERS)}{hint}")
     return names
 
 

@@ -126,10 +126,12 @@ class StudyConfig:
             raise RobotaskError(f"unknown ranker parameter(s) {', '.join(unknown)}; "
                                 f"expected some of {', '.join(SETTING_NAMES)}")
         object.__setattr__(self, "params", {**PAPER_SETTINGS.as_dict(), **self.params})
-        for name in ("n_trials", "n_matched_trials"):
+        for name, least in (("n_trials", 1), ("n_matched_trials", 0)):
             value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < 0:
-                raise RobotaskError(f"{name} = {value!r}: expected a non-negative integer")
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool):
+                raise RobotaskError(f"{name} = {value!r}: expected an integer of at least {least}")
+            if value < least:
+                raise RobotaskError(f"{name} must be at least {least} (got {value})")
 
 
 STUDY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(StudyConfig) if f.name != "params")
@@ -260,7 +262,11 @@ def evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool = F
 def register_cli(subparsers: Any) -> None:
     """Add ``robotask retrieval``: run the protocol on a corpus and print the Table-2-style summary."""
     p = subparsers.add_parser("retrieval", help="rank held-out instructions over random galleries (Table 2 summary)")
-    p.add_argument("--corpus", default="", help="CSV with task and text columns (default: the RLBench corpus)")
+    p.add_argument("--corpus", default="", help="CSV with task and text columns, or YAML mapping tasks to "
+                   "lists of texts (default: the RLBench corpus)")
+    p.add_argument("--label", default="task", help="task, or variation (task:variation; needs a variation column)")
+    p.add_argument("--keep-repeated-texts", action="store_true",
+                   help="keep a text repeated within a task (default: an error)")
     p.add_argument("--trials", type=int, default=StudyConfig.n_trials, help="number of random one-description galleries")
     p.add_argument("--rankers", default=",".join(PAPER_RANKERS), help="comma-separated ranker names")
     p.add_argument("--seed", type=int, default=StudyConfig.seed, help="NumPy generator seed of the draws")
@@ -272,19 +278,22 @@ def register_cli(subparsers: Any) -> None:
 
 def cli_main(args: Any) -> int:
     """Handler of ``robotask retrieval``."""
+    from .corpus_files import check_label
     from .statistics import summary_table
 
-    if args.trials < 0:
-        raise RobotaskError(f"--trials {args.trials}: expected a non-negative integer")
+    if args.trials < 1:
+        raise RobotaskError(f"--trials must be at least 1 (got {args.trials})")
+    label = check_label(getattr(args, "label", "task"), "--label")
     config = StudyConfig(seed=args.seed, n_trials=args.trials, n_matched_trials=0,
                          rankers=check_rankers(args.rankers, "--rankers"),
                          save_all_predictions=bool(getattr(args, "all_predictions", False)))
-    corpus = load_study_corpus(args.corpus, min_per_task=2)
+    corpus = load_study_corpus(args.corpus, min_per_task=2, label=label,
+                               keep_repeats=bool(getattr(args, "keep_repeated_texts", False)))
     result = run_study(corpus, config, parts=("primary", "audit"))
     if args.out:
         result.write(args.out)
     table = summary_table(result.per_trial, condition="one", policy="primary")
-    print(f"{len(corpus.tasks)} tasks, {len(corpus.texts)} descriptions, {args.trials} galleries, seed {args.seed}")
+    unit = "variations" if label == "variation" else "tasks"
+    print(f"{len(corpus.tasks)} {unit}, {len(corpus.texts)} descriptions, {args.trials} galleries, seed {args.seed}")
     print(table.round(1).to_string(index=False))
     return 0
-

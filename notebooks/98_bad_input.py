@@ -1,0 +1,78 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Feed the study bad input and record what it says
+#
+# A study that is run by other people meets broken videos, truncated annotation files, odd corpora,
+# typos in parameters and output folders it cannot write. This appendix runs the catalogue of such
+# inputs that each part of the package keeps, and shows, for every case, the outcome it must get (a
+# clear error, or a warning when the run can honestly go on) and the message it really got.
+#
+# - **Inputs:** the `CASES` of `robotask.book.badinput`, `robotask.retrieval.badinput` and
+#   `robotask.episode.badinput` (each case builds its broken input in a temporary folder).
+# - **Outputs:** the table below and `summary.json` (one row per case: group, input, outcome, message).
+
+# %% tags=["parameters"]
+groups: list = []  # case groups to run, for example parameters or outputs; empty runs every group
+output_dir: str = ""  # where result files go (empty: _build/results/98_bad_input)
+
+# %%
+import pandas as pd
+
+import robotask.book.badinput
+import robotask.episode.badinput
+import robotask.retrieval.badinput
+from robotask import catalogue
+from robotask.book import prose, report
+from robotask.io import write_json
+
+out = report.output_dir(output_dir, "98_bad_input")
+wings = {"book": robotask.book.badinput, "retrieval": robotask.retrieval.badinput,
+         "episode": robotask.episode.badinput}
+cases = [c for module in wings.values() for c in module.CASES if not groups or c.group in groups]
+outcomes = [catalogue.run_case(c) for c in cases]
+table = pd.DataFrame([{"group": o.case.group, "input": o.case.name, "expected": o.case.outcome,
+                       "got": o.got, "message": o.message, "ok": prose.yes_no(o.ok)} for o in outcomes])
+
+# %% [markdown]
+# ## Every case, its expected outcome and what happened
+#
+# "Expected" is the outcome a case must get: *error* means the run stops before doing any work with a
+# message that names the file, key or parameter and what was expected; *warning* means the run goes on
+# and says what was degraded and by how much. "Got" is what really happened; a Python traceback of
+# any other exception would show as *crash*. Temporary folders are shown as `<tmp>`.
+
+# %%
+report.show_table(table, headers={"group": "Group", "input": "Input", "expected": "Expected outcome",
+                                  "got": "What happened", "message": "Message", "ok": "As expected"},
+                  long_reason="the catalogue lists every bad-input case of the study; one table lets a reader scan them all")
+
+# %% [markdown]
+# ## What we found
+
+# %%
+n_ok = sum(o.ok for o in outcomes)
+by_group = table.groupby("group", sort=False).size()
+report.show_md(
+    f"Of {prose.count(len(outcomes), 'case')} in {prose.count(len(by_group), 'group')} "
+    f"({prose.join(f'{g}: {n}' for g, n in by_group.items())}), {prose.count(n_ok, 'case')} got "
+    f"the outcome {'they' if n_ok != 1 else 'it'} must get; "
+    f"{prose.count(sum(o.got == 'crash' for o in outcomes), 'case')} ended in a traceback."
+)
+
+# %%
+write_json(out / "summary.json", {"n_cases": len(outcomes), "n_ok": n_ok,
+                                  "cases": table.to_dict(orient="records")})
+assert len(outcomes) > 0, "no bad-input case selected"

@@ -1,0 +1,320 @@
+"""Computed sentences of the episode chapters: every claim is derived from the numbers it states.
+
+Each function takes plain numbers (or a ``suite.TaskResult``) and returns Markdown. The comparisons
+("beats", "does not beat") use :func:`compare`, which ``tests/test_episode_sentences.py`` checks
+against the values the sentence prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .tasks import TASKS
+
+
+class prose:  # noqa: N801 - the few number words this module needs (wings do not import each other)
+    """Counts with plurals, signed numbers, percentages and lists for sentences."""
+
+    @staticmethod
+    def count(n: float, word: str) -> str:
+        k = int(round(float(n)))
+        if k == 1:
+            return f"1 {word}"
+        head, _, last = word.rpartition(" ")
+        plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "ch")) else "s")
+        return f"{k:,} {(head + ' ' if head else '')}{plural}"
+
+    @staticmethod
+    def num(x: float, digits: int = 3) -> str:
+        return f"{float(x):.{digits}f}".replace("-", "−")
+
+    @staticmethod
+    def pct(x: float, digits: int = 1) -> str:
+        return f"{float(x):.{digits}f} %"
+
+    @staticmethod
+    def join(items: Any, last: str = "and") -> str:
+        items = [str(i) for i in items]
+        return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}" if items else ""
+
+HEAD_NAMES = {"baseline": "baseline", "minimal": "minimal head", "mlp": "MLP"}
+
+
+def value(v: float | None, digits: int = 3) -> str:
+    """A metric value for prose ("–" when missing), with a true minus sign."""
+    return "–" if v is None or (isinstance(v, float) and np.isnan(v)) else prose.num(v, digits)
+
+
+def compare(a: float, b: float, higher_is_better: bool) -> str:
+    """"better", "worse" or "tied": ``a`` against ``b`` as printed with three digits."""
+    ra, rb = float(f"{float(a):.3f}"), float(f"{float(b):.3f}")
+    if ra == rb:
+        return "tied"
+    return "better" if (ra > rb) == higher_is_better else "worse"
+
+
+VERBS = {"better": "beats", "worse": "falls below", "tied": "ties with"}
+
+
+def class_counts(counts: dict[str, int]) -> str:
+    """``{"contact": 1161}`` → "all 1,161 samples are *contact*"; several → "12 *a*, 3 *b*"."""
+    items = [(str(k), int(v)) for k, v in counts.items()]
+    if len(items) == 1:
+        name, n = items[0]
+        return f"all {prose.count(n, 'sample')} are *{name}*"
+    return prose.join(f"{n:,} *{name}*" for name, n in items)
+
+
+def head_verdicts(task: str, primary: dict, baseline_name: str) -> str:
+    """One sentence: the primary metric of the baseline and how each head compares with it."""
+    spec = TASKS[task]
+    base = primary.get("baseline")
+    parts = []
+    for head in ("minimal", "mlp"):
+        v = primary.get(head)
+        if v is None or base is None:
+            continue
+        parts.append(f"the {HEAD_NAMES[head]} ({value(v)}) "
+                     f"{VERBS[compare(v, base, spec.higher_is_better)]} it")
+    lead = f"The baseline ({baseline_name}) scores {value(base)}"
+    return lead + ("; " + prose.join(parts) if parts else "") + "."
+
+
+def copy_current(task: str, metrics: dict[str, dict]) -> str:
+    """Next action: accuracy of copying the action at the window end against each head's accuracy."""
+    m = metrics.get("minimal") or metrics.get("mlp") or {}
+    copy = m.get("copy_current_action_accuracy")
+    if copy is None:
+        return ""
+    groups: dict[str, list[str]] = {}
+    for head in ("minimal", "mlp"):
+        acc = (metrics.get(head) or {}).get("accuracy")
+        if acc is not None:
+            groups.setdefault(compare(acc, copy, True), []).append(f"the {HEAD_NAMES[head]} ({value(acc)})")
+    words = {"better": "beat it", "worse": "fall below it", "tied": "tie with it"}
+    parts = [f"{prose.join(heads)} {words[v] if len(heads) > 1 else VERBS[v] + ' it'}"
+             for v, heads in groups.items()]
+    return (f"A second baseline copies the action at the window end; on this target ({m.get('target', '')}) "
+            f"its accuracy is {value(copy)}. Compared on accuracy, " + "; ".join(parts) + ".")
+
+
+def unseen_classes(names: Sequence[str], shown: int = 4) -> str:
+    """"3 test classes never occur in training (*a*, *b*, *c*)." or "" when none."""
+    if not names:
+        return ""
+    listed = ", ".join(f"*{n}*" for n in list(names)[:shown]) + (", …" if len(names) > shown else "")
+    verb = "never occurs" if len(names) == 1 else "never occur"
+    return f"{prose.count(len(names), 'test class')} {verb} in training ({listed})."
+
+
+def coverage_ceiling(share: float) -> str:
+    """The label-coverage ceiling as a sentence."""
+    return (f"Label-coverage ceiling: {prose.pct(100 * share)} of the test samples carry a label seen in "
+            f"training; no classifier can exceed that accuracy.")
+
+
+def train_vs_test(head: str, train_acc: float, test_acc: float, n_train: int, dim: int,
+                  n_classes: int) -> str:
+    """Train against test accuracy, with what a chance-level train accuracy means."""
+    text = (f"The {HEAD_NAMES[head]} reaches train accuracy {value(train_acc)} and test accuracy "
+            f"{value(test_acc)} ({prose.count(n_train, 'train sample')}, {prose.count(dim, 'input')}).")
+    chance = 1.0 / max(n_classes, 1)
+    if n_classes == 2 and abs(train_acc - chance) < 0.05:
+        text += (" A train accuracy this close to chance means the linear head does not even fit the "
+                 "samples it was trained on.")
+    return text
+
+
+def pair_task_cause(task: str) -> str:
+    """Why a linear head cannot fit a pair task whose classes reuse the same windows, or ""."""
+    if task == "misalignment_detection":
+        return ("Every motion window occurs once aligned and once shifted, and nearly every visual window "
+                "too. A linear head scores a pair as a sum, one term for the motion part and one for the "
+                "visual part, so the two classes get the same terms in a different pairing and the sums "
+                "cannot separate them: whether two parts belong together is an interaction, which the "
+                "MLP's hidden layers can represent and a linear head cannot.")
+    if task == "temporal_order":
+        return ("This is a failure of the fit, not of the data: a reversed sample swaps the two windows "
+                "and negates their difference, so any direction in which adjacent windows change "
+                "consistently separates the classes, and with far more inputs than samples such a "
+                "direction exists on the training part.")
+    return ""
+
+
+def boundary(metrics: dict) -> str:
+    """Boundary F1 with matched, true and predicted boundary counts."""
+    if "boundary_f1" not in metrics:
+        return ""
+    nms = "after non-maximum suppression" if metrics.get("boundary_nms") else "without non-maximum suppression"
+    return (f"Boundary F1 {value(metrics['boundary_f1'])}: {metrics['matched_boundaries']} of "
+            f"{prose.count(metrics['true_boundaries'], 'true boundary')} matched by "
+            f"{prose.count(metrics['predicted_boundaries'], 'predicted boundary')} ({nms}).")
+
+
+def grounding_texts(metrics: dict) -> str:
+    """How many distinct caption texts the grounding queries carry."""
+    if "distinct_test_texts" not in metrics:
+        return ""
+    return (f"The {prose.count(metrics['num_queries'], 'test window')} carry only "
+            f"{prose.count(metrics['distinct_test_texts'], 'distinct caption text')}, so most queries "
+            f"have several equally correct windows.")
+
+
+def standardized_r2_cause(y_train: np.ndarray, y_test: np.ndarray, pred: np.ndarray,
+                          floor: float = 1e-3) -> dict[str, Any]:
+    """Why a standardised R² can be hugely negative: columns whose train spread is tiny.
+
+    Returns the R² over all columns, the number of columns with train std below ``floor``, and the
+    R² over the other columns (same formula: pooled over columns divided by their train std).
+    """
+    std = np.asarray(y_train, dtype=np.float64).std(axis=0)
+    tiny = (std > 0) & (std < floor)
+
+    def r2(mask: np.ndarray) -> float | None:
+        if not mask.any():
+            return None
+        s = np.where(std[mask] > 0, std[mask], 1.0)
+        yt, yp = np.asarray(y_test, np.float64)[:, mask] / s, np.asarray(pred, np.float64)[:, mask] / s
+        ss_res = float(((yt - yp) ** 2).sum())
+        ss_tot = float(((yt - yt.mean(axis=0)) ** 2).sum())
+        return 1.0 - ss_res / ss_tot if ss_tot > 0 else None
+
+    return {"r2_all": r2(np.ones_like(tiny)), "n_tiny": int(tiny.sum()), "n_columns": int(len(std)),
+            "r2_rest": r2(~tiny), "floor": floor}
+
+
+def standardized_r2_sentence(head: str, cause: dict[str, Any]) -> str:
+    """The standardised R² of a head and how much of it the near-constant target columns make."""
+    if cause["r2_all"] is None or cause["r2_all"] > -1 or not cause["n_tiny"]:
+        return ""
+    return (f"The {HEAD_NAMES[head]}'s standardised R² is {value(cause['r2_all'], 1)}. Of the "
+            f"{prose.count(cause['n_columns'], 'target column')}, {cause['n_tiny']:,} hardly vary in "
+            f"training (std below {cause['floor']:g}); dividing by that tiny spread turns small errors "
+            f"into huge ones. Without those columns the same R² is {value(cause['r2_rest'])}.")
+
+
+def protocol_change(primary_by_protocol: dict[str, dict], task: str) -> str:
+    """How the improved protocol moves the baseline and each head, with the direction in words."""
+    if not {"original", "improved"} <= set(primary_by_protocol):
+        return ""
+    spec = TASKS[task]
+    a, b = primary_by_protocol["original"], primary_by_protocol["improved"]
+    parts = []
+    for part in ("baseline", "minimal", "mlp"):
+        if a.get(part) is None or b.get(part) is None:
+            continue
+        verdict = compare(b[part], a[part], spec.higher_is_better)
+        word = {"better": "better", "worse": "worse", "tied": "unchanged"}[verdict]
+        parts.append(f"{HEAD_NAMES[part]} {value(a[part])} → {value(b[part])} ({word})")
+    if not parts:
+        return ""
+    return "From the original to the improved protocol: " + prose.join(parts, "and") + "."
+
+
+# ------------------------------------------------------------------ the task page, paragraph by paragraph
+def opening(task: str, schedule: str, facts: dict) -> str:
+    """The page's first paragraphs: the question, what goes in and out, and the episode."""
+    spec = TASKS[task]
+    kind = (f"synthetic (`{schedule}` schedule, not the real sample)" if facts["is_synthetic"]
+            else "the real recording")
+    better = "higher" if spec.higher_is_better else "lower"
+    return (f"**Question.** {spec.question}\n\n"
+            f"**Input:** {spec.input_desc}. **Target:** {spec.target_desc}. **Minimal head:** {spec.head}. "
+            f"**Primary metric:** {metric_name(spec.primary_metric)} ({better} is better).\n\n"
+            f"The episode is {kind}: {prose.count(facts['n_frames'], 'frame')}, "
+            f"{prose.count(facts['n_windows'], 'window')} of {prose.count(facts['n_features'], 'feature')}. "
+            f"The table scores the trivial baseline and both heads on the test part, under the original "
+            f"protocol (as published) and the improved one.")
+
+
+def not_run(result: Any) -> str:
+    """Why a protocol's run has no metrics, in words."""
+    counts = result.details.get("class_counts")
+    if result.status == "degenerate" and counts:
+        train = result.details.get("train_class_counts", {})
+        seen = [k for k, v in train.items() if v] or list(counts)
+        return (f"The label is degenerate: {class_counts({k: v for k, v in counts.items() if v})}, and the "
+                f"training part holds only *{prose.join(seen)}*. With one class there is nothing to learn "
+                f"or score, so no metric is reported.")
+    return f"The task did not run ({result.status}): {result.reason}."
+
+
+def _sentence(text: object) -> str:
+    """A note as a sentence: capital first letter, closing full stop."""
+    text = str(text).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def metric_name(metric: str) -> str:
+    """A metric key as a reader reads it: ``macro_f1`` → "macro-F1"."""
+    from .summary import METRIC_LABELS
+
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+def _protocol_lines(task: str, res: Any) -> list[str]:
+    """The sentences about one protocol's run."""
+    if not res.ok:
+        return [not_run(res)]
+    m = res.metrics.get("minimal", {})
+    lines = [head_verdicts(task, res.primary, res.info["baseline_name"]),
+             unseen_classes(m.get("unseen_test_classes", []))]
+    if "label_coverage_ceiling" in m:
+        lines.append(coverage_ceiling(m["label_coverage_ceiling"]))
+    if m.get("train_final_accuracy") is not None and m.get("accuracy") is not None:
+        n_classes = len(res.info.get("class_names", [])) or 2
+        lines.append(train_vs_test("minimal", m["train_final_accuracy"], m["accuracy"],
+                                   res.info["num_train"], res.info["feature_dim"], n_classes))
+        if n_classes == 2 and abs(m["train_final_accuracy"] - 0.5) < 0.05:
+            lines.append(pair_task_cause(task))
+    lines += [copy_current(task, res.metrics), boundary(m), grounding_texts(m)]
+    if "rule" in (res.data.extra if res.data is not None else {}):
+        lines.append(f"Label rule: {res.data.extra['rule']}.")
+    lines += [standardized_r2_sentence(h, standardized_r2_cause(
+        res.data.y[res.data.train], res.data.y[res.data.test], res.outputs[h].pred))
+        for h in ("minimal", "mlp") if res.data is not None and res.data.kind == "regression"
+        and res.outputs.get(h) is not None and "r2_standardized" in res.metrics.get(h, {})]
+    lines += [_sentence(n) for n in getattr(res, "notes", []) or []]
+    return [x for x in lines if x]
+
+
+def interpret(task: str, results: dict[str, Any]) -> str:
+    """What the result table means, per protocol, computed from the numbers it shows."""
+    blocks = [f"**{p.capitalize()} protocol.** " + " ".join(_protocol_lines(task, r))
+              for p, r in results.items()]
+    change = protocol_change({p: r.primary for p, r in results.items() if r.ok}, task)
+    return "\n\n".join(blocks + ([change] if change else []))
+
+
+def samples_text(result: Any) -> str:
+    """Sample counts of the split the table was scored on."""
+    info = result.info
+    return (f"Under the {info['protocol']} protocol the task has {prose.count(info['num_train'], 'train sample')} "
+            f"and {prose.count(info['num_test'], 'test sample')} with {prose.count(info['feature_dim'], 'input column')}. "
+            f"A few test samples and what the task asks to predict:")
+
+
+def other_schedules_text(task: str, others: dict[str, dict[str, Any]]) -> str:
+    """What the other schedules are and how the primary metric moves there."""
+    names = prose.join(f"`{s}`" for s in others)
+    return (f"The same task on the {names} schedule, where each action occurs in one run as in the real "
+            f"sample. Only the primary metric is shown; the suite summary compares the schedules.")
+
+
+def recap(task: str, runs: dict[str, dict[str, Any]]) -> str:
+    """The closing recap: per schedule and protocol, baseline, minimal head and MLP."""
+    spec = TASKS[task]
+    lines = []
+    for schedule, results in runs.items():
+        for proto, r in results.items():
+            if not r.ok:
+                lines.append(f"- `{schedule}`, {proto} protocol: not run ({r.status}).")
+                continue
+            p = r.primary
+            lines.append(f"- `{schedule}`, {proto} protocol: baseline {value(p['baseline'])}, minimal head "
+                         f"{value(p['minimal'])}, MLP {value(p['mlp'])}.")
+    return (f"**{spec.display_name}**, {metric_name(spec.primary_metric)} "
+            f"({'higher' if spec.higher_is_better else 'lower'} is better):\n\n" + "\n".join(lines))

@@ -1,0 +1,112 @@
+"""The retrieval wing's computed sentences agree with the numbers they describe."""
+
+import re
+
+import pandas as pd
+
+from robotask.retrieval import paper, sentences
+
+
+def _summary(means: dict[str, float]) -> pd.DataFrame:
+    return pd.DataFrame([{"ranker": r, "mean": m, "sd": 2.0, "min": m - 5, "max": m + 4} for r, m in means.items()])
+
+
+def test_spread_finding_quotes_the_range_of_the_ranker_it_names():
+    summary = _summary({"bm25": 55.0, "char": 61.0, "minilm": 70.0})
+    text = sentences.spread_finding(summary, paper.RANKER_ORDER)
+    assert text.startswith("MiniLM has the highest mean (70.0 %)")
+    assert "Char TF-IDF leads" in text
+    assert "Char TF-IDF's accuracy moves over a 9.0 pp range (56.0 % to 65.0 %" in text
+
+
+def test_spread_finding_when_the_leader_is_a_paper_ranker():
+    text = sentences.spread_finding(_summary({"bm25": 55.0, "char": 61.0}), paper.RANKER_ORDER)
+    assert text.startswith("Char TF-IDF has the highest mean.")
+
+
+def test_ordering_is_by_mean_and_shows_each_mean():
+    text = sentences.ordering({"bm25": 55.0, "char": 61.0, "lsa": 52.5})
+    assert text == "Char TF-IDF (61.0 %) > BM25 (55.0 %) > LSA-32 (52.5 %)"
+
+
+def _rows(changes: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
+    return pd.DataFrame([{"ranker": r, "change": c, "lo": lo, "hi": hi} for r, (c, lo, hi) in changes.items()])
+
+
+def test_perturbation_that_helps_everyone_is_not_called_robust():
+    rows = _rows({"bm25": (3.0, 1.0, 5.0), "lsa": (0.5, -0.5, 1.5), "char": (1.0, -0.2, 2.0)})
+    text = sentences.perturbation_finding("inflection", rows)
+    assert "robust" not in text
+    assert "every ranker gains, from +0.5 pp (LSA-32) to +3.0 pp (BM25)" in text
+    assert "interval of LSA-32 and Char TF-IDF include zero" in text
+
+
+def test_perturbation_that_hurts_everyone_names_least_and_most_affected():
+    rows = _rows({"bm25": (-8.0, -10.0, -6.0), "char": (-1.0, -2.0, -0.5)})
+    text = sentences.perturbation_finding("spelling", rows)
+    assert "every ranker loses accuracy; the least affected is Char TF-IDF (−1.0 pp), the most BM25 (−8.0 pp)" in text
+    assert "zero" not in text
+
+
+def test_perturbation_with_mixed_signs_gives_the_range():
+    rows = _rows({"bm25": (-2.0, -3.0, -1.0), "char": (1.0, 0.5, 1.5)})
+    assert "changes range from −2.0 pp (BM25) to +1.0 pp (Char TF-IDF)" in sentences.perturbation_finding("x", rows)
+
+
+def test_first_listed_fit_verdicts_follow_membership():
+    text = sentences.first_listed_fit([229, 232], range(227, 240), 232, 231)
+    assert "n = 229 or 232" in text
+    assert "n = 232 queries there, which fits" in text
+    assert "n = 231, which does not fit" in text
+
+
+def test_identical_queries_never_prints_a_boolean():
+    for flag in (True, False):
+        assert not re.search(r"\b(True|False)\b", sentences.identical_queries(flag, 30))
+
+
+def test_plain_plurals():
+    assert sentences.plain_plurals("2 fixed description(s), fewer than 3") == "2 fixed descriptions, fewer than 3"
+    assert sentences.plain_plurals("1 fixed description(s)") == "1 fixed description"
+
+
+def test_corpus_finding_states_the_difference_of_the_numbers():
+    text = sentences.corpus_finding(62, 295, paper.CORPUS)
+    assert "1 description fewer (295 against 296)" in text
+
+
+def test_comparison_overview_counts_agreement():
+    comp = pd.DataFrame({"key": ["table2.a.mean", "table2.b.mean", "settings.seed"], "unit": ["%", "%", "setting"],
+                         "paper": [50.0, 60.0, 413.0], "ours": [50.0, 62.0, 413.0], "diff": [0.0, 2.0, 0.0]})
+    over = sentences.comparison_overview(comp).set_index("numbers")
+    assert over.loc["Table 2 (random galleries)", "agree"] == 1
+    assert over.loc["Table 2 (random galleries)", "within_1"] == 1
+    top = sentences.largest_differences(comp, 5)
+    assert list(top["key"]) == ["table2.b.mean", "table2.a.mean"]  # settings are never listed
+
+
+def test_headline_puts_the_papers_number_next_to_ours():
+    ours = {r: {"mean": v["mean"] + 2} for r, v in paper.TABLE2.items()}
+    text = sentences.headline(ours, paper.TABLE2)
+    lead = max(paper.TABLE2, key=lambda r: paper.TABLE2[r]["mean"])
+    assert f"{paper.TABLE2[lead]['mean']:.1f} %" in text and f"{ours[lead]['mean']:.1f} %" in text
+    assert "it leads our run too" in text
+
+
+def test_home_findings_agree_with_their_numbers():
+    assert sentences.claims_reproduced({"a": True, "b": False, "c": True}).startswith("2 of the paper's 3")
+    claims = [{"verdict": "supported"}, {"verdict": "not resolved"}, {"verdict": "supported"}]
+    assert "support 2 of the 3 orderings" in sentences.verdicts_finding(claims)
+    table = [{"perturbation": "spelling", "ranker": "bm25", "change": -9.0},
+             {"perturbation": "inflection", "ranker": "char", "change": 1.0}]
+    assert "−9.0 pp for BM25 under spelling" in sentences.perturbation_headline(table)
+    summary = {"char": {"mean": 61.0, "lo": 58.0, "hi": 64.0}, "bm25": {"mean": 55.0, "lo": 52, "hi": 58},
+               "minilm": {"mean": 70.0, "lo": 67.0, "hi": 73.0}}
+    assert "70.0 %" in sentences.minilm_finding(summary) and "61.0 % for Char TF-IDF" in sentences.minilm_finding(summary)
+    rows = [{"title": "CALVIN", "ranker": "char", "mean": 40.0}, {"title": "CALVIN", "ranker": "bm25", "mean": 45.0}]
+    assert "BM25 in CALVIN (45.0 %)" in sentences.transfer_finding(rows)
+
+
+def test_plain_lists():
+    text = "duplicates: ['press the light switch'] under ['lamp_off', 'lamp_on']"
+    assert sentences.plain_lists(text) == "duplicates: press the light switch under lamp_off and lamp_on"

@@ -1,0 +1,160 @@
+"""Interruptions and concurrency: SIGKILL mid-write loses nothing and leaves no half file under a
+final name; the next run completes; two runs of the same work never interleave their files.
+
+Runs the real command line (``robotask run`` on a small smoke chapter, ``robotask features`` and
+``robotask suite`` on a tiny synthetic episode). Temporary names are dot-prefixed, so a reader of
+the output folders never sees a partial file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from io import BytesIO
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROBOTASK = str(Path(sys.executable).with_name("robotask"))
+CHAPTER = "04_scoring_audit"  # a small smoke chapter (seconds)
+
+
+def _env(tmp: Path, **extra: str) -> dict[str, str]:
+    return {**os.environ, "ROBOTASK_CACHE": str(tmp / "cache"), "ROBOTASK_RESULTS": str(tmp / "results"),
+            "ROBOTASK_PROGRESS": "0", **extra}
+
+
+def _run(args: list[str], env: dict, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([ROBOTASK, *args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def _visible(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` not hidden behind a dot-prefixed name (a temporary or a lock)."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts)}
+
+
+def _complete(name: str, data: bytes) -> bool:
+    """Whether ``data`` is a whole file of its kind (half-written ones fail to parse)."""
+    suffix = Path(name).suffix
+    try:
+        if suffix in (".json", ".ipynb"):
+            json.loads(data)
+        elif suffix in (".npz", ".pt"):
+            with zipfile.ZipFile(BytesIO(data)) as zf:
+                return zf.testzip() is None
+        elif suffix == ".png":
+            return data.startswith(b"\x89PNG") and data.rstrip(b"\x00").endswith(b"IEND\xaeB`\x82")
+        elif suffix == ".csv":
+            return data.endswith(b"\n")
+    except (ValueError, zipfile.BadZipFile):
+        return False
+    return True
+
+
+def _kill_midway(args: list[str], env: dict, watch: list[Path], delay: float) -> None:
+    """Start ``robotask ARGS``; SIGKILL its whole process group once a temporary file appears under
+    ``watch`` (a write in progress) or after ``delay`` seconds."""
+    proc = subprocess.Popen([ROBOTASK, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.monotonic() + delay
+    while time.monotonic() < deadline and proc.poll() is None:
+        if any(p.name.startswith(".") and p.name.endswith(".tmp") for w in watch if w.exists() for p in w.rglob(".*")):
+            break
+        time.sleep(0.01)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _check_after_kill(roots: list[Path], before: dict[str, dict[str, bytes]]) -> None:
+    for root in roots:
+        now = _visible(root)
+        lost = sorted(set(before[str(root)]) - set(now))
+        assert not lost, f"files lost in {root}: {lost}"
+        half = [n for n, data in now.items() if data != before[str(root)].get(n) and not _complete(n, data)]
+        assert not half, f"half-written files under final names in {root}: {half}"
+
+
+def _kill_and_rerun(args: list[str], env: dict, roots: list[Path], delay: float) -> None:
+    first = _run(args, env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    before = {str(r): _visible(r) for r in roots}
+    assert all(before.values())
+    _kill_midway(args, env, roots, delay)
+    _check_after_kill(roots, before)
+    again = _run(args, env)
+    assert again.returncode == 0, again.stderr[-2000:]
+    for root in roots:
+        assert all(_complete(n, d) for n, d in _visible(root).items())
+
+
+@pytest.fixture(scope="module")
+def episode(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("episode")
+    out = tmp / "ep"
+    proc = _run(["synth", "--out", str(out), "--frames", "120", "--resolution", "16", "--seed", "1"], _env(tmp))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out
+
+
+def test_killed_chapter_run_keeps_previous_results_and_reruns(tmp_path):
+    out = tmp_path / "executed"
+    args = ["run", CHAPTER, "--set", "smoke", "--out", str(out)]
+    _kill_and_rerun(args, _env(tmp_path), [out, tmp_path / "results"], delay=8)
+
+
+def test_killed_feature_build_keeps_outputs_and_cache_consistent(tmp_path, episode):
+    out = tmp_path / "features"
+    args = ["features", str(episode), "--out", str(out)]
+    env = _env(tmp_path)
+    _kill_and_rerun(args, env, [out], delay=1.5)
+    fresh = _env(tmp_path, ROBOTASK_CACHE=str(tmp_path / "cache2"))  # kill while the cache is being built
+    _kill_midway(args, fresh, [tmp_path / "cache2"], delay=1.5)
+    for name, data in _visible(tmp_path / "cache2").items():
+        assert _complete(name, data), f"cache entry {name} is half-written"
+    assert _run(args, fresh).returncode == 0
+    assert _visible(out)["windows.csv"] == _visible(tmp_path / "features")["windows.csv"]
+
+
+def test_killed_suite_keeps_previous_results_and_reruns(tmp_path, episode):
+    out = tmp_path / "suite"
+    args = ["suite", "--episode", str(episode), "--out", str(out), "--heads", "minimal", "--epochs", "5",
+            "--tasks", "timeline_action,next_action,contact_prediction"]
+    _kill_and_rerun(args, _env(tmp_path), [out], delay=2.5)
+
+
+def test_two_runs_of_one_chapter_never_interleave(tmp_path):
+    out = tmp_path / "executed"
+    args = ["run", CHAPTER, "--set", "smoke", "--out", str(out)]
+    env = _env(tmp_path)
+    procs = [subprocess.Popen([ROBOTASK, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+    codes = sorted(code for code, _ in results)
+    assert codes == [0, 2], results
+    refused = next(err for code, err in results if code == 2)
+    assert f"chapter {CHAPTER}" in refused and "in use by another run" in refused and "Traceback" not in refused
+    assert (out / f"{CHAPTER}.ipynb").is_file()
+    assert all(_complete(n, d) for n, d in _visible(tmp_path / "results").items())
+
+
+def test_two_feature_builds_of_one_episode_share_one_result(tmp_path, episode):
+    env = _env(tmp_path)
+    outs = [tmp_path / "a", tmp_path / "b"]
+    procs = [subprocess.Popen([ROBOTASK, "features", str(episode), "--out", str(o)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for o in outs]
+    for p in procs:
+        assert p.wait(timeout=300) == 0, p.stderr.read()
+    a, b = (_visible(o) for o in outs)
+    assert a == b and set(a) >= {"windows.csv", "shared_windows.npz"}
+    entries = [p for p in (tmp_path / "cache").rglob("*") if p.is_file() and not p.name.startswith(".")]
+    assert entries and all(_complete(p.name, p.read_bytes()) for p in entries)
+    with np.load(outs[0] / "shared_windows.npz") as z:
+        assert z[z.files[0]].shape[0] > 0

@@ -1,0 +1,39 @@
+"""Every page has its own title; the task template's H1 is replaced per chapter."""
+
+import nbformat
+
+from robotask.book import chapters, titles
+from robotask.episode.tasks import TASKS
+
+
+def test_titles_are_unique_and_match_the_task_registry():
+    titled = [c.title for c in chapters.CHAPTERS if c.title]
+    assert len(titled) == len(set(titled)) == len(TASKS)
+    assert chapters.TASK_TITLES == {t: spec.display_name for t, spec in TASKS.items()}
+    for chapter in chapters.CHAPTERS:
+        if chapter.source == "12_task":
+            assert chapter.title == f"Task: {TASKS[chapter.fixed['task']].display_name}"
+
+
+def test_set_h1_replaces_only_the_first_h1(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1"),
+                nbformat.v4.new_markdown_cell("# Run one task\n\nText.\n\n## Method\n\n# Not this"),
+                nbformat.v4.new_markdown_cell("# Another")]
+    assert titles.set_h1(nb, "Task: Action Recognition")
+    assert nb.cells[1].source.startswith("# Task: Action Recognition\n\nText.")
+    assert "## Method" in nb.cells[1].source and "# Not this" in nb.cells[1].source
+    assert nb.cells[2].source == "# Another"
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, path)
+    titles.retitle(path, "Task: Other")
+    assert nbformat.read(path, 4).cells[1].source.startswith("# Task: Other\n")
+    titles.retitle(path, None)
+    assert nbformat.read(path, 4).cells[1].source.startswith("# Task: Other\n")
+
+
+def test_a_notebook_without_h1_gets_one():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("Text only")]
+    assert not titles.set_h1(nb, "A title")
+    assert nb.cells[0].source == "# A title"
