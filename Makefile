@@ -34,9 +34,14 @@ html: $(STAMP)
 
 ## make test: unit tests + every notebook at smoke scale through papermill, the smoke book built into
 ## _build/smoke/html, linted and opened in chromium (tests/test_notebooks_*.py) + nbval
+## nbval re-runs every executed smoke chapter into _build/smoke/rerun (the home page last, since it reads
+## the others' results); test_determinism then compares both runs' result files byte for byte.
 test: $(STAMP) sysdeps
-	$(BIN)/python -m pytest
-	ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/results $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider --override-ini="testpaths=" _build/smoke/*.ipynb
+	rm -rf _build/smoke/rerun
+	$(BIN)/python -m pytest --deselect tests/test_determinism.py
+	ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider \
+	  --override-ini="testpaths=" $$(ls _build/smoke/*.ipynb | grep -v 00_home) _build/smoke/00_home.ipynb
+	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
 
 ## make bench: time the study on this machine (results in _build/benchmarks/, shown by the book's
 ## reproduction page after the next `make book`); measures, asserts nothing about speed

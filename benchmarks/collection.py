@@ -57,17 +57,19 @@ def main() -> None:
         coll = load_collection(Path(tmp) / "coll")
         floor = decode_floor(coll, args.frames)
         scaling = measure_scaling(coll, [1, 2])
+        results = {"episodes": args.episodes, "frames": args.frames, "resolution": args.resolution,
+                   "cpus": os.cpu_count(), "synthesis_s": synth_s, "decode_only": floor,
+                   "features": scaling.to_dict("records")}
+        out = io.write_json(paths.BUILD / "benchmarks" / "collection.json", results)  # the suite part follows
+        print(scaling.to_string(index=False), flush=True)
         os.environ["ROBOTASK_CACHE"] = str(Path(tmp) / "cache")
         extract_collection(coll, Path(tmp) / "features", progress=False)
         sets = load_window_sets(coll, Path(tmp) / "features")
         t0 = time.perf_counter()
         report = run_collection_suite(sets, episode_split(coll.episodes, 0.25, None, args.seed), progress=False)
         suite_s = time.perf_counter() - t0
-    results = {"episodes": args.episodes, "frames": args.frames, "resolution": args.resolution, "cpus": os.cpu_count(),
-               "synthesis_s": synth_s, "decode_only": floor, "features": scaling.to_dict("records"),
-               "suite_s": suite_s, "suite_primary": report["primary"], "suite_status": report["status"]}
-    path = io.write_json(paths.BUILD / "benchmarks" / "collection.json", results)
-    print(scaling.to_string(index=False))
+    results.update(suite_s=suite_s, suite_primary=report["primary"], suite_status=report["status"])
+    path = io.write_json(out, results)
     print(f"decode-only floor {floor['annotation_frames_per_s']:.0f} frames/s; suite {suite_s:.1f} s; wrote {path}")
 
 

@@ -23,8 +23,3 @@ def smoke_env():
     else:
         os.environ["ROBOTASK_RESULTS"] = old
 
-
-def pytest_collection_modifyitems(session, config, items):
-    """Run the determinism reruns last, after tests/test_notebooks.py has written the first smoke run."""
-    last = [i for i in items if i.nodeid.startswith("tests/test_determinism.py")]
-    items[:] = [i for i in items if i not in last] + last
