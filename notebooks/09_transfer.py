@@ -39,7 +39,6 @@ n_examples: int = 2  # verified error examples per kind of confusion and library
 output_dir: str = ""  # where result files go; empty means _build/results/09_transfer
 
 # %%
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from robotask import plots
@@ -92,7 +91,12 @@ report.show_table(transfer_tables.table2(runs))
 summary = transfer_tables.long_summary(runs)
 fig = figures.figure_transfer_spread(summary)
 plots.save_figure(fig, out, "transfer_spread")
-plt.show()
+report.show_figure(
+    fig, "fig-transfer-spread",
+    "Mean top-1 accuracy (dots) and 5th–95th percentile band over galleries (lines) of each ranker "
+    "on each library.",
+    "Dot-and-line chart: for each of the four libraries, every ranker's mean top-1 accuracy with "
+    "its band over galleries.")
 
 # %%
 lexical = summary[summary["ranker"].isin(["bm25", "word", "char", "word_char", "lsa"])]
@@ -140,7 +144,12 @@ report.show_table(transfer_tables.gains(runs))
 matched = transfer_tables.matched(runs)
 fig = figures.figure_transfer_gains(matched, titles)
 plots.save_figure(fig, out, "transfer_gains")
-plt.show()
+report.show_figure(
+    fig, "fig-transfer-gains",
+    "Matched one- versus two-description galleries: top-1 accuracy on the same queries, per ranker "
+    "and library.",
+    "Grouped bars: for each library and ranker, accuracy with one and with two indexed "
+    "descriptions on identical queries.")
 report.show_md("Labels with at least three texts: " + "; ".join(
     f"{titles[k]} {r.matched_labels} of {len(r.library.corpus.tasks)}" for k, r in runs.items()) + ".")
 

@@ -57,7 +57,8 @@ table = pd.DataFrame([{"group": o.case.group, "input": o.case.name, "expected": 
 # %%
 report.show_table(table, headers={"group": "Group", "input": "Input", "expected": "Expected outcome",
                                   "got": "What happened", "message": "Message", "ok": "As expected"},
-                  long_reason="the catalogue lists every bad-input case of the study; one table lets a reader scan them all")
+                  long_reason="the catalogue lists every bad-input case of the study in one table",
+                  code_columns=("message",))
 
 # %% [markdown]
 # ## What we found

@@ -66,7 +66,9 @@ report.show_md(
 
 # %%
 params = provenance.parameter_table(log)
-report.show_table(params.assign(value=params["value"].map(report.plain_value)))
+params["value"] = params["parameter"] + " = " + params["value"].map(report.plain_value)
+per_chapter = params.groupby("chapter", sort=False)["value"].agg("; ".join).reset_index()
+report.show_table(per_chapter, headers={"chapter": "Chapter", "value": "Values passed"})
 
 # %% [markdown]
 # ## Software and machine

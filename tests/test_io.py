@@ -57,5 +57,5 @@ def test_benchmark_table_flattens_nested_results():
     assert table.to_dict("records") == [
         {"benchmark": "b", "measure": "wall_s", "value": "1.235"},
         {"benchmark": "b", "measure": "runs[0].n", "value": "2"},
-        {"benchmark": "b", "measure": "ok", "value": "True"},
+        {"benchmark": "b", "measure": "ok", "value": "yes"},
     ]

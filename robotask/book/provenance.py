@@ -92,7 +92,18 @@ def _flatten(value: object, prefix: str = "") -> list[tuple[str, object]]:
 def benchmark_table(results: dict[str, dict]) -> pd.DataFrame:
     """One row per measured quantity of each benchmark, floats to 4 significant digits."""
     rows = [
-        {"benchmark": name, "measure": key, "value": f"{leaf:.4g}" if isinstance(leaf, float) else str(leaf)}
-        for name, result in results.items() for key, leaf in _flatten(result)
+        {"benchmark": name, "measure": key, "value": _plain(leaf)}
+        for name, result in results.items() for key, leaf in _flatten(result) if leaf is not None
     ]
     return pd.DataFrame(rows, columns=["benchmark", "measure", "value"])
+
+
+def _plain(leaf: object) -> str:
+    """A measured value as a reader reads it: floats to 4 significant digits, yes/no, lists as words."""
+    if isinstance(leaf, bool):
+        return "yes" if leaf else "no"
+    if isinstance(leaf, float):
+        return f"{leaf:.4g}"
+    if isinstance(leaf, (list, tuple)):
+        return ", ".join(_plain(v) for v in leaf)
+    return str(leaf)

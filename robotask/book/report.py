@@ -53,19 +53,30 @@ def tidy_table(frame: pd.DataFrame, digits: int = 1, headers: dict | None = None
 
 
 def show_table(frame: pd.DataFrame, digits: int = 1, index: bool = False, headers: dict | None = None,
-               long_reason: str | None = None) -> None:
+               long_reason: str | None = None, code_columns: tuple = ()) -> None:
     """Display a DataFrame for a reader: rounded, integer counts, human headers, no index by default.
 
     ``headers`` renames columns explicitly. A table longer than a screen (60 rows) needs
-    ``long_reason``: the book lint rejects long tables that give none.
+    ``long_reason``: the book lint rejects long tables that give none. ``code_columns`` (original
+    names) are shown as program text, e.g. the exact messages the study prints.
     """
+    import html as html_lib
+
     from IPython.display import HTML, display
 
     shown = tidy_table(frame.reset_index() if index else frame, digits, headers)
+    formatters = {}
+    for col in code_columns:
+        name = (headers or {}).get(col, human_header(col))
+        formatters[name] = lambda v: f"<code>{html_lib.escape(str(v))}</code>" if str(v) else ""
+    for name in shown.columns if formatters else ():
+        if name not in formatters and shown[name].dtype == object:
+            shown[name] = shown[name].map(lambda v: html_lib.escape(v) if isinstance(v, str) else v)
     html = shown.to_html(index=False, float_format=lambda v: f"{v:.{digits}f}", border=0,
-                         classes="dataframe robotask-table", na_rep="–")
+                         classes="dataframe robotask-table", na_rep="–", formatters=formatters,
+                         escape=not formatters)
     if long_reason:
-        html = f'<div class="long-table" data-long-table="{long_reason}">{html}</div>'
+        html = f'<div class="long-table" data-long-table="{html_lib.escape(long_reason)}">{html}</div>'
     display(HTML(html))
 
 
