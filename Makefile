@@ -34,13 +34,24 @@ html: $(STAMP)
 
 ## make test: unit tests + every notebook at smoke scale through papermill, the smoke book built into
 ## _build/smoke/html, linted and opened in chromium (tests/test_notebooks_*.py) + nbval
-## nbval re-runs every executed smoke chapter into _build/smoke/rerun (the home page last, since it reads
-## the others' results); test_determinism then compares both runs' result files byte for byte.
+## make test, in steps (two pytest workers where the work is independent):
+##  1. unit tests;  2. every chapter at smoke scale through papermill (the chapters that read other
+##  chapters' results, READERS, run after the rest), the book built offline from them, its lint and a
+##  real-browser check;  3. nbval re-runs every executed chapter into _build/smoke/rerun (READERS last);
+##  4. test_determinism compares both runs' result files byte for byte.
+READERS := 13_suite_summary 99_reproducing 00_home
+READERS_K := $(shell echo $(READERS) | sed 's/ / or /g')
+NBVAL := ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -m pytest --nbval-lax \
+  -p no:cacheprovider --override-ini="testpaths="
 test: $(STAMP) sysdeps
 	rm -rf _build/smoke/rerun
-	$(BIN)/python -m pytest --deselect tests/test_determinism.py
-	ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -m pytest --nbval-lax -p no:cacheprovider \
-	  --override-ini="testpaths=" $$(ls _build/smoke/*.ipynb | grep -v 00_home) _build/smoke/00_home.ipynb
+	$(BIN)/python -m pytest -n 2 --ignore=tests/test_notebooks.py --ignore=tests/test_notebooks_lint.py \
+	  --ignore=tests/test_notebooks_browser.py --ignore=tests/test_determinism.py
+	$(BIN)/python -m pytest -n 2 tests/test_notebooks.py -k "test_chapter_runs and not ($(READERS_K))"
+	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds" \
+	  tests/test_notebooks_lint.py tests/test_notebooks_browser.py
+	$(NBVAL) -n 2 --dist loadfile $$(ls _build/smoke/*.ipynb | grep -v -E "$(shell echo $(READERS) | sed 's/ /|/g')")
+	$(NBVAL) $(foreach r,$(READERS),_build/smoke/$(r).ipynb)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
 
 ## make bench: time the study on this machine (results in _build/benchmarks/, shown by the book's
