@@ -208,7 +208,7 @@ CASES: list[Case] = [
          r"annotation\.hdf5: hand_mocap/left_joints_3d has shape \(60, 20, 3\); expected \(N, 21, 3\)", _wrong_shape),
     Case(A, "slam/frame_names stored as integers", "error",
          r"annotation\.hdf5: slam/frame_names holds numbers; expected byte strings", _wrong_dtype),
-    Case(A, "NaN and inf in slam/trans_xyz", "warning",
+    Case(A, "not-a-number and infinite values in slam/trans_xyz", "warning",
          r"annotation\.hdf5: slam/trans_xyz has NaN or inf in 4 of 60 frames", _nan_poses),
     Case(A, "an episode cut to 12 frames (a window is 20)", "error",
          r"12 frames, fewer than one window of 20 frames", _short_episode),
