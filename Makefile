@@ -50,7 +50,7 @@ test: $(STAMP) sysdeps
 	$(BIN)/python -m pytest -n 2 tests/test_notebooks.py -k "test_chapter_runs and not ($(READERS_K))"
 	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds"
 	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py
-	$(NBVAL) -n 2 --dist loadfile $$(ls _build/smoke/*.ipynb | grep -v -E "$(shell echo $(READERS) | sed 's/ /|/g')")
+	$(NBVAL) $$(ls _build/smoke/*.ipynb | grep -v -E "$(shell echo $(READERS) | sed 's/ /|/g')")
 	$(NBVAL) $(foreach r,$(READERS),_build/smoke/$(r).ipynb)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
 
