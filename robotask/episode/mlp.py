@@ -13,6 +13,7 @@ PyTorch is imported inside the functions that train or run a network, so that im
 from __future__ import annotations
 
 import copy
+import io
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,9 +90,11 @@ class MLPResult:
         import torch
 
         out_dir.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()  # saved through a buffer: a file name would be embedded in the archive
+        torch.save({"model_type": self.kind, "state_dict": self.model.state_dict(),
+                    "hyperparameters": asdict(self.config), **extra}, buffer)
         with atomic_path(out_dir / "model.pt") as tmp:
-            torch.save({"model_type": self.kind, "state_dict": self.model.state_dict(),
-                        "hyperparameters": asdict(self.config), **extra}, tmp)
+            tmp.write_bytes(buffer.getvalue())
         write_json(out_dir / "history.json", self.history)
 
 
