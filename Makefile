@@ -25,7 +25,7 @@ sysdeps:
 
 ## make book: execute every notebook (parameter set SET, default paper) and build the HTML book
 book: $(STAMP)
-	$(BIN)/robotask run --set $(SET)
+	$(BIN)/robotask run --set $(SET) --jobs 2
 	$(MAKE) html
 	$(BIN)/python -m robotask.book.lint _build/html
 
@@ -37,12 +37,13 @@ html: $(STAMP)
 ## make test, in steps (two pytest workers where the work is independent):
 ##  1. unit tests;  2. every chapter at smoke scale through papermill (the chapters that read other
 ##  chapters' results, READERS, run after the rest), the book built offline from them, its lint and a
-##  real-browser check;  3. nbval re-runs every executed chapter into _build/smoke/rerun (READERS last);
+##  real-browser check;  3. nbval re-runs every executed chapter into _build/smoke/rerun, one notebook
+##  per pytest worker (READERS last);
 ##  4. test_determinism compares both runs' result files byte for byte.
 READERS := 13_suite_summary 99_reproducing 00_home
 READERS_K := $(shell echo $(READERS) | sed 's/ / or /g')
 NBVAL := ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -m pytest --nbval-lax \
-  -p no:cacheprovider --override-ini="testpaths="
+  -p no:cacheprovider --override-ini="testpaths=" --nbval-kernel-startup-timeout=300 --nbval-cell-timeout=1200
 test: $(STAMP) sysdeps
 	rm -rf _build/smoke/rerun
 	$(BIN)/python -m pytest -n 2 --ignore=tests/test_notebooks.py --ignore=tests/test_notebooks_lint.py \
@@ -50,7 +51,7 @@ test: $(STAMP) sysdeps
 	$(BIN)/python -m pytest -n 2 tests/test_notebooks.py -k "test_chapter_runs and not ($(READERS_K))"
 	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds"
 	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py
-	$(NBVAL) $$(ls _build/smoke/*.ipynb | grep -v -E "$(shell echo $(READERS) | sed 's/ /|/g')")
+	$(NBVAL) -n 2 --dist loadfile $$(ls _build/smoke/*.ipynb | grep -v -E "$(shell echo $(READERS) | sed 's/ /|/g')")
 	$(NBVAL) $(foreach r,$(READERS),_build/smoke/$(r).ipynb)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
 

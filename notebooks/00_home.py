@@ -67,8 +67,9 @@ if s02:
     fig = figures.figure_ranker_spread(table2, {r: v["mean"] for r, v in paper.TABLE2.items()})
     report.show_figure(
         fig, "fig-home-spread",
-        f"Mean top-1 accuracy of each ranker over {s02['n_trials']} random one-description galleries "
-        "(dots) with the 5th–95th percentile range (bars) and the paper's means (open diamonds); "
+        f"Mean top-1 accuracy of each ranker over {s02['n_trials']} random one-description "
+        "galleries (dots) with the 5th–95th percentile range (bars) and the paper's means "
+        "(open diamonds); "
         "{doc}`02_five_rankers` explains the protocol.",
         "Dot-and-bar chart, one row per ranker: "
         + sentences.ordering({r: v["mean"] for r, v in s02["table2"].items()}) + ".")

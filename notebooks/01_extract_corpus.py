@@ -34,7 +34,7 @@ output_dir: str = ""  # where result files go (empty: _build/results/01_extract_
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import corpus, extraction, figures, paper, sentences
+from robotask.retrieval import corpus, extraction, figures, paper, sentences, sentences_corpus
 
 out = report.output_dir(output_dir, "01_extract_corpus")
 
@@ -49,13 +49,8 @@ if rlbench_dir:
 tables = corpus.committed_tables()
 corpus_df, accounting, literals = tables["corpus"], tables["accounting"], tables["literals"]
 counts = corpus.corpus_counts(corpus_df)
-source_note = (
-    "re-extracted from the RLBench checkout given as `rlbench_dir` and found identical to the "
-    "committed files"
-    if rlbench_dir else "read from the committed files in `data/rlbench/`"
-)
-report.show_md(f"The extraction tables were {source_note} (RLBench revision "
-               f"`{corpus_df['revision'].iloc[0]}`).")
+recorded_revision = corpus_df["revision"].iloc[0]
+report.show_md(sentences_corpus.extraction_source(bool(rlbench_dir), recorded_revision))
 
 # %% [markdown]
 # ## How the extractor reads a task file
@@ -83,11 +78,7 @@ report.show_md(f"The extraction tables were {source_note} (RLBench revision "
 #    it has at least the minimum number of descriptions.
 
 # %%
-report.show_md(
-    f"The minimum is **{extraction.MIN_DESCRIPTIONS}** descriptions per task, the threshold the paper "
-    f"states. The position of a description is its 0-based order in the source list; the line is "
-    f"where its first string piece starts."
-)
+report.show_md(sentences_corpus.minimum_rule(extraction.MIN_DESCRIPTIONS))
 
 # %% [markdown]
 # The first rows of the corpus: each description with the file and line it was read from.
@@ -100,18 +91,13 @@ report.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]
 
 # %%
 summary = corpus.status_summary(accounting)
-report.show_table(summary.assign(**{"example reason": summary["example reason"].map(sentences.plain_plurals)}))
+reasons = summary["example reason"].map(sentences.plain_plurals)
+report.show_table(summary.assign(**{"example reason": reasons}))
 n_files = len(accounting)
 n_fixed = int((accounting["status"] == "fixed").sum())
 by_status = dict(zip(summary["status"], summary["files"]))
 report.show_md(
-    f"Of **{n_files}** task files (`__init__.py` excluded), **{n_fixed}** return a list of at least "
-    f"{extraction.MIN_DESCRIPTIONS} fixed strings; they give the corpus of **{counts['tasks']} tasks** "
-    f"and **{counts['descriptions']} descriptions**. The largest excluded group is the templated "
-    f"files ({by_status.get('templated', 0)}), whose descriptions name the variation's colour, "
-    f"shape or count through `%` or an f-string; {by_status.get('branches', 0)} files choose their "
-    f"list in a branch, {by_status.get('runtime', 0)} builds it at runtime and "
-    f"{by_status.get('too_few', 0)} has too few fixed strings."
+    sentences_corpus.accounting_finding(accounting, counts, extraction.MIN_DESCRIPTIONS)
 )
 
 # %% [markdown]
@@ -122,9 +108,12 @@ report.show_md(
 # %%
 excluded = accounting[accounting["status"] != "fixed"]
 shown = excluded.assign(reason=excluded["reason"].map(sentences.plain_plurals))
-report.show_table(shown[["file", "status", "reason", "n_fixed_literals", "n_templates"]]
-                  .sort_values(["status", "file"]),
-                  headers={"n_fixed_literals": "Fixed strings", "n_templates": "Templates"})
+report.show_table(
+    shown[["file", "status", "reason", "n_fixed_literals", "n_templates"]].sort_values(
+        ["status", "file"]
+    ),
+    headers={"n_fixed_literals": "Fixed strings", "n_templates": "Templates"},
+)
 
 # %% [markdown]
 # ## Descriptions per task
@@ -140,11 +129,7 @@ report.show_figure(
     f"Bar chart: number of tasks for each count of descriptions, from {per_task.min()} to "
     f"{per_task.max()}; {int((per_task == per_task.min()).sum())} tasks have {per_task.min()}.")
 report.show_md(
-    f"{report.fig_ref('fig-descriptions-per-task')} shows the distribution. "
-    f"Tasks have between **{per_task.min()}** and **{per_task.max()}** descriptions (median "
-    f"{per_task.median():.0f}); the most are in `{per_task.index[0]}`. "
-    f"{int((per_task == per_task.min()).sum())} tasks have only the minimum, so with one indexed "
-    f"description per task every task still contributes at least {per_task.min() - 1} queries."
+    sentences_corpus.per_task_finding(per_task, report.fig_ref("fig-descriptions-per-task"))
 )
 
 # %% [markdown]
@@ -157,15 +142,7 @@ report.show_md(
 dups = corpus.duplicate_texts(corpus_df)
 within = corpus.within_task_duplicates(corpus_df)
 report.show_table(dups, headers={"n_rows": "Rows"})
-report.show_md(
-    f"**{len(dups)}** text occurs under more than one task: "
-    + "; ".join(f"“{r.text}” ({r.tasks})" for r in dups.itertuples())
-    + ". It is the cross-task duplicate the paper excludes from its primary score. Inside a task, "
-    + (f"**{len(within)}** text is repeated: "
-       + "; ".join(f"“{r.text}” ({r.n_rows} times in `{r.task}`)" for r in within.itertuples())
-       if len(within) else "no text is repeated")
-    + "; we keep both copies, as the source lists them."
-)
+report.show_md(sentences_corpus.duplicates_finding(dups, within, paper.DUPLICATE[0]))
 
 # %% [markdown]
 # ## Preserved wording: typos and glued literals
@@ -180,31 +157,28 @@ report.show_table(oddities)
 # %% [markdown]
 # Python concatenates adjacent string literals, so a forgotten comma between two list items fuses
 # two descriptions into one string. The table marks every join of two string pieces where a word
-# runs into the next (`‖`), in any file.
+# runs into the next (`‖`), in any file. Most joins fuse two complete descriptions (a missing
+# comma); in `take_frame_off_hanger` the join fuses two words of one description (a missing
+# space). Python returns one string in each case, and so does our corpus.
 
 # %%
 glued = corpus.glued_literals(literals)
 report.show_table(glued[["task", "status", "line", "marked"]])
-n_glued_fixed = int((glued["status"] == "fixed").sum())
-umbrella = literals[literals["task"] == "put_umbrella_in_umbrella_stand"]
 report.show_md(
-    f"**{len(glued)}** literals contain such a join, **{n_glued_fixed}** of them in tasks of the "
-    f"corpus. Most fuse two complete descriptions (a missing comma); in `take_frame_off_hanger` the "
-    f"join fuses two words of one description (a missing space). Python returns one string in each "
-    f"case, and so does our corpus. The task `put_umbrella_in_umbrella_stand` writes "
-    f"{int(umbrella['pieces'].map(len).sum())} descriptions that Python glues into "
-    f"{len(umbrella)} strings, which is why it is *too_few*."
+    sentences_corpus.glued_finding(
+        glued, literals, extraction.MIN_DESCRIPTIONS, "put_umbrella_in_umbrella_stand"
+    )
 )
 
 # %% [markdown]
 # ## Comparison with the paper
+#
+# The paper column is from {cite:t}`yelamanchi2026reference`.
 
 # %%
 comparison = corpus.compare_with_paper(corpus_df, accounting)
 report.show_table(comparison)
-diff = dict(zip(comparison["quantity"], comparison["difference"]))
-report.show_md(f"The paper column is from {sentences.PAPER_REF}. "
-               + sentences.corpus_finding(counts["tasks"], counts["descriptions"], paper.CORPUS))
+report.show_md(sentences.corpus_finding(counts["tasks"], counts["descriptions"], paper.CORPUS))
 
 # %% [markdown]
 # Which rule would give the paper's count? The table applies alternative rules to the literals
@@ -215,21 +189,7 @@ report.show_md(f"The paper column is from {sentences.PAPER_REF}. "
 # %%
 alternatives = corpus.rule_alternatives(literals)
 report.show_table(alternatives)
-by_rule = alternatives.set_index("rule")
-single = alternatives[alternatives["rule"].str.startswith("split_one:")]
-capital = glued[glued["capitalised"]]
-report.show_md(
-    f"Splitting every glued join gives {by_rule.loc['split_glued', 'tasks']} tasks and "
-    f"{by_rule.loc['split_glued', 'descriptions']} descriptions: it adds a description to each of "
-    f"the {n_glued_fixed} glued tasks and also lifts `put_umbrella_in_umbrella_stand` above the "
-    f"minimum. Splitting any **single** one of the {int(single['matches_paper'].sum())} glued literals "
-    f"of the corpus gives exactly the paper's {paper.CORPUS['tasks']:.0f} tasks and "
-    f"{paper.CORPUS['descriptions']:.0f} descriptions. Of the uniform rules tested, only "
-    f"`split_capital` does so ({by_rule.loc['split_capital', 'tasks']} tasks, "
-    f"{by_rule.loc['split_capital', 'descriptions']} descriptions): it splits where a piece starting "
-    f"with a capital letter follows a letter, which happens once, in `"
-    + "`, `".join(capital["task"]) + "` (“" + "”, “".join(capital["marked"]) + "”)."
-)
+report.show_md(sentences_corpus.split_rules_finding(alternatives, glued, paper.CORPUS))
 
 # %% [markdown]
 # `split_capital` is a rule fitted after the fact to one literal: it leaves the other evident
@@ -252,11 +212,9 @@ consistent = sorted(
     & set(paper.attainable_denominators(paper.FIRST_LISTED["char"], candidates))
 )
 report.show_md(
-    f"The paper states {paper.FIRST_LISTED['word_char']} % (Word+Char) and "
-    f"{paper.FIRST_LISTED['char']} % (Char TF-IDF) for this gallery. "
-    + sentences.first_listed_fit(consistent, candidates, n_paper, n_ours)
-    + " The difference lies in the corpus the paper used (if its extra description is not a "
-    "shared text), not in how it counted; chapter 05 checks the other stated percentages."
+    sentences_corpus.first_listed_evidence(
+        paper.FIRST_LISTED, consistent, candidates, n_paper, n_ours
+    )
 )
 
 # %% [markdown]
@@ -264,16 +222,9 @@ report.show_md(
 
 # %%
 report.show_md(
-    f"- The extractor classifies all **{n_files}** RLBench task files without running any of them; "
-    f"**{n_fixed}** yield fixed lists, giving **{counts['tasks']} tasks** and "
-    f"**{counts['descriptions']} descriptions**.\n"
-    f"- The tasks match the paper's {paper.CORPUS['tasks']:.0f}; the descriptions are "
-    f"{abs(diff['descriptions'])} fewer than its {paper.CORPUS['descriptions']:.0f}. Splitting "
-    f"any one of {len(single)} literals glued by a missing comma or space reproduces the paper; the "
-    f"only uniform rule that does, `split_capital`, is post hoc, so we keep Python's strings.\n"
-    f"- One text, “{dups['text'].iloc[0]}”, is shared by {dups['tasks'].iloc[0]}; "
-    f"{len(oddities)} descriptions carry a typo, a double space or a repeated word, and "
-    f"{len(glued)} literals are glued; all are kept as authored."
+    sentences_corpus.corpus_findings(
+        accounting, counts, paper.CORPUS, alternatives, dups, len(oddities), len(glued)
+    )
 )
 
 # %%
@@ -284,8 +235,13 @@ write_json(out / "summary.json", {
     "files_by_status": {k: int(v) for k, v in by_status.items()},
     "tasks": counts["tasks"],
     "descriptions": counts["descriptions"],
-    "paper": {**{k: paper.CORPUS[k] for k in ("task_files", "tasks", "descriptions", "queries_per_trial")},
-              **{f"first_listed_{r}": paper.FIRST_LISTED[r] for r in ("word_char", "char")}},
+    "paper": {
+        **{
+            k: paper.CORPUS[k]
+            for k in ("task_files", "tasks", "descriptions", "queries_per_trial")
+        },
+        **{f"first_listed_{r}": paper.FIRST_LISTED[r] for r in ("word_char", "char")},
+    },
     "cross_task_duplicates": dups["text"].tolist(),
     "rules_matching_paper": alternatives.loc[alternatives["matches_paper"], "rule"].tolist(),
 })

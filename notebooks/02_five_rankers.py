@@ -33,7 +33,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # matched trials; only so the draws match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # registry names
+rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # ranker ids
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -49,13 +49,18 @@ from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
 from robotask.retrieval import figures, paper, registry, sentences, statistics, study
+from robotask.retrieval import sentences_repro
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "02_five_rankers")
-TABLE2_HEADERS = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
-                  "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)"}
-PAIRED_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
-                  "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)"}
+TABLE2_HEADERS = {
+    "label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
+    "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)",
+}
+PAIRED_HEADERS = {
+    "a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
+    "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)",
+}
 
 # %% [markdown]
 # A study is a configuration built from the parameters and one call; the result holds one row
@@ -64,18 +69,21 @@ PAIRED_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "me
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
 config = study.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
-    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
-    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
+    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
+    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
+)
 result = study.run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
 
 # %%
 n_queries = len(corpus.texts) - len(corpus.tasks)
-report.show_md(f"The corpus has **{len(corpus.tasks)} tasks** and **{len(corpus.texts)} descriptions**; "
-               f"each trial indexes one description per task and queries the other **{n_queries}**. "
-               f"We ran **{n_trials} trials** (seed {seed}) with {len(config.rankers)} rankers.")
+report.show_md(
+    sentences_repro.primary_design(
+        len(corpus.tasks), len(corpus.texts), n_trials, seed, len(config.rankers)
+    )
+)
 
 # %% [markdown]
 # ## Method
@@ -119,20 +127,10 @@ summary = statistics.summary_table(per_trial)
 table2 = summary.assign(paper_mean=[paper.TABLE2.get(r, {}).get("mean") for r in summary["ranker"]])
 table2["diff_pp"] = table2["mean"] - table2["paper_mean"]
 report.show_table(table2.drop(columns=["ranker", "n_trials"]), digits=1, headers=TABLE2_HEADERS)
-lexical = summary[summary["ranker"].isin(registry.PAPER_RANKERS)]
-if lexical.empty:  # only rankers the paper does not report were run
-    lexical = summary
-best = lexical.loc[lexical["mean"].idxmax()]
-worst = lexical.loc[lexical["mean"].idxmin()]
-report.show_md(f"Among the paper's rankers, **{best['label']}** has the highest mean, **{best['mean']:.1f} %** "
-               f"(paper: {paper.TABLE2.get(best['ranker'], {}).get('mean', float('nan')):.1f} %); its accuracy ranges "
-               f"from {best['min']:.1f} % to {best['max']:.1f} % across galleries, 5th–95th percentile "
-               f"{best['p5']:.1f}–{best['p95']:.1f} %. The lowest mean is {worst['label']}'s, {worst['mean']:.1f} %.")
-extra = summary[~summary["ranker"].isin(registry.PAPER_RANKERS)]
-if len(extra):
-    report.show_md("Not in the paper: " + "; ".join(
-        f"{registry.RANKERS[r.ranker].label} reaches {r.mean:.1f} % ({r.mean - best['mean']:+.1f} pp against {best['label']})"
-        for r in extra.itertuples()) + ".")
+report.show_md(sentences_repro.best_ranker_range(summary, paper.TABLE2))
+not_in_paper = sentences_repro.rankers_not_in_paper(summary)
+if not_in_paper:
+    report.show_md(not_in_paper)
 
 # %% [markdown]
 # ## Mean and gallery-to-gallery spread (the paper's Figures 2 and 3)
@@ -145,19 +143,24 @@ fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABL
 plots.save_figure(fig, out, "fig2_ranker_spread")
 report.show_figure(
     fig, "fig-ranker-spread",
-    f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over {n_trials} random "
-    "one-description galleries; open diamonds are the paper's means "
-    "{cite:p}`yelamanchi2026reference` (its Figure 2).",
-    f"Dot-and-bar chart, one row per ranker: {sentences.ordering(summary.set_index('ranker')['mean'])}.")
+    f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over "
+    f"{sentences.count(n_trials, 'random one-description gallery')}; open diamonds are the "
+    "paper's means {cite:p}`yelamanchi2026reference` (its Figure 2).",
+    "Dot-and-bar chart, one row per ranker: "
+    f"{sentences.ordering(summary.set_index('ranker')['mean'])}.",
+)
 fig = figures.figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
 report.show_figure(
     fig, "fig-trial-distributions",
     f"Accuracy of each ranker in each of the {n_trials} galleries (dots) with box plots of their "
     "distribution (the paper's Figure 3).",
-    "Box plots of per-gallery accuracy, one per ranker, with every gallery as a dot.")
-report.show_md(f"{report.fig_ref('fig-ranker-spread')} places our means beside the paper's; "
-               f"{report.fig_ref('fig-trial-distributions')} shows every gallery.")
+    "Box plots of per-gallery accuracy, one per ranker, with every gallery as a dot.",
+)
+report.show_md(
+    f"{report.fig_ref('fig-ranker-spread')} places our means beside the paper's; "
+    f"{report.fig_ref('fig-trial-distributions')} shows every gallery."
+)
 
 # %% [markdown]
 # ## Paired comparisons
@@ -167,50 +170,39 @@ report.show_md(f"{report.fig_ref('fig-ranker-spread')} places our means beside t
 # (a tie = the same number of correct queries).
 
 # %%
-pairs = [(a, b) for a, b in [("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"),
-                             ("word", "lsa")] if {a, b} <= set(config.rankers)]
+candidate_pairs = [
+    ("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"), ("word", "lsa"),
+]
+pairs = [(a, b) for a, b in candidate_pairs if {a, b} <= set(config.rankers)]
 paired = statistics.paired_table(per_trial, pairs) if pairs else None
 if paired is not None:
-    report.show_table(paired.assign(a=paired["a"].map(sentences.label), b=paired["b"].map(sentences.label)),
-                      digits=2, headers=PAIRED_HEADERS)
+    report.show_table(
+        paired.assign(a=paired["a"].map(sentences.label), b=paired["b"].map(sentences.label)),
+        digits=2, headers=PAIRED_HEADERS,
+    )
     fig = figures.figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
     report.show_figure(
         fig, "fig-paired-histograms",
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
-        "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
+        "Three histograms of per-gallery differences in percentage points, one per ranker pair.",
+    )
 
 # %%
 if paired is not None and {"char", "bm25", "word", "word_char"} <= set(config.rankers):
-    cb = statistics.paired(per_trial, "char", "bm25")
-    cw = statistics.paired(per_trial, "char", "word")
-    wc = statistics.paired(per_trial, "word_char", "char")
-    pb = paper.PAIRED[("char", "bm25")]
-    report.show_md(
-        f"Character TF-IDF beats BM25 by **{cb['mean_diff']:+.1f} pp** on average (paper {pb['mean_diff']:+.1f}) and "
-        f"wins **{cb['wins']}**, ties {cb['ties']} and loses {cb['losses']} of {cb['n_trials']} galleries (paper: "
-        f"{pb['wins']:.0f} wins, {pb['ties']:.0f} tie). Over word TF-IDF its advantage is **{cw['mean_diff']:+.1f} pp** "
-        f"(paper {paper.PAIRED[('char', 'word')]['mean_diff']:+.1f}), with {cw['wins']} wins and {cw['losses']} losses. "
-        f"Word+Char scores higher than character TF-IDF in **{wc['wins']}** galleries, ties in {wc['ties']} and is "
-        f"lower in {wc['losses']} (mean difference {wc['mean_diff']:+.1f} pp)"
-        + (": the combination wins some galleries while losing on average." if wc["wins"] and wc["mean_diff"] < 0
-           else "."))
+    report.show_md(sentences_repro.paired_finding(paired, paper.PAIRED))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-report.show_md(
-    f"- Over {n_trials} random galleries the mean ordering is "
-    f"{sentences.ordering(summary.set_index('ranker')['mean'])}.\n"
-    f"- {sentences.spread_finding(summary, registry.PAPER_RANKERS)}\n"
-    f"- Each paired comparison uses identical queries, so differences of a few points that hold in nearly every "
-    f"gallery are systematic, not noise of the draw.")
+report.show_md(sentences_repro.ranker_findings(summary, n_trials, registry.PAPER_RANKERS))
 
 # %%
 write_json(out / "summary.json", {
-    "n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts), "n_trials": n_trials, "seed": seed,
+    "n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts), "n_trials": n_trials,
+    "seed": seed,
     "table2": summary.set_index("ranker").drop(columns="label").to_dict(orient="index"),
     "paired": paired.to_dict(orient="records") if paired is not None else [],
     "files": sorted(p.name for p in files.values()),

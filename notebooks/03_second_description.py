@@ -46,14 +46,16 @@ import dataclasses
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import figures, paper, sentences, statistics, study
+from robotask.retrieval import figures, paper, sentences_repro, statistics, study
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "03_second_description")
-TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descriptions",
-                  "diff": "Gain (pp)", "sd_diff": "SD of gain (pp)", "two_better": "Two better",
-                  "same": "Same", "two_worse": "Two worse", "paper_one": "Paper: one",
-                  "paper_two": "Paper: two", "paper_diff": "Paper: gain (pp)"}
+TABLE3_HEADERS = {
+    "label": "Ranker", "one": "One description", "two": "Two descriptions", "diff": "Gain (pp)",
+    "sd_diff": "SD of gain (pp)", "two_better": "Two better", "same": "Same",
+    "two_worse": "Two worse", "paper_one": "Paper: one", "paper_two": "Paper: two",
+    "paper_diff": "Paper: gain (pp)",
+}
 
 # %% [markdown]
 # The matched study is the same call as chapter 02's with `parts=("matched",)`.
@@ -61,18 +63,17 @@ TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descr
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=3)
 config = study.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
-    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
-    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
+    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
+    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
+)
 result = study.run_study(corpus, config, parts=("matched",))
 files = result.write(out)
 per_trial = result.per_trial
 
 # %%
 n_candidates = len(corpus.texts) - 2 * len(corpus.tasks)
-report.show_md(f"Each of the **{n_matched_trials} matched trials** ranks the same **{n_candidates}** candidate "
-               f"queries (descriptions at shuffled position ≥ 3) against **{len(corpus.tasks)}** and "
-               f"**{2 * len(corpus.tasks)}** gallery descriptions.")
+report.show_md(sentences_repro.matched_design(n_matched_trials, n_candidates, len(corpus.tasks)))
 
 # %% [markdown]
 # ## Method
@@ -96,21 +97,18 @@ report.show_md(f"Each of the **{n_matched_trials} matched trials** ranks the sam
 
 # %%
 matched = statistics.matched_table(per_trial)
-table3 = matched[["label", "one", "two", "diff", "sd_diff", "two_better", "same", "two_worse"]].copy()
+table3 = matched[
+    ["label", "one", "two", "diff", "sd_diff", "two_better", "same", "two_worse"]
+].copy()
 table3["paper_one"] = [paper.TABLE3.get(r, {}).get("one") for r in matched["ranker"]]
 table3["paper_two"] = [paper.TABLE3.get(r, {}).get("two") for r in matched["ranker"]]
 table3["paper_diff"] = [paper.TABLE3.get(r, {}).get("diff") for r in matched["ranker"]]
 report.show_table(table3, digits=1, headers=TABLE3_HEADERS)
-same_queries = per_trial.pivot_table(index=["trial", "ranker"], columns="condition", values="n_queries")
+same_queries = per_trial.pivot_table(
+    index=["trial", "ranker"], columns="condition", values="n_queries"
+)
 identical = bool((same_queries["matched_one"] == same_queries["matched_two"]).all())
-top = matched.loc[matched["diff"].idxmax()]
-report.show_md(
-    f"{sentences.identical_queries(identical, n_matched_trials)} A second description "
-    f"changes the mean accuracy by between **{matched['diff'].min():+.1f}** and **{matched['diff'].max():+.1f} pp**; "
-    f"the largest gain is {top['label']}'s ({top['diff']:+.1f} pp, paper "
-    f"{paper.TABLE3.get(top['ranker'], {}).get('diff', float('nan')):+.1f}). "
-    f"The highest two-description mean is {matched.loc[matched['two'].idxmax(), 'label']}'s, "
-    f"{matched['two'].max():.1f} %.")
+report.show_md(sentences_repro.matched_gain(matched, paper.TABLE3, identical, n_matched_trials))
 
 # %% [markdown]
 # ## One versus two descriptions (the paper's Figure 4)
@@ -123,8 +121,9 @@ report.show_figure(
     f"Mean top-1 accuracy with one and two indexed descriptions per task on the same queries "
     f"(bars), each of the {n_matched_trials} trials (dots) and the paper's Table 3 (open diamonds) "
     "{cite:p}`yelamanchi2026reference`.",
-    f"Paired bar chart, one pair per ranker; the two-description bar is higher for "
-    f"{int((matched['diff'] > 0).sum())} of {len(matched)} rankers.")
+    "Paired bar chart, one pair per ranker; the two-description bar is higher for "
+    f"{int((matched['diff'] > 0).sum())} of {len(matched)} rankers.",
+)
 report.show_md(f"{report.fig_ref('fig-matched')} shows the gain ranker by ranker.")
 
 # %% [markdown]
@@ -134,39 +133,37 @@ report.show_md(f"{report.fig_ref('fig-matched')} shows the gain ranker by ranker
 other = "reuse" if matched_draws == "continue" else "continue"
 if other == "reuse" and n_matched_trials > n_trials:
     alt = None
-    report.show_md("The `reuse` reading needs at least as many primary as matched trials; it is skipped here.")
+    report.show_md(
+        "The `reuse` reading needs at least as many primary as matched trials; it is skipped here."
+    )
 else:
     alt_config = dataclasses.replace(config, matched_draws=other, save_all_predictions=False)
-    alt = statistics.matched_table(study.run_study(corpus, alt_config, parts=("matched",)).per_trial)
+    alt_run = study.run_study(corpus, alt_config, parts=("matched",))
+    alt = statistics.matched_table(alt_run.per_trial)
     both = matched[["ranker", "label", "one", "two", "diff"]].merge(
         alt[["ranker", "one", "two", "diff"]], on="ranker", suffixes=("", f"_{other}"))
     report.show_table(both.drop(columns="ranker"), digits=1, headers={
         "label": "Ranker", "one": f"One ({matched_draws})", "two": f"Two ({matched_draws})",
         "diff": f"Gain ({matched_draws}, pp)", f"one_{other}": f"One ({other})",
-        f"two_{other}": f"Two ({other})", f"diff_{other}": f"Gain ({other}, pp)"})
-    report.show_md(f"With `matched_draws = \"{other}\"` the gains range from {alt['diff'].min():+.1f} to "
-                   f"{alt['diff'].max():+.1f} pp (largest: {alt.loc[alt['diff'].idxmax(), 'label']}); the `{matched_draws}` "
-                   f"reading is the one used above.")
+        f"two_{other}": f"Two ({other})", f"diff_{other}": f"Gain ({other}, pp)",
+    })
+    report.show_md(sentences_repro.other_reading(alt, other, matched_draws))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-helps_all = bool((matched["diff"] > 0).all())
-report.show_md(
-    f"- On identical queries, a second indexed description {'raises' if helps_all else 'does not raise'} the mean "
-    f"accuracy of every ranker (gains {matched['diff'].min():+.1f} to {matched['diff'].max():+.1f} pp).\n"
-    f"- The gain is paired within trials: the two-description gallery scores more queries correctly in "
-    f"{int(matched['two_better'].sum())} of {int(matched['n_trials'].sum())} trial × ranker pairs and fewer in "
-    f"{int(matched['two_worse'].sum())}.\n"
-    f"- Because the queries do not change, the gain reflects additional indexed language, not an easier test set.")
+report.show_md(sentences_repro.matched_findings(matched))
 
 # %%
 write_json(out / "summary.json", {
-    "n_matched_trials": n_matched_trials, "matched_draws": matched_draws, "identical_queries": identical,
+    "n_matched_trials": n_matched_trials, "matched_draws": matched_draws,
+    "identical_queries": identical,
     "table3": matched.set_index("ranker").drop(columns="label").to_dict(orient="index"),
-    "table3_other_reading": alt.set_index("ranker").drop(columns="label").to_dict(orient="index") if alt is not None
-    else None,
+    "table3_other_reading": (
+        alt.set_index("ranker").drop(columns="label").to_dict(orient="index")
+        if alt is not None else None
+    ),
     "files": sorted(p.name for p in files.values()),
 })
 assert identical

@@ -36,7 +36,7 @@ char_ngram_max: int = 5  # longest within-word character n-gram
 lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/04_scoring_audit
-matched_draws: str = "continue"  # matched-study draws: continue the generator or reuse the first draws
+matched_draws: str = "continue"  # matched draws: continue the generator or reuse the first draws
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %%
@@ -45,13 +45,15 @@ import pandas as pd
 from robotask import io
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import paper, sentences, statistics, study
+from robotask.retrieval import paper, sentences, sentences_repro, statistics, study
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "04_scoring_audit")
-POLICY_HEADERS = {"label": "Ranker", "strict": "Strict", "either": "Either label", "primary": "Primary",
-                  "paper_strict": "Paper: strict", "paper_either": "Paper: either",
-                  "paper_primary": "Paper: primary", "n_scored": "Scored queries", "paper": "Paper"}
+POLICY_HEADERS = {
+    "label": "Ranker", "strict": "Strict", "either": "Either label", "primary": "Primary",
+    "paper_strict": "Paper: strict", "paper_either": "Paper: either",
+    "paper_primary": "Paper: primary", "n_scored": "Scored queries", "paper": "Paper",
+}
 
 # %% [markdown]
 # The audit is the study with `parts=("primary", "audit")`; the predictions hold every query of the
@@ -60,9 +62,10 @@ POLICY_HEADERS = {"label": "Ranker", "strict": "Strict", "either": "Either label
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
 config = study.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
-    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
-    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
+    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
+    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
+)
 result = study.run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
@@ -70,10 +73,7 @@ per_trial, predictions = result.per_trial, result.predictions
 # %%
 duplicates = corpus.frame().query("duplicate")
 report.show_table(duplicates.drop(columns="duplicate"), digits=0)
-n_dup = duplicates["text"].nunique()
-report.show_md(f"**{n_dup}** exact {'text occurs' if n_dup == 1 else 'texts occur'} under more than "
-               f"one task ({len(duplicates)} corpus rows). Only these are affected by the scoring "
-               f"policy.")
+report.show_md(sentences_repro.duplicate_rows(duplicates))
 
 # %% [markdown]
 # ## Three scoring policies
@@ -89,8 +89,7 @@ report.show_md(f"**{n_dup}** exact {'text occurs' if n_dup == 1 else 'texts occu
 
 # %%
 excluded = statistics.exclusion_counts(per_trial)
-report.show_md("Queries excluded per draw under the primary policy: " + ", ".join(
-    f"**{k}** in {v} draws" for k, v in excluded.items()) + f" (of {n_trials}).")
+report.show_md(sentences_repro.exclusions_per_draw(excluded))
 table4 = statistics.policy_table(per_trial)
 for policy in ("strict", "either", "primary"):
     table4[f"paper_{policy}"] = [paper.TABLE4.get(r, {}).get(policy) for r in table4["ranker"]]
@@ -100,13 +99,7 @@ report.show_table(table4.drop(columns="ranker"), digits=1, headers=POLICY_HEADER
 
 # %%
 if {"char", "bm25"} <= set(config.rankers):
-    t4 = table4.set_index("ranker")
-    gaps = {p: t4.loc["char", p] - t4.loc["bm25", p] for p in ("strict", "either", "primary")}
-    report.show_md(
-        "Character TF-IDF minus BM25 under each policy: " + ", ".join(f"{p} **{g:+.1f} pp**" for p, g in gaps.items())
-        + ". " + ("The gap has the same sign under all three policies, so it is not an artefact of dropping the "
-                  "duplicated instruction." if min(gaps.values()) > 0 or max(gaps.values()) < 0 else
-                  "The sign of the gap depends on the policy."))
+    report.show_md(sentences_repro.policy_gap(table4, "char", "bm25"))
 
 # %% [markdown]
 # ## The first-listed gallery
@@ -115,23 +108,22 @@ if {"char", "bm25"} <= set(config.rankers):
 # source order (position 0) and the rest are queries, scored under the same three policies.
 
 # %%
-audit = per_trial[per_trial["condition"] == "first_listed"].pivot(index="ranker", columns="policy",
-                                                                   values="accuracy")
+first_listed = per_trial[per_trial["condition"] == "first_listed"]
+audit = first_listed.pivot(index="ranker", columns="policy", values="accuracy")
 audit = audit.reindex(index=config.rankers, columns=["strict", "either", "primary"]).reset_index()
-audit["n_scored"] = [per_trial.query("condition == 'first_listed' and policy == 'primary' and ranker == @r")
-                     ["n_queries"].item() for r in audit["ranker"]]
+scored = first_listed[first_listed["policy"] == "primary"].set_index("ranker")["n_queries"]
+audit["n_scored"] = [scored[r].item() for r in audit["ranker"]]
 audit["paper"] = [paper.FIRST_LISTED.get(r) for r in audit["ranker"]]
-report.show_table(audit.assign(ranker=audit["ranker"].map(sentences.label)), digits=1,
-                  headers={**POLICY_HEADERS, "ranker": "Ranker", "paper": "Paper: primary"})
-fl = audit.set_index("ranker")["primary"]
-means = statistics.summary_table(per_trial).set_index("ranker")["mean"]
+report.show_table(
+    audit.assign(ranker=audit["ranker"].map(sentences.label)), digits=1,
+    headers={**POLICY_HEADERS, "ranker": "Ranker", "paper": "Paper: primary"},
+)
+summary = statistics.summary_table(per_trial)
+means = summary.set_index("ranker")["mean"]
 if {"char", "word_char"} <= set(config.rankers):
     report.show_md(
-        f"On this one gallery Word+Char scores **{fl['word_char']:.1f} %** and character TF-IDF **{fl['char']:.1f} %** "
-        f"(paper: {paper.FIRST_LISTED['word_char']:.1f} % and {paper.FIRST_LISTED['char']:.1f} %, both over "
-        f"{audit['n_scored'].iloc[0]} scored queries here). Averaged over the {n_trials} random galleries the order is "
-        f"{'reversed' if (fl['word_char'] - fl['char']) * (means['word_char'] - means['char']) < 0 else 'the same'}: "
-        f"{means['word_char']:.1f} % vs {means['char']:.1f} %.")
+        sentences_repro.first_listed_order(audit, means, paper.FIRST_LISTED, n_trials)
+    )
 
 # %% [markdown]
 # ## Residual errors on the first-listed gallery
@@ -141,7 +133,11 @@ if {"char", "word_char"} <= set(config.rankers):
 # all the others.
 
 # %%
-errors = predictions[(predictions["condition"] == "first_listed") & ~predictions["duplicate"] & ~predictions["correct"]]
+errors = predictions[
+    (predictions["condition"] == "first_listed")
+    & ~predictions["duplicate"]
+    & ~predictions["correct"]
+]
 io.write_csv(out / "first_listed_errors.csv", errors)
 n_rankers = len(config.rankers)
 shared = errors.groupby("text")["ranker"].transform("nunique") == n_rankers
@@ -149,50 +145,45 @@ err_counts = errors.assign(shared=shared).groupby("ranker", sort=False).agg(
     errors=("text", "size"), shared_by_all=("shared", "sum")).reset_index()
 report.show_table(err_counts.assign(ranker=err_counts["ranker"].map(sentences.label)), digits=0)
 first_errors = errors[["ranker", "text", "task", "predicted"]].groupby("ranker", sort=False).head(5)
-report.show_table(first_errors.assign(ranker=first_errors["ranker"].map(sentences.label)),
-                  headers={"text": "Query", "task": "Its task", "predicted": "Predicted"})
-report.show_md(f"**{int(shared.sum() / n_rankers)}** queries are missed by all {n_rankers} rankers; the first five "
-               f"errors of each ranker are shown above.")
+report.show_table(
+    first_errors.assign(ranker=first_errors["ranker"].map(sentences.label)),
+    headers={"text": "Query", "task": "Its task", "predicted": "Predicted"},
+)
+n_shared = int(shared.sum() / n_rankers)
+report.show_md(sentences_repro.missed_by_all(n_shared, n_rankers))
 
 # %%
 named = []
 for ranker, text, task in paper.NAMED_ERRORS:
-    row = predictions[(predictions["condition"] == "first_listed") & (predictions["ranker"] == ranker)
-                      & (predictions["text"] == text)]
+    row = predictions[
+        (predictions["condition"] == "first_listed")
+        & (predictions["ranker"] == ranker)
+        & (predictions["text"] == text)
+    ]
     got = row["predicted"].iloc[0] if len(row) else None
-    named.append({"ranker": ranker, "query": text, "paper_says": task, "ours": got, "occurs": got == task})
+    named.append(
+        {"ranker": ranker, "query": text, "paper_says": task, "ours": got, "occurs": got == task}
+    )
 named = pd.DataFrame(named)
-report.show_table(named.assign(ranker=named["ranker"].map(sentences.label)),
-                  headers={"paper_says": "Paper: predicted", "ours": "Ours: predicted",
-                           "occurs": "Same error"})
-report.show_md("The two residual errors the paper names " + (
-    "**both occur** on our first-listed gallery." if named["occurs"].all() else
-    f"occur in {int(named['occurs'].sum())} of {len(named)} cases on our first-listed gallery (see the table)."))
+report.show_table(
+    named.assign(ranker=named["ranker"].map(sentences.label)),
+    headers={"paper_says": "Paper: predicted", "ours": "Ours: predicted", "occurs": "Same error"},
+)
+report.show_md(sentences_repro.named_errors_finding(named))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-spread_all = table4[["strict", "either", "primary"]]
-same_order = all(table4.sort_values(p)["ranker"].tolist() == table4.sort_values("primary")["ranker"].tolist()
-                 for p in ("strict", "either"))
-ranges = statistics.summary_table(per_trial).set_index("ranker")
-inside = [r for r in config.rankers if ranges.loc[r, "min"] <= fl[r] <= ranges.loc[r, "max"]]
-report.show_md(
-    f"- The duplicate treatment moves a ranker's mean by at most "
-    f"{(spread_all.max(axis=1) - spread_all.min(axis=1)).max():.1f} pp, and the order of the rankers is "
-    f"{'the same' if same_order else 'not the same'} under all three policies.\n"
-    f"- The first-listed gallery's accuracy lies inside the range of the random galleries for {len(inside)} of "
-    f"{len(config.rankers)} rankers; as one draw among many it can order two close methods differently from their "
-    f"averages.\n"
-    f"- The paper's two named residual errors {'both occur' if named['occurs'].all() else 'do not all occur'} on "
-    f"our audit gallery; {int(shared.sum() / n_rankers)} of its queries defeat every ranker.")
+report.show_md(sentences_repro.audit_findings(table4, audit, summary, named, n_shared))
 
 # %%
 write_json(out / "summary.json", {
     "duplicates": duplicates["text"].unique().tolist(), "excluded_per_draw": excluded.to_dict(),
     "table4": table4.set_index("ranker")[["strict", "either", "primary"]].to_dict(orient="index"),
-    "first_listed": audit.set_index("ranker")[["strict", "either", "primary", "n_scored"]].to_dict(orient="index"),
+    "first_listed": audit.set_index("ranker")[["strict", "either", "primary", "n_scored"]].to_dict(
+        orient="index"
+    ),
     "named_errors": named.to_dict(orient="records"),
     "files": sorted([p.name for p in files.values()] + ["first_listed_errors.csv"]),
 })

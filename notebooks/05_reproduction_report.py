@@ -31,7 +31,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # matched trials with one and two descriptions (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # the paper's five rankers (all are compared)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # all five of the paper's rankers
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -39,9 +39,9 @@ char_ngram_max: int = 5  # longest within-word character n-gram
 lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
 corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/05_reproduction_report
-matched_draws: str = "continue"  # matched-study draws: continue the generator or reuse the first draws
+matched_draws: str = "continue"  # matched draws: continue the generator or reuse the first draws
 save_all_predictions: bool = False  # also write per-query predictions of every trial
-alternative_corpora: bool = True  # rerun the study on other extraction readings of the RLBench source
+alternative_corpora: bool = True  # rerun the study on other extraction readings of RLBench
 benchmark_reference_trials: int = 2  # trials timed against the plain reference (0 skips it)
 
 # %%
@@ -51,23 +51,29 @@ from robotask import io, plots
 from robotask.book import report
 from robotask.io import write_json
 from robotask.retrieval import figures, paper, reference, reproduction, sentences, statistics, study
+from robotask.retrieval import sentences_corpus, sentences_repro
 from robotask.retrieval.corpus import load_accounting, load_literals
 from robotask.retrieval.draws import load_study_corpus
 
 out = report.output_dir(output_dir, "05_reproduction_report")
 corpus = load_study_corpus(corpus_path, min_per_task=3)
 config = study.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers, bm25_k1=bm25_k1,
-    bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max, lsa_dims=lsa_dims,
-    matched_draws=matched_draws, save_all_predictions=save_all_predictions)
-assert set(paper.RANKER_ORDER) <= set(config.rankers), "the comparison needs the paper's five rankers"
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
+    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
+    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
+)
+assert set(paper.RANKER_ORDER) <= set(config.rankers), (
+    "the comparison needs the paper's five rankers"
+)
 result = study.run_study(corpus, config)
 files = result.write(out)
 per_trial = result.per_trial
 audit_predictions = result.predictions[result.predictions["condition"] == "first_listed"]
-report.show_md(f"Full protocol run: {n_trials} one-description galleries, {n_matched_trials} matched trials "
-               f"(`{matched_draws}` draws) and the first-listed gallery, seed {seed}, on "
-               f"{len(corpus.tasks)} tasks and {len(corpus.texts)} descriptions.")
+report.show_md(
+    sentences_repro.protocol_run(
+        n_trials, n_matched_trials, matched_draws, seed, len(corpus.tasks), len(corpus.texts)
+    )
+)
 
 # %% [markdown]
 # ## Every number, side by side
@@ -97,12 +103,7 @@ report.show_table(sentences.largest_differences(comparison, 10), digits=1, heade
 acc = comparison[comparison["unit"] == "%"].dropna(subset=["ours"])
 t2 = acc[acc["key"].str.startswith("table2.") & acc["key"].str.endswith(".mean")]
 exact = int((acc["diff"].abs() < 0.05).sum())
-report.show_md(
-    f"Of the **{len(acc)}** accuracies the paper states, **{exact}** agree to the stated decimal and "
-    f"**{int((acc['diff'].abs() <= 1.0).sum())}** lie within 1 pp. The Table 2 means differ by "
-    f"{t2['diff'].min():+.1f} to {t2['diff'].max():+.1f} pp (mean {t2['diff'].mean():+.1f} pp): our accuracies are "
-    + (f"higher for every ranker." if (t2["diff"] > 0).all() else
-       f"higher for {int((t2['diff'] > 0).sum())} of {len(t2)} rankers."))
+report.show_md(sentences_repro.accuracy_agreement(acc, t2))
 
 # %%
 fig = figures.figure_paper_vs_ours(comparison)
@@ -112,7 +113,8 @@ report.show_figure(
     "Every accuracy the paper states (horizontal) against ours (vertical), coloured by where the "
     "paper states it; on the diagonal line the two agree.",
     f"Scatter plot of {len(acc)} accuracies, paper against ours, with the identity line; "
-    f"{int((acc['diff'] > 0).sum())} points lie above it.")
+    f"{int((acc['diff'] > 0).sum())} points lie above it.",
+)
 report.show_md(f"{report.fig_ref('fig-paper-vs-ours')} shows all of them at once.")
 
 # %% [markdown]
@@ -121,12 +123,13 @@ report.show_md(f"{report.fig_ref('fig-paper-vs-ours')} shows all of them at once
 # %%
 claims = reproduction.check_claims(per_trial, corpus, audit_predictions)
 io.write_csv(out / "claims.csv", claims)
-report.show_table(claims[["claim", "where", "reproduced", "evidence"]].assign(
-    evidence=claims["evidence"].map(sentences.plain_lists)),
-                  headers={"where": "Where in the paper"})
-report.show_md(f"**{int(claims['reproduced'].sum())} of {len(claims)}** qualitative claims are reproduced"
-               + ("; not reproduced: " + "; ".join(f"*{c}*" for c in claims.loc[~claims["reproduced"], "claim"])
-                  if (~claims["reproduced"]).any() else "") + ".")
+report.show_table(
+    claims[["claim", "where", "reproduced", "evidence"]].assign(
+        evidence=claims["evidence"].map(sentences.plain_lists)
+    ),
+    headers={"where": "Where in the paper"},
+)
+report.show_md(sentences_repro.claims_finding(claims))
 
 # %% [markdown]
 # ## Investigation 1: how large was the paper's corpus?
@@ -138,31 +141,37 @@ report.show_md(f"**{int(claims['reproduced'].sum())} of {len(claims)}** qualitat
 # shared text that land among them.
 
 # %%
-stated = {f"table2.{r}.{s}": v for r, d in paper.TABLE2.items() for s, v in d.items() if s in ("min", "max")}
+stated = {
+    f"table2.{r}.{s}": v
+    for r, d in paper.TABLE2.items()
+    for s, v in d.items()
+    if s in ("min", "max")
+}
 stated.update({f"first_listed.{r}": v for r, v in paper.FIRST_LISTED.items()})
 candidates = len(corpus.texts) - len(corpus.tasks)
 window = range(candidates - 4, candidates + 5)
 dens = paper.denominators(stated, window)
 paper_n = {paper.CORPUS["queries_per_trial"] - k for k in range(3)}
 our_n = {candidates - k for k in range(int(corpus.duplicate.sum()) + 1)}
-dens["fits_paper_234"] = [bool(paper_n & set(map(int, f.split()))) if f != "none" else False for f in dens["fitting_n"]]
-dens["fits_ours"] = [bool(our_n & set(map(int, f.split()))) if f != "none" else False for f in dens["fitting_n"]]
-report.show_table(dens, headers={"key": "Number", "fitting_n": "Counts n that fit",
-                                  "fits_paper_234": "Fits the paper's", "fits_ours": "Fits ours"})
-fl_fit = dens.loc[dens["key"].str.startswith("first_listed"), "fitting_n"].str.split()
-fl_common = sorted(set.intersection(*[set(map(int, f)) for f in fl_fit])) if len(fl_fit) else []
-supports = bool(dens["fits_paper_234"].all()) and not bool(dens["fits_ours"].all())
-n_fl_ours = int(per_trial.query(
-    "condition == 'first_listed' and policy == 'primary'")["n_queries"].iloc[0])
+dens["fits_paper_234"] = [
+    bool(paper_n & set(map(int, f.split()))) if f != "none" else False for f in dens["fitting_n"]
+]
+dens["fits_ours"] = [
+    bool(our_n & set(map(int, f.split()))) if f != "none" else False for f in dens["fitting_n"]
+]
+report.show_table(dens, headers={
+    "key": "Number", "fitting_n": "Counts n that fit", "fits_paper_234": "Fits the paper's",
+    "fits_ours": "Fits ours",
+})
+n_fl_ours = int(
+    per_trial.query("condition == 'first_listed' and policy == 'primary'")["n_queries"].iloc[0]
+)
+n_fl_paper = n_fl_ours + int(paper.CORPUS["queries_per_trial"]) - candidates
 report.show_md(
-    sentences.denominators_finding(int(dens["fits_paper_234"].sum()), int(dens["fits_ours"].sum()),
-                                   len(dens), sorted(paper_n), sorted(our_n)) + " "
-    + sentences.first_listed_fit(fl_common, list(window),
-                                 n_fl_ours + int(paper.CORPUS["queries_per_trial"]) - candidates,
-                                 n_fl_ours) + " "
-    + (f"This supports the stated size ({paper.CORPUS['descriptions']} descriptions) as the corpus the "
-       "paper actually scored, one description more than ours." if supports else
-       "The percentages do not separate the paper's corpus size from ours."))
+    sentences_corpus.corpus_size_evidence(
+        dens, paper_n, our_n, window, n_fl_paper, n_fl_ours, paper.CORPUS["descriptions"]
+    )
+)
 
 # %% [markdown]
 # ## Investigation 2: which extraction reading could give 296?
@@ -178,20 +187,15 @@ report.show_md(
 if alternative_corpora and not corpus_path:
     alt = reproduction.evaluate_corpora(reproduction.alternative_corpora(load_literals()), config)
     io.write_csv(out / "alternative_corpora.csv", alt)
-    report.show_table(alt, digits=1, headers={"fl_word_char": "First-listed: Word+Char",
-                                              "fl_char": "First-listed: Char TF-IDF",
-                                              "mean_char": "Mean: Char TF-IDF"})
-    fingerprint = alt[(alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"])
-                      & (alt["fl_char"].round(1) == paper.FIRST_LISTED["char"])]
-    n296 = alt[alt["descriptions"] == paper.CORPUS["descriptions"]]
+    report.show_table(alt, digits=1, headers={
+        "fl_word_char": "First-listed: Word+Char", "fl_char": "First-listed: Char TF-IDF",
+        "mean_char": "Mean: Char TF-IDF",
+    })
     report.show_md(
-        f"{len(n296)} readings give exactly {paper.CORPUS['descriptions']} descriptions and "
-        f"{paper.CORPUS['tasks']} tasks. Readings whose first-listed gallery reproduces **both** paper numbers: "
-        f"**{', '.join(fingerprint['corpus']) if len(fingerprint) else 'none'}**. "
-        f"Word+Char alone matches {paper.FIRST_LISTED['word_char']} % for "
-        f"{', '.join(alt.loc[alt['fl_word_char'].round(1) == paper.FIRST_LISTED['word_char'], 'corpus']) or 'none'}. "
-        f"Across readings the char TF-IDF mean stays between {alt['mean_char'].min():.1f} and "
-        f"{alt['mean_char'].max():.1f} % (paper {paper.TABLE2['char']['mean']} %).")
+        sentences_corpus.alternative_readings(
+            alt, paper.FIRST_LISTED, paper.CORPUS, paper.TABLE2["char"]["mean"]
+        )
+    )
 else:
     alt = None
     report.show_md("Skipped (a custom corpus, or `alternative_corpora` is off).")
@@ -206,22 +210,18 @@ else:
 # %%
 summary = statistics.summary_table(per_trial).set_index("ranker")
 se = summary["sd"] / n_trials ** 0.5
-gap = pd.DataFrame({"label": summary["label"], "ours": summary["mean"],
-                    "paper": [paper.TABLE2[r]["mean"] for r in summary.index]})
+gap = pd.DataFrame({
+    "label": summary["label"], "ours": summary["mean"],
+    "paper": [paper.TABLE2[r]["mean"] for r in summary.index],
+})
 gap["diff"] = gap["ours"] - gap["paper"]
 gap["se_of_mean"] = se
 gap["diff_in_se"] = gap["diff"] / se
 report.show_table(gap.reset_index(drop=True), digits=2, headers={
     "label": "Ranker", "ours": "Ours (%)", "paper": "Paper (%)", "diff": "Ours − paper (pp)",
-    "se_of_mean": "SE of the mean (pp)", "diff_in_se": "Difference in SE"})
-alt_shift = "" if alt is None else (
-    f" Across the alternative extraction readings above, the char TF-IDF mean moves by at most "
-    f"{(alt['mean_char'] - alt.loc[alt['corpus'] == 'committed', 'mean_char'].item()).abs().max():.1f} pp.")
-report.show_md(
-    f"The differences are {gap['diff_in_se'].abs().min():.1f}–{gap['diff_in_se'].abs().max():.1f} standard errors "
-    f"of a {n_trials}-draw mean ({int((gap['diff_in_se'].abs() > 3).sum())} of {len(gap)} rankers beyond 3 SE)."
-    + alt_shift + " A difference of many standard errors is not explained by the particular draws; it lies in the "
-    "corpus texts or in implementation details the paper does not state.")
+    "se_of_mean": "SE of the mean (pp)", "diff_in_se": "Difference in SE",
+})
+report.show_md(sentences_repro.draw_effect(gap, n_trials, alt))
 
 # %% [markdown]
 # ## Performance
@@ -235,13 +235,12 @@ report.show_md(
 
 # %%
 if benchmark_reference_trials > 0:
-    bench = reference.benchmark(corpus, config, repeats=2, reference_trials=benchmark_reference_trials)
+    bench = reference.benchmark(
+        corpus, config, repeats=2, reference_trials=benchmark_reference_trials
+    )
     report.show_md(
-        f"Whole study ({n_trials} + 2 × {n_matched_trials} galleries + audit, {len(config.rankers)} rankers): "
-        f"**{bench['study_s']:.2f} s** wall time ({bench['study_cpu_s']:.2f} s CPU). On the {bench['n_evaluations']} compared gallery × ranker evaluations "
-        f"({bench['n_predictions']} predictions) the fast path took {bench['fast_s']:.2f} s and the plain reference "
-        f"{bench['reference_s']:.1f} s: **{bench['ratio']:.0f}× faster**, with "
-        f"{'identical predictions' if bench['identical'] else '**different predictions**'}.")
+        sentences_repro.benchmark_finding(bench, n_trials, n_matched_trials, len(config.rankers))
+    )
 else:
     bench = None
 
@@ -269,22 +268,10 @@ else:
 # ## What we found
 
 # %%
-not_repro = claims.loc[~claims["reproduced"], "claim"].tolist()
-fp = "none" if alt is None else (", ".join(fingerprint["corpus"]) or "none")
-report.show_md(
-    f"- **Reproduced:** {int(claims['reproduced'].sum())} of {len(claims)} qualitative claims "
-    f"(table above).\n"
-    f"- **Not reproduced:** {'; '.join(not_repro) if not_repro else 'none'}. The absolute Table 2 means are "
-    f"{t2['diff'].mean():+.1f} pp off on average ({t2['diff'].min():+.1f} to {t2['diff'].max():+.1f}).\n"
-    f"- **Evidence on the corpus:** of the {len(dens)} stated minimum, maximum and first-listed "
-    f"percentages, {int(dens['fits_paper_234'].sum())} fit the paper's counts of scored queries "
-    f"({min(paper_n)}–{max(paper_n)}) and {int(dens['fits_ours'].sum())} fit ours "
-    f"({min(our_n)}–{max(our_n)}). Extraction readings that reproduce the first-listed "
-    f"fingerprint: {fp}.\n"
-    f"- **Could not be resolved:** which description the paper's corpus has beyond ours, and what causes the offset "
-    f"of the means. The paper's code and extracted file are not available to us, and the paper does not state its "
-    f"tokenisation, the tf weighting of character n-grams, its SVD solver, or how the matched draws relate to the "
-    f"primary ones.")
+fingerprints = (
+    None if alt is None else sentences_corpus.fingerprint_readings(alt, paper.FIRST_LISTED)
+)
+report.show_md(sentences_repro.report_findings(claims, t2, dens, paper_n, our_n, fingerprints))
 
 # %%
 write_json(out / "summary.json", {

@@ -29,7 +29,9 @@
 # %% tags=["parameters"]
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # with minilm, char
+rankers: list = [  # any subset of RANKERS that holds minilm and char
+    "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
+]
 n_bootstrap: int = 1000  # bootstrap replicates of the mean-accuracy intervals (see chapter 07)
 n_examples: int = 5  # examples listed per question
 vector_cache: bool = False  # reuse MiniLM vectors from _build/cache/minilm (False: honest timing)
@@ -44,7 +46,16 @@ import pandas as pd
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval import bootstrap, embedding, error_analysis, figures, statistics, study, uncertainty
+from robotask.retrieval import (
+    bootstrap,
+    embedding,
+    error_analysis,
+    figures,
+    sentences_beyond,
+    statistics,
+    study,
+    uncertainty,
+)
 from robotask.retrieval.draws import load_study_corpus
 from robotask.retrieval.registry import RANKERS
 
@@ -59,22 +70,21 @@ t_load = time.perf_counter() - t0
 runs, seconds = {}, {}
 for name, group in (("lexical", lexical), ("neural", neural)):
     t0 = time.perf_counter()
-    runs[name] = study.run_study(corpus, study.config_from_parameters(
-        seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=group, save_all_predictions=True),
-        parts=("primary",))
+    config = study.config_from_parameters(
+        seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=group, save_all_predictions=True
+    )
+    runs[name] = study.run_study(corpus, config, parts=("primary",))
     seconds[name] = time.perf_counter() - t0
 result = runs["neural"]
 per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
 predictions = pd.concat([r.predictions for r in runs.values()], ignore_index=True)
 result.per_trial, result.predictions = per_trial, predictions
 t_neural = t_load + seconds["neural"]
-report.show_md(f"{len(corpus.tasks)} tasks, {len(corpus.texts)} descriptions, {n_trials} galleries (seed {seed}). "
-               f"Embedding the {len(set(corpus.texts))} distinct descriptions took **{t_load:.1f} s**, model loading "
-               f"included ({embedding.n_encoded()} texts computed by the model in this run"
-               + ("; the on-disk vector cache was on" if vector_cache else "") + "); "
-               f"the whole evaluation of {', '.join(RANKERS[r].label for r in neural)} over the {n_trials} galleries, "
-               f"model loading included, took **{t_neural:.1f} s** (the lexical rankers: "
-               f"{seconds['lexical']:.1f} s).")
+report.show_md(sentences_beyond.embedding_timing(
+    (len(corpus.tasks), len(corpus.texts), len(set(corpus.texts))), n_trials, seed,
+    {"load": t_load, "neural": t_neural, "lexical": seconds["lexical"]},
+    embedding.n_encoded(), vector_cache, neural,
+))
 
 # %% [markdown]
 # ## Method
@@ -105,43 +115,42 @@ summary = statistics.summary_table(per_trial)
 pq = bootstrap.per_query_from_predictions(predictions)
 ci, _ = bootstrap.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
 summary = summary.merge(ci[["ranker", "lo", "hi"]], on="ranker")
-summary.insert(2, "in paper", ["yes" if RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]])
-report.show_table(summary.drop(columns=["ranker", "n_trials", "label"]).assign(
-    ranker=[RANKERS[r].label for r in summary["ranker"]])[["ranker", "in paper", "mean", "sd", "p5", "p95",
-                                                         "min", "max", "lo", "hi"]],
+in_paper = ["yes" if RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]]
+summary.insert(2, "in paper", in_paper)
+shown = summary.drop(columns=["ranker", "n_trials", "label"]).assign(
+    ranker=[RANKERS[r].label for r in summary["ranker"]]
+)
+report.show_table(
+    shown[["ranker", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
     headers={"in paper": "In the paper", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
-             "lo": "95 % CI low", "hi": "95 % CI high"})
+             "lo": "95 % CI low", "hi": "95 % CI high"},
+)
 acc = summary.set_index("ranker")["mean"]
 pairs = [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
 pairs = [(a, b) for a, b in pairs if a in acc.index and b in acc.index]
 comp = uncertainty.paired_comparisons(pq, pairs, n_bootstrap, seed)
-report.show_md(f"MiniLM reaches **{acc['minilm']:.1f} %** mean top-1 accuracy against **{acc['char']:.1f} %** for "
-               f"character TF-IDF, the best lexical ranker"
-               + (f", and the untuned fusion **{acc['minilm_char']:.1f} %**." if "minilm_char" in acc else "."))
+report.show_md(sentences_beyond.minilm_against_char(acc, lexical))
 
 # %% [markdown]
 # The interval columns are 95 % percentile-bootstrap intervals of the mean (descriptions resampled within
 # tasks and galleries resampled; chapter 07 states the method). Paired by gallery:
 
 # %%
-show = comp.assign(pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])])
-report.show_table(uncertainty.format_p(show[["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign",
-                                              "p_perm"]]))
-first = comp.iloc[0]
-report.show_md(f"MiniLM beats character TF-IDF in **{first['wins']}** of {n_trials} galleries "
-               f"(ties {first['ties']}, losses {first['losses']}); the mean paired advantage is "
-               f"**{first['mean_diff']:+.1f} pp** (95 % interval {first['lo']:+.1f} to {first['hi']:+.1f})."
-               + (f" Fusing it with character TF-IDF changes the accuracy by {comp.iloc[2]['mean_diff'] * -1:+.1f} pp "
-                  f"relative to MiniLM alone: with equal untuned weights the lexical scores dilute the embedding."
-                  if len(comp) > 2 and comp.iloc[2]["mean_diff"] > 0 else ""))
+show = comp.assign(
+    pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
+)
+columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
+report.show_table(uncertainty.format_p(show[columns]))
+report.show_md(sentences_beyond.minilm_paired(comp))
 
 # %%
 fig = figures.figure_means_with_intervals(summary)
 plots.save_figure(fig, out, "rankers_with_minilm")
 report.show_figure(
     fig, "fig-minilm-intervals",
-    "Mean top-1 accuracy of every ranker (open dot) with its 95 % bootstrap interval (thick bar) and "
-    "the 5th–95th percentile over galleries (thin line); rankers not in the paper in the second colour.",
+    "Mean top-1 accuracy of every ranker (open dot) with its 95 % bootstrap interval (thick bar) "
+    "and the 5th–95th percentile over galleries (thin line); rankers not in the paper in the "
+    "second colour.",
     f"Interval chart, one row per ranker; MiniLM's mean is {acc['minilm']:.1f} % and Char TF-IDF's "
     f"{acc['char']:.1f} %.")
 report.show_md(f"{report.fig_ref('fig-minilm-intervals')} puts the intervals side by side.")
@@ -157,13 +166,14 @@ report.show_md(f"{report.fig_ref('fig-minilm-intervals')} puts the intervals sid
 # %%
 both = error_analysis.paired_predictions(result, "minilm", "char")
 no_overlap = both[both["shared"] == 0]
-rate = no_overlap.groupby(lambda i: 0).agg(minilm=("correct_minilm", "mean"), char=("correct_char", "mean"))
+rate = no_overlap.groupby(lambda i: 0).agg(
+    minilm=("correct_minilm", "mean"), char=("correct_char", "mean")
+)
+right = {"minilm": rate["minilm"].iloc[0], "char": rate["char"].iloc[0]}  # fractions, 0 to 1
 report.show_table(error_analysis.help_examples(both, "minilm", "char", n_examples))
-report.show_md(f"Queries sharing no content word with their task's gallery description make up "
-               f"**{100 * len(no_overlap) / len(both):.1f} %** of all scored queries. On them MiniLM is right "
-               f"**{100 * rate['minilm'].iloc[0]:.1f} %** of the time and character TF-IDF "
-               f"**{100 * rate['char'].iloc[0]:.1f} %**: a lexical ranker can only guess when no form is shared, "
-               f"while the embedding can still place a synonym near the indexed wording (see the examples above).")
+report.show_md(sentences_beyond.no_overlap_finding(
+    len(no_overlap), len(both), right["minilm"], right["char"]
+))
 
 # %% [markdown]
 # ## Where embeddings fail: opposing commands
@@ -177,29 +187,22 @@ report.show_md(f"Queries sharing no content word with their task's gallery descr
 confusions = error_analysis.opposite_confusions(predictions, corpus.tasks)
 report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]))
 conf = confusions.set_index("ranker")
-opp_cos, para_cos = embedding.score_minilm(["open the fridge"], ["close the fridge", "pull the fridge door open"])[:, 0]
+opp_cos, para_cos = embedding.score_minilm(
+    ["open the fridge"], ["close the fridge", "pull the fridge door open"]
+)[:, 0]
 report.show_table(error_analysis.fail_examples(predictions, corpus.tasks, "minilm", n_examples))
-report.show_md(f"MiniLM sends **{conf.loc['minilm', 'to_opposite']:.1f} %** of these queries to the opposite "
-               f"task (character TF-IDF: {conf.loc['char', 'to_opposite']:.1f} %), and "
-               f"**{conf.loc['minilm', 'share_of_errors']:.1f} %** of its errors on them are exactly that confusion. "
-               f"For instance the MiniLM cosine of \"open the fridge\" and \"close the fridge\" is "
-               f"**{opp_cos:.2f}**, against {para_cos:.2f} for the paraphrase pair \"open the fridge\" / "
-               f"\"pull the fridge door open\": the shared object dominates the vector, and the one word that "
-               f"reverses the command moves it little.")
+report.show_md(sentences_beyond.opposite_finding(conf, opp_cos, para_cos))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-report.show_md(
-    f"- All-MiniLM-L6-v2, with no training and no tuning, scores **{acc['minilm']:.1f} %** against "
-    f"{acc['char']:.1f} % for the paper's best ranker under the identical protocol "
-    f"({first['mean_diff']:+.1f} pp paired, {first['wins']} of {n_trials} galleries won).\n"
-    + (f"- The equal-weight z-score fusion with character TF-IDF reaches {acc['minilm_char']:.1f} %; "
-       f"its weights were not tuned.\n" if "minilm_char" in acc else "")
-    + f"- Embeddings help most where a paraphrase shares no word with the indexed description, and fail on "
-    f"opposing commands, which they confuse in {conf.loc['minilm', 'to_opposite']:.1f} % of the affected queries.\n"
-    f"- The MiniLM evaluation over {n_trials} galleries took {t_neural:.1f} s on this machine, model loading included.")
+report.show_md(sentences_beyond.bullets([
+    sentences_beyond.minilm_against_char(acc, lexical),
+    sentences_beyond.minilm_paired(comp),
+    sentences_beyond.help_and_fail(right["minilm"], right["char"], conf),
+    sentences_beyond.neural_timing(neural, n_trials, t_neural),
+]))
 
 # %%
 files = {"per_trial": "per_trial.csv", "predictions": "predictions.csv"}
@@ -209,10 +212,14 @@ write_csv(out / files["per_trial"], per_trial)
 write_csv(out / files["predictions"], predictions)
 write_json(out / "summary.json", {
     "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
-    "summary": summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict(orient="index"),
-    "paired": comp.to_dict(orient="records"), "opposite_confusions": confusions.to_dict(orient="records"),
+    "summary": (
+        summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict(orient="index")
+    ),
+    "paired": comp.to_dict(orient="records"),
+    "opposite_confusions": confusions.to_dict(orient="records"),
     "files": sorted(files.values()),
 })
 assert set(per_trial["ranker"]) == set(rankers)
 assert per_trial["accuracy"].between(0, 100).all()
-assert summary["lo"].le(summary["mean"] + 1e-9).all() and summary["hi"].ge(summary["mean"] - 1e-9).all()
+assert summary["lo"].le(summary["mean"] + 1e-9).all()
+assert summary["hi"].ge(summary["mean"] - 1e-9).all()

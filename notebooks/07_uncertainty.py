@@ -26,7 +26,9 @@
 # %% tags=["parameters"]
 seed: int = 413  # NumPy generator seed of the gallery draws and of the bootstrap (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char"]  # any subset of RANKERS
+rankers: list = [  # any subset of RANKERS
+    "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
+]
 n_bootstrap: int = 2000  # bootstrap replicates
 n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test (exact up to 16)
 alpha: float = 0.05  # family-wise level of the ordering verdicts (Holm over all pairs)
@@ -39,20 +41,30 @@ import numpy as np
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval import bootstrap, figures, paper, statistics, study, uncertainty
+from robotask.retrieval import (
+    bootstrap,
+    figures,
+    paper,
+    sentences_beyond,
+    statistics,
+    study,
+    uncertainty,
+)
 from robotask.retrieval.draws import load_study_corpus
 from robotask.retrieval.registry import RANKERS
 
 out = report.output_dir(output_dir, "07_uncertainty")
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-result = study.run_study(corpus, study.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers, save_all_predictions=True),
-    parts=("primary",))
+config = study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers, save_all_predictions=True
+)
+result = study.run_study(corpus, config, parts=("primary",))
 pq = bootstrap.per_query_from_predictions(result.predictions)
 acc = 100 * bootstrap.trial_accuracy(pq)[rankers]
-report.show_md(f"{len(rankers)} rankers, {n_trials} galleries (seed {seed}), "
-               f"{pq['query_id'].nunique()} distinct query descriptions in {pq['task'].nunique()} tasks, "
-               f"{len(pq) // len(rankers)} scored (gallery, query) pairs per ranker.")
+report.show_md(sentences_beyond.uncertainty_setup(
+    len(rankers), n_trials, seed, pq["query_id"].nunique(), pq["task"].nunique(),
+    len(pq) // len(rankers),
+))
 
 # %% [markdown]
 # ## Method
@@ -94,19 +106,16 @@ intervals["width"] = intervals["hi"] - intervals["lo"]
 intervals["width_queries"] = intervals["hi_queries"] - intervals["lo_queries"]
 intervals["width_galleries"] = intervals["hi_galleries"] - intervals["lo_galleries"]
 intervals["label"] = [RANKERS[r].display for r in intervals["ranker"]]
-report.show_table(intervals[["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width",
-                             "width_queries", "width_galleries"]], headers={
+columns = ["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width", "width_queries",
+           "width_galleries"]
+report.show_table(intervals[columns], headers={
     "label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", "lo": "95 % CI low",
     "hi": "95 % CI high", "width": "CI width", "width_queries": "Width: queries only",
-    "width_galleries": "Width: galleries only"})
-char = intervals.set_index("ranker").loc["char"] if "char" in rankers else intervals.iloc[0]
-dominant = ("the finite set of instructions" if char["width_queries"] > char["width_galleries"]
-            else f"the draw of the {n_trials} galleries")
-report.show_md(f"For character TF-IDF the 95 % interval of the mean is **{char['lo']:.1f}–{char['hi']:.1f} %** "
-               f"(width {char['width']:.1f} pp). Resampling galleries alone gives a width of only "
-               f"{char['width_galleries']:.1f} pp, resampling the descriptions alone {char['width_queries']:.1f} pp: "
-               f"the uncertainty of the mean comes mainly from {dominant}. The 5th–95th percentile spread "
-               f"({char['p5']:.1f}–{char['p95']:.1f} %) describes single galleries, not the mean.")
+    "width_galleries": "Width: galleries only",
+})
+focus_ranker = "char" if "char" in rankers else intervals["ranker"].iloc[0]
+focus = intervals.set_index("ranker").loc[focus_ranker]  # the row the next sentence reads
+report.show_md(sentences_beyond.interval_sources(focus, n_trials))
 
 # %%
 fig = figures.figure_means_with_intervals(intervals)
@@ -115,8 +124,9 @@ report.show_figure(
     fig, "fig-means-intervals",
     "Mean top-1 accuracy (open dot), 95 % bootstrap interval of the mean (thick bar) and 5th–95th "
     f"percentile of single galleries (thin line) for each ranker over {n_trials} galleries.",
-    f"Interval chart, one row per ranker; interval widths range from {intervals['width'].min():.1f} to "
-    f"{intervals['width'].max():.1f} percentage points.")
+    "Interval chart, one row per ranker; interval widths range from "
+    f"{intervals['width'].min():.1f} to {intervals['width'].max():.1f} percentage points.",
+)
 report.show_md(f"{report.fig_ref('fig-means-intervals')} contrasts the two kinds of bar.")
 
 # %% [markdown]
@@ -124,17 +134,23 @@ report.show_md(f"{report.fig_ref('fig-means-intervals')} contrasts the two kinds
 
 # %%
 pairs = uncertainty.all_pairs(rankers)
-comp = uncertainty.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations, replicates=reps["both"])
+comp = uncertainty.paired_comparisons(
+    pq, pairs, n_bootstrap, seed, n_permutations, replicates=reps["both"]
+)
 comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
-report.show_table(uncertainty.format_p(comp[["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign",
-                                             "p_perm", "p_perm_holm"]]))
+columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
+           "p_perm_holm"]
+report.show_table(uncertainty.format_p(comp[columns]))
 n_sig = int(((comp["p_perm_holm"] < alpha) & ((comp["lo"] > 0) | (comp["hi"] < 0))).sum())
 lo_hi = intervals.set_index("ranker")[["lo", "hi"]]
-overlap = np.array([max(lo_hi.loc[a, "lo"], lo_hi.loc[b, "lo"]) <= min(lo_hi.loc[a, "hi"], lo_hi.loc[b, "hi"])
-           for a, b in zip(comp["a"], comp["b"])])
-n_overlap_sig = int((comp["p_perm_holm"].lt(alpha) & (comp["lo"].gt(0) | comp["hi"].lt(0)) & overlap).sum())
-report.show_md(f"Of the {len(comp)} pairs, **{n_sig}** differ by both criteria (Holm-adjusted permutation P "
-               f"< {alpha} and a paired bootstrap interval excluding zero).")
+overlap = np.array([
+    max(lo_hi.loc[a, "lo"], lo_hi.loc[b, "lo"]) <= min(lo_hi.loc[a, "hi"], lo_hi.loc[b, "hi"])
+    for a, b in zip(comp["a"], comp["b"])
+])
+n_overlap_sig = int(
+    (comp["p_perm_holm"].lt(alpha) & (comp["lo"].gt(0) | comp["hi"].lt(0)) & overlap).sum()
+)
+report.show_md(sentences_beyond.pairs_significant(n_sig, len(comp), alpha))
 
 # %% [markdown]
 # ## Which of the paper's orderings hold here?
@@ -143,29 +159,19 @@ report.show_md(f"Of the {len(comp)} pairs, **{n_sig}** differ by both criteria (
 # on our run.
 
 # %%
-claims = uncertainty.ordering_verdicts(comp, uncertainty.paper_orderings(
-    {r: v["mean"] for r, v in paper.TABLE2.items()}, rankers), alpha)
-claims["paper_diff"] = [paper.TABLE2[c.split(" > ")[0]]["mean"] - paper.TABLE2[c.split(" > ")[1]]["mean"]
+paper_means = {r: v["mean"] for r, v in paper.TABLE2.items()}
+claims = uncertainty.ordering_verdicts(
+    comp, uncertainty.paper_orderings(paper_means, rankers), alpha
+)
+claims["paper_diff"] = [paper_means[c.split(" > ")[0]] - paper_means[c.split(" > ")[1]]
                         for c in claims["claim"]]
-report.show_table(uncertainty.format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
-                                               "losses", "p_perm_holm", "verdict"]]))
-counts = claims["verdict"].value_counts()
-supported = claims.loc[claims["verdict"] == "supported", "claim"].tolist()
-unresolved = claims.loc[claims["verdict"] == "not resolved", "claim"].tolist()
-contradicted = claims.loc[claims["verdict"] == "contradicted", "claim"].tolist()
-report.show_md(f"**{counts.get('supported', 0)}** of {len(claims)} orderings are supported "
-               f"({', '.join(supported) or 'none'}); not resolved: **{counts.get('not resolved', 0)}** "
-               f"({', '.join(unresolved) or 'none'}); contradicted: **{counts.get('contradicted', 0)}** "
-               f"({', '.join(contradicted) or 'none'}).")
+columns = ["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties", "losses",
+           "p_perm_holm", "verdict"]
+report.show_table(uncertainty.format_p(claims[columns]))
+report.show_md(sentences_beyond.ordering_verdicts(claims))
 if "char > bm25" in set(claims["claim"]):
     cb = claims.set_index("claim").loc["char > bm25"]
-    pb = paper.PAIRED[("char", "bm25")]
-    report.show_md(f"The paper's strongest statement {{cite:p}}`yelamanchi2026reference`, character TF-IDF "
-                   f"over BM25 in {pb['wins']:.0f} of {pb['wins'] + pb['ties'] + pb['losses']:.0f} galleries "
-                   f"with {pb['ties']:.0f} tie, becomes {cb['wins']} wins, {cb['ties']} ties and {cb['losses']} losses here "
-                   f"(sign test P = {cb['p_sign']:.2g}). Where the two criteria disagree (a small permutation P but a "
-                   f"bootstrap interval that includes zero), the difference is consistent across galleries of this "
-                   f"corpus but could vanish with another sample of instructions.")
+    report.show_md(sentences_beyond.strongest_claim(cb, paper.PAIRED[("char", "bm25")], alpha))
 
 # %% [markdown]
 # ## Per-gallery paired differences
@@ -173,9 +179,9 @@ if "char > bm25" in set(claims["claim"]):
 # A comparison whose dots straddle zero depends on the draw.
 
 # %%
-key = [p for p in [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
-                   ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"), ("minilm", "minilm_char")]
-       if p[0] in rankers and p[1] in rankers]
+key = [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
+       ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"), ("minilm", "minilm_char")]
+key = [p for p in key if p[0] in rankers and p[1] in rankers]
 fig = figures.figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
 report.show_figure(
@@ -189,25 +195,24 @@ report.show_md(f"{report.fig_ref('fig-paired-differences')} shows each pair gall
 # ## What we found
 
 # %%
-report.show_md(
-    f"- The 95 % bootstrap intervals of the mean are {intervals['width'].min():.1f}–{intervals['width'].max():.1f} pp "
-    f"wide; for character TF-IDF most of the width comes from {dominant}.\n"
-    f"- {counts.get('supported', 0)} of the {len(claims)} orderings implied by the paper's Table 2 are statistically "
-    f"supported on this corpus; not resolved: {counts.get('not resolved', 0)}"
-    + (f"; reversed: {counts.get('contradicted', 0)}" if counts.get("contradicted", 0) else "") + ".\n"
-    f"- Pairing matters: {n_overlap_sig} of the {len(comp)} pairs differ significantly although their "
-    f"single-mean intervals overlap, because both rankers are scored on identical queries.")
+report.show_md(sentences_beyond.bullets([
+    sentences_beyond.interval_widths(intervals, focus, n_trials),
+    sentences_beyond.orderings_headline(claims),
+    sentences_beyond.pairing_finding(n_overlap_sig, len(comp)),
+]))
 
 # %%
 write_csv(out / "intervals.csv", intervals)
 write_csv(out / "pairs.csv", comp)
 write_csv(out / "claims.csv", claims)
 write_json(out / "summary.json", {
-    "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap, "n_permutations": n_permutations,
-    "alpha": alpha, "intervals": intervals.set_index("ranker").drop(columns="label").to_dict(orient="index"),
+    "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
+    "n_permutations": n_permutations, "alpha": alpha,
+    "intervals": intervals.set_index("ranker").drop(columns="label").to_dict(orient="index"),
     "claims": claims.to_dict(orient="records"),
     "files": ["claims.csv", "intervals.csv", "pairs.csv"],
 })
-assert (intervals["lo"] <= intervals["mean"] + 1e-9).all() and (intervals["mean"] <= intervals["hi"] + 1e-9).all()
+assert (intervals["lo"] <= intervals["mean"] + 1e-9).all()
+assert (intervals["mean"] <= intervals["hi"] + 1e-9).all()
 assert comp["p_perm"].between(0, 1).all() and (comp["p_perm_holm"] >= comp["p_perm"] - 1e-12).all()
 assert len(comp) == len(rankers) * (len(rankers) - 1) // 2

@@ -33,8 +33,12 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # random one-description galleries per library (paper: 80)
 n_matched_trials: int = 30  # matched one- versus two-description trials per library (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm"]  # any subset of robotask.retrieval.registry.RANKERS that holds bm25, word and char
-libraries: list = ["rlbench62", "rlbench_task", "rlbench_variation", "calvin"]  # keys of robotask.retrieval.transfer.LIBRARIES
+rankers: list = [  # any subset of robotask.retrieval.registry.RANKERS holding bm25, word, char
+    "bm25", "word", "char", "word_char", "lsa", "minilm",
+]
+libraries: list = [  # keys of robotask.retrieval.transfer.LIBRARIES
+    "rlbench62", "rlbench_task", "rlbench_variation", "calvin",
+]
 n_examples: int = 2  # verified error examples per kind of confusion and library
 output_dir: str = ""  # where result files go; empty means _build/results/09_transfer
 
@@ -44,11 +48,12 @@ import pandas as pd
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval import figures, registry, study, transfer, transfer_tables
+from robotask.retrieval import figures, sentences_beyond, study, transfer, transfer_tables
 
 out = report.output_dir(output_dir, "09_transfer")
-config = study.config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials,
-                                      rankers=rankers)
+config = study.config_from_parameters(
+    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers
+)
 runs = transfer.run_transfer(libraries, config, n_examples, progress=True)
 titles = {k: r.library.spec.title for k, r in runs.items()}
 per_trial = pd.concat([r.per_trial.assign(library=k) for k, r in runs.items()], ignore_index=True)
@@ -59,12 +64,9 @@ report.show_table(overview, digits=1)
 
 # %%
 rows = overview.set_index("Library")
-report.show_md(
-    "Every library is run with the same settings: seed " f"{seed}, {n_trials} one-description galleries and "
-    f"{n_matched_trials} matched trials, {len(config.rankers)} rankers. "
-    + " ".join(f"**{t}** has {rows.loc[t, 'Labels']} labels and {rows.loc[t, 'Texts']} texts, so each gallery "
-               f"indexes {rows.loc[t, 'Labels']} texts and queries the other {rows.loc[t, 'Queries per gallery']}."
-               for t in titles.values()))
+report.show_md(sentences_beyond.library_settings(
+    seed, n_trials, n_matched_trials, len(config.rankers), overview
+))
 
 # %% [markdown]
 # ## The libraries
@@ -101,8 +103,7 @@ report.show_figure(
 # %%
 lexical = summary[summary["ranker"].isin(["bm25", "word", "char", "word_char", "lsa"])]
 best = lexical.loc[lexical.groupby("library")["mean"].idxmax()].set_index("library")
-report.show_md("Best of the paper's five rankers on each library: " + "; ".join(
-    f"{titles[k]}: **{registry.display(best.loc[k, 'ranker'])}** ({best.loc[k, 'mean']:.1f} %)" for k in runs) + ".")
+report.show_md(sentences_beyond.best_per_library(best, titles))
 
 # %% [markdown]
 # ## Paired comparisons
@@ -115,9 +116,7 @@ report.show_md("Best of the paper's five rankers on each library: " + "; ".join(
 paired = transfer_tables.paired(runs)
 report.show_table(paired, digits=1)
 cb = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")].set_index("Library")
-report.show_md("Char TF-IDF against BM25: " + "; ".join(
-    f"{t} {cb.loc[t, 'Mean difference (pp)']:+.1f} pp, char ahead in {cb.loc[t, 'Char wins']} of "
-    f"{cb.loc[t, 'Galleries']} galleries" for t in cb.index) + ".")
+report.show_md(sentences_beyond.char_vs_bm25(cb))
 
 # %% [markdown]
 # ## Gallery sensitivity
@@ -128,9 +127,7 @@ report.show_md("Char TF-IDF against BM25: " + "; ".join(
 # %%
 bands = transfer_tables.sensitivity(runs)
 report.show_table(bands, digits=1)
-widest = bands.set_index("Ranker").max()
-report.show_md("The widest band on each library: " + "; ".join(f"{t} {widest[t]:.1f} pp" for t in titles.values())
-               + ".")
+report.show_md(sentences_beyond.widest_bands(bands))
 
 # %% [markdown]
 # ## A second indexed description
@@ -150,8 +147,9 @@ report.show_figure(
     "and library.",
     "Grouped bars: for each library and ranker, accuracy with one and with two indexed "
     "descriptions on identical queries.")
-report.show_md("Labels with at least three texts: " + "; ".join(
-    f"{titles[k]} {r.matched_labels} of {len(r.library.corpus.tasks)}" for k, r in runs.items()) + ".")
+report.show_md(sentences_beyond.matched_labels(
+    {titles[k]: (r.matched_labels, len(r.library.corpus.tasks)) for k, r in runs.items()}
+))
 
 # %% [markdown]
 # ## The paper's claims, library by library
@@ -162,8 +160,7 @@ report.show_md("Labels with at least three texts: " + "; ".join(
 # %%
 claims, held = transfer_tables.claims(runs)
 report.show_table(claims)
-count = held.sum(axis=0)
-report.show_md("Claims that hold: " + "; ".join(f"{t} {int(count[t])} of {len(held)}" for t in held.columns) + ".")
+report.show_md(sentences_beyond.claims_held(held))
 
 # %% [markdown]
 # ## Variation level: near-identical texts
@@ -176,18 +173,14 @@ var = runs.get("rlbench_variation")
 near = rows["One word from another label (%)"]
 if var is not None:
     v_sum = summary[summary["library"] == "rlbench_variation"].set_index("ranker")
-    one = var.per_trial[(var.per_trial["condition"] == "one") & (var.per_trial["policy"] == "primary")]
+    trials = var.per_trial
+    one = trials[(trials["condition"] == "one") & (trials["policy"] == "primary")]
     excluded = one.drop_duplicates("trial")["n_excluded"].mean()
     others = summary[summary["library"] != "rlbench_variation"].groupby("title")["mean"].max()
-    report.show_md(
-        f"At variation level {near[titles['rlbench_variation']]:.0f} % of the texts have a one-word neighbour "
-        "under another label (" + ", ".join(f"{t}: {near[t]:.0f} %" for t in near.index
-                                            if t != titles["rlbench_variation"]) + "). "
-        f"On average {excluded:.0f} queries per gallery are texts that several variations share and are left out. "
-        f"The best ranker reaches {v_sum['mean'].max():.1f} % ({registry.display(v_sum['mean'].idxmax())}); the best "
-        "means on the other libraries are " + ", ".join(f"{t} {m:.1f} %" for t, m in others.items()) + ". "
-        f"Of char TF-IDF's wrong answers at variation level, {var.task_right.get('char', float('nan')):.0f} % name "
-        "another variation of the right task: the task is found, the variation is not.")
+    report.show_md(sentences_beyond.variation_finding(
+        near, titles["rlbench_variation"], excluded, v_sum["mean"], others,
+        var.task_right.get("char"),
+    ))
 
 # %% [markdown]
 # ## Where the rankers fail
@@ -218,19 +211,21 @@ for key, run in runs.items():
 
 # %%
 shares = transfer_tables.error_shares(runs, ("char",))
-one_word = shares[shares["Confusion"] != "other task"].groupby("Library")["Char TF-IDF: share of errors (%)"].sum()
-report.show_md(
-    "- Best mean of the paper's rankers: " + "; ".join(
-        f"{titles[k]} {registry.display(best.loc[k, 'ranker'])} ({best.loc[k, 'mean']:.1f} %)" for k in runs) + ".\n"
-    "- Claims that hold (of " + f"{len(held)}): " + "; ".join(f"{t} {int(count[t])}" for t in held.columns)
-    + f". All of them hold on {int((count == len(held)).sum())} of {len(held.columns)} libraries.\n"
-    + "".join(f"- {line}\n" for line in transfer_tables.claim_lines(held))
-    + "- Share of char TF-IDF's wrong answers between labels that differ by opposite words, colours, numbers "
-    "or the variation of one task: " + "; ".join(f"{t} {v:.0f} %" for t, v in one_word.items()) + ".")
+one_word = (
+    shares[shares["Confusion"] != "other task"]
+    .groupby("Library")["Char TF-IDF: share of errors (%)"].sum()
+)
+report.show_md(sentences_beyond.bullets([
+    sentences_beyond.best_per_library(best, titles),
+    sentences_beyond.claims_held(held),
+    *sentences_beyond.claim_lines(held),
+    sentences_beyond.near_confusions(one_word, list(titles.values())),
+]))
 
 # %%
 write_json(out / "summary.json", {
-    "seed": seed, "n_trials": n_trials, "n_matched_trials": n_matched_trials, "rankers": list(config.rankers),
+    "seed": seed, "n_trials": n_trials, "n_matched_trials": n_matched_trials,
+    "rankers": list(config.rankers),
     "libraries": overview.to_dict(orient="records"),
     "table2": summary.drop(columns="label").to_dict(orient="records"),
     "paired": paired.to_dict(orient="records"),
@@ -243,5 +238,6 @@ assert primary["accuracy"].between(0, 100).all()
 assert all(verified.values()), verified
 for key, run in runs.items():
     c = run.library.corpus
-    one = run.per_trial[(run.per_trial["condition"] == "one") & (run.per_trial["policy"] == "primary")]
+    trials = run.per_trial
+    one = trials[(trials["condition"] == "one") & (trials["policy"] == "primary")]
     assert (one["n_queries"] + one["n_excluded"] == len(c.texts) - len(c.tasks)).all(), key

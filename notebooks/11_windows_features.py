@@ -42,7 +42,7 @@ import pandas as pd
 
 from robotask import plots
 from robotask.book import report
-from robotask.episode import figures_windows, synth, windows, windowset
+from robotask.episode import figures_windows, sentences_collection, synth, windows, windowset
 from robotask.episode.loader import load_episode
 from robotask.io import write_json
 
@@ -52,13 +52,9 @@ start = time.perf_counter()
 ws = windowset.load_window_set(path)
 build_s = time.perf_counter() - start
 windowset.write_artifacts(ws, out)
-kind = "synthetic (`repeating` schedule)" if ws.episode.is_synthetic else "real"
-report.show_md(f"The episode is **{kind}**: {ws.episode.n_frames} frames, cut into "
-               f"**{len(ws.windows)}** "
-               f"windows of {ws.options.window} frames every {ws.options.stride} frames, each "
-               f"described by "
-               f"**{ws.X.shape[1]}** features (built in {build_s:.1f} s; per-frame caches "
-               f"reused when present).")
+report.show_md(sentences_collection.windows_opening(
+    ws.episode.is_synthetic, ws.episode.n_frames, len(ws.windows), ws.options.window,
+    ws.options.stride, ws.X.shape[1], build_s))
 
 # %% [markdown]
 # ## The feature layout
@@ -80,15 +76,11 @@ manifest = pd.DataFrame(ws.manifest)
 groups = {g: len(windows.group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
 fig = figures_windows.figure_block_sizes(ws.manifest)
 plots.save_figure(fig, out, "block_sizes")
-report.show_figure(fig, "fig-windows-blocks", f"Dimensions of the {len(manifest)} feature "
-                                              f"blocks in "
-                   "layout order, coloured by the task input group they belong to.",
+report.show_figure(fig, "fig-windows-blocks",
+                   f"Dimensions of the {len(manifest)} feature blocks in layout order, coloured by "
+                   "the task input group they belong to.",
                    "Horizontal bars, one per feature block, whose length is the block's dimension.")
-report.show_md(f"The {len(manifest)} blocks add up to **{manifest['dim'].sum()}** dimensions. "
-               f"The task "
-               f"input groups are motion ({groups['motion']}: hands, body, contacts, camera, "
-               f"IMU, audio), "
-               f"visual ({groups['visual']}: depth and six videos) and text ({groups['text']}).")
+report.show_md(sentences_collection.layout_sentence(ws.manifest, groups))
 
 # %%
 present = ws.modalities["block_present"]
@@ -108,13 +100,8 @@ report.show_table(figures_windows.manifest_table(ws.manifest).assign(
 
 # %%
 train_idx, _ = windows.chronological_split(len(ws.X))
-std = ws.X[train_idx].astype(np.float64).std(axis=0)
-n_const, n_tiny = int((std < 1e-6).sum()), int(((std >= 1e-6) & (std < 1e-3)).sum())
-report.show_md(f"Of the {ws.X.shape[1]} columns, **{n_const}** have no spread on the "
-               f"{len(train_idx)} "
-               f"training windows (std < 10⁻⁶, scaled by 1) and **{n_tiny}** have a spread "
-               f"between 10⁻⁶ "
-               f"and 10⁻³, which the original scaler stretches by 10³ to 10⁶.")
+n_const, n_tiny = sentences_collection.spread_counts(ws.X[train_idx])
+report.show_md(sentences_collection.spread_sentence(ws.X.shape[1], len(train_idx), n_const, n_tiny))
 
 # %% [markdown]
 # ## Window labels
@@ -129,20 +116,12 @@ report.show_md(f"Of the {ws.X.shape[1]} columns, **{n_const}** have no spread on
 fig = figures_windows.figure_window_labels(ws.windows, "action_label")
 plots.save_figure(fig, out, "window_labels")
 report.show_figure(fig, "fig-windows-labels",
-                   "Left: how pure the windows' action labels are. Right: "
-                   "every labelled window on the time axis, split chronologically 70/30; test "
-                   "windows "
-                   "whose label never occurs in training are marked.",
+                   "Left: how pure the windows' action labels are. Right: every labelled window "
+                   "on the time axis, split chronologically 70/30; test windows whose label never "
+                   "occurs in training are marked.",
                    "A histogram of label purity beside a time line of window labels split into "
-                   "train "
-                   "and test.")
-labelled = {c: int((ws.windows[c] != "").sum()) for c in ("action_label", "subtask_label")}
-pure = float((ws.windows["action_fraction"] == 1.0).mean())
-report.show_md(f"**{labelled['action_label']}** of {len(ws.windows)} windows carry an action "
-               f"label and "
-               f"**{labelled['subtask_label']}** a subtask label; {report.pct(pure)} of the "
-               f"windows lie "
-               f"entirely inside one action.")
+                   "train and test.")
+report.show_md(sentences_collection.window_labels_sentence(ws.windows))
 
 # %% [markdown]
 # ## How many test labels were seen in training?
@@ -178,43 +157,21 @@ report.show_table(coverage.assign(coverage=100 * coverage["coverage"]), digits=1
 fig = figures_windows.figure_schedule_coverage(coverage, windows.REAL_SAMPLE_COVERAGE)
 plots.save_figure(fig, out, "label_coverage")
 report.show_figure(fig, "fig-windows-coverage",
-                   "Share of test windows whose label occurs in training, "
-                   "per schedule, for actions and subtasks; hatched: the real sample, derived "
-                   "from the "
-                   "original suite's published outputs {cite}`chaoyue2026tasksuite` (other data).",
+                   "Share of test windows whose label occurs in training, per schedule, for "
+                   "actions and subtasks; hatched: the real sample, derived from the original "
+                   "suite's published outputs {cite}`chaoyue2026tasksuite` (other data).",
                    "Bars of label coverage for the repeating and sample-like schedules and the "
-                   "real "
-                   "sample, for action and subtask labels.")
-cov = coverage.set_index(["episode", "labels"])["coverage"]
+                   "real sample, for action and subtask labels.")
 ref = windows.REAL_SAMPLE_COVERAGE
-report.show_md(f"With the `repeating` schedule **{report.pct(cov['repeating', 'action'])}** of "
-               f"the action "
-               f"test windows carry a label seen in training; with `sample-like`, "
-               f"**{report.pct(cov['sample-like', 'action'])}**. For the real sample the spec "
-               f"counts "
-               f"{report.pct(ref['action'])} ({ref['action_test_windows']} test windows; other "
-               f"data, "
-               f"derived from the original suite's published outputs "
-               f"{{cite}}`chaoyue2026tasksuite`). "
-               f"The coverage is the accuracy ceiling of action recognition under this split.")
+report.show_md(sentences_collection.schedule_coverage_sentence(coverage, ref))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-report.show_md(
-    f"- The shared window set has {len(ws.windows)} windows × {ws.X.shape[1]} features in "
-    f"{len(ws.manifest)} blocks; {n_const} columns are constant on the training windows and "
-    f"{n_tiny} "
-    f"more are nearly so, the raw material of the original scaler's blow-up.\n"
-    f"- {labelled['action_label']} windows have an action label and {labelled['subtask_label']} a "
-    f"subtask label.\n"
-    f"- A chronological split sees {report.pct(cov['repeating', 'action'])} of its action test "
-    f"labels in "
-    f"training when classes recur (`repeating`) and {report.pct(cov['sample-like', 'action'])} "
-    f"with the real sample's one-run-per-label structure (`sample-like`; the real sample: "
-    f"{report.pct(ref['action'])}). Where coverage is low, timeline results measure the split, not "
-    f"the features.")
+labelled = sentences_collection.labelled_windows(ws.windows)
+report.show_md(sentences_collection.windows_findings(ws.X.shape, len(ws.manifest),
+                                                     (n_const, n_tiny), labelled, coverage, ref))
 
 # %%
 summary = {"episode": "real" if not ws.episode.is_synthetic else "synthetic",

@@ -21,8 +21,8 @@
 # Dask cluster, and asks which tasks still work on episodes the heads have never seen.
 #
 # - **Inputs:** the parameters below (the collection is generated and cached).
-# - **Outputs:** `learning_curve.csv`, `split_comparison.csv`, `coverage.csv`, `scaling.json` and
-#   `summary.json` in the output folder.
+# - **Outputs:** `learning_curve.csv`, `split_comparison.csv`, `coverage.csv`, `timings.json`
+#   (wall clock) and `summary.json` in the output folder.
 
 # %% tags=["parameters"]
 n_episodes: int = 10  # episodes in the synthetic collection
@@ -40,8 +40,9 @@ from dataclasses import replace
 
 import matplotlib.pyplot as plt
 
-from robotask.book import prose, report
+from robotask.book import report
 from robotask.episode import collection_study as cs
+from robotask.episode import sentences_collection
 from robotask.episode.head_runs import SuiteConfig
 from robotask.episode.mlp import MLPConfig
 from robotask.episode.splits import doubling_sizes, episode_split
@@ -50,8 +51,6 @@ from robotask.io import write_csv, write_json
 out = report.output_dir(output_dir, "14_collections")
 cfg = SuiteConfig(softmax_epochs, replace(MLPConfig(), epochs=mlp_epochs), False)
 coll = cs.study_collection(n_episodes, frames, resolution, seed)
-report.show_table(coll.episodes[["episode_id", "subject", "scene", "speed", "absent", "light"]].head(3), digits=2,
-                  headers={"episode_id": "Episode", "absent": "Absent objects"})
 
 # %% [markdown]
 # ## The collection
@@ -62,11 +61,10 @@ report.show_table(coll.episodes[["episode_id", "subject", "scene", "speed", "abs
 # episodes share one label vocabulary and each uses a part of it.
 
 # %%
-report.show_md(
-    f"The collection holds {prose.count(len(coll.ids), 'usable episode')} of {prose.count(frames, 'frame')} each, "
-    f"from {prose.count(coll.episodes['subject'].nunique(), 'subject')} in "
-    f"{prose.count(coll.episodes['scene'].nunique(), 'scene')}; "
-    f"{prose.count(len(coll.problems), 'episode')} failed validation.")
+report.show_md(sentences_collection.collection_sentence(coll.episodes, coll.problems, frames))
+factors = ["episode_id", "subject", "scene", "speed", "absent", "light"]
+report.show_table(coll.episodes[factors].head(3), digits=2,
+                  headers={"episode_id": "Episode", "absent": "Absent objects"})
 
 # %% [markdown]
 # ## Features on Dask, and what they cost
@@ -83,20 +81,14 @@ proj = cs.project_full_dataset(scaling, frames)
 features_dir = out / "features"
 run = cs.extract_collection(coll, features_dir, progress=False)
 sets = cs.sets_of(coll, features_dir)
-write_json(out / "scaling.json", {"scaling": scaling.to_dict("records"), "projection": proj})
-report.show_table(scaling, digits=2, headers={"wall_s": "Wall (s)", "frames_per_s": "Frames / s",
-                                               "episode_s": "Seconds per episode", "peak_mb": "Peak MiB per worker"})
+# wall clock: not compared between runs
+write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})
+report.show_table(scaling, digits=2,
+                  headers={"wall_s": "Wall (s)", "frames_per_s": "Frames / s",
+                           "episode_s": "Seconds per episode", "peak_mb": "Peak MiB per worker"})
 
 # %%
-last = scaling.iloc[-1]
-report.show_md(
-    f"With {prose.count(int(last['workers']), 'worker')} the extraction ran {last['speedup']:.2f} times as fast "
-    f"as with one (the cluster start is not counted); a worker peaked at {last['peak_mb']:.0f} MiB, since it holds "
-    f"one episode's features and streams the videos. One task cost {scaling['episode_s'].iloc[0]:.1f} s, so an "
-    f"episode of {prose.count(proj['full_frames'], 'frame')} costs about {proj['per_episode_s']:.0f} s, and the "
-    f"{prose.count(proj['episodes'], 'episode')} of the full dataset about {proj['worker_hours']:.0f} worker-hours: "
-    f"about {proj['cluster_hours']:.1f} hours on a cluster of {prose.count(proj['cluster_workers'], 'worker')}, "
-    "since the episodes are independent tasks. (Timings vary from run to run; they are measurements, not results.)")
+report.show_md(sentences_collection.scaling_sentence(scaling, proj))
 
 # %% [markdown]
 # ## Learning curves over training episodes
@@ -116,13 +108,7 @@ fig = cs.figure_learning_curves(curve)
 plt.show()
 
 # %%
-first, full = curve[curve["n_train"] == sizes[0]].set_index("task"), curve[curve["n_train"] == sizes[-1]].set_index("task")
-gain = (full["minimal"] - first["minimal"]).where(full["higher_is_better"], first["minimal"] - full["minimal"])
-better = [cs.TASKS[t].display_name for t in gain.dropna().index if gain[t] > 0]
-report.show_md(
-    f"From {prose.count(sizes[0], 'training episode')} to {prose.count(sizes[-1], 'training episode')}, the "
-    f"minimal head improved on {prose.count(len(better), 'task')} of {prose.count(len(gain.dropna()), 'task')} "
-    f"that ran: {prose.join(better) or 'none'}.")
+report.show_md(sentences_collection.learning_curve_sentence(curve, sizes))
 
 # %% [markdown]
 # ## Unseen episodes against the chronological split
@@ -134,20 +120,12 @@ report.show_md(
 comparison = cs.compare_splits(sets, split, cfg, "minimal,mlp")
 write_csv(out / "split_comparison.csv", comparison)
 report.show_table(comparison.drop(columns=["higher_is_better"]), digits=3,
-                  headers={"unseen_baseline": "Unseen baseline", "chronological_baseline": "Chronological baseline"},
+                  headers={"unseen_baseline": "Unseen baseline",
+                           "chronological_baseline": "Chronological baseline"},
                   long_reason="twelve tasks times two heads, each under both splits")
 
 # %%
-m = comparison[comparison["head"] == "minimal"].dropna(subset=["unseen", "chronological"]).set_index("task")
-sign = m["higher_is_better"].map({True: 1, False: -1})
-beats = (m["unseen"] - m["unseen_baseline"]) * sign > 0
-held = [cs.TASKS[t].display_name for t in m.index if beats[t]]
-weak = [cs.TASKS[t].display_name for t in m.index if beats[t] and (m["chronological"][t] - m["chronological_baseline"][t]) * sign[t] <= 0]
-report.show_md(
-    f"On unseen episodes the minimal head beats the baseline on {prose.count(len(held), 'task')}: "
-    f"{prose.join(held) or 'none'}. Tasks that beat it on unseen episodes but not under the chronological split "
-    f"(they only looked weak because the later part of an episode holds what the earlier part lacks): "
-    f"{prose.join(weak) or 'none'}.")
+report.show_md(sentences_collection.split_sentence(comparison))
 
 # %% [markdown]
 # ## The label-coverage ceiling
@@ -164,25 +142,19 @@ fig = cs.figure_coverage(coverage)
 plt.show()
 
 # %%
-cov = 100 * coverage.pivot(index="n_train", columns="label", values="coverage")
-report.show_md(
-    f"With {prose.count(sizes[0], 'training episode')} the action-label ceiling is {prose.pct(cov['action'].iloc[0])}; "
-    f"with {prose.count(sizes[-1], 'training episode')} it is {prose.pct(cov['action'].iloc[-1])} "
-    f"(subtasks: {prose.pct(cov['subtask'].iloc[0])} to {prose.pct(cov['subtask'].iloc[-1])}).")
+report.show_md(sentences_collection.label_ceiling_sentence(coverage))
 
 # %% [markdown]
 # ## What we found
 
 # %%
-report.show_md(
-    f"Over {prose.count(len(sets), 'episode')}, {prose.count(len(held), 'task')} beat the baseline on unseen "
-    f"episodes, and more training episodes raise the action-label ceiling from {prose.pct(cov['action'].iloc[0])} to "
-    f"{prose.pct(cov['action'].iloc[-1])}. Feature extraction is one independent Dask task per episode, so it scales "
-    "with workers; the full dataset is a matter of worker-hours, not of a different program.")
+report.show_md(sentences_collection.collection_findings(len(sets), comparison, coverage))
 
 # %%
-summary = {"episodes": len(sets), "train_episodes": list(split.train), "test_episodes": list(split.test),
-           "sizes": sizes, "beats_baseline_unseen": held, "coverage": coverage.to_dict("records")}
+summary = {"episodes": len(sets), "train_episodes": list(split.train),
+           "test_episodes": list(split.test), "sizes": sizes,
+           "beats_baseline_unseen": sentences_collection.unseen_winners(comparison),
+           "coverage": coverage.to_dict("records")}
 write_json(out / "summary.json", summary)
 assert not set(split.train) & set(split.test)
 assert run.ok and len(sets) == len(coll.ids)

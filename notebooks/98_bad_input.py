@@ -43,8 +43,10 @@ wings = {"book": robotask.book.badinput, "retrieval": robotask.retrieval.badinpu
          "episode": robotask.episode.badinput}
 cases = [c for module in wings.values() for c in module.CASES if not groups or c.group in groups]
 outcomes = [catalogue.run_case(c) for c in cases]
-table = pd.DataFrame([{"group": o.case.group, "input": o.case.name, "expected": o.case.outcome,
-                       "got": o.got, "message": o.message, "ok": prose.yes_no(o.ok)} for o in outcomes])
+table = pd.DataFrame([
+    {"group": o.case.group, "input": o.case.name, "expected": o.case.outcome, "got": o.got,
+     "message": o.message, "ok": prose.yes_no(o.ok)}
+    for o in outcomes])
 
 # %% [markdown]
 # ## Every case, its expected outcome and what happened
@@ -55,8 +57,9 @@ table = pd.DataFrame([{"group": o.case.group, "input": o.case.name, "expected": 
 # any other exception would show as *crash*. Temporary folders are shown as `<tmp>`.
 
 # %%
-report.show_table(table, headers={"group": "Group", "input": "Input", "expected": "Expected outcome",
-                                  "got": "What happened", "message": "Message", "ok": "As expected"},
+headers = {"group": "Group", "input": "Input", "expected": "Expected outcome",
+           "got": "What happened", "message": "Message", "ok": "As expected"}
+report.show_table(table, headers=headers,
                   long_reason="the catalogue lists every bad-input case of the study in one table",
                   code_columns=("message",))
 

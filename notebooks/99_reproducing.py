@@ -21,11 +21,11 @@
 # packages. Nothing is typed in.
 #
 # - **Inputs:** the run log written by `robotask run`, the installed packages, saved benchmark results.
-# - **Outputs:** the tables below and `summary.json`.
+# - **Outputs:** the tables below and `timings.json` (run times; not compared between runs).
 
 # %% tags=["parameters"]
 run_log: str = "_build/run_log.json"  # the runner's log of this build
-benchmarks_dir: str = "_build/benchmarks"  # JSON results written by benchmarks/*.py, if any were run
+benchmarks_dir: str = "_build/benchmarks"  # JSON results of benchmarks/*.py, if any were run
 run_retrieval_benchmark: bool = True  # time the retrieval study live on this machine
 output_dir: str = ""  # where result files go (empty: _build/results/99_reproducing)
 
@@ -98,6 +98,8 @@ else:
     report.show_md("No benchmark results were saved on this machine; run `make bench`.")
 
 # %%
-write_json(out / "summary.json", {"chapters": len(runs)})
-write_json(out / "timings.json", {"total_seconds": float(runs["seconds"].sum()), "benchmarks": bench})
+# the run log and wall-clock times: not compared between two runs
+timings = {"chapters": len(runs), "total_seconds": float(runs["seconds"].sum()),
+           "benchmarks": bench}
+write_json(out / "timings.json", timings)
 assert (runs["status"] == "ok").all(), "a chapter of this build failed"

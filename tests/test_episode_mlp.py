@@ -55,3 +55,26 @@ def test_regressor_and_multilabel_run():
     yy = (x[:, :2] > 0).astype(np.float32)
     res = train_mlp(x, yy, "multilabel", 2, MLPConfig(epochs=3), pos_weight=np.ones(2, np.float32))
     assert res.predict(x).shape == (300, 2)
+
+
+def test_adamw_matches_torch_optim_adamw_bit_for_bit():
+    """Our AdamW (no compiler-stack import) gives exactly the weights torch.optim.AdamW gives."""
+    import torch
+
+    from robotask.episode.adamw import AdamW
+
+    def train(make_opt):
+        torch.manual_seed(3)
+        model = build_mlp(12, 4, MLPConfig(hidden_dim=16))
+        opt = make_opt(model.parameters())
+        x, y = torch.randn(64, 12), torch.randint(0, 4, (64,))
+        for _ in range(25):
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        return [p.detach().clone() for p in model.parameters()]
+
+    ours = train(lambda p: AdamW(p, lr=1e-2, weight_decay=1e-4))
+    theirs = train(lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=1e-4))
+    assert all(torch.equal(a, b) for a, b in zip(ours, theirs))

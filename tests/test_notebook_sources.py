@@ -120,3 +120,12 @@ def test_chapter_list_names_every_task_of_the_registry():
     from robotask.episode import tasks
 
     assert list(chapters.TASK_IDS) == list(tasks.TASKS)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_code_lines_fit_the_page(source):
+    """Code inputs never scroll sideways in the book: at most 100 characters a line."""
+    nb = jupytext.read(source)
+    long = [line for cell in nb.cells if cell.cell_type == "code" for line in cell.source.splitlines()
+            if len(line) > 100]
+    assert not long, f"{source.name}: code lines over 100 characters: {long[:3]}"

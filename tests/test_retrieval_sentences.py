@@ -110,3 +110,30 @@ def test_home_findings_agree_with_their_numbers():
 def test_plain_lists():
     text = "duplicates: ['press the light switch'] under ['lamp_off', 'lamp_on']"
     assert sentences.plain_lists(text) == "duplicates: press the light switch under lamp_off and lamp_on"
+
+
+def test_counts_and_signs_read_as_words():
+    assert [sentences.count(n, w) for n, w in [(1, "query"), (2, "query"), (3, "loss"), (80.0, "gallery")]] == \
+        ["1 query", "2 queries", "3 losses", "80 galleries"]
+    assert sentences.pp(4.94) == "+4.9 pp" and sentences.pp(-1) == "−1.0 pp"
+    assert sentences.pp(-0.02) == "0.0 pp" and sentences.pp(0.04) == "0.0 pp"
+    assert sentences.verb(1, "has", "have") == "has" and sentences.verb(0, "has", "have") == "have"
+    assert sentences.bold_count(2, "task") == "**2** tasks" and sentences.times(2) == "twice"
+    assert sentences.names(["a", "b"]) == "`a` and `b`" and sentences.names([]) == "none"
+
+
+def test_corpus_finding_when_the_task_counts_differ():
+    text = sentences.corpus_finding(61, 296, paper.CORPUS)
+    assert text == "We find 61 tasks against the paper's 62 and the same number of descriptions (296)."
+
+
+def test_first_listed_fit_states_the_size_difference_it_assumes():
+    assert "The paper's corpus, two descriptions larger, scores n = 233" in sentences.first_listed_fit(
+        [233], range(227, 240), 233, 231)
+    assert "whole fractions k/n for no n" in sentences.first_listed_fit([], range(227, 240), 232, 232)
+
+
+def test_denominators_finding_counts_each_corpus():
+    text = sentences.denominators_finding(12, 11, 12, [232, 233, 234], [231, 232, 233])
+    assert "232–234 for the paper's corpus and 231–233 for ours" in text
+    assert "12 fit the paper's counts and 11 fit ours" in text

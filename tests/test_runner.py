@@ -101,3 +101,20 @@ def test_cli_prints_one_clear_line_for_bad_input():
     assert proc.returncode == 2
     assert "unknown parameter(s) nope" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_jobs_run_chapters_side_by_side_and_readers_last(toy, monkeypatch):
+    """--jobs 2: every chapter runs, a failing one does not stop the others, readers run after the rest."""
+    toys = (chapters.Chapter("toy_a", "toy", {"n": 2}), chapters.Chapter("toy_b", "toy", {"fail": True}),
+            chapters.Chapter("toy_c", "toy", {"n": 4}), chapters.Chapter("toy_r", "toy"))
+    monkeypatch.setattr(chapters, "CHAPTERS", toys)
+    monkeypatch.setattr(chapters, "READERS", ("toy_r",))
+    independent, readers = runner.split_readers([(c, {}) for c in toys])
+    assert [c.id for c, _ in independent] == ["toy_a", "toy_b", "toy_c"] and [c.id for c, _ in readers] == ["toy_r"]
+    out = toy / "out"
+    with pytest.raises(RobotaskError, match="toy_b"):
+        runner.run(None, "smoke", out_dir=out, jobs=2)
+    assert (out / "toy_a.ipynb").is_file() and (out / "toy_c.ipynb").is_file()
+    assert not (out / "toy_b.ipynb").exists() and not (out / "toy_r.ipynb").exists()  # readers wait for success
+    records = runner.run(["toy_a", "toy_c", "toy_r"], "smoke", out_dir=out, jobs=2)
+    assert sorted(r.chapter for r in records[:2]) == ["toy_a", "toy_c"] and records[-1].chapter == "toy_r"

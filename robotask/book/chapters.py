@@ -82,6 +82,10 @@ CHAPTERS: tuple[Chapter, ...] = (
 )
 
 
+READERS = ("13_suite_summary", "99_reproducing", "00_home")
+"""Chapters that read other chapters' results or the run log: they run after all the others."""
+
+
 def select(names: list[str] | None) -> list[Chapter]:
     """Chapters matching ``names`` (chapter ids, source stems or unique id prefixes); all if empty."""
     from ..errors import RobotaskError

@@ -191,8 +191,8 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
 
 def run(names: list[str] | None = None, set_name: str = "paper", params_file: str | None = None,
         overrides: dict[str, Any] | None = None, out_dir: Path | None = None,
-        log_path: Path | None = None) -> list[RunRecord]:
-    """Validate, then execute the selected chapters in order, logging wall times."""
+        log_path: Path | None = None, jobs: int = 1) -> list[RunRecord]:
+    """Validate, then execute the selected chapters (``jobs`` at a time, readers last), logging wall times."""
     out_dir = Path(out_dir) if out_dir else paths.CHAPTERS_OUT
     if log_path is None:
         log_path = paths.BUILD / "run_log.json" if out_dir == paths.CHAPTERS_OUT else out_dir / "run_log.json"
@@ -204,7 +204,7 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
     with ExitStack() as locks:
         lock_chapters(locks, planned, out_dir)
         try:
-            return _run_planned(planned, set_name, out_dir, log_path)
+            return _run_planned(planned, set_name, out_dir, log_path, jobs)
         finally:
             if previous is None:
                 os.environ.pop("ROBOTASK_PROGRESS", None)
@@ -212,10 +212,49 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
                 os.environ["ROBOTASK_PROGRESS"] = previous
 
 
+Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
+
+
+def split_readers(planned: Planned) -> tuple[Planned, Planned]:
+    """The chapters that may run side by side, and the readers (``chapters.READERS``) that run after them."""
+    independent = [p for p in planned if p[0].id not in chapters_mod.READERS]
+    return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
+
+
+def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int) -> list[RunRecord]:
+    """Execute chapters in ``jobs`` worker processes; all of them finish before a failure is raised."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    records, failures = [], []
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = {pool.submit(execute, chapter, parameters, out_dir): (chapter, parameters)
+                   for chapter, parameters in planned}
+        for done, fut in enumerate(as_completed(futures), 1):
+            chapter, parameters = futures[fut]
+            try:
+                seconds = fut.result()
+            except RobotaskError as exc:
+                print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
+                _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, None, "failed"))
+                failures.append(exc)
+                continue
+            print(f"[robotask] {chapter.id} {seconds:.1f} s ({done}/{len(planned)})", flush=True)
+            record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
+            _log(log_path, record)
+            records.append(record)
+    if failures:
+        raise failures[0]
+    return records
+
+
 def _run_planned(planned: list[tuple[chapters_mod.Chapter, dict[str, Any]]], set_name: str, out_dir: Path,
-                 log_path: Path) -> list[RunRecord]:
-    """Execute the planned chapters in order, logging each."""
+                 log_path: Path, jobs: int = 1) -> list[RunRecord]:
+    """Execute the planned chapters (side by side in ``jobs`` processes, readers last), logging each."""
     records: list[RunRecord] = []
+    if jobs > 1:
+        independent, planned = split_readers(planned)
+        records = _run_side_by_side(independent, set_name, out_dir, log_path, jobs)
     for chapter, parameters in planned:
         print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
         try:
@@ -263,6 +302,8 @@ def register_cli(subparsers: Any) -> None:
                    "or a mapping of chapter id to parameters")
     p.add_argument("--set", default="paper", choices=params_mod.SETS, help="named parameter set (default: paper)")
     p.add_argument("--out", type=Path, help="folder for executed notebooks (default: book/chapters)")
+    p.add_argument("--jobs", type=int, default=1, help="chapters run side by side (default 1); the chapters "
+                   "that read other chapters' results run after the rest")
     p.add_argument("--list", action="store_true", help="list chapters and their parameters, then exit")
     p.set_defaults(func=_cli)
 
@@ -275,7 +316,10 @@ def _cli(args: Any) -> int:
                 print(f"    {param.name}: {param.annotation} = {param.default!r}  # {param.help}")
         return 0
     overrides = {name: params_mod.parse_cli_value(value) for name, value in args.parameter}
-    records = run(args.notebooks, args.set, args.params, overrides, args.out)
+    if args.jobs < 1:
+        raise RobotaskError(f"--jobs {args.jobs}: expected a whole number of at least 1")
+    records = run(args.notebooks, args.set, args.params, overrides, args.out, jobs=args.jobs)
     total = sum(r.seconds for r in records)
-    print(f"[robotask] {len(records)} notebook(s) executed in {total:.1f} s")
+    print(f"[robotask] {len(records)} {'notebook' if len(records) == 1 else 'notebooks'} executed, "
+          f"{total:.1f} s of notebook time")
     return 0

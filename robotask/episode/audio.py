@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy.signal import butter, sosfilt
 
 from . import format as fmt
 from .motion import Motion
@@ -20,6 +19,8 @@ def _band_noise(rng: np.random.Generator, n: int, lo: float, hi: float, sr: int)
     """Unit-std noise band-limited to [lo, hi] Hz."""
     if n <= 0:
         return np.zeros(0)
+    from scipy.signal import butter, sosfilt  # imported on first use: slow (≈1.5 s), so overlapped with rendering
+
     sos = butter(4, [lo, min(hi, sr / 2 - 1)], btype="band", fs=sr, output="sos")
     x = sosfilt(sos, rng.normal(size=n + 512))[512:]
     return x / (x.std() + 1e-12)

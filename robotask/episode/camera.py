@@ -2,7 +2,7 @@
 
 The six render cameras (four Kannala–Brandt fisheyes, a rectified stereo pair) with the calibration
 group they write, the head-camera trajectory looking at the active hand and object, the IMU of that
-trajectory at 200 Hz, object visibility and the sparse SLAM point cloud.
+trajectory at 200 Hz, object visibility, the sparse SLAM point cloud and the depth sensor's noise.
 """
 
 from __future__ import annotations
@@ -210,3 +210,22 @@ def point_cloud(rng: np.random.Generator, n_points: int = 4200, homes: dict | No
     pts = np.concatenate(parts) + rng.normal(0, 0.01, (n_points, 3))
     pts = pts[rng.permutation(len(pts))]
     return pts if homes is None else pts[pts[:, 2] > FLOOR_Z - 1.0]
+
+
+def depth_sensor(z: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Noisy metric depth with ≈5 % invalid zeros, and a confidence falling with distance.
+
+    ``z`` (frames, H, W) is the true depth. The three random arrays are drawn for all frames at
+    once (the stream order of the generator); the arithmetic then runs a few frames at a time.
+    """
+    gain, drop, jitter = rng.normal(0, 0.01, z.shape), rng.random(z.shape), rng.normal(0, 0.05, z.shape)
+    depth, conf = np.empty(z.shape, np.float32), np.empty(z.shape, np.uint8)
+    step = max(1, 32768 // max(1, z[0].size))  # frames at a time, so the temporaries stay in the cache
+    for s in range(0, len(z), step):
+        b = slice(s, s + step)
+        d = z[b] * (1 + gain[b])
+        invalid = (drop[b] < 0.05) | ~np.isfinite(d) | (d > 3.9) | (d <= 0.05)
+        c = np.clip(0.92 - 0.17 * d + jitter[b], 0.02, 1.0) * 255
+        depth[b] = np.where(invalid, 0.0, d)
+        conf[b] = np.where(invalid, 0, c)
+    return depth, conf

@@ -15,11 +15,14 @@ and the feature options. Hence:
   (``ROBOTASK_CACHE``) and the collection must then be on storage every worker sees.
 
 The driver copies each episode's artifacts to ``<out>/<episode_id>/`` and writes ``<out>/episodes.csv``
-(status, stage, seconds, peak memory of the worker) and ``<out>/failures.csv`` (episode, stage, error).
+(status ok / failed, stage, error, windows, frames: the same bytes on every run),
+``<out>/timings.csv`` (computed or cached, seconds, peak memory and worker: wall clock, differs per run)
+and ``<out>/failures.csv`` (episode, stage, error).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import resource
@@ -35,7 +38,7 @@ import pandas as pd
 
 from .. import paths
 from ..cache import Cache, content_key
-from ..io import write_csv
+from ..io import write_csv, write_json
 from ..progress import enabled, tqdm
 from . import format as fmt
 from .collection import Collection
@@ -43,6 +46,7 @@ from .layout import FEATURE_VERSION, FeatureOptions
 
 FEATURE_CACHE = Cache("collection_features")
 MARKER = "shared_windows.npz"
+SHAPE = "episode_shape.json"
 FAILURE_COLUMNS = ("episode_id", "stage", "error")
 
 
@@ -54,7 +58,7 @@ def episode_files(folder: str | os.PathLike) -> list[Path]:
 
 def feature_key(episode_id: str, folder: str | os.PathLike, options: FeatureOptions) -> str:
     """Cache entry name of an episode's artifacts: its id plus a hash of its files' content and the options."""
-    params = {"options": asdict(options), "feature_version": FEATURE_VERSION, "artifacts": "1"}
+    params = {"options": asdict(options), "feature_version": FEATURE_VERSION, "artifacts": "2"}
     return f"{episode_id}-{content_key(params, episode_files(folder), length=16)}"
 
 
@@ -84,6 +88,7 @@ def episode_task(episode_id: str, folder: str, options: dict, cache_root: str, d
             shape.update(windows=len(ws.windows), frames=int(ws.episode.n_frames))
             stage = "write"
             write_artifacts(ws, tmp)
+            write_json(tmp / SHAPE, shape)
 
         FEATURE_CACHE.folder(key, build, marker=MARKER)
         record.update(status="computed", stage="", error="", key=key, **shape)
@@ -189,10 +194,16 @@ def _cached_records(collection: Collection, options: FeatureOptions) -> tuple[li
             failed.append({"episode_id": eid, "status": "failed", "stage": "key", "error": str(exc)})
             continue
         if (FEATURE_CACHE.path(key) / MARKER).is_file():
-            cached.append({"episode_id": eid, "status": "cached", "stage": "", "error": "", "key": key})
+            cached.append({"episode_id": eid, "status": "cached", "stage": "", "error": "", "key": key,
+                           **_shape(FEATURE_CACHE.path(key))})
         else:
             jobs.append((eid, str(folder)))
     return cached, jobs, failed
+
+
+def _shape(entry: Path) -> dict:
+    """Windows and frames of a cached episode, as its task recorded them."""
+    return json.loads((entry / SHAPE).read_text()) if (entry / SHAPE).is_file() else {}
 
 
 def _run_jobs(client: Any, jobs: list[tuple], options: FeatureOptions, decode_threads: int,
@@ -267,6 +278,17 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
     for col in ("seconds", "peak_rss_mb", "worker", "windows", "frames"):
         if col not in table.columns:
             table[col] = None
-    write_csv(out / "episodes.csv", table.drop(columns=["key"], errors="ignore"))
+    _write_tables(table, out)
     write_csv(out / "failures.csv", failures)
     return FeatureRun(table, failures, time.perf_counter() - t0, n_workers, artifacts)
+
+
+def _write_tables(table: pd.DataFrame, out: Path) -> None:
+    """episodes.csv (the same on every run) and timings.csv (how this run got each episode, and its cost)."""
+    steady = table[["episode_id", "status", "stage", "error", "windows", "frames"]].copy()
+    steady["status"] = steady["status"].where(steady["status"] == "failed", "ok")
+    for col in ("windows", "frames"):
+        steady[col] = steady[col].astype("Int64")
+    write_csv(out / "episodes.csv", steady)
+    write_csv(out / "timings.csv", table[["episode_id", "status", "seconds", "peak_rss_mb", "worker"]]
+              .rename(columns={"status": "source"}))

@@ -47,18 +47,68 @@ class VideoWriter:
             self.audio = self.container.add_stream("aac", rate=int(audio_rate))
             self.audio.layout = "mono"
         self._n_video = 0
+        self._started = False  # a packet was muxed (so the header is written)
+        self._shape = (height, width, 3)
+        self._frame: av.VideoFrame | None = None  # reused input frame, made on the first write
+        self._pixels: np.ndarray | None = None  # its pixels as an array (rows may be padded)
         self._skip_audio = AAC_PRIMING if audio_rate else 0  # so decoded sample k = written sample k
 
     def write_frames(self, frames: np.ndarray) -> None:
         """Encode a chunk of RGB uint8 frames of shape (c, height, width, 3)."""
         for img in frames:
+            self.mux(self._encode(img))
+
+    def encode_frames(self, frames: np.ndarray) -> list:
+        """Encode a chunk of frames like ``write_frames`` but return the packets instead of muxing them.
+
+        The caller passes them to ``mux`` later, in the order ``write_frames`` would have muxed them
+        (the encoders do not depend on the muxer, so the file is the same bytes).
+        """
+        return [packet for img in frames for packet in self._encode(img)]
+
+    def mux(self, packets: list) -> None:
+        """Mux packets from ``encode_frames`` / ``encode_audio`` (the first packet writes the file header)."""
+        if packets:
+            self._started = True
+            self.container.mux(packets)
+
+    def mux_chunks(self, video: list[list], audio: list[list]) -> None:
+        """Mux chunk after chunk its video packets, then its audio packets (as alternating
+        ``write_frames`` and ``write_audio`` calls would)."""
+        for chunk_video, chunk_audio in zip(video, audio, strict=True):
+            self.mux(chunk_video)
+            self.mux(chunk_audio)
+
+    def _encode(self, img: np.ndarray) -> list:
+        """Encode one frame; the next frame number is its pts.
+
+        A frame of the writer's size is copied into one reused RGB frame (the encoder converts it to
+        a new yuv420p frame at once and keeps no reference to it); others go through
+        ``VideoFrame.from_ndarray`` (which checks them; the encoder rescales other sizes).
+        """
+        if isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.shape == self._shape:
+            if self._frame is None:
+                self._frame = av.VideoFrame(self._shape[1], self._shape[0], "rgb24")
+                plane = self._frame.planes[0]
+                self._pixels = np.ndarray(self._shape, np.uint8, buffer=plane, strides=(plane.line_size, 3, 1))
+            self._pixels[...] = img
+            frame = self._frame
+        else:
             frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(img), format="rgb24")
-            frame.pts = self._n_video
-            self._n_video += 1
-            self.container.mux(self.video.encode(frame))
+        frame.pts = self._n_video
+        self._n_video += 1
+        return self.video.encode(frame)
 
     def write_audio(self, samples: np.ndarray) -> None:
         """Encode a chunk of mono float samples in [-1, 1]."""
+        self.mux(self.encode_audio(samples))
+
+    def encode_audio(self, samples: np.ndarray) -> list:
+        """Encode a chunk of samples like ``write_audio`` but return the packets (see ``encode_frames``).
+
+        It may run on another thread than the video encoding. Before the header is written, the audio
+        encoder is opened the way writing the header would open it.
+        """
         if self.audio is None:
             raise RobotaskError("VideoWriter.write_audio: the writer was opened without audio_rate")
         data = np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0).reshape(-1)
@@ -66,17 +116,22 @@ class VideoWriter:
             cut = min(self._skip_audio, data.size)
             data, self._skip_audio = data[cut:], self._skip_audio - cut
             if not data.size:
-                return
+                return []
         data = data.reshape(1, -1)
         frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(data), format="fltp", layout="mono")
         frame.sample_rate = self.audio.rate
-        self.container.mux(self.audio.encode(frame))
+        ctx = self.audio.codec_context
+        if not self._started and not ctx.is_open:  # as OutputContainer.start_encoding does
+            for key, value in self.container.options.items():
+                ctx.options.setdefault(key, value)
+            ctx.open()
+        return self.audio.encode(frame)
 
     def close(self) -> None:
         """Flush both encoders and finish the file."""
-        self.container.mux(self.video.encode(None))
+        self.mux(self.video.encode(None))
         if self.audio is not None:
-            self.container.mux(self.audio.encode(None))
+            self.mux(self.audio.encode(None))
         self.container.close()
 
     def __enter__(self) -> "VideoWriter":

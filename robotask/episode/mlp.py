@@ -2,7 +2,7 @@
 
 LayerNorm(d) → Linear(d, 128) → GELU → Dropout(0.1) → Linear(128, 128) → GELU → Dropout(0.1) → Linear(128, out),
 AdamW (lr 1e-3, weight decay 1e-4), 80 epochs, batch 128. ``torch.manual_seed(seed)`` before init, a
-``torch.Generator`` seeded with seed + epoch for each shuffle, deterministic algorithms and a fixed thread
+``torch.Generator`` seeded with seed + epoch for each shuffle, AdamW from ``adamw.py`` and a fixed thread
 count: two runs give identical weights and metrics. Optional validation split with early stopping
 (improved protocol, §8.3). Notebook ``12_task`` reports it beside the minimal head.
 
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..io import atomic_path, write_json
+from .adamw import AdamW
 
 if TYPE_CHECKING:  # annotations only
     from torch import nn
@@ -113,10 +114,9 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
     import torch
 
     torch.set_num_threads(cfg.threads)
-    torch.use_deterministic_algorithms(True)
     torch.manual_seed(cfg.seed)
     model = build_mlp(x_train.shape[1], d_out, cfg)
-    opt = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    opt = AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
     loss_fn = _loss_fn(kind, class_weight, pos_weight)
     xt = torch.from_numpy(np.ascontiguousarray(x_train, dtype=np.float32))
     yt = torch.as_tensor(y_train, dtype=torch.long if kind == "classifier" else torch.float32)
@@ -131,7 +131,7 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
             idx = order[s:s + cfg.batch_size]
             out = model(xt[idx])
             loss = loss_fn(out, yt[idx])
-            opt.zero_grad(set_to_none=True)
+            opt.zero_grad()
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(idx)

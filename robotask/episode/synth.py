@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import asdict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Iterator
 
 import h5py
 import numpy as np
@@ -27,7 +29,8 @@ from . import format as fmt
 from .audio import synth_audio
 from .camera import Trajectory, calibration, camera_trajectory, point_cloud, visible_objects
 from .motion import body_keypoints, contact_scores, hand_joints, matrix_to_quat_wxyz, simulate
-from .render import VERB_TINT, render_camera, scene_spheres
+from .media import VideoWriter
+from .render import VERB_TINT, audio_packets, render_camera, scene_spheres
 from .script import FLOOR_Z, SCHEDULES, Variation, build_script, caption_document
 
 GENERATOR_VERSION = "3"
@@ -103,7 +106,9 @@ def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolut
     progress : show a tqdm bar.
     variation : how the episode departs from the default (subject, scene, script, camera; see
         ``script.Variation``); None or the default Variation writes today's episode byte for byte.
-    threads : cameras rendered at once (1 inside a process pool).
+    threads : cameras rendered at once (1 inside a process pool). With two or more, the cameras start
+        while this thread makes the audio (and encodes it) and the annotation file (the depth camera
+        keeps its depth until the file exists). The bytes are the same either way.
     """
     if resolution < 16 or resolution % 4:
         raise RobotaskError(f"resolution={resolution}; expected a multiple of 4, at least 16")
@@ -115,38 +120,83 @@ def generate_episode(out: str | Path, frames: int = 5821, seed: int = 0, resolut
     var, v, homes = _variation_parts(variation)
     rng = np.random.default_rng(seed)
     n = int(frames)
+    actions, motion, traj, hands_w, scene = _simulate(n, rng, schedule, var, v, homes)
+    calib, cams = calibration(resolution)
+    workers = max(1, min(threads, os.cpu_count() or 1))
+    writer = VideoWriter(out / fmt.video_file(fmt.AUDIO_STREAM), resolution, resolution, fmt.FPS,
+                         audio_rate=fmt.AUDIO_RATE)  # the audio camera's: its audio is encoded on this thread
+    h5 = Future()
+    jobs = [(cam, out, traj, scene, writer if cam.name == fmt.AUDIO_STREAM else None,
+             h5 if cam.name == "stereo_left" else None, chunk, seed) for cam in sorted(cams, key=_work_first)]
+    with _closed_on_error(writer), ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(render_camera, job) for job in jobs] if workers > 1 else []
+        try:
+            names = [fmt.frame_name(t) for t in fmt.T0_NS + np.arange(n, dtype=np.int64) * fmt.FRAME_NS]
+            caption = caption_document(actions, names, visible_objects(traj, motion))
+            samples = synth_audio(actions, motion, n, rng)
+            with h5py.File(out / fmt.ANNOTATION, "w") as f:
+                _write_annotation(f, **_annotation_parts(seed, schedule, var, n, rng, motion, traj, hands_w, v,
+                                                         homes),
+                                  names=names, calib=calib, caption=caption, depth_hw=(resolution // 2,) * 2)
+                h5.set_result(f)
+                audio = audio_packets(writer, samples, n, chunk)
+                _finish(futures or [pool.submit(render_camera, job) for job in jobs], writer, audio, progress)
+        finally:
+            if not h5.done():  # stopped early: the depth camera waiting for the file stops too
+                h5.set_exception(RobotaskError("episode generation stopped"))
+    return out
+
+
+def _simulate(n: int, rng: np.random.Generator, schedule: str, var: Variation | None, v: Variation,
+              homes: dict | None) -> tuple:
+    """Script, motion, head trajectory, world hand joints and the rendered scene (spheres, tints, light)."""
     actions = build_script(n, rng, schedule, var)
     motion = simulate(actions, n, rng, homes)
     traj = camera_trajectory(motion, actions, n, rng, v.height, v.mount)
     hands_w = np.stack([hand_joints(motion.wrist[h], motion.grip[h], motion.roll[h], h, v.hand_scale)
                         for h in (0, 1)])
+    centres, radii, colours = scene_spheres(motion, hands_w, v.absent)
+    tints = np.stack([VERB_TINT[actions[i].verb] for i in motion.action_index])
+    scene = (centres, radii, colours, tints) if var is None else (centres, radii, colours, tints, v.light)
+    return actions, motion, traj, hands_w, scene
+
+
+def _finish(futures: list, writer: VideoWriter, audio: list[list], progress: bool) -> None:
+    """Wait for the cameras; mux the audio camera's video packets with its audio and close its file."""
+    done = (fut.result() for fut in futures)
+    for result in tqdm(done, total=len(futures), desc="synth videos", unit="camera") if progress else done:
+        if not isinstance(result, str):  # the audio camera's video packets, chunk by chunk
+            with writer:
+                writer.mux_chunks(result, audio)
+
+
+@contextmanager
+def _closed_on_error(writer: VideoWriter) -> Iterator[None]:
+    """Close the writer's file if generation stops with an error (after the cameras have stopped)."""
+    try:
+        yield
+    except BaseException:
+        writer.container.close()
+        raise
+
+
+def _work_first(cam) -> int:
+    """Sort key of the cameras, most work first: the depth camera, the other stereo camera, the audio camera."""
+    return {"stereo_left": 0, "stereo_right": 1, fmt.AUDIO_STREAM: 2}.get(cam.name, 3)
+
+
+def _annotation_parts(seed: int, schedule: str, var: Variation | None, n: int, rng: np.random.Generator,
+                      motion, traj: Trajectory, hands_w: np.ndarray, v: Variation, homes: dict | None) -> dict:
+    """The annotation arrays still to make after the audio, in the order they draw from ``rng``."""
     hands_c = np.einsum("nji,hnkj->hnki", traj.R_c2w, hands_w - traj.t_c2w[None, :, None, :])
-    body = body_keypoints(motion.wrist, hands_w, traj.head, v.height)
-    ts = fmt.T0_NS + np.arange(n, dtype=np.int64) * fmt.FRAME_NS
-    names = [fmt.frame_name(t) for t in ts]
-    calib, cams = calibration(resolution)
-    caption = caption_document(actions, names, visible_objects(traj, motion))
-    audio = synth_audio(actions, motion, n, rng)
-    bg = resolution // 2  # depth is stored at half the stereo resolution
     meta = {"synthetic": f"robotask synthetic episode (generator {GENERATOR_VERSION}); not real data",
             "generator_version": GENERATOR_VERSION, "seed": np.int64(seed), "schedule": schedule,
             "ground_height": np.float64(FLOOR_Z), "fps": np.float64(fmt.FPS)}
     meta.update({"variation": json.dumps(asdict(var), sort_keys=True)} if var is not None else {})
-    centres, radii, colours = scene_spheres(motion, hands_w, v.absent)
-    tints = np.stack([VERB_TINT[actions[i].verb] for i in motion.action_index])
-    scene = (centres, radii, colours, tints) if var is None else (centres, radii, colours, tints, v.light)
-    with h5py.File(out / fmt.ANNOTATION, "w") as f:
-        _write_annotation(f, names=names, ts=ts, traj=traj, calib=calib, cloud=point_cloud(rng, homes=homes),
-                          hands_cam=hands_c, body=body, contacts=contact_scores(motion, n, rng), caption=caption,
-                          depth_hw=(bg, bg), meta=meta)
-        jobs = [(cam, out, traj, scene, audio if cam.name == fmt.AUDIO_STREAM else None,
-                 f if cam.name == "stereo_left" else None, chunk, seed) for cam in cams]
-        with ThreadPoolExecutor(max_workers=max(1, min(threads, os.cpu_count() or 1))) as pool:
-            done = pool.map(render_camera, jobs)
-            if progress:
-                done = tqdm(done, total=len(jobs), desc="synth videos", unit="camera")
-            list(done)
-    return out
+    return {"ts": fmt.T0_NS + np.arange(n, dtype=np.int64) * fmt.FRAME_NS, "traj": traj,
+            "cloud": point_cloud(rng, homes=homes), "hands_cam": hands_c,
+            "body": body_keypoints(motion.wrist, hands_w, traj.head, v.height),
+            "contacts": contact_scores(motion, n, rng), "meta": meta}
 
 
 def episode_key(frames: int, seed: int, resolution: int, schedule: str) -> str:

@@ -3,7 +3,8 @@
 Each function turns numbers into one claim a reader can check against the table it describes;
 ``tests/test_retrieval_sentences.py`` checks that every claim agrees with its numbers. Accuracies
 are in percent, differences in percentage points (pp). Used by notebooks ``00_home`` to
-``08_perturbations``.
+``08_perturbations``; the claims of chapters 01 to 05 are in :mod:`.sentences_corpus` and
+:mod:`.sentences_repro`, which share the number words below.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pandas as pd
 from .registry import RANKERS
 
 PAPER_REF = "{cite:t}`yelamanchi2026reference`"
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 # Number words (wings do not import each other, so the book wing's prose helpers are not used here).
@@ -25,13 +27,50 @@ def pct(x: float) -> str:
 
 
 def pp(x: float) -> str:
-    """A signed difference in percentage points with a true minus sign: "+4.9 pp", "−1.0 pp"."""
+    """A signed difference in percentage points with a true minus sign: "+4.9 pp", "−1.0 pp".
+
+    A difference that rounds to zero has no sign: "0.0 pp".
+    """
+    if round(abs(float(x)), 1) == 0:
+        return "0.0 pp"
     return f"{'+' if x >= 0 else '−'}{abs(float(x)):.1f} pp"
 
 
+def noun(n: int, word: str) -> str:
+    """``word`` as the count ``n`` needs it: "trial", "trials", "gallery", "galleries", "losses"."""
+    if int(n) == 1:
+        return word
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
 def count(n: int, word: str) -> str:
-    """ "1 trial", "80 trials" (regular plurals only)."""
-    return f"{int(n)} {word}{'' if int(n) == 1 else 's'}"
+    """ "1 trial", "80 trials", "2 galleries", "3 losses"; the count printed as an integer."""
+    k = int(round(float(n)))
+    return f"{k} {noun(k, word)}"
+
+
+def verb(n: int, one: str, many: str) -> str:
+    """The form a count needs: ``verb(1, "has", "have")`` → "has"; any other count → "have"."""
+    return one if int(n) == 1 else many
+
+
+def bold_count(n: int, word: str) -> str:
+    """ "**3** descriptions": the count in bold, the noun as the count needs it."""
+    return f"**{int(n)}** {noun(n, word)}"
+
+
+def times(n: int) -> str:
+    """ "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(int(n), f"{int(n)} times")
+
+
+def names(items: Sequence[object], empty: str = "none") -> str:
+    """Ids as code, joined: "`lamp_off` and `lamp_on`"; ``empty`` when there are none."""
+    return join([f"`{i}`" for i in items]) if len(items) else empty
 
 
 def join(items: Sequence[object], last: str = "and") -> str:
@@ -90,12 +129,13 @@ def plain_lists(text: str) -> str:
 
 def corpus_finding(tasks: int, descriptions: int, paper: Mapping[str, float]) -> str:
     """Our corpus size against the paper's (``paper.CORPUS``), with the difference in words."""
-    d = descriptions - int(paper["descriptions"])
-    diff = "the same number of descriptions" if d == 0 else (
-        f"{abs(d)} description{'s' if abs(d) > 1 else ''} {'fewer' if d < 0 else 'more'}")
-    same = "the same number of tasks" if tasks == int(paper["tasks"]) else f"{tasks} tasks"
-    return (f"We find {same} as {PAPER_REF} ({tasks}) and {diff} ({descriptions} against "
-            f"{int(paper['descriptions'])}).")
+    theirs_t, theirs_d = int(paper["tasks"]), int(paper["descriptions"])
+    d = descriptions - theirs_d
+    diff = (f"the same number of descriptions ({descriptions})" if d == 0 else
+            f"{count(abs(d), 'description')} {'fewer' if d < 0 else 'more'} ({descriptions} against {theirs_d})")
+    same = (f"the same number of tasks as the paper ({tasks})" if tasks == theirs_t
+            else f"{tasks} tasks against the paper's {theirs_t}")
+    return f"We find {same} and {diff}."
 
 
 def identical_queries(identical: bool, n_trials: int) -> str:
@@ -111,15 +151,18 @@ def first_listed_fit(consistent: Sequence[int], window: Sequence[int], n_paper: 
 
     ``consistent``: the counts n in ``window`` for which both stated percentages are k/n for a whole k.
     """
-    fits = join(consistent, last="or") if consistent else "no count"
+    fits = f"only for n = {join(consistent, last='or')}" if consistent else "for no n"
+    d = n_paper - n_ours
+    size = ("of the same size" if d == 0 else
+            f"{WORDS.get(abs(d), abs(d))} {noun(abs(d), 'description')} {'larger' if d > 0 else 'smaller'}")
 
     def verdict(n: int) -> str:
         return "fits" if n in consistent else "does not fit"
 
-    return (f"On the first-listed gallery both of the paper's percentages are whole fractions k/n only for "
-            f"n = {fits} (counts from {min(window)} to {max(window)} tried). The paper's corpus, one "
-            f"description larger, scores n = {n_paper} queries there, which {verdict(n_paper)}; ours "
-            f"scores n = {n_ours}, which {verdict(n_ours)}.")
+    return (f"On the first-listed gallery both of the paper's percentages are whole fractions k/n {fits} "
+            f"(counts from {min(window)} to {max(window)} tried). The paper's corpus, {size}, scores "
+            f"n = {n_paper} queries there, which {verdict(n_paper)}; ours scores n = {n_ours}, which "
+            f"{verdict(n_ours)}.")
 
 
 def denominators_finding(n_fit_paper: int, n_fit_ours: int, n_stated: int, paper_n: Sequence[int],
@@ -129,7 +172,8 @@ def denominators_finding(n_fit_paper: int, n_fit_ours: int, n_stated: int, paper
         return f"{min(ns)}–{max(ns)}"
 
     return (f"Over random galleries the count of scored queries is {span(paper_n)} for the paper's corpus "
-            f"and {span(our_n)} for ours (0 or more copies of the shared text excluded). Of the "
+            f"and {span(our_n)} for ours (the held-out queries less the copies of the shared text among "
+            f"them). Of the "
             f"{n_stated} minimum, maximum and first-listed percentages the paper states, {n_fit_paper} "
             f"fit the paper's counts and {n_fit_ours} fit ours.")
 

@@ -1,0 +1,388 @@
+"""Computed sentences of the chapters that go beyond the paper: one function per claim.
+
+Each turns numbers into a sentence a reader can check against the table it describes;
+``tests/test_retrieval_sentences_beyond.py`` checks that they agree. Accuracies are in percent (%),
+differences in percentage points (pp). Used by notebooks ``06_sentence_embeddings``,
+``07_uncertainty``, ``08_perturbations`` and ``09_transfer``.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import pandas as pd
+
+from .sentences import count, join, label, pct, verb
+
+
+def pp(x: float, unit: str = " pp") -> str:
+    """A difference at one decimal with a true minus sign: "+4.9 pp", "−1.0 pp", "0.0 pp" (rounds to 0)."""
+    r = round(float(x), 1)
+    return ("0.0" if r == 0 else f"{'+' if r > 0 else '−'}{abs(r):.1f}") + unit
+
+
+def interval(lo: float, hi: float) -> str:
+    """A 95 % interval of a difference: "−0.5 to +5.3 pp"."""
+    return f"{pp(lo, '')} to {pp(hi)}"
+
+
+def p_value(p: float) -> str:
+    """ "P = 0.12", "P = 0.0031" or "P < 0.001"."""
+    return "P < 0.001" if p < 0.001 else f"P = {p:.2g}"
+
+
+def bullets(lines: Sequence[str]) -> str:
+    """A Markdown list, one claim per item."""
+    return "\n".join(f"- {line}" for line in lines)
+
+
+# --------------------------------------------------------------------------- 06_sentence_embeddings
+def embedding_timing(sizes: Sequence[int], n_trials: int, seed: int, seconds: Mapping[str, float],
+                     n_encoded: int, cached: bool, neural: Sequence[str]) -> str:
+    """Scale and timings (``sizes``: tasks, texts, distinct texts; ``seconds``: load, neural, lexical)."""
+    tasks, texts, distinct = sizes
+    cache = "; the rest came from the on-disk vector cache" if cached else ""
+    return (f"{count(tasks, 'task')}, {count(texts, 'description')} and {count(n_trials, 'gallery')} "
+            f"(seed {seed}). Embedding the {distinct} distinct descriptions took "
+            f"**{seconds['load']:.1f} s**, model loading included (the model computed "
+            f"{count(n_encoded, 'text')} in this run{cache}). Evaluating {join([label(r) for r in neural])} "
+            f"over the {count(n_trials, 'gallery')}, model loading included, took "
+            f"**{seconds['neural']:.1f} s**; the lexical rankers took {seconds['lexical']:.1f} s.")
+
+
+def minilm_against_char(acc: Mapping[str, float], lexical: Sequence[str]) -> str:
+    """MiniLM's mean next to Char TF-IDF's and the fusion's; names the best lexical ranker run."""
+    best = max((r for r in lexical if r in acc), key=lambda r: acc[r], default="char")
+    char = ("the best lexical ranker here" if best == "char"
+            else f"here {label(best)} leads the lexical rankers with {pct(acc[best])}")
+    fusion = (f", and the untuned fusion MiniLM+Char **{pct(acc['minilm_char'])}**"
+              if "minilm_char" in acc else "")
+    return (f"MiniLM reaches **{pct(acc['minilm'])}** mean top-1 accuracy against "
+            f"**{pct(acc['char'])}** for Char TF-IDF (the paper's best ranker; {char}){fusion}.")
+
+
+def _pair(comp: pd.DataFrame, a: str, b: str) -> pd.Series | None:
+    """The row of ``comp`` (``a, b, mean_diff, lo, hi, wins, ties, losses``) for A − B, if any."""
+    hit = comp[(comp["a"] == a) & (comp["b"] == b)]
+    return None if hit.empty else hit.iloc[0]
+
+
+def minilm_paired(comp: pd.DataFrame) -> str:
+    """MiniLM against Char TF-IDF by gallery, and the fusion against MiniLM (``comp``: paired comparisons)."""
+    row = _pair(comp, "minilm", "char")
+    n = row["wins"] + row["ties"] + row["losses"]
+    text = (f"MiniLM is ahead of Char TF-IDF in **{row['wins']} of {count(n, 'gallery')}** "
+            f"({count(row['ties'], 'tie')}, {count(row['losses'], 'loss')}); the mean paired difference is "
+            f"**{pp(row['mean_diff'])}** (95 % interval {interval(row['lo'], row['hi'])}).")
+    fused = _pair(comp, "minilm", "minilm_char")
+    if fused is None:
+        return text
+    d, lo, hi = -fused["mean_diff"], -fused["hi"], -fused["lo"]
+    change = (f"lowers the accuracy by {abs(d):.1f} pp" if round(d, 1) < 0 else
+              f"raises the accuracy by {d:.1f} pp" if round(d, 1) > 0 else "leaves the accuracy")
+    text += (f" Fusing it with Char TF-IDF {change} relative to MiniLM alone (95 % interval "
+             f"{interval(lo, hi)})")
+    return text + (": with equal untuned weights the lexical scores dilute the embedding." if hi < 0
+                   else ", so the fusion helps." if lo > 0 else ".")
+
+
+def no_overlap_finding(n_no_overlap: int, n_scored: int, minilm: float, char: float) -> str:
+    """MiniLM and Char TF-IDF on queries sharing no content word (``minilm``, ``char``: 0–1)."""
+    text = (f"Queries sharing no content word with their task's gallery description make up "
+            f"**{pct(100 * n_no_overlap / n_scored)}** of all scored queries. On them MiniLM is right "
+            f"**{pct(100 * minilm)}** of the time and Char TF-IDF **{pct(100 * char)}**")
+    if minilm > char:
+        return text + (": a lexical ranker can only guess when no form is shared, while the embedding "
+                       "can still place a synonym near the indexed wording (see the examples above).")
+    return text + ": on these queries the embedding does no better than character n-grams."
+
+
+def opposite_finding(conf: pd.DataFrame, opposite: float, paraphrase: float) -> str:
+    """How often MiniLM names the opposite task (``conf``, by ranker); two cosines of "open the fridge"."""
+    m, c = conf.loc["minilm"], conf.loc["char"]
+    text = (f"MiniLM sends **{pct(m['to_opposite'])}** of these queries to the opposite task (Char "
+            f"TF-IDF: {pct(c['to_opposite'])}), and **{pct(m['share_of_errors'])}** of its errors on "
+            f"them are exactly that confusion. For instance the MiniLM cosine of \"open the fridge\" "
+            f"and \"close the fridge\" is **{opposite:.2f}**")
+    text += (f", against {paraphrase:.2f} for the paraphrase pair \"open the fridge\" / \"pull the fridge "
+             f"door open\"")
+    if paraphrase - opposite < 0.1:
+        return text + (": the shared object dominates the vector, and the one word that reverses the "
+                       "command moves it little.")
+    return text + "."
+
+
+def help_and_fail(minilm: float, char: float, conf: pd.DataFrame) -> str:
+    """Where embeddings help (no shared word; rates 0–1) and fail (opposite tasks, ``conf``)."""
+    return (f"On paraphrases that share no content word with the indexed description MiniLM is right "
+            f"{pct(100 * minilm)} of the time (Char TF-IDF {pct(100 * char)}); on opposing commands "
+            f"it names the opposite task for {pct(conf.loc['minilm', 'to_opposite'])} of the affected "
+            f"queries (Char TF-IDF {pct(conf.loc['char', 'to_opposite'])}).")
+
+
+def neural_timing(neural: Sequence[str], n_trials: int, seconds: float) -> str:
+    """How long the neural rankers' evaluation took."""
+    return (f"Evaluating {join([label(r) for r in neural])} over {count(n_trials, 'gallery')} took "
+            f"{seconds:.1f} s on this machine, model loading included.")
+
+
+# --------------------------------------------------------------------------- 07_uncertainty
+def uncertainty_setup(n_rankers: int, n_trials: int, seed: int, n_queries: int, n_tasks: int,
+                      n_pairs: int) -> str:
+    """The size of the run the intervals describe."""
+    return (f"{count(n_rankers, 'ranker')} and {count(n_trials, 'gallery')} (seed {seed}): "
+            f"{n_queries} distinct query descriptions in {count(n_tasks, 'task')} give "
+            f"{count(n_pairs, 'scored (gallery, query) pair')} per ranker.")
+
+
+def _dominant(row: pd.Series, n_trials: int) -> str:
+    return ("the finite set of instructions" if row["width_queries"] > row["width_galleries"]
+            else f"the draw of the {count(n_trials, 'gallery')}")
+
+
+def interval_sources(row: pd.Series, n_trials: int) -> str:
+    """One ranker's interval of the mean and its two sources (``row``: ``intervals`` by ranker)."""
+    only = " only" if row["width_galleries"] < row["width_queries"] else ""
+    return (f"For {label(row.name)} the 95 % interval of the mean is "
+            f"**{row['lo']:.1f}–{row['hi']:.1f} %** (width {row['width']:.1f} pp). Resampling the "
+            f"galleries alone gives a width of{only} {row['width_galleries']:.1f} pp, resampling the "
+            f"descriptions alone {row['width_queries']:.1f} pp: the uncertainty of the mean comes "
+            f"mainly from {_dominant(row, n_trials)}. The 5th–95th percentile spread "
+            f"({row['p5']:.1f}–{row['p95']:.1f} %) describes single galleries, not the mean.")
+
+
+def pairs_significant(n_sig: int, n_pairs: int, alpha: float) -> str:
+    """How many pairs of rankers differ by both criteria."""
+    return (f"Of the {count(n_pairs, 'pair')}, **{n_sig or 'none'}** "
+            f"{verb(max(n_sig, 1), 'differs', 'differ')} by both criteria (Holm-adjusted permutation "
+            f"P < {alpha:g} and a paired bootstrap interval excluding zero).")
+
+
+def ordering_verdicts(claims: pd.DataFrame) -> str:
+    """How many of the paper's orderings get each verdict, naming them (``claim, verdict``)."""
+    parts = []
+    for verdict in ("supported", "not resolved", "contradicted"):
+        named = [" > ".join(label(r.strip()) for r in c.split(">"))
+                 for c in claims.loc[claims["verdict"] == verdict, "claim"]]
+        parts.append(f"**{len(named)}** {verb(len(named), 'is', 'are')} {verdict} ({join(named)})"
+                     if named else f"none is {verdict}")
+    return f"Of the {count(len(claims), 'ordering')}, {join(parts)}."
+
+
+def strongest_claim(row: pd.Series, paper_pair: Mapping[str, float], alpha: float) -> str:
+    """The paper's Char TF-IDF > BM25 claim here and whether both criteria agree (``paper_pair``: paper's)."""
+    n = sum(int(paper_pair[k]) for k in ("wins", "ties", "losses"))
+    ours = join([count(row["wins"], "win"), count(row["ties"], "tie"), count(row["losses"], "loss")])
+    text = (f"The paper's strongest statement, Char TF-IDF over BM25 in {int(paper_pair['wins'])} of "
+            f"{n} galleries with {count(paper_pair['ties'], 'tie')} "
+            f"{{cite:p}}`yelamanchi2026reference`, becomes {ours} here (sign test "
+            f"{p_value(row['p_sign'])}). ")
+    p = f"the Holm-adjusted permutation {p_value(row['p_perm_holm'])}"
+    ci = f"the paired bootstrap interval ({interval(row['lo'], row['hi'])})"
+    small, excludes = row["p_perm_holm"] < alpha, row["lo"] > 0 or row["hi"] < 0
+    if small and excludes:
+        return text + f"Both criteria agree: {p} is below {alpha:g} and {ci} excludes zero."
+    if small:
+        return text + (f"The two criteria disagree: {p} but {ci} includes zero, so the difference is "
+                       f"consistent across the galleries of this corpus but could vanish with another "
+                       f"sample of instructions.")
+    if excludes:
+        return text + f"The two criteria disagree: {ci} excludes zero but {p} is not below {alpha:g}."
+    return text + f"Neither criterion separates the two rankers: {p} and {ci} includes zero."
+
+
+def interval_widths(intervals: pd.DataFrame, row: pd.Series, n_trials: int) -> str:
+    """The range of interval widths, and the dominant source for one ranker (``row``)."""
+    return (f"The 95 % bootstrap intervals of the mean are {intervals['width'].min():.1f} to "
+            f"{intervals['width'].max():.1f} pp wide; for {label(row.name)} most of the width comes "
+            f"from {_dominant(row, n_trials)}.")
+
+
+def orderings_headline(claims: pd.DataFrame) -> str:
+    """How many of the paper's orderings are supported, not resolved or reversed (``verdict``)."""
+    n = claims["verdict"].value_counts()
+    sup, unres, rev = (int(n.get(v, 0)) for v in ("supported", "not resolved", "contradicted"))
+    rest = f"{unres or 'none'} {verb(max(unres, 1), 'is', 'are')} not resolved"
+    rest += f" and {rev} {verb(rev, 'is', 'are')} reversed" if rev else ""
+    return (f"{sup or 'None'} of the {count(len(claims), 'ordering')} implied by the paper's Table 2 "
+            f"{verb(max(sup, 1), 'is', 'are')} statistically supported on this corpus; {rest}.")
+
+
+def pairing_finding(n_overlap_sig: int, n_pairs: int) -> str:
+    """How many significant pairs have overlapping single-mean intervals."""
+    if n_overlap_sig == 0:
+        return (f"None of the {count(n_pairs, 'pair')} differs significantly while its single-mean "
+                f"intervals overlap.")
+    return (f"Pairing matters: {n_overlap_sig} of the {count(n_pairs, 'pair')} "
+            f"{verb(n_overlap_sig, 'differs', 'differ')} significantly although the single-mean "
+            f"intervals overlap, because both rankers are scored on identical queries.")
+
+
+# --------------------------------------------------------------------------- 08_perturbations
+def perturbation_setup(n_rankers: int, n_perturbations: int, n_trials: int, seed: int, n_queries: int) -> str:
+    """The size of the perturbation study."""
+    return (f"{count(n_rankers, 'ranker')}, {count(n_perturbations, 'perturbation')} and "
+            f"{count(n_trials, 'gallery')} (seed {seed}); {n_queries} distinct descriptions are held "
+            f"out as queries.")
+
+
+def opposite_pairs(pairs: Sequence[tuple[str, str]]) -> str:
+    """The pairs of opposite tasks in the corpus."""
+    if not pairs:
+        return "The corpus has no pair of opposite tasks, so a direction swap has no correct target."
+    named = join([f"`{a}` ↔ `{b}`" for a, b in pairs])
+    return f"The corpus has **{count(len(pairs), 'pair')} of opposite tasks**: {named}."
+
+
+def _signs(col: pd.Series) -> str:
+    """ "every ranker gains" or "of 4 rankers, 3 gain and 1 stays the same" (at one decimal)."""
+    r = col.round(1)
+    n = [(int((r > 0).sum()), "gains", "gain"), (int((r < 0).sum()), "loses accuracy", "lose accuracy"),
+         (int((r == 0).sum()), "stays the same", "stay the same")]
+    if max(k for k, _, _ in n) == len(r):
+        return f"every ranker {next(a for k, a, _ in n if k)}"
+    return f"of {count(len(r), 'ranker')}, " + join([f"{k} {verb(k, a, b)}" for k, a, b in n if k])
+
+
+def perturbation_effect(name: str, rows: pd.DataFrame) -> str:
+    """One perturbation across rankers: signs, range, the largest change and its 95 % interval, no verdict."""
+    t = rows.set_index("ranker")
+    col = t["change"]
+    low, high, big = col.idxmin(), col.idxmax(), col.abs().idxmax()
+    rng = (f", from {pp(col[low])} ({label(low)}) to {pp(col[high])} ({label(high)})" if low != high
+           else f" ({pp(col[low])})")
+    opens = [r for r in t.index if t.loc[r, "lo"] <= 0 <= t.loc[r, "hi"]]
+    text = (f"**{name}**: {_signs(col)}{rng}. The largest change, {pp(col[big])} for {label(big)}, "
+            f"has a 95 % interval of {interval(t.loc[big, 'lo'], t.loc[big, 'hi'])}, which "
+            f"{'includes' if big in opens else 'excludes'} zero")
+    others, k = [label(r) for r in opens if r != big], len(t) - 1
+    return text + ("" if k == 0 else "; every other interval includes zero" if len(others) == k
+                   else "; no other interval includes zero" if not others else
+                   f"; of the others, the {verb(len(others), 'interval', 'intervals')} of "
+                   f"{join(others)} {verb(len(others), 'includes', 'include')} zero") + "."
+
+
+def inflection_finding(changes: pd.Series) -> str:
+    """The range of the inflection changes (ranker → pp), read only when no ranker loses."""
+    low, high = changes.idxmin(), changes.idxmax()
+    text = (f"Inflection changes accuracy by between {pp(changes[low])} ({label(low)}) and "
+            f"{pp(changes[high])} ({label(high)})")
+    if round(changes.min(), 1) < 0 or round(changes.max(), 1) <= 0:
+        return text + "."
+    return text + (": no ranker loses. Inflecting the verb removes exact matches on verbs such as "
+                   "*put*, *open* or *pick*, which many tasks share, so the object words decide more "
+                   "often; character n-grams and MiniLM still see the verb stem.")
+
+
+def spelling_finding(changes: pd.Series) -> str:
+    """One typo's effect on Char TF-IDF against Word TF-IDF and BM25 (ranker → pp)."""
+    char, word, bm25 = changes["char"], changes["word"], changes["bm25"]
+    text = (f"A single typo changes Char TF-IDF by {pp(char)}, Word TF-IDF by {pp(word)} and BM25 by "
+            f"{pp(bm25)}")
+    if round(char, 1) > round(max(word, bm25), 1):
+        text += ": within-word character n-grams survive a one-letter edit, whole-word tokens do not"
+    if "minilm" in changes:
+        text += (f"; MiniLM, which splits an unknown word into word pieces, changes by "
+                 f"{pp(changes['minilm'])}")
+    return text + "."
+
+
+def direction_swap_finding(follow: pd.Series, stays: pd.Series, stay_no_opposite: pd.Series,
+                           name: str = "") -> str:
+    """Where swapped queries land (ranker → %) and where those of tasks without an opposite stay."""
+    lead, top = f"**{name}**: after" if name else "After", label(follow.idxmax())
+    text = (f"{lead} the swap, the prediction follows the flipped meaning (names the opposite task) "
+            f"for {follow.min():.1f}–{follow.max():.1f} % of the queries, most often with **{top}**; "
+            f"it stays on the source task for {stays.min():.1f}–{stays.max():.1f} %.")
+    if stay_no_opposite.notna().any():
+        text += (f" For swapped queries of tasks *without* an opposite, the prediction stays on the "
+                 f"source task in {stay_no_opposite.min():.1f}–{stay_no_opposite.max():.1f} % of "
+                 f"cases (there the swap has no correct target).")
+    return text
+
+
+# --------------------------------------------------------------------------- 09_transfer
+def _per_library(lead: str, items: Mapping[str, str]) -> str:
+    return f"{lead}: " + "; ".join(f"{t}: {s}" for t, s in items.items()) + "."
+
+
+def library_settings(seed: int, n_trials: int, n_matched: int, n_rankers: int, overview: pd.DataFrame) -> str:
+    """The shared settings and each library's size (``overview``: ``transfer.overview``)."""
+    sizes = " ".join(f"**{r['Library']}** has {count(r['Labels'], 'label')} and "
+                     f"{count(r['Texts'], 'text')}, so each gallery indexes {r['Labels']} texts and "
+                     f"queries the other {r['Queries per gallery']}." for _, r in overview.iterrows())
+    return (f"Every library is run with the same settings: seed {seed}, "
+            f"{count(n_trials, 'one-description gallery')}, {count(n_matched, 'matched trial')} and "
+            f"{count(n_rankers, 'ranker')}. {sizes}")
+
+
+def best_per_library(best: pd.DataFrame, titles: Mapping[str, str]) -> str:
+    """The best of the paper's rankers on each library (``best``: by library key, ``ranker, mean``)."""
+    return _per_library("The best of the paper's rankers on each library", {
+        t: f"**{label(best.loc[k, 'ranker'])}** ({pct(best.loc[k, 'mean'])})" for k, t in titles.items()})
+
+
+def char_vs_bm25(cb: pd.DataFrame) -> str:
+    """Char TF-IDF − BM25 on each library (``cb``: rows of ``transfer_tables.paired`` by library)."""
+    return _per_library("Char TF-IDF against BM25, paired by gallery", {
+        t: f"{pp(r['Mean difference (pp)'])} on average, Char TF-IDF ahead in {int(r['Char wins'])} "
+           f"of {count(r['Galleries'], 'gallery')}" for t, r in cb.iterrows()})
+
+
+def widest_bands(bands: pd.DataFrame) -> str:
+    """The widest 5th–95th percentile band of each library and its ranker (``Ranker`` + libraries)."""
+    b = bands.set_index("Ranker")
+    return _per_library("The widest band on each library",
+                        {t: f"{b[t].max():.1f} pp ({b[t].idxmax()})" for t in b.columns})
+
+
+def matched_labels(counts: Mapping[str, tuple[int, int]]) -> str:
+    """How many labels of each library take part in the matched study (title → (taking part, all))."""
+    return _per_library("Labels with at least three texts (those of the matched study)",
+                        {t: f"{m} of {n}" for t, (m, n) in counts.items()})
+
+
+def claims_held(held: pd.DataFrame) -> str:
+    """How many of the paper's claims hold on each library (``held``: claim × library booleans)."""
+    n = held.sum(axis=0).astype(int)
+    each = [f"{k} on {t}" for t, k in n.items()]
+    each[0] = f"{n.iloc[0]} {verb(n.iloc[0], 'holds', 'hold')} on {n.index[0]}"
+    every = int((n == len(held)).sum())
+    where = ("all of them hold on every library" if every == len(n) else "no library meets all of them"
+             if every == 0 else f"all of them hold on {every} of the {count(len(n), 'library')}")
+    return f"Of the paper's {count(len(held), 'claim')}, {join(each)}; {where}."
+
+
+def claim_lines(held: pd.DataFrame) -> list[str]:
+    """One sentence per claim: the libraries on which it holds and those on which it does not."""
+    lines = []
+    for claim, row in held.astype(bool).iterrows():
+        yes, no = list(row.index[row.to_numpy()]), list(row.index[~row.to_numpy()])
+        parts = [f"holds on {join(yes)}" if yes else "", f"does not hold on {join(no)}" if no else ""]
+        lines.append(f"{claim}: {'; '.join(p for p in parts if p)}.")
+    return lines
+
+
+def variation_finding(near: pd.Series, title: str, excluded: float, best: pd.Series,
+                      others: pd.Series, task_right: float | None) -> str:
+    """Variation level beside the other libraries (``near``, ``others``: by title; ``best``: by ranker)."""
+    rest = [f"{t}: {v:.0f} %" for t, v in near.items() if t != title]
+    means = [f"{t} {pct(others[t])}" for t in near.index if t in others.index]
+    is_are = verb(int(round(excluded)), "is", "are")
+    text = (f"At variation level {near[title]:.0f} % of the texts have a one-word neighbour under "
+            f"another label{f' ({join(rest)})' if rest else ''}. On average {count(round(excluded), 'query')} "
+            f"per gallery {is_are} left out because several variations share the text. The best ranker "
+            f"reaches {pct(best.max())} ({label(best.idxmax())})"
+            + (f"; the best means on the other libraries are {join(means)}." if means else "."))
+    if task_right is None or pd.isna(task_right):
+        return text
+    found = ": the task is found, the variation is not." if task_right > 50 else "."
+    return text + (f" Of Char TF-IDF's wrong answers at variation level, {task_right:.0f} % name "
+                   f"another variation of the right task{found}")
+
+
+def near_confusions(shares: pd.Series, titles: Sequence[str]) -> str:
+    """Share of Char TF-IDF's wrong answers between labels one word apart (title → %)."""
+    return _per_library("Share of Char TF-IDF's wrong answers between labels that differ by opposite "
+                        "words, colours, numbers or the variation of one task",
+                        {t: f"{shares[t]:.0f} %" for t in titles if t in shares.index})
