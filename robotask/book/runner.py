@@ -236,20 +236,17 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
                 seconds = fut.result()
             except RobotaskError as exc:
                 print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
-                _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, None, "failed"))
+                _record(log_path, chapter, set_name, parameters, None)
                 failures.append(exc)
                 continue
             print(f"[robotask] {chapter.id} {seconds:.1f} s ({done}/{len(planned)})", flush=True)
-            record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
-            _log(log_path, record)
-            records.append(record)
+            records.append(_record(log_path, chapter, set_name, parameters, seconds))
     if failures:
         raise failures[0]
     return records
 
 
-def _run_planned(planned: list[tuple[chapters_mod.Chapter, dict[str, Any]]], set_name: str, out_dir: Path,
-                 log_path: Path, jobs: int = 1) -> list[RunRecord]:
+def _run_planned(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int = 1) -> list[RunRecord]:
     """Execute the planned chapters (side by side in ``jobs`` processes, readers last), logging each."""
     records: list[RunRecord] = []
     if jobs > 1:
@@ -261,13 +258,21 @@ def _run_planned(planned: list[tuple[chapters_mod.Chapter, dict[str, Any]]], set
             seconds = execute(chapter, parameters, out_dir)
         except RobotaskError:
             print("FAILED", flush=True)
-            _log(log_path, RunRecord(chapter.id, chapter.source, set_name, parameters, None, "failed"))
+            _record(log_path, chapter, set_name, parameters, None)
             raise
         print(f"{seconds:.1f} s", flush=True)
-        record = RunRecord(chapter.id, chapter.source, set_name, parameters, round(seconds, 2), "ok")
-        _log(log_path, record)
-        records.append(record)
+        records.append(_record(log_path, chapter, set_name, parameters, seconds))
     return records
+
+
+def _record(log_path: Path, chapter: chapters_mod.Chapter, set_name: str, parameters: dict[str, Any],
+            seconds: float | None) -> RunRecord:
+    """Log one chapter's run (``seconds`` None: it failed) and return its record."""
+    status = "failed" if seconds is None else "ok"
+    record = RunRecord(chapter.id, chapter.source, set_name, parameters,
+                       None if seconds is None else round(seconds, 2), status)
+    _log(log_path, record)
+    return record
 
 
 def _log(log_path: Path, record: RunRecord) -> None:

@@ -26,14 +26,14 @@ def pct(x: float) -> str:
     return f"{float(x):.1f} %"
 
 
-def pp(x: float) -> str:
+def pp(x: float, unit: str = " pp") -> str:
     """A signed difference in percentage points with a true minus sign: "+4.9 pp", "−1.0 pp".
 
-    A difference that rounds to zero has no sign: "0.0 pp".
+    A difference that rounds to zero has no sign: "0.0 pp". ``unit=""`` leaves the unit off.
     """
     if round(abs(float(x)), 1) == 0:
-        return "0.0 pp"
-    return f"{'+' if x >= 0 else '−'}{abs(float(x)):.1f} pp"
+        return "0.0" + unit
+    return f"{'+' if x >= 0 else '−'}{abs(float(x)):.1f}{unit}"
 
 
 def noun(n: int, word: str) -> str:

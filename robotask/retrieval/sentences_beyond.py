@@ -12,13 +12,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from .sentences import count, join, label, pct, verb
-
-
-def pp(x: float, unit: str = " pp") -> str:
-    """A difference at one decimal with a true minus sign: "+4.9 pp", "−1.0 pp", "0.0 pp" (rounds to 0)."""
-    r = round(float(x), 1)
-    return ("0.0" if r == 0 else f"{'+' if r > 0 else '−'}{abs(r):.1f}") + unit
+from .sentences import count, join, label, pct, pp, verb
 
 
 def interval(lo: float, hi: float) -> str:
