@@ -17,8 +17,8 @@
 #
 # Does a second reference description per task help, once the test set is held fixed? This
 # chapter reproduces the paper's matched study (section 5, Table 3, Figure 4): in each trial the
-# same queries (descriptions at shuffled position three or later) are ranked against a gallery of
-# one and of two descriptions per task.
+# same queries (the third and later shuffled descriptions of each task) are ranked against a
+# gallery of one and of two descriptions per task.
 #
 # - **Inputs:** the RLBench corpus or any CSV with `task` and `text` columns; every task needs at
 #   least three descriptions.

@@ -95,7 +95,9 @@ for policy in ("strict", "either", "primary"):
     table4[f"paper_{policy}"] = [paper.TABLE4.get(r, {}).get(policy) for r in table4["ranker"]]
 report.show_md("Mean top-1 accuracy (%) over the random galleries under each policy; the paper's "
                "columns are its Table 4 {cite:p}`yelamanchi2026reference`.")
-report.show_table(table4.drop(columns="ranker"), digits=1, headers=POLICY_HEADERS)
+report.show_table(
+    table4.drop(columns="ranker").rename_axis(columns=None), digits=1, headers=POLICY_HEADERS
+)
 
 # %%
 if {"char", "bm25"} <= set(config.rankers):
@@ -110,7 +112,8 @@ if {"char", "bm25"} <= set(config.rankers):
 # %%
 first_listed = per_trial[per_trial["condition"] == "first_listed"]
 audit = first_listed.pivot(index="ranker", columns="policy", values="accuracy")
-audit = audit.reindex(index=config.rankers, columns=["strict", "either", "primary"]).reset_index()
+audit = audit.reindex(index=config.rankers, columns=["strict", "either", "primary"])
+audit = audit.reset_index().rename_axis(columns=None)
 scored = first_listed[first_listed["policy"] == "primary"].set_index("ranker")["n_queries"]
 audit["n_scored"] = [scored[r].item() for r in audit["ranker"]]
 audit["paper"] = [paper.FIRST_LISTED.get(r) for r in audit["ranker"]]

@@ -125,7 +125,7 @@ claims = reproduction.check_claims(per_trial, corpus, audit_predictions)
 io.write_csv(out / "claims.csv", claims)
 report.show_table(
     claims[["claim", "where", "reproduced", "evidence"]].assign(
-        evidence=claims["evidence"].map(sentences.plain_lists)
+        evidence=claims["evidence"].map(sentences.plain_lists).map(sentences.ranker_labels)
     ),
     headers={"where": "Where in the paper"},
 )
@@ -187,10 +187,7 @@ report.show_md(
 if alternative_corpora and not corpus_path:
     alt = reproduction.evaluate_corpora(reproduction.alternative_corpora(load_literals()), config)
     io.write_csv(out / "alternative_corpora.csv", alt)
-    report.show_table(alt, digits=1, headers={
-        "fl_word_char": "First-listed: Word+Char", "fl_char": "First-listed: Char TF-IDF",
-        "mean_char": "Mean: Char TF-IDF",
-    })
+    report.show_table(alt, digits=1, headers=sentences_corpus.alternative_headers(alt.columns))
     report.show_md(
         sentences_corpus.alternative_readings(
             alt, paper.FIRST_LISTED, paper.CORPUS, paper.TABLE2["char"]["mean"]
@@ -250,8 +247,8 @@ else:
 # - **Draws:** one `np.random.default_rng(seed)`; per trial, per task in sorted task-id order,
 #   `rng.permutation(n_task)`; the gallery holds the first one or two shuffled descriptions.
 # - **Matched study:** its draws continue the same generator after the primary trials
-#   (`matched_draws = "continue"`); chapter 03 also reports the `reuse` reading. Queries are the
-#   descriptions at shuffled position ≥ 3 in both conditions.
+#   (`matched_draws = "continue"`); chapter 03 also reports the `reuse` reading. Queries are
+#   the third and later shuffled descriptions of each task in both conditions.
 # - **Tokenisation:** BM25 lowercase `[a-z0-9]+`; word TF-IDF uses scikit-learn's default token
 #   pattern (two or more word characters), so one-letter words such as "a" are dropped.
 # - **TF:** sublinear (1 + ln tf) for word TF-IDF only; raw tf for character TF-IDF and in LSA's input

@@ -51,6 +51,7 @@ from robotask.retrieval import (
     embedding,
     error_analysis,
     figures,
+    sentences,
     sentences_beyond,
     statistics,
     study,
@@ -140,7 +141,7 @@ show = comp.assign(
     pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
 )
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
-report.show_table(uncertainty.format_p(show[columns]))
+report.show_table(uncertainty.format_p(show[columns]), headers=sentences.PAIRED_HEADERS)
 report.show_md(sentences_beyond.minilm_paired(comp))
 
 # %%
@@ -170,7 +171,8 @@ rate = no_overlap.groupby(lambda i: 0).agg(
     minilm=("correct_minilm", "mean"), char=("correct_char", "mean")
 )
 right = {"minilm": rate["minilm"].iloc[0], "char": rate["char"].iloc[0]}  # fractions, 0 to 1
-report.show_table(error_analysis.help_examples(both, "minilm", "char", n_examples))
+helped = error_analysis.help_examples(both, "minilm", "char", n_examples)
+report.show_table(helped, headers=sentences.ranker_headers(helped.columns))
 report.show_md(sentences_beyond.no_overlap_finding(
     len(no_overlap), len(both), right["minilm"], right["char"]
 ))

@@ -45,6 +45,7 @@ from robotask.retrieval import (
     bootstrap,
     figures,
     paper,
+    sentences,
     sentences_beyond,
     statistics,
     study,
@@ -140,7 +141,7 @@ comp = uncertainty.paired_comparisons(
 comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
-report.show_table(uncertainty.format_p(comp[columns]))
+report.show_table(uncertainty.format_p(comp[columns]), headers=sentences.PAIRED_HEADERS)
 n_sig = int(((comp["p_perm_holm"] < alpha) & ((comp["lo"] > 0) | (comp["hi"] < 0))).sum())
 lo_hi = intervals.set_index("ranker")[["lo", "hi"]]
 overlap = np.array([
@@ -167,7 +168,12 @@ claims["paper_diff"] = [paper_means[c.split(" > ")[0]] - paper_means[c.split(" >
                         for c in claims["claim"]]
 columns = ["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties", "losses",
            "p_perm_holm", "verdict"]
-report.show_table(uncertainty.format_p(claims[columns]))
+report.show_table(
+    uncertainty.format_p(claims[columns]).assign(
+        claim=claims["claim"].map(sentences.claim_label)
+    ),
+    headers=sentences.PAIRED_HEADERS,
+)
 report.show_md(sentences_beyond.ordering_verdicts(claims))
 if "char > bm25" in set(claims["claim"]):
     cb = claims.set_index("claim").loc["char > bm25"]

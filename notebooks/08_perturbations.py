@@ -124,7 +124,9 @@ plots.save_figure(fig, out, "perturbation_changes")
 report.show_figure(
     fig, "fig-perturbation-changes",
     "Paired change in top-1 accuracy caused by each perturbation (groups) for each ranker (bars), "
-    "with 95 % bootstrap intervals; above zero the perturbed queries are retrieved better.",
+    "with 95 % bootstrap intervals; above zero the perturbed queries are retrieved better. For "
+    "direction swap the perturbed query is scored against the opposite task, so above zero the "
+    "prediction follows the flipped command more often than the original query finds its own task.",
     f"Grouped bar chart of accuracy changes, {len(perturbations)} perturbations by "
     f"{len(rankers)} rankers; changes range from {table['change'].min():+.1f} to "
     f"{table['change'].max():+.1f} percentage points.",

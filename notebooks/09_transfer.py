@@ -143,10 +143,10 @@ fig = figures.figure_transfer_gains(matched, titles)
 plots.save_figure(fig, out, "transfer_gains")
 report.show_figure(
     fig, "fig-transfer-gains",
-    "Matched one- versus two-description galleries: top-1 accuracy on the same queries, per ranker "
-    "and library.",
-    "Grouped bars: for each library and ranker, accuracy with one and with two indexed "
-    "descriptions on identical queries.")
+    "Matched one- versus two-description galleries: change in top-1 accuracy (pp) when a second "
+    "description of each label is indexed, on the same queries, per ranker and library.",
+    "Horizontal grouped bars: for each ranker, one bar per library giving the change in accuracy "
+    "from one to two indexed descriptions on identical queries; right of zero is a gain.")
 report.show_md(sentences_beyond.matched_labels(
     {titles[k]: (r.matched_labels, len(r.library.corpus.tasks)) for k, r in runs.items()}
 ))

@@ -131,8 +131,8 @@ report.show_md(sentences_collection.window_labels_sentence(ws.windows))
 # `repeating` the action classes recur throughout the episode; `sample-like` reproduces the real
 # sample's structure, each action label in a single run. For both we build the windows (labels
 # only) and count the test windows of the action and subtask tasks whose label occurs among the
-# training windows. The real sample's values are shown next to ours, hatched: they are the
-# spec's counts on other data, not our measurement.
+# training windows. The real sample's values are shown next to ours, hatched: they are derived
+# from the original suite's published outputs on other data, not our measurement.
 
 # %%
 rows = []

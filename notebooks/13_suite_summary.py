@@ -60,7 +60,8 @@ for schedule in schedules:
 
 # %%
 fig = figures_suite.figure_summary(long, suite.PUBLISHED_REAL_SAMPLE)
-report.show_figure(fig, "fig-suite-summary", figures_suite.summary_caption(schedules, protocols),
+caption = figures_suite.summary_caption(schedules, protocols, figures_suite.bar_order(long))
+report.show_figure(fig, "fig-suite-summary", caption,
                    "Twelve small bar charts, one per task, of the primary metric of the baseline, "
                    "the minimal head and the MLP for each schedule and protocol, with the "
                    "published "

@@ -63,7 +63,7 @@ coll = cs.study_collection(n_episodes, frames, resolution, seed)
 # %%
 report.show_md(sentences_collection.collection_sentence(coll.episodes, coll.problems, frames))
 factors = ["episode_id", "subject", "scene", "speed", "absent", "light"]
-report.show_table(coll.episodes[factors].head(3), digits=2,
+report.show_table(cs.factor_table(coll.episodes, factors), digits=2,
                   headers={"episode_id": "Episode", "absent": "Absent objects"})
 
 # %% [markdown]
@@ -101,7 +101,7 @@ report.show_md(sentences_collection.scaling_sentence(scaling, proj))
 split = episode_split(coll.episodes, test_fraction, None, seed)
 sizes = doubling_sizes(len(split.train))
 curve = cs.learning_curve(sets, split, sizes, cfg, seed)
-write_csv(out / "learning_curve.csv", curve)
+_ = write_csv(out / "learning_curve.csv", curve)
 
 # %% mystnb={"figure": {"caption": "Primary metric of the minimal head (solid) and the baseline (dashed) on the fixed unseen test episodes, per task, as training episodes are added.", "name": "fig-collection-learning-curves"}, "image": {"alt": "Twelve small line plots, one per task, of the primary metric against the number of training episodes on a log scale."}}
 fig = cs.figure_learning_curves(curve)
@@ -118,14 +118,16 @@ report.show_md(sentences_collection.learning_curve_sentence(curve, sizes))
 
 # %%
 comparison = cs.compare_splits(sets, split, cfg, "minimal,mlp")
-write_csv(out / "split_comparison.csv", comparison)
-report.show_table(comparison.drop(columns=["higher_is_better"]), digits=3,
+_ = write_csv(out / "split_comparison.csv", comparison)
+report.show_table(cs.comparison_table(comparison), digits=3,
                   headers={"unseen_baseline": "Unseen baseline",
                            "chronological_baseline": "Chronological baseline"},
                   long_reason="twelve tasks times two heads, each under both splits")
 
 # %%
 report.show_md(sentences_collection.split_sentence(comparison))
+if comparison.attrs.get("not_run"):
+    report.show_md(sentences_collection.not_run_sentence(comparison.attrs["not_run"]))
 
 # %% [markdown]
 # ## The label-coverage ceiling
@@ -135,7 +137,7 @@ report.show_md(sentences_collection.split_sentence(comparison))
 
 # %%
 coverage = cs.label_coverage(sets, split, sizes, seed)
-write_csv(out / "coverage.csv", coverage)
+_ = write_csv(out / "coverage.csv", coverage)
 
 # %% mystnb={"figure": {"caption": "Share of unseen test windows whose label occurs in the training episodes, as training episodes are added.", "name": "fig-collection-coverage"}, "image": {"alt": "Two rising lines, action and subtask labels, of label coverage in percent against training episodes."}}
 fig = cs.figure_coverage(coverage)
@@ -148,7 +150,7 @@ report.show_md(sentences_collection.label_ceiling_sentence(coverage))
 # ## What we found
 
 # %%
-report.show_md(sentences_collection.collection_findings(len(sets), comparison, coverage))
+report.show_md(sentences_collection.collection_findings(len(sets), comparison, coverage, scaling))
 
 # %%
 summary = {"episodes": len(sets), "train_episodes": list(split.train),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import weakref
 from pathlib import Path
 
 import matplotlib as mpl
@@ -27,11 +29,29 @@ mpl.rcParams.update(STYLE)
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
 
+_RENDERED: "weakref.WeakKeyDictionary[plt.Figure, bytes]" = weakref.WeakKeyDictionary()
+
+
+def png_bytes(fig: plt.Figure) -> bytes:
+    """``fig`` as PNG at the saving dpi, rendered once per figure object.
+
+    Saving (:func:`save_figure`) and showing (:func:`robotask.book.report.show_figure`) reuse the
+    bytes, so call them when the figure is finished: later changes to it are not rendered again.
+    """
+    data = _RENDERED.get(fig)
+    if data is None:
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", metadata={"Software": None})
+        data = _RENDERED[fig] = buffer.getvalue()
+    return data
+
+
 def save_figure(fig: plt.Figure, out_dir: str | Path, name: str) -> Path:
     """Save ``fig`` as ``<out_dir>/<name>.png`` at fixed dpi (atomically) and return the path."""
     from .io import atomic_path
 
     path = Path(out_dir) / f"{name}.png"
+    data = png_bytes(fig)
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", metadata={"Software": None})
+        tmp.write_bytes(data)
     return path

@@ -29,7 +29,7 @@ def test_head_verdicts_agree_with_the_numbers(base, minimal, mlp, hib):
     shown_base, shown_min, shown_mlp = _numbers(text)
     assert (shown_base, shown_min, shown_mlp) == (round(base, 3), round(minimal, 3), round(mlp, 3))
     for head, v in (("minimal head", minimal), ("MLP", mlp)):
-        verb = S.VERBS[S.compare(v, base, hib)]
+        verb = S.verb(S.compare(v, base, hib), hib)
         assert re.search(rf"the {head} \([^)]*\) {verb} it", text), text
 
 

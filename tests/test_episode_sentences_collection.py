@@ -282,3 +282,41 @@ def test_collection_findings_agree_in_number():
     assert one.startswith("In a collection of 1 episode, 1 task beats the baseline")
     none = S.collection_findings(3, COMPARISON.iloc[[3]], _coverage([0.1, 0.2, 0.3], [0.1] * 3))
     assert "no task beats the baseline" in none
+
+
+def _scaling(speedup: float) -> pd.DataFrame:
+    return pd.DataFrame({"workers": [1, 2], "wall_s": [9.0, 9.0 / speedup], "speedup": [1.0, speedup],
+                         "episode_s": [1.0, 2.0], "peak_mb": [250.0, 251.0]})
+
+
+def test_findings_quote_the_measured_speedup_not_a_promise():
+    slow = S.collection_findings(4, COMPARISON, _coverage([0.1, 0.2, 0.3], [0.1] * 3), _scaling(0.8026))
+    assert "scales with workers" not in slow
+    assert "with 2 workers it did not run faster than with one (speed-up 0.80)" in slow
+    assert "shared with other work" in slow
+    fast = S.collection_findings(4, COMPARISON, _coverage([0.1, 0.2, 0.3], [0.1] * 3), _scaling(1.7))
+    assert "with 2 workers it ran 1.70 times as fast as with one" in fast and "shared" not in fast
+    unmeasured = S.scaling_verdict(None)
+    assert "not measured" in unmeasured
+    _plain(slow + fast)
+
+
+def test_not_run_sentence_names_the_task_and_the_reason():
+    text = S.not_run_sentence({"contact_prediction": {
+        "status": "degenerate", "class_counts": {"no contact": 0, "contact": 120},
+        "train_class_counts": {"no contact": 0, "contact": 80}}})
+    assert text.startswith("**Contact") and "shows dashes" in text
+    assert "all 120 samples are *contact*" in text and "holds only *contact*" in text
+    assert S.not_run_sentence({}) == ""
+
+
+def test_comparison_table_uses_titles_and_metric_names():
+    from robotask.episode import collection_study as cs
+    from robotask.episode.tasks import TASKS
+
+    shown = cs.comparison_table(COMPARISON.assign(metric="macro_f1"))
+    assert "higher_is_better" not in shown
+    assert set(shown["task"]) <= {t.display_name for t in TASKS.values()}
+    assert not shown["metric"].str.contains("_").any()
+    absent = pd.DataFrame({"episode_id": ["a", "b"], "absent": ["", "cloth|kettle"]})
+    assert list(cs.factor_table(absent, ["episode_id", "absent"])["absent"]) == ["none", "cloth, kettle"]

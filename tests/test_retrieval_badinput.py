@@ -57,7 +57,7 @@ def test_cli_on_calvin_and_on_variations():
     variation = _cli("retrieval", "--corpus", "data/rlbench/full/corpus.csv", "--label", "variation",
                      "--keep-repeated-texts", "--trials", "1", "--rankers", "bm25")
     assert variation.returncode == 0, variation.stderr
-    assert "568 variations, 2451 descriptions, 1 galleries" in variation.stdout
+    assert "568 variations, 2451 descriptions, 1 gallery" in variation.stdout
 
 
 def test_cli_prints_the_message_without_a_traceback(tmp_path):

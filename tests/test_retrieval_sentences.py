@@ -99,12 +99,22 @@ def test_home_findings_agree_with_their_numbers():
     assert "support 2 of the 3 orderings" in sentences.verdicts_finding(claims)
     table = [{"perturbation": "spelling", "ranker": "bm25", "change": -9.0},
              {"perturbation": "inflection", "ranker": "char", "change": 1.0}]
-    assert "−9.0 pp for BM25 under spelling" in sentences.perturbation_headline(table)
+    assert "the largest drop is 9.0 pp, for BM25 under spelling" in sentences.perturbation_headline(table)
+    gains = [{"perturbation": "inflection", "ranker": "char", "change": 1.0}]
+    assert "no rewrite lowers" in sentences.perturbation_headline(gains)
+    mixed = claims + [{"verdict": "contradicted"}, {"verdict": "not resolved"}]
+    assert sentences.verdicts_finding(mixed).endswith(
+        "support 2 of the 5 orderings the paper's means imply; 2 are not resolved and 1 is contradicted.")
+    assert sentences.verdicts_finding(claims).endswith("; 1 is not resolved and none is contradicted.")
     summary = {"char": {"mean": 61.0, "lo": 58.0, "hi": 64.0}, "bm25": {"mean": 55.0, "lo": 52, "hi": 58},
                "minilm": {"mean": 70.0, "lo": 67.0, "hi": 73.0}}
     assert "70.0 %" in sentences.minilm_finding(summary) and "61.0 % for Char TF-IDF" in sentences.minilm_finding(summary)
     rows = [{"title": "CALVIN", "ranker": "char", "mean": 40.0}, {"title": "CALVIN", "ranker": "bm25", "mean": 45.0}]
-    assert "BM25 in CALVIN (45.0 %)" in sentences.transfer_finding(rows)
+    assert "BM25 on CALVIN at 45.0 %" in sentences.transfer_finding(rows + [
+        {"title": "RLBench-62", "ranker": "char", "mean": 61.0}])
+    same = rows + [{"title": "RLBench-full (tasks)", "ranker": "bm25", "mean": 63.0}]
+    assert sentences.transfer_finding(same).endswith(
+        "BM25 leads on both instruction libraries: 45.0 % on CALVIN and 63.0 % on RLBench-full (tasks).")
 
 
 def test_plain_lists():
@@ -137,3 +147,35 @@ def test_denominators_finding_counts_each_corpus():
     text = sentences.denominators_finding(12, 11, 12, [232, 233, 234], [231, 232, 233])
     assert "232–234 for the paper's corpus and 231–233 for ours" in text
     assert "12 fit the paper's counts and 11 fit ours" in text
+
+
+def test_a_number_reads_the_article_aloud():
+    from robotask.retrieval.sentences import a_number
+    assert [a_number(n) for n in (80, 30, 8, 11, 18, 1, 800, 11000, 110, 180000)] == [
+        "an 80", "a 30", "an 8", "an 11", "an 18", "a 1", "an 800", "an 11000", "a 110", "a 180000"]
+
+
+def test_ranker_labels_replace_whole_ids_outside_quotes():
+    from robotask.retrieval.sentences import ranker_labels
+    assert ranker_labels("highest mean: char (61.0 %)") == "highest mean: Char TF-IDF (61.0 %)"
+    assert ranker_labels("smallest gain +1.0 pp (lsa)") == "smallest gain +1.0 pp (LSA-32)"
+    assert ranker_labels("word_char beats char") == "Word+Char beats Char TF-IDF"
+    assert ranker_labels("bm25 predicts x for 'word char'") == "BM25 predicts x for 'word char'"
+    assert ranker_labels("charger, wordy, BM25") == "charger, wordy, BM25"
+
+
+def test_alternative_headers_use_ranker_labels():
+    from robotask.retrieval.sentences_corpus import alternative_headers
+    heads = alternative_headers(["corpus", "first_listed_scored", "fl_word_char", "mean_bm25", "mean_char"])
+    assert heads == {"corpus": "Reading", "first_listed_scored": "First-listed: scored queries",
+                     "fl_word_char": "First-listed: Word+Char", "mean_bm25": "Mean: BM25",
+                     "mean_char": "Mean: Char TF-IDF"}
+
+
+def test_claim_labels_and_headers_name_rankers_by_label():
+    from robotask.retrieval import sentences as sb
+    assert sb.claim_label("bm25 > word") == "BM25 > Word TF-IDF"
+    assert sb.claim_label("word_char > bm25") == "Word+Char > BM25"
+    assert sb.ranker_headers(["query", "char predicts", "trials"]) == {"char predicts": "Char TF-IDF predicts"}
+    assert sb.PAIRED_HEADERS["p_perm_holm"] == "P (Holm)"
+    assert sb.PAIRED_HEADERS["mean_diff"] == "Mean difference (pp)"

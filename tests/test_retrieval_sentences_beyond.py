@@ -186,26 +186,31 @@ def test_every_ranker_gaining_with_open_intervals_is_not_called_robust():
     text = plain(sb.perturbation_effect("inflection", rows))
     assert "robust" not in text
     assert text == ("**inflection**: of 3 rankers, 2 gain and 1 stays the same, from 0.0 pp (MiniLM+Char) to "
-                    "+2.4 pp (BM25). The largest change, +2.4 pp for BM25, has a 95 % interval of −0.2 to "
-                    "+8.4 pp, which includes zero; every other interval includes zero.")
+                    "+2.4 pp (BM25); every 95 % interval includes zero. The largest change is +2.4 pp, "
+                    "for BM25, with a 95 % interval of −0.2 to +8.4 pp.")
 
 
 def test_perturbation_effect_names_the_largest_change_and_its_interval():
     rows = _rows({"bm25": (-10.3, -13.0, -7.5), "char": (-4.7, -6.0, -3.0), "lsa": (-5.0, -9.0, 0.5)})
     text = plain(sb.perturbation_effect("spelling", rows))
     assert text.startswith("**spelling**: every ranker loses accuracy, from −10.3 pp (BM25) to −4.7 pp "
-                           "(Char TF-IDF).")
-    assert ("The largest change, −10.3 pp for BM25, has a 95 % interval of −13.0 to −7.5 pp, which excludes "
-            "zero") in text
-    assert text.endswith("; of the others, the interval of LSA-32 includes zero.")
+                           "(Char TF-IDF); 2 of the 3 losses have a 95 % interval that excludes zero; "
+                           "the interval of LSA-32 includes it.")
+    assert text.endswith("The largest change is −10.3 pp, for BM25, with a 95 % interval of −13.0 to −7.5 pp.")
     gains = _rows({"word": (13.3, 8.9, 18.3), "minilm": (9.5, 5.0, 14.0)})
-    assert sb.perturbation_effect("x", gains).endswith("which excludes zero; no other interval includes zero.")
-    mixed = _rows({"bm25": (-2.0, -3.0, -1.0), "char": (1.0, 0.5, 1.5)})
-    assert "of 2 rankers, 1 gains and 1 loses accuracy, from −2.0 pp (BM25) to +1.0 pp" in sb.perturbation_effect(
-        "x", mixed)
+    assert "every ranker gains, from +9.5 pp (MiniLM) to +13.3 pp (Word TF-IDF); every 95 % interval " \
+        "excludes zero." in sb.perturbation_effect("x", gains)
+    some = _rows({"word": (13.3, 8.9, 18.3), "minilm": (9.5, -1.0, 14.0), "bm25": (2.0, -1.0, 5.0)})
+    assert "every ranker gains, from +2.0 pp (BM25) to +13.3 pp (Word TF-IDF); 1 of the 3 gains has a 95 % " \
+        "interval that excludes zero; the intervals of MiniLM and BM25 include it." in sb.perturbation_effect("x", some)
+    mixed = _rows({"bm25": (-2.0, -3.0, -1.0), "char": (1.0, 0.5, 1.5), "lsa": (0.5, -1.0, 2.0)})
+    text = sb.perturbation_effect("x", mixed)
+    assert "of 3 rankers, 2 gain and 1 loses accuracy, from −2.0 pp (BM25) to +1.0 pp" in text
+    assert "of the 3 changes, 1 gain and 1 loss have a 95 % interval that excludes zero; the interval of " \
+        "LSA-32 includes it." in text
     one = sb.perturbation_effect("x", _rows({"bm25": (-2.0, -3.0, 1.0)}))
-    assert one == ("**x**: every ranker loses accuracy (−2.0 pp). The largest change, −2.0 pp for BM25, has a "
-                   "95 % interval of −3.0 to +1.0 pp, which includes zero.")
+    assert one == ("**x**: every ranker loses accuracy (−2.0 pp); its 95 % interval includes zero. The largest "
+                   "change is −2.0 pp, for BM25, with a 95 % interval of −3.0 to +1.0 pp.")
 
 
 def test_inflection_reading_only_when_no_ranker_loses():
@@ -268,12 +273,22 @@ def test_per_library_sentences():
 @pytest.mark.parametrize("calvin, tail", [
     ([False, False], "no library meets all of them."),
     ([True, False], "no library meets all of them."),
-    ([True, True], "all of them hold on 1 of the 2 libraries."),
+    ([True, True], "only CALVIN meets all of them."),
 ])
 def test_claims_held_counts_per_library(calvin, tail):
     held = pd.DataFrame({"RLBench-62": [True, False], "CALVIN": calvin}, index=["A holds", "B holds"])
     text = plain(sb.claims_held(held))
     assert text == f"Of the paper's 2 claims, 1 holds on RLBench-62 and {sum(calvin)} on CALVIN; {tail}"
+
+
+def test_claims_held_names_the_libraries_meeting_all():
+    held = pd.DataFrame({"A": [True, True], "B": [True, True], "C": [True, False]}, index=["x", "y"])
+    assert plain(sb.claims_held(held)).endswith("; only A and B meet all of them.")
+
+
+def test_widest_bands_name_rankers_without_nested_brackets():
+    bands = pd.DataFrame({"Ranker": ["BM25", "MiniLM (not in paper)"], "RLBench-full (tasks)": [2.0, 11.9]})
+    assert plain(sb.widest_bands(bands)) == "The widest band on each library: RLBench-full (tasks): 11.9 pp (MiniLM)."
 
 
 def test_claims_held_everywhere_and_claim_lines():

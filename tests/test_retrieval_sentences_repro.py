@@ -301,7 +301,7 @@ def test_alternative_readings_and_draw_effect():
     assert text.endswith("stays between 60.5 % and 62.0 % (paper 61.3 %).")
     gap = pd.DataFrame({"diff_in_se": [0.5, -4.0, 12.9]})
     effect = readable(sr.draw_effect(gap, 80, alt))
-    assert effect.startswith("The differences are 0.5–12.9 standard errors of a 80-draw mean (2 of 3 rankers "
+    assert effect.startswith("The differences are 0.5–12.9 standard errors of an 80-draw mean (2 of 3 rankers "
                              "beyond 3 SE).")
     assert "moves by at most 1.0 pp" in effect and "not explained by the particular draws" in effect
     assert "draws alone can explain them" in sr.draw_effect(gap.assign(diff_in_se=[0.5, 1.0, -2.0]), 80)

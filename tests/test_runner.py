@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -99,7 +100,7 @@ def test_cli_prints_one_clear_line_for_bad_input():
     proc = subprocess.run([sys.executable, "-m", "robotask.cli", "run", "99_reproducing", "-p", "nope", "1"],
                           capture_output=True, text=True, cwd=paths.ROOT)
     assert proc.returncode == 2
-    assert "unknown parameter(s) nope" in proc.stderr
+    assert "unknown parameter nope" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -118,3 +119,16 @@ def test_jobs_run_chapters_side_by_side_and_readers_last(toy, monkeypatch):
     assert not (out / "toy_b.ipynb").exists() and not (out / "toy_r.ipynb").exists()  # readers wait for success
     records = runner.run(["toy_a", "toy_c", "toy_r"], "smoke", out_dir=out, jobs=2)
     assert sorted(r.chapter for r in records[:2]) == ["toy_a", "toy_c"] and records[-1].chapter == "toy_r"
+
+
+def test_kernel_environment_sets_passive_waits_for_side_by_side_runs_and_restores(monkeypatch):
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    monkeypatch.setenv("ROBOTASK_PROGRESS", "1")
+    with runner.kernel_environment(2):
+        assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE" and os.environ["ROBOTASK_PROGRESS"] == "0"
+    assert "OMP_WAIT_POLICY" not in os.environ and os.environ["ROBOTASK_PROGRESS"] == "1"
+    with runner.kernel_environment(1):
+        assert "OMP_WAIT_POLICY" not in os.environ
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")  # a user's choice is kept
+    with runner.kernel_environment(2):
+        assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"

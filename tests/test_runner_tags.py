@@ -39,15 +39,15 @@ def _cell(tags=None, kind="code"):
     return cell
 
 
-def test_hide_inputs_tags_only_plain_code_cells():
+def test_hide_inputs_tags_only_plain_code_cells_and_keeps_parameter_values_visible():
     nb = nbformat.v4.new_notebook(cells=[
         _cell(), _cell(["parameters"]), _cell(["injected-parameters"]), _cell(["show-input"]),
         _cell(["remove-input"]), _cell(["hide-cell"]), _cell(["hide-input"]), _cell(["foo"]),
         _cell(kind="markdown"),
     ])
-    assert runner.hide_inputs(nb) == 3
+    assert runner.hide_inputs(nb) == 2
     tags = [c.metadata.get("tags") for c in nb.cells]
-    assert tags == [["hide-input"], ["parameters"], ["injected-parameters", "hide-input"], ["show-input"],
+    assert tags == [["hide-input"], ["parameters"], ["injected-parameters"], ["show-input"],
                     ["remove-input"], ["hide-cell"], ["hide-input"], ["foo", "hide-input"], None]
 
 
@@ -73,7 +73,7 @@ def test_executed_chapter_has_inputs_hidden_and_runs_under_nbval(tmp_path, monke
     code = [(c.source.splitlines()[0], c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code"]
     assert code == [
         ("n: int = 3  # a count", ["parameters"]),
-        ("# Parameters", ["injected-parameters", "hide-input"]),
+        ("# Parameters", ["injected-parameters"]),  # the values this run used stay visible
         ("import math", ["hide-input"]),
         ("print(math.sqrt(n))  # how to call the package", ["show-input"]),
         ('print("table")', ["remove-input"]),

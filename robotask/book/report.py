@@ -100,12 +100,16 @@ def show_figure(fig, name: str, caption: str, alt: str) -> None:
     The figure is glued (``myst_nb.glue``) and placed by a ``{glue:figure}`` directive in a
     computed Markdown output, so captions, alt texts and labels may be computed (one notebook
     source backing several pages needs a label per page). Refer to it with :func:`fig_ref`.
-    The figure is closed so that it is not shown a second time without its caption.
+    The figure is closed so that it is not shown a second time without its caption. It is shown
+    as the PNG :func:`robotask.plots.save_figure` wrote (rendered once, at the saving dpi).
     """
     import matplotlib.pyplot as plt
+    from IPython.display import Image
     from myst_nb import glue
 
-    glue(name, fig, display=False)
+    from ..plots import png_bytes
+
+    glue(name, Image(data=png_bytes(fig), format="png"), display=False)
     plt.close(fig)
     alt_text = " ".join(alt.split())
     show_md(f"```{{glue:figure}} {name}\n:name: {name}\n:alt: {alt_text}\n\n{caption}\n```")

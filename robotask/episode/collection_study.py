@@ -98,7 +98,39 @@ def compare_splits(sets: dict[str, WindowSet], split: EpisodeSplit, cfg: SuiteCo
             rows.append({"task": task, "head": head, "metric": a["metric"], "higher_is_better": a["higher_is_better"],
                          "unseen": a[head], "unseen_baseline": a["baseline"],
                          "chronological": b[head], "chronological_baseline": b["baseline"]})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    # why a task did not run (presentation only; not written to the CSV)
+    table.attrs["not_run"] = {t: {"status": r.status, **r.details}
+                              for t, r in unseen["results"].items() if r.status != "ok"}
+    return table
+
+
+def _metric_label(metric: str) -> str:
+    from .summary import METRIC_LABELS
+
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+def comparison_table(comparison: pd.DataFrame) -> pd.DataFrame:
+    """``compare_splits`` for a reader: task titles, human metric and head names."""
+    from .figures_tasks import HEAD_LABELS
+
+    shown = comparison.drop(columns=["higher_is_better"], errors="ignore").copy()
+    shown["task"] = shown["task"].map(lambda t: TASKS[t].display_name)
+    if "head" in shown:
+        shown["head"] = shown["head"].map(lambda h: HEAD_LABELS.get(h, h))
+    if "metric" in shown:
+        shown["metric"] = shown["metric"].map(_metric_label)
+    return shown
+
+
+def factor_table(episodes: pd.DataFrame, factors: list[str], n: int = 3) -> pd.DataFrame:
+    """The first ``n`` episodes' variation factors; an empty list of absent objects reads "none"."""
+    shown = episodes[factors].head(n).copy()
+    if "absent" in shown:
+        shown["absent"] = shown["absent"].map(
+            lambda v: v.replace("|", ", ") if isinstance(v, str) and v.strip() else "none")
+    return shown
 
 
 def label_coverage(sets: dict[str, WindowSet], split: EpisodeSplit, sizes: list[int], seed: int = 0) -> pd.DataFrame:
@@ -122,7 +154,7 @@ def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
         ax.plot(d["n_train"], d["minimal"], marker="o", label="minimal head")
         ax.plot(d["n_train"], d["baseline"], ls="--", color="grey", label="baseline")
         ax.set_title(TASKS[task].display_name, fontsize=8)
-        ax.set_ylabel(d["metric"].iloc[0], fontsize=7)
+        ax.set_ylabel(_metric_label(d["metric"].iloc[0]), fontsize=7)
         ax.set_xscale("log", base=2)
     for ax in axes[-1]:
         ax.set_xlabel("training episodes")

@@ -24,13 +24,29 @@ def _bar_values(sub: pd.DataFrame, combos: list, part: str) -> list[float]:
     return vals
 
 
+def _metric(metric: str) -> str:
+    """A metric key as a reader reads it ("macro_f1" → "macro-F1")."""
+    from .summary import METRIC_LABELS
+
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+def bar_order(long: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (schedule, protocol) bar groups of the summary figure, in the order they are drawn:
+    schedules as they appear, and within a schedule the protocols original, then improved."""
+    from .summary import protocols_of, schedules_of
+
+    present = set(zip(long["schedule"], long["protocol"]))
+    return [(s, p) for s in schedules_of(long) for p in protocols_of(long) if (s, p) in present]
+
+
 def figure_summary(long: pd.DataFrame, published: dict | None = None, floor: float = -1.0) -> plt.Figure:
     """Primary metric per task: baseline / minimal / MLP bars for each schedule × protocol (+ published).
 
     An R² below ``floor`` would flatten every other bar: its bar stops at the floor, hatched, and its
     value is written on it, so no value is hidden.
     """
-    combos = list(dict.fromkeys(zip(long["schedule"], long["protocol"])))
+    combos = bar_order(long)
     fig, axes = plt.subplots(3, 4, figsize=(13, 9))
     for ax, t in zip(axes.ravel(), TASKS):
         sub = long[long["task"] == t]
@@ -49,7 +65,7 @@ def figure_summary(long: pd.DataFrame, published: dict | None = None, floor: flo
         ax.set_xticks(x, [f"{s}\n{p}" for s, p in combos], fontsize=7)
         first = sub.iloc[0]
         arrow = "↑ better" if first["higher_is_better"] else "↓ better"
-        ax.set_title(f"{TASKS[t].display_name}\n{first['metric'].replace('_', ' ')} ({arrow})", fontsize=8)
+        ax.set_title(f"{TASKS[t].display_name}\n{_metric(first['metric'])} ({arrow})", fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
         ax.axhline(0, color="black", lw=0.6)
     handles, labels = axes[0, 0].get_legend_handles_labels()
@@ -99,7 +115,7 @@ def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: l
             changes.sort(reverse=True)
             for gain, t, model, a, b in changes[:3] + [c for c in changes[-2:] if c[0] < 0]:
                 lines.append(f"- `{s}`: {TASKS[t].display_name}, {HEAD_LABELS[model]}: {a:.3f} → {b:.3f} "
-                             f"({TASKS[t].primary_metric.replace('_', ' ')}, {'better' if gain > 0 else 'worse'} "
+                             f"({_metric(TASKS[t].primary_metric)}, {'better' if gain > 0 else 'worse'} "
                              f"by {abs(gain):.3f}).")
     return "\n".join(lines) if lines else "Only one protocol and schedule were run."
 
@@ -139,10 +155,13 @@ def reading_text(docs: dict, schedules: list[str], protocols: list[str]) -> str:
             f"number is on its task's own page.")
 
 
-def summary_caption(schedules: list[str], protocols: list[str]) -> str:
-    """Caption of the summary figure."""
+def summary_caption(schedules: list[str], protocols: list[str],
+                    order: list[tuple[str, str]] | None = None) -> str:
+    """Caption of the summary figure; ``order`` is :func:`bar_order` of the drawn table (the bar
+    groups left to right), else every schedule × protocol in the given order."""
+    groups = order if order is not None else [(s, p) for s in schedules for p in protocols]
     return (f"Primary metric per task for the baseline, the minimal head and the MLP; bars are grouped "
-            f"by schedule and protocol ({', '.join(f'{s} {p}' for s in schedules for p in protocols)}). "
+            f"by schedule and protocol, left to right: {', '.join(f'{s} {p}' for s, p in groups)}. "
             f"Dotted lines: the published real-sample minimal head and MLP (other data). A hatched bar "
             f"stops at the axis floor and carries its true value.")
 

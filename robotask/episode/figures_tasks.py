@@ -45,13 +45,33 @@ def metrics_table(results: dict[str, TaskResult]) -> pd.DataFrame:
             if part not in res.metrics:
                 continue
             m = res.metrics[part]
-            row = {"protocol": proto, "model": HEAD_LABELS[part] + (f" ({res.info['baseline_name']})"
+            name = res.info["baseline_name"].replace(" (", ", ").replace(")", "")
+            row = {"protocol": proto, "model": HEAD_LABELS[part] + (f" ({name})"
                                                                     if part == "baseline" else "")}
             for k in SECONDARY[kind]:
                 if k in m and isinstance(m[k], (int, float)) and m[k] is not None:
                     row[k] = float(m[k])
             rows.append(row)
-    return pd.DataFrame(rows)
+    return _readable(pd.DataFrame(rows))
+
+
+def rank_text(v: float) -> str:
+    """A rank as read: an integer when it is one ("8"), else one decimal ("174.5"); "–" if missing."""
+    if v is None or pd.isna(v):
+        return "–"
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}"
+
+
+def _readable(table: pd.DataFrame) -> pd.DataFrame:
+    """Columns that are not three-decimal metrics: the coverage ceiling as a percentage (a property
+    of the split, so the same on every row of a protocol) and ranks as integers where integral."""
+    if "label_coverage_ceiling" in table:
+        ceiling = table.groupby("protocol")["label_coverage_ceiling"].transform("max")
+        table["label_coverage_ceiling"] = ceiling.map(
+            lambda v: "–" if pd.isna(v) else f"{100 * v:.1f} %")
+    if "median_rank" in table:
+        table["median_rank"] = table["median_rank"].map(rank_text)
+    return table
 
 
 def examples_table(result: TaskResult, n: int = 6) -> pd.DataFrame:

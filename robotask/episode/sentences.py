@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import pandas as pd
 
 from .tasks import TASKS
 
@@ -56,6 +57,20 @@ def compare(a: float, b: float, higher_is_better: bool) -> str:
 
 
 VERBS = {"better": "beats", "worse": "falls below", "tied": "ties with"}
+ERROR_VERBS = {"better": "has a smaller error than", "worse": "has a larger error than",
+               "tied": "ties with"}
+
+
+def verb(verdict: str, higher_is_better: bool) -> str:
+    """The verb of a verdict: "beats"/"falls below" for scores, "has a smaller/larger error than"
+    for metrics where lower is better (an error such as MPJPE)."""
+    return (VERBS if higher_is_better else ERROR_VERBS)[verdict]
+
+
+def baseline_label(name: str) -> str:
+    """A baseline name for use inside brackets: "random ranking (expected)" → "random ranking,
+    expected", so that brackets never nest."""
+    return name.replace(" (", ", ").replace(")", "")
 
 
 def class_counts(counts: dict[str, int]) -> str:
@@ -77,8 +92,8 @@ def head_verdicts(task: str, primary: dict, baseline_name: str) -> str:
         if v is None or base is None:
             continue
         parts.append(f"the {HEAD_NAMES[head]} ({value(v)}) "
-                     f"{VERBS[compare(v, base, spec.higher_is_better)]} it")
-    lead = f"The baseline ({baseline_name}) scores {value(base)}"
+                     f"{verb(compare(v, base, spec.higher_is_better), spec.higher_is_better)} it")
+    lead = f"The baseline ({baseline_label(baseline_name)}) scores {value(base)}"
     return lead + ("; " + prose.join(parts) if parts else "") + "."
 
 
@@ -241,6 +256,31 @@ def not_run(result: Any) -> str:
     return f"The task did not run ({result.status}): {result.reason}."
 
 
+# ------------------------------------------------------------ chapter 14: a collection
+def not_run_sentence(skipped: dict) -> str:
+    """Why tasks show dashes in the split table: ``skipped`` maps a task to its status and details
+    (``compare_splits(...).attrs["not_run"]``); each reason is :func:`sentences.not_run`'s."""
+    from types import SimpleNamespace
+
+    return " ".join(f"**{TASKS[t].display_name}** shows dashes. " + not_run(SimpleNamespace(
+        status=d.get("status"), details=d, reason=d.get("reason"))) for t, d in skipped.items())
+
+
+def scaling_verdict(scaling: pd.DataFrame | None) -> str:
+    """Whether more workers made the extraction faster, from the measured speed-up
+    (``collection_study.measure_scaling``; None when not measured)."""
+    lead = "Feature extraction is one independent Dask task per episode"
+    if scaling is None or len(scaling) < 2:
+        return lead + " (its scaling with workers was not measured here)"
+    n, speedup = prose.count(scaling.iloc[-1]["workers"], "worker"), float(scaling.iloc[-1]["speedup"])
+    base = f'{int(scaling.iloc[0]["workers"]):,}' if scaling.iloc[0]["workers"] > 1 else "one"
+    if speedup > 1:
+        return lead + f", and with {n} it ran {speedup:.2f} times as fast as with {base}"
+    return lead + (f", but with {n} it did not run faster than with {base} (speed-up "
+                   f"{speedup:.2f}): the timing comes from a machine shared with other work, so it "
+                   f"does not show the scaling the independent tasks allow")
+
+
 def _sentence(text: object) -> str:
     """A note as a sentence: capital first letter, closing full stop."""
     text = str(text).strip()
@@ -255,6 +295,33 @@ def metric_name(metric: str) -> str:
     return METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 
+def majority_absent(class_names: Sequence[str], y_train: np.ndarray, y_test: np.ndarray,
+                    baseline_name: str) -> str:
+    """Why a majority-class baseline scores 0: its one prediction, the largest training class, never
+    occurs among the test labels, so it is wrong on every test sample. "" when that is not so."""
+    if "majority" not in baseline_name or len(y_train) == 0 or len(y_test) == 0:
+        return ""
+    counts = np.bincount(np.asarray(y_train, dtype=int), minlength=len(class_names))
+    top = int(counts.argmax())
+    if (np.asarray(y_test, dtype=int) == top).any():
+        return ""
+    return (f"The majority-class baseline always predicts *{class_names[top]}*, the largest training "
+            f"class ({prose.count(int(counts[top]), 'train sample')}), which never occurs in the "
+            f"{prose.count(len(y_test), 'test sample')}; it is wrong on "
+            f"{'it' if len(y_test) == 1 else 'all of them'}, so it scores 0.")
+
+
+def page_notes(res: Any) -> list[str]:
+    """The run's notes that the page does not already say: the baseline comparison is stated by
+    :func:`head_verdicts` (with the metric's own verb), so only the fit, step and pair notes remain."""
+    from .notes import fit_notes, pair_notes, step_notes
+
+    if not res.primary or not res.metrics:
+        return []
+    return (fit_notes(res.metrics) + step_notes(res.metrics)
+            + pair_notes(res.info.get("shared_visual_fraction")))
+
+
 def _protocol_lines(task: str, res: Any) -> list[str]:
     """The sentences about one protocol's run."""
     if not res.ok:
@@ -262,7 +329,12 @@ def _protocol_lines(task: str, res: Any) -> list[str]:
     m = res.metrics.get("minimal", {})
     lines = [head_verdicts(task, res.primary, res.info["baseline_name"]),
              unseen_classes(m.get("unseen_test_classes", []))]
-    if "label_coverage_ceiling" in m:
+    data = res.data
+    if data is not None and data.kind == "classification" and getattr(data, "y", None) is not None:
+        lines.append(majority_absent(data.class_names, data.y[data.train], data.y[data.test],
+                                     res.info["baseline_name"]))
+    if "label_coverage_ceiling" in m and len(res.info.get("class_names", [])) > 2:
+        # with two classes both occur in training, so the ceiling says nothing
         lines.append(coverage_ceiling(m["label_coverage_ceiling"]))
     if m.get("train_final_accuracy") is not None and m.get("accuracy") is not None:
         n_classes = len(res.info.get("class_names", [])) or 2
@@ -277,7 +349,7 @@ def _protocol_lines(task: str, res: Any) -> list[str]:
         res.data.y[res.data.train], res.data.y[res.data.test], res.outputs[h].pred))
         for h in ("minimal", "mlp") if res.data is not None and res.data.kind == "regression"
         and res.outputs.get(h) is not None and "r2_standardized" in res.metrics.get(h, {})]
-    lines += [_sentence(n) for n in getattr(res, "notes", []) or []]
+    lines += [_sentence(n) for n in page_notes(res)]
     return [x for x in lines if x]
 
 

@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .sentences import prose
+from .sentences import not_run_sentence, prose, scaling_verdict  # noqa: F401 (chapter 14)
 from .tasks import TASKS
 
 count, join = prose.count, prose.join
@@ -215,7 +215,7 @@ def schedule_coverage_sentence(coverage: pd.DataFrame, reference: dict) -> str:
     n_ref = count(reference["action_test_windows"], "test window")
     return (f"With the `repeating` schedule **{share(cov['repeating', 'action'])}** of the action "
             f"test windows carry a label seen in training; with `sample-like`, "
-            f"**{share(cov['sample-like', 'action'])}**. For the real sample the spec counts "
+            f"**{share(cov['sample-like', 'action'])}**. For the real sample it is "
             f"{share(reference['action'])} ({n_ref}; other data, derived from the original "
             f"suite's published outputs {{cite}}`chaoyue2026tasksuite`). The coverage is the "
             f"accuracy ceiling of action recognition under this split.")
@@ -373,8 +373,12 @@ def label_ceiling_sentence(coverage: pd.DataFrame) -> str:
                    f"(subtasks: {share(s.iloc[0])} to {share(s.iloc[-1])}).")
 
 
-def collection_findings(n_episodes: int, comparison: pd.DataFrame, coverage: pd.DataFrame) -> str:
-    """What chapter 14 found: unseen-episode winners, the ceiling's direction, and the cost."""
+def collection_findings(n_episodes: int, comparison: pd.DataFrame, coverage: pd.DataFrame,
+                        scaling: pd.DataFrame | None = None) -> str:
+    """What chapter 14 found: unseen-episode winners, the ceiling's direction, and the cost.
+
+    ``scaling`` (``collection_study.measure_scaling``) decides what is said about workers.
+    """
     held = len(unseen_winners(comparison))
     cov = coverage.pivot(index="n_train", columns="label", values="coverage")["action"]
     lo, hi = share(cov.iloc[0]), share(cov.iloc[-1])
@@ -388,5 +392,5 @@ def collection_findings(n_episodes: int, comparison: pd.DataFrame, coverage: pd.
     tasks = "no task" if held == 0 else count(held, "task")
     return (f"In a collection of {count(n_episodes, 'episode')}, {tasks} "
             f"{agree(held or 1, 'beats', 'beat')} the baseline on unseen episodes, and {ceiling}. "
-            "Feature extraction is one independent Dask task per episode, so it scales with "
-            "workers; the full dataset is a matter of worker-hours, not of a different program.")
+            f"{scaling_verdict(scaling)}; the full dataset is a matter of worker-hours, not of a "
+            "different program.")

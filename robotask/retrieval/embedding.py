@@ -86,7 +86,16 @@ def load_model() -> Any:
         raise RobotaskError("the 'minilm' ranker needs sentence-transformers and torch "
                             "(`pip install sentence-transformers`)") from exc
     torch.manual_seed(0)
-    model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    from transformers.utils import logging as hf_logging
+
+    # No "Loading weights" progress bar in the executed notebooks; the setting is restored after.
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    finally:
+        if bars:
+            hf_logging.enable_progress_bar()
     model.eval()
     return model
 

@@ -113,7 +113,8 @@ def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
     if bad:
         hint = ("; give a list, e.g. papermill -y 'rankers: [bm25, char]' or -p rankers 'bm25,char'"
                 if isinstance(given, str) else "")
-        raise RobotaskError(f"{where}: unknown ranker(s) {', '.join(map(repr, bad))}; "
+        noun = "ranker" if len(bad) == 1 else "rankers"
+        raise RobotaskError(f"{where}: unknown {noun} {', '.join(map(repr, bad))}; "
                             f"valid: {', '.join(RANKERS)}{hint}")
     return names
 

@@ -14,13 +14,12 @@ import numpy as np
 import pandas as pd
 
 from ..progress import tqdm
-from .bootstrap import trial_accuracy
+from . import robustness_stats
 from .draws import Corpus, design_rows, make_draws
 from .lexical import TextIndex
 from .registry import check_rankers, score
 from .study import StudyConfig, predict
 from .transforms import check_perturbations, perturbed_texts
-from .uncertainty import paired_comparisons
 from .vocabulary import opposite_tasks
 
 PER_QUERY_COLUMNS = ["trial", "ranker", "perturbation", "task", "position", "query_id", "text", "perturbed",
@@ -90,55 +89,56 @@ def run_perturbations(corpus: Corpus, ranker_names: Sequence[str], names: Sequen
 
         embedding.embed(all_texts)  # every vector once, in one fixed batch order
     texts = np.asarray(corpus.texts, dtype=object)
-    gold = {}
-    for name in names:
-        changed = np.array([a != b for a, b in zip(corpus.texts, variants[name])])
-        gold[name] = perturbation_gold(corpus, name, changed)
-    frames = []
-    for trial, perms in enumerate(tqdm(draws.primary, disable=not progress, desc="galleries", leave=False)):
+    blocks = []
+    for perms in tqdm(draws.primary, disable=not progress, desc="galleries", leave=False):
         g_rows, g_task, q_rows = design_rows(corpus, perms, 1, 1)
         q_rows = q_rows[~corpus.duplicate[q_rows]]
+        gallery = texts[g_rows].tolist()
         queries = texts[q_rows].tolist() + [variants[n][i] for n in names for i in q_rows]
-        for ranker in ranker_names:
-            sim = score(ranker, texts[g_rows].tolist(), queries, params, index=index)
-            pred, _ = predict(sim, g_task, len(corpus.tasks))
-            base = pred[:len(q_rows)]
-            for k, name in enumerate(names):
-                pp = pred[len(q_rows) * (k + 1): len(q_rows) * (k + 2)]
-                frames.append(_query_frame(corpus, q_rows, variants[name], gold[name], base, pp).assign(
-                    trial=trial, ranker=ranker, perturbation=name))
-    return pd.concat(frames, ignore_index=True)[PER_QUERY_COLUMNS]
+        preds = [predict(score(r, gallery, queries, params, index=index), g_task, len(corpus.tasks))[0]
+                 for r in ranker_names]
+        blocks.append((q_rows, np.stack(preds)))
+    return _per_query_frame(corpus, ranker_names, names, variants, blocks)
 
 
-def _query_frame(corpus: Corpus, q_rows: np.ndarray, variant: list[str], gold: tuple[np.ndarray, np.ndarray],
-                 base: np.ndarray, pp: np.ndarray) -> pd.DataFrame:
-    """Per-query outcomes of one gallery, ranker and perturbation (without the trial/ranker/name columns)."""
-    g, evaluated = gold
-    truth = corpus.task_of[q_rows]
+def _block_rows(q_rows: np.ndarray, preds: np.ndarray, n_names: int) -> dict[str, np.ndarray]:
+    """Row layout of one gallery: ranker-major, then perturbation, then query (as ``PER_QUERY_COLUMNS``).
+
+    ``preds`` holds, per ranker, the predictions of the original queries followed by those of each
+    perturbation's queries.
+    """
+    n_rankers, n_q = len(preds), len(q_rows)
+    base = preds[:, :n_q]
+    return {"row": np.tile(q_rows, n_rankers * n_names),
+            "ranker": np.repeat(np.arange(n_rankers), n_names * n_q),
+            "name": np.tile(np.repeat(np.arange(n_names), n_q), n_rankers),
+            "base": np.repeat(base[:, None, :], n_names, axis=1).ravel(),
+            "pert": preds[:, n_q:n_q * (n_names + 1)].ravel()}
+
+
+def _per_query_frame(corpus: Corpus, ranker_names: list[str], names: list[str], variants: dict[str, list[str]],
+                     blocks: list[tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
+    """Per-query outcomes of every gallery (``blocks``: query rows and predictions per trial) in one frame."""
+    parts = [_block_rows(q_rows, preds, len(names)) for q_rows, preds in blocks]
+    at = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    trial = np.repeat(np.arange(len(parts), dtype=np.int64), [len(p["row"]) for p in parts])
+    row, k, base, pp = at["row"], at["name"], at["base"], at["pert"]
+    tasks = np.asarray(corpus.tasks, dtype=object)
+    query_id = np.array([f"{corpus.tasks[j]}:{p}" for j, p in zip(corpus.task_of, corpus.positions)], dtype=object)
+    gold = [perturbation_gold(corpus, n, np.array([a != b for a, b in zip(corpus.texts, variants[n])]))
+            for n in names]
+    g = np.stack([gd for gd, _ in gold])[k, row]
+    truth = corpus.task_of[row]
     return pd.DataFrame({
-        "task": [corpus.tasks[j] for j in truth],
-        "position": corpus.positions[q_rows],
-        "query_id": [f"{corpus.tasks[j]}:{p}" for j, p in zip(truth, corpus.positions[q_rows])],
-        "text": np.asarray(corpus.texts, dtype=object)[q_rows], "perturbed": [variant[i] for i in q_rows],
-        "applicable": evaluated[q_rows], "gold": [corpus.tasks[j] for j in g[q_rows]],
-        "predicted_original": [corpus.tasks[j] for j in base],
-        "predicted_perturbed": [corpus.tasks[j] for j in pp],
-        "correct_original": base == truth,
-        "correct_perturbed": pp == g[q_rows],
-        "stays_source": pp == truth,
-    })
-
-
-def _paired_frame(per_query: pd.DataFrame) -> pd.DataFrame:
-    """Stack original and perturbed outcomes as pseudo-rankers ``<ranker>|<perturbation>|orig/pert``."""
-    sub = per_query[per_query["applicable"]]
-    parts = []
-    for column, tag in (("correct_original", "orig"), ("correct_perturbed", "pert")):
-        part = sub[["trial", "task", "query_id"]].copy()
-        part["ranker"] = sub["ranker"] + "|" + sub["perturbation"] + "|" + tag
-        part["correct"] = sub[column].astype(int)
-        parts.append(part)
-    return pd.concat(parts, ignore_index=True)
+        "trial": trial, "ranker": np.asarray(ranker_names, dtype=object)[at["ranker"]],
+        "perturbation": np.asarray(names, dtype=object)[k], "task": tasks[truth],
+        "position": corpus.positions[row], "query_id": query_id[row],
+        "text": np.asarray(corpus.texts, dtype=object)[row],
+        "perturbed": np.array([variants[n] for n in names], dtype=object)[k, row],
+        "applicable": np.stack([ev for _, ev in gold])[k, row], "gold": tasks[g],
+        "predicted_original": tasks[base], "predicted_perturbed": tasks[pp],
+        "correct_original": base == truth, "correct_perturbed": pp == g, "stays_source": pp == truth,
+    })[PER_QUERY_COLUMNS]
 
 
 def perturbation_table(per_query: pd.DataFrame, n_bootstrap: int = 1000, seed: int = StudyConfig.seed,
@@ -148,7 +148,9 @@ def perturbation_table(per_query: pd.DataFrame, n_bootstrap: int = 1000, seed: i
     Accuracies are means over trials of the per-trial accuracy on the applicable queries (percent).
     The interval of the change is the percentile bootstrap of :mod:`robotask.retrieval.bootstrap`
     (descriptions resampled within tasks and galleries resampled, shared by both arms); the P-value
-    is the sign-flip permutation test over trials.
+    is the sign-flip permutation test over trials. The numbers are those of
+    :func:`robotask.retrieval.uncertainty.paired_comparisons` on the original and perturbed outcomes
+    stacked as pseudo-rankers, computed on arrays (:mod:`robotask.retrieval.robustness_stats`).
 
     Parameters
     ----------
@@ -164,25 +166,8 @@ def perturbation_table(per_query: pd.DataFrame, n_bootstrap: int = 1000, seed: i
         wins, ties, losses`` (wins = trials where the perturbed accuracy is higher) and
         ``stays_source`` (percent of perturbed predictions still naming the source task).
     """
-    stacked = _paired_frame(per_query)
-    pairs = [(f"{r}|{p}|pert", f"{r}|{p}|orig")
-             for r in per_query["ranker"].unique() for p in per_query["perturbation"].unique()]
-    pairs = [pq for pq in pairs if (stacked["ranker"] == pq[0]).any()]
-    comp = paired_comparisons(stacked, pairs, n_bootstrap, seed, n_permutations)
-    acc = trial_accuracy(stacked)
-    app = per_query[per_query["applicable"]]
-    stays = app.groupby(["ranker", "perturbation", "trial"])["stays_source"].mean().groupby(
-        ["ranker", "perturbation"]).mean()
-    counts = app.groupby(["ranker", "perturbation", "trial"]).size().groupby(["ranker", "perturbation"]).mean()
-    rows = []
-    for _, c in comp.iterrows():
-        ranker, pert, _ = c["a"].split("|")
-        rows.append({"ranker": ranker, "perturbation": pert, "n_per_trial": counts[(ranker, pert)],
-                     "original": 100 * acc[c["b"]].mean(), "perturbed": 100 * acc[c["a"]].mean(),
-                     "change": c["mean_diff"], "lo": c["lo"], "hi": c["hi"], "p_perm": c["p_perm"],
-                     "wins": c["wins"], "ties": c["ties"], "losses": c["losses"],
-                     "stays_source": 100 * stays[(ranker, pert)]})
-    return pd.DataFrame(rows)
+    outcomes = robustness_stats.paired_outcomes(per_query)
+    return pd.DataFrame(robustness_stats.table_rows(outcomes, n_bootstrap, seed, n_permutations))
 
 
 def no_opposite_stay_rate(per_query: pd.DataFrame) -> pd.Series:

@@ -53,6 +53,15 @@ def count(n: int, word: str) -> str:
     return f"{k} {noun(k, word)}"
 
 
+def a_number(n: int) -> str:
+    """A count after an indefinite article, as it is read aloud: "an 80", "a 30", "an 11", "an 8"."""
+    k = abs(int(round(float(n))))
+    digits = str(k)
+    # Read aloud, only "eight…" and "eleven/eighteen" (thousand, million…) start with a vowel.
+    vowel = digits.startswith("8") or (len(digits) % 3 == 2 and digits[:2] in ("11", "18"))
+    return f"{'an' if vowel else 'a'} {int(round(float(n)))}"
+
+
 def verb(n: int, one: str, many: str) -> str:
     """The form a count needs: ``verb(1, "has", "have")`` → "has"; any other count → "have"."""
     return one if int(n) == 1 else many
@@ -83,6 +92,40 @@ def label(ranker: str) -> str:
     """The short label of a ranker ("Char TF-IDF"); an unknown name as is."""
     spec = RANKERS.get(ranker)
     return ranker if spec is None else spec.label
+
+
+def ranker_labels(text: str) -> str:
+    """Ranker ids outside quotes as their labels: "highest mean: char" → "highest mean: Char TF-IDF".
+
+    Only whole ids are replaced (``word_char`` stays one id); quoted query text is left as is.
+    """
+    ids = "|".join(sorted(map(re.escape, RANKERS), key=len, reverse=True))
+    parts = re.split(r"('[^']*')", text)
+    return "".join(p if p.startswith("'") else re.sub(rf"\b({ids})\b", lambda m: label(m.group(1)), p)
+                   for p in parts)
+
+
+# Headers of the paired-comparison tables (chapters 06 and 07): differences in pp, P-values.
+PAIRED_HEADERS = {
+    "pair": "Pair", "claim": "Claim", "paper_diff": "Paper difference (pp)",
+    "mean_diff": "Mean difference (pp)", "lo": "95 % CI low", "hi": "95 % CI high",
+    "p_sign": "P (sign test)", "p_perm": "P (permutation)", "p_perm_holm": "P (Holm)",
+}
+
+
+def claim_label(claim: str) -> str:
+    """An ordering claim with ranker labels: "bm25 > word" → "BM25 > Word TF-IDF"."""
+    return " > ".join(label(r.strip()) for r in claim.split(">"))
+
+
+def ranker_headers(columns: Sequence[str]) -> dict[str, str]:
+    """Headers naming rankers by their labels: "char predicts" → "Char TF-IDF predicts"."""
+    heads = {}
+    for col in columns:
+        first, _, rest = str(col).partition(" ")
+        if rest and label(first) != first:
+            heads[col] = f"{label(first)} {rest}"
+    return heads
 
 
 def ordering(means: Mapping[str, float]) -> str:
@@ -255,32 +298,48 @@ def minilm_finding(summary: Mapping[str, Mapping[str, float]]) -> str:
 
 
 def verdicts_finding(claims: Sequence[Mapping[str, object]]) -> str:
-    """How many of the paper's orderings the intervals and paired tests support (chapter 07)."""
+    """How many of the paper's orderings the intervals and paired tests support (chapter 07).
+
+    The others are counted in chapter 07's words: "not resolved" and "contradicted" (reversed).
+    """
     verdicts = [str(c["verdict"]) for c in claims]
     n_sup = verdicts.count("supported")
-    rest = len(verdicts) - n_sup
-    return (f"Confidence intervals and paired tests support {n_sup} of the {len(verdicts)} orderings the "
-            f"paper's means imply; {rest} {'is' if rest == 1 else 'are'} not resolved or reversed.")
+    text = (f"Confidence intervals and paired tests support {n_sup} of the {len(verdicts)} orderings "
+            "the paper's means imply")
+    rest = [(verdicts.count(v), v) for v in ("not resolved", "contradicted")]
+    rest += [(verdicts.count(v), v) for v in dict.fromkeys(verdicts)
+             if v not in ("supported", "not resolved", "contradicted")]
+    if n_sup == len(verdicts):
+        return text + "."
+    parts = [f"{n} {verb(n, 'is', 'are')} {v}" if n else f"none is {v}" for n, v in rest]
+    return text + f"; {join(parts)}."
 
 
 def perturbation_headline(table: Sequence[Mapping[str, object]]) -> str:
-    """The largest loss any controlled perturbation causes (chapter 08's ``table``)."""
+    """The largest drop any controlled perturbation causes (chapter 08's ``table``)."""
     rows = pd.DataFrame(list(table))
     worst = rows.loc[rows["change"].idxmin()]
     names = join(list(dict.fromkeys(rows["perturbation"].str.replace("_", " "))))
-    return (f"Controlled rewrites of the queries ({names}) show what each representation relies on: "
-            f"the largest loss is {pp(worst['change'])} for {label(worst['ranker'])} under "
-            f"{str(worst['perturbation']).replace('_', ' ')}.")
+    text = f"Controlled rewrites of the queries ({names}) show what each representation relies on: "
+    if round(float(worst["change"]), 1) >= 0:
+        return text + "no rewrite lowers any ranker's accuracy."
+    return (text + f"the largest drop is {abs(float(worst['change'])):.1f} pp, for "
+            f"{label(worst['ranker'])} under {str(worst['perturbation']).replace('_', ' ')}.")
 
 
 def transfer_finding(table2: Sequence[Mapping[str, object]]) -> str:
     """Which ranker leads in each instruction library of chapter 09 (``title, ranker, mean``)."""
     rows = pd.DataFrame(list(table2))
-    parts = []
-    for title, grp in rows.groupby("title", sort=False):
-        top = grp.loc[grp["mean"].idxmax()]
-        parts.append(f"{label(top['ranker'])} in {title} ({pct(top['mean'])})")
-    return f"Run on other instruction libraries, the leading ranker is {join(parts)}."
+    tops = [grp.loc[grp["mean"].idxmax()] for _, grp in rows.groupby("title", sort=False)]
+    leaders = list(dict.fromkeys(t["ranker"] for t in tops))
+    if len(leaders) == 1:
+        n = len(tops)
+        where = ("the one instruction library" if n == 1 else "both instruction libraries" if n == 2
+                 else f"all {WORDS.get(n, str(n))} instruction libraries")
+        return (f"Under the same protocol, {label(leaders[0])} leads on {where}: "
+                f"{join([pct(t['mean']) + ' on ' + str(t['title']) for t in tops])}.")
+    parts = [f"{label(t['ranker'])} on {t['title']} at {pct(t['mean'])}" for t in tops]
+    return f"Under the same protocol, the leading ranker differs between libraries: {join(parts)}."
 
 
 # --------------------------------------------------------------------------- the reproduction report (chapter 05)

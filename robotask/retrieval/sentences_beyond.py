@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from .sentences import count, join, label, pct, pp, verb
+from .registry import RANKERS
+from .sentences import claim_label, count, join, label, noun, pct, pp, verb
 
 
 def interval(lo: float, hi: float) -> str:
@@ -156,8 +157,7 @@ def ordering_verdicts(claims: pd.DataFrame) -> str:
     """How many of the paper's orderings get each verdict, naming them (``claim, verdict``)."""
     parts = []
     for verdict in ("supported", "not resolved", "contradicted"):
-        named = [" > ".join(label(r.strip()) for r in c.split(">"))
-                 for c in claims.loc[claims["verdict"] == verdict, "claim"]]
+        named = [claim_label(c) for c in claims.loc[claims["verdict"] == verdict, "claim"]]
         parts.append(f"**{len(named)}** {verb(len(named), 'is', 'are')} {verdict} ({join(named)})"
                      if named else f"none is {verdict}")
     return f"Of the {count(len(claims), 'ordering')}, {join(parts)}."
@@ -238,22 +238,34 @@ def _signs(col: pd.Series) -> str:
     return f"of {count(len(r), 'ranker')}, " + join([f"{k} {verb(k, a, b)}" for k, a, b in n if k])
 
 
+def _clear_changes(t: pd.DataFrame) -> str:
+    """How many changes have a 95 % interval that excludes zero, by sign, and whose include it."""
+    n, up, down = len(t), int((t["lo"] > 0).sum()), int((t["hi"] < 0).sum())
+    opens = [label(r) for r in t.index if t.loc[r, "lo"] <= 0 <= t.loc[r, "hi"]]
+    if n == 1 or not opens or not up + down:
+        return (f"its 95 % interval {'includes' if opens else 'excludes'} zero" if n == 1 else
+                f"every 95 % interval {'includes' if opens else 'excludes'} zero")
+    r = t["change"].round(1)
+    if (r > 0).all() or (r < 0).all():
+        clear = f"{up + down} of the {n} {'gains' if up else 'losses'} {verb(up + down, 'has', 'have')}"
+    else:
+        kinds = [f"{up} {noun(up, 'gain')}" if up else "", f"{down} {noun(down, 'loss')}" if down else ""]
+        clear = f"of the {count(n, 'change')}, {join([k for k in kinds if k])} {verb(up + down, 'has', 'have')}"
+    return (f"{clear} a 95 % interval that excludes zero; the {verb(len(opens), 'interval', 'intervals')} "
+            f"of {join(opens)} {verb(len(opens), 'includes', 'include')} it")
+
+
 def perturbation_effect(name: str, rows: pd.DataFrame) -> str:
-    """One perturbation across rankers: signs, range, the largest change and its 95 % interval, no verdict."""
+    """One perturbation across rankers: signs, range, how many intervals exclude zero, the largest
+    change with its 95 % interval; no verdict."""
     t = rows.set_index("ranker")
     col = t["change"]
     low, high, big = col.idxmin(), col.idxmax(), col.abs().idxmax()
     rng = (f", from {pp(col[low])} ({label(low)}) to {pp(col[high])} ({label(high)})" if low != high
            else f" ({pp(col[low])})")
-    opens = [r for r in t.index if t.loc[r, "lo"] <= 0 <= t.loc[r, "hi"]]
-    text = (f"**{name}**: {_signs(col)}{rng}. The largest change, {pp(col[big])} for {label(big)}, "
-            f"has a 95 % interval of {interval(t.loc[big, 'lo'], t.loc[big, 'hi'])}, which "
-            f"{'includes' if big in opens else 'excludes'} zero")
-    others, k = [label(r) for r in opens if r != big], len(t) - 1
-    return text + ("" if k == 0 else "; every other interval includes zero" if len(others) == k
-                   else "; no other interval includes zero" if not others else
-                   f"; of the others, the {verb(len(others), 'interval', 'intervals')} of "
-                   f"{join(others)} {verb(len(others), 'includes', 'include')} zero") + "."
+    return (f"**{name}**: {_signs(col)}{rng}; {_clear_changes(t)}. The largest change is "
+            f"{pp(col[big])}, for {label(big)}, with a 95 % interval of "
+            f"{interval(t.loc[big, 'lo'], t.loc[big, 'hi'])}.")
 
 
 def inflection_finding(changes: pd.Series) -> str:
@@ -326,8 +338,10 @@ def char_vs_bm25(cb: pd.DataFrame) -> str:
 def widest_bands(bands: pd.DataFrame) -> str:
     """The widest 5th–95th percentile band of each library and its ranker (``Ranker`` + libraries)."""
     b = bands.set_index("Ranker")
+    short = {spec.display: spec.label for spec in RANKERS.values()}  # "MiniLM (not in paper)" → "MiniLM"
     return _per_library("The widest band on each library",
-                        {t: f"{b[t].max():.1f} pp ({b[t].idxmax()})" for t in b.columns})
+                        {t: f"{b[t].max():.1f} pp ({short.get(b[t].idxmax(), b[t].idxmax())})"
+                         for t in b.columns})
 
 
 def matched_labels(counts: Mapping[str, tuple[int, int]]) -> str:
@@ -341,9 +355,11 @@ def claims_held(held: pd.DataFrame) -> str:
     n = held.sum(axis=0).astype(int)
     each = [f"{k} on {t}" for t, k in n.items()]
     each[0] = f"{n.iloc[0]} {verb(n.iloc[0], 'holds', 'hold')} on {n.index[0]}"
-    every = int((n == len(held)).sum())
-    where = ("all of them hold on every library" if every == len(n) else "no library meets all of them"
-             if every == 0 else f"all of them hold on {every} of the {count(len(n), 'library')}")
+    full = list(n.index[(n == len(held)).to_numpy()])
+    where = ("all of them hold on every library" if len(full) == len(n) else
+             "no library meets all of them" if not full else
+             f"only {full[0]} meets all of them" if len(full) == 1 else
+             f"only {join(full)} meet all of them")
     return f"Of the paper's {count(len(held), 'claim')}, {join(each)}; {where}."
 
 

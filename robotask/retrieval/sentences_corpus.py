@@ -273,6 +273,21 @@ def fingerprint_readings(alt: pd.DataFrame, stated: Mapping[str, float]) -> list
     return list(alt.loc[hit, "corpus"])
 
 
+def alternative_headers(columns: Sequence[str]) -> dict[str, str]:
+    """Human headers of the alternative-readings table: "Mean: Char TF-IDF", "First-listed: BM25"."""
+    fixed = {"corpus": "Reading", "tasks": "Tasks", "descriptions": "Descriptions",
+             "first_listed_scored": "First-listed: scored queries"}
+    heads = {}
+    for col in columns:
+        if col in fixed:
+            heads[col] = fixed[col]
+        elif col.startswith("fl_"):
+            heads[col] = f"First-listed: {label(col[3:])}"
+        elif col.startswith("mean_"):
+            heads[col] = f"Mean: {label(col[5:])}"
+    return heads
+
+
 def alternative_readings(alt: pd.DataFrame, stated: Mapping[str, float],
                          paper_corpus: Mapping[str, float], paper_char_mean: float) -> str:
     """Which extraction readings give the paper's counts and its first-listed percentages.

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from .registry import PAPER_RANKERS
-from .sentences import WORDS, bold_count, count, identical_queries, join, label, names, noun
+from .sentences import WORDS, a_number, bold_count, count, identical_queries, join, label, names, noun
 from .sentences import ordering, pct, pp, spread_finding, verb
 
 POLICIES = {"strict": "strict", "either": "either label", "primary": "primary"}
@@ -115,8 +115,8 @@ def matched_design(n_matched: int, n_candidates: int, n_tasks: int) -> str:
     """The size of the matched study: trials, shared queries and the two gallery sizes."""
     who = (f"Each of the **{count(n_matched, 'matched trial')}** ranks" if n_matched != 1
            else "The **1 matched trial** ranks")
-    return (f"{who} the same **{n_candidates}** candidate queries (descriptions at shuffled "
-            f"position ≥ 3) against **{n_tasks}** and **{2 * n_tasks}** gallery descriptions.")
+    return (f"{who} the same **{n_candidates}** candidate queries (the third and later "
+            f"shuffled descriptions of each task) against **{n_tasks}** and **{2 * n_tasks}** gallery descriptions.")
 
 
 def matched_gain(matched: pd.DataFrame, paper_table: Mapping[str, Mapping[str, float]],
@@ -316,8 +316,8 @@ def draw_effect(gap: pd.DataFrame, n_trials: int, alt: pd.DataFrame | None = Non
     """
     z = gap["diff_in_se"].abs()
     beyond = int((z > 3).sum())
-    text = (f"The differences are {z.min():.1f}–{z.max():.1f} standard errors of a "
-            f"{n_trials}-draw mean ({beyond} of {count(len(gap), 'ranker')} beyond 3 SE).")
+    text = (f"The differences are {z.min():.1f}–{z.max():.1f} standard errors of "
+            f"{a_number(n_trials)}-draw mean ({beyond} of {count(len(gap), 'ranker')} beyond 3 SE).")
     if alt is not None:
         base = alt.loc[alt["corpus"] == "committed", "mean_char"].item()
         text += (" Across the alternative extraction readings above, the Char TF-IDF mean moves "

@@ -294,6 +294,7 @@ def cli_main(args: Any) -> int:
         result.write(args.out)
     table = summary_table(result.per_trial, condition="one", policy="primary")
     unit = "variations" if label == "variation" else "tasks"
-    print(f"{len(corpus.tasks)} {unit}, {len(corpus.texts)} descriptions, {args.trials} galleries, seed {args.seed}")
+    galleries = "gallery" if args.trials == 1 else "galleries"
+    print(f"{len(corpus.tasks)} {unit}, {len(corpus.texts)} descriptions, {args.trials} {galleries}, seed {args.seed}")
     print(table.round(1).to_string(index=False))
     return 0
