@@ -210,7 +210,7 @@ def test_check_rankers_reads_papermill_list_text():
     assert check_rankers("[bm25, char]") == ["bm25", "char"]
     assert check_rankers("['bm25', 'char']") == ["bm25", "char"]
     assert check_rankers("bm25, char") == ["bm25", "char"]
-    with pytest.raises(RobotaskError, match=r"unknown ranker\(s\) 'chr'; valid: .*papermill -y") as err:
+    with pytest.raises(RobotaskError, match=r"unknown ranker 'chr'; valid: .*papermill -y") as err:
         check_rankers("[bm25, chr]")
     assert "'['" not in str(err.value) and "'b'" not in str(err.value)
 
