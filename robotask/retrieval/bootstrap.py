@@ -177,12 +177,29 @@ def bootstrap_replicates(per_query: pd.DataFrame, rankers: Sequence[str], n_boot
     for name, mat in mats.items():
         present = ~np.isnan(mat.values)
         hits = np.where(present, mat.values, 0.0)
-        num = w_desc @ hits.T  # (B, n_trials)
-        den = w_desc @ present.T.astype(np.float64)
-        acc = np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0)
-        keep = np.where(np.isnan(acc), 0.0, w_trial)
-        out[name] = (np.nan_to_num(acc) * keep).sum(axis=1) / keep.sum(axis=1)
+        out[name] = replicate_means(hits, w_desc @ present.T.astype(np.float64), w_desc, w_trial)
     return pd.DataFrame(out)
+
+
+def replicate_means(hits: np.ndarray, den: np.ndarray, w_desc: np.ndarray, w_trial: np.ndarray) -> np.ndarray:
+    """Bootstrap replicate means of one trial × description outcome matrix.
+
+    Used by :func:`bootstrap_replicates` for each ranker and by the perturbation statistics; the
+    denominators depend only on which descriptions are queries, so both arms of a pair share them.
+
+    Parameters
+    ----------
+    hits : numpy.ndarray
+        ``(n_trials, n_desc)`` outcomes, 0 where a description is not a query.
+    den : numpy.ndarray
+        ``w_desc @ present.T`` with ``present`` the ``(n_trials, n_desc)`` query mask as float64.
+    w_desc, w_trial : numpy.ndarray
+        Description and trial multiplicities of every replicate.
+    """
+    num = w_desc @ hits.T  # (B, n_trials)
+    acc = np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0)
+    keep = np.where(np.isnan(acc), 0.0, w_trial)
+    return (np.nan_to_num(acc) * keep).sum(axis=1) / keep.sum(axis=1)
 
 
 def percentile_interval(values: np.ndarray, level: float = 0.95) -> tuple[float, float]:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import RobotaskError
-from .bootstrap import check_count, description_weights, percentile_interval, trial_weights
+from .bootstrap import check_count, description_weights, percentile_interval, replicate_means, trial_weights
 from .uncertainty import paired_permutation_test
 
 WHERE = "per-query results"
@@ -97,27 +97,6 @@ def paired_outcomes(per_query: pd.DataFrame) -> PairedOutcomes:
     pairs = [(rankers[c // len(perts)], perts[c % len(perts)]) for c in present]
     return PairedOutcomes(pairs, trials, ids["task"].to_numpy(), cells("correct_original"),
                           cells("correct_perturbed"), cells("stays_source"))
-
-
-def replicate_means(hits: np.ndarray, den: np.ndarray, w_desc: np.ndarray, w_trial: np.ndarray) -> np.ndarray:
-    """Bootstrap replicate means of one trial × description outcome matrix.
-
-    The arithmetic of :func:`robotask.retrieval.bootstrap.bootstrap_replicates` for one ranker; the
-    denominators depend only on which descriptions are queries, so both arms of a pair share them.
-
-    Parameters
-    ----------
-    hits : numpy.ndarray
-        ``(n_trials, n_desc)`` outcomes, 0 where a description is not a query.
-    den : numpy.ndarray
-        ``w_desc @ present.T`` with ``present`` the ``(n_trials, n_desc)`` query mask as float64.
-    w_desc, w_trial : numpy.ndarray
-        Description and trial multiplicities of every replicate.
-    """
-    num = w_desc @ hits.T  # (B, n_trials)
-    acc = np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0)
-    keep = np.where(np.isnan(acc), 0.0, w_trial)
-    return (np.nan_to_num(acc) * keep).sum(axis=1) / keep.sum(axis=1)
 
 
 def trial_means(values: np.ndarray) -> np.ndarray:
