@@ -38,23 +38,35 @@ html: $(STAMP)
 ## make test: unit tests + every notebook at smoke scale through papermill, the smoke book built into
 ## _build/smoke/html, linted and opened in chromium (tests/test_notebooks_*.py) + nbval
 ## make test, in steps (two pytest workers where the work is independent):
-##  1. unit tests;  2. every chapter at smoke scale through papermill (the chapters that read other
-##  chapters' results, READERS, run after the rest), the book built offline from them, its lint and a
-##  real-browser check;  3. nbval re-runs every executed chapter into _build/smoke/rerun, one notebook
-##  per pytest worker (READERS last);
-##  4. test_determinism compares both runs' result files byte for byte.
+##  0. the venv and the system packages, side by side;  1. unit tests;  2. every chapter at smoke
+##  scale through papermill (the chapters that read other chapters' results, READERS, run after the
+##  rest);  3. nbval re-runs every notebook but the readers into _build/smoke/rerun, one notebook
+##  per pytest worker, while the readers run, the book is built offline from the chapters, linted
+##  and opened in a real browser (nbval's log is printed when it ends). The twelve task pages are one
+##  notebook (12_task): nbval re-runs it for NBVAL_TASKS, one task of each kind; the slowest notebook
+##  (NBVAL_SLOW) starts first;  4. nbval re-runs the
+##  readers;  5. test_determinism compares both runs' result files byte for byte.
 READERS := 13_suite_summary 99_reproducing 00_home
 READERS_K := $(shell echo $(READERS) | sed 's/ / or /g')
+NBVAL_TASKS := timeline_action hand_trajectory_forecast object_relevance caption_grounding
+NBVAL_SLOW := 14_collections
+NBVAL_FIRST = _build/smoke/$(NBVAL_SLOW).ipynb \
+  $$(ls _build/smoke/*.ipynb | grep -v -E "$(NBVAL_SLOW)|12_task_|$(shell echo $(READERS) | sed 's/ /|/g')") \
+  $(foreach t,$(NBVAL_TASKS),_build/smoke/12_task_$(t).ipynb)
 NBVAL := ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -m pytest --nbval-lax \
   -p no:cacheprovider --override-ini="testpaths=" --nbval-kernel-startup-timeout=300 --nbval-cell-timeout=1200
-test: $(STAMP) sysdeps
+NBVAL_LOG := _build/smoke/nbval.log
+test:
+	$(MAKE) -j2 $(STAMP) sysdeps
 	rm -rf _build/smoke/rerun
 	$(BIN)/python -m pytest -n 2 --ignore=tests/test_notebooks.py --ignore=tests/test_notebooks_lint.py \
 	  --ignore=tests/test_notebooks_browser.py --ignore=tests/test_determinism.py
 	$(BIN)/python -m pytest -n 2 tests/test_notebooks.py -k "test_chapter_runs and not ($(READERS_K))"
-	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds"
-	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py
-	$(NBVAL) -n 2 --dist loadfile $$(ls _build/smoke/*.ipynb | grep -v -E "$(shell echo $(READERS) | sed 's/ /|/g')")
+	@echo "nbval of the chapters starts beside the readers and the book; its log: $(NBVAL_LOG)"
+	$(NBVAL) -n 2 --dist loadfile $(NBVAL_FIRST) > $(NBVAL_LOG) 2>&1 & nbval=$$!; \
+	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds" && \
+	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py; status=$$?; \
+	wait $$nbval; nbval_status=$$?; cat $(NBVAL_LOG); test $$status -eq 0 -a $$nbval_status -eq 0
 	$(NBVAL) $(foreach r,$(READERS),_build/smoke/$(r).ipynb)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
 

@@ -17,24 +17,25 @@
 #
 # Every RLBench task file returns, from its `init_episode` method, a list of natural-language
 # descriptions of the task. This chapter extracts the descriptions that are fixed strings, accounts
-# for every task file that does not yield such a list, and compares the result with the paper's
-# corpus of 62 tasks and 296 descriptions.
+# for every task file that does not yield such a list, and compares the result with the corpus
+# the paper reports.
 #
 # - **Inputs:** the committed extraction in `data/rlbench/` (`corpus.csv`, `accounting.csv`,
 #   `literals.csv`), or an RLBench checkout given as `rlbench_dir` to re-extract and check against it.
-# - **Outputs:** the tables and figure below; `summary.json` and `descriptions_per_task.png` in the
-#   output folder.
+# - **Outputs:** the tables and figure below; `summary.json`, `excluded_files.csv` (every excluded
+#   file with its reason) and `descriptions_per_task.png` in the output folder.
 
 # %% tags=["parameters"]
-rlbench_dir: str = ""  # RLBench checkout to re-extract from (empty: the committed files)
-revision: str = "02720bba4c73"  # RLBench revision of that checkout, recorded in the files
-output_dir: str = ""  # where result files go (empty: _build/results/01_extract_corpus)
+rlbench_dir: str = ""  # RLBench checkout to re-extract (empty: committed files)
+revision: str = "02720bba4c73"  # RLBench revision of that checkout
+output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 
 # %%
 from robotask import plots
 from robotask.book import report
-from robotask.io import write_json
+from robotask.io import write_csv, write_json
 from robotask.retrieval import corpus, extraction, figures, paper, sentences, sentences_corpus
+from robotask.retrieval import sentences_tables
 
 out = report.output_dir(output_dir, "01_extract_corpus")
 
@@ -92,7 +93,9 @@ report.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]
 # %%
 summary = corpus.status_summary(accounting)
 reasons = summary["example reason"].map(sentences.plain_plurals)
-report.show_table(summary.assign(**{"example reason": reasons}))
+report.show_table(
+    summary.assign(**{"example reason": reasons}), headers={"example": "Example file"}
+)
 n_files = len(accounting)
 n_fixed = int((accounting["status"] == "fixed").sum())
 by_status = dict(zip(summary["status"], summary["files"]))
@@ -101,19 +104,21 @@ report.show_md(
 )
 
 # %% [markdown]
-# The excluded files with the reason the extractor gives for each. `n_fixed_literals` counts fixed
-# strings that a file returns on some path: the branch files carry fixed lists that apply only to
-# some variations, or fixed descriptions appended to a templated first one.
+# The excluded files that are not templated, with the reason the extractor gives for each.
+# *Fixed strings* counts the fixed strings that a file returns on some path: the branch files
+# carry fixed lists that apply only to some variations, or fixed descriptions appended to a
+# templated first one.
 
 # %%
-excluded = accounting[accounting["status"] != "fixed"]
-shown = excluded.assign(reason=excluded["reason"].map(sentences.plain_plurals))
+columns = ["file", "status", "reason", "n_fixed_literals", "n_templates"]
+excluded = accounting[accounting["status"] != "fixed"].sort_values(["status", "file"])
+excluded = excluded.assign(reason=excluded["reason"].map(sentences.plain_plurals))[columns]
+write_csv(out / "excluded_files.csv", excluded)
 report.show_table(
-    shown[["file", "status", "reason", "n_fixed_literals", "n_templates"]].sort_values(
-        ["status", "file"]
-    ),
+    excluded[excluded["status"] != "templated"],
     headers={"n_fixed_literals": "Fixed strings", "n_templates": "Templates"},
 )
+report.show_md(sentences_corpus.templated_files(excluded, "excluded_files.csv"))
 
 # %% [markdown]
 # ## Descriptions per task
@@ -124,10 +129,8 @@ plots.save_figure(fig, out, "descriptions_per_task")
 per_task = corpus.descriptions_per_task(corpus_df)
 report.show_figure(
     fig, "fig-descriptions-per-task",
-    f"How many fixed descriptions each of the {counts['tasks']} tasks has "
-    f"({counts['descriptions']} descriptions in all).",
-    f"Bar chart: number of tasks for each count of descriptions, from {per_task.min()} to "
-    f"{per_task.max()}; {int((per_task == per_task.min()).sum())} tasks have {per_task.min()}.")
+    sentences_corpus.per_task_caption(counts), sentences_corpus.per_task_alt(per_task),
+)
 report.show_md(
     sentences_corpus.per_task_finding(per_task, report.fig_ref("fig-descriptions-per-task"))
 )
@@ -177,7 +180,8 @@ report.show_md(
 
 # %%
 comparison = corpus.compare_with_paper(corpus_df, accounting)
-report.show_table(comparison)
+labels = sentences_tables.QUANTITY_LABELS
+report.show_table(comparison.assign(quantity=comparison["quantity"].replace(labels)))
 report.show_md(sentences.corpus_finding(counts["tasks"], counts["descriptions"], paper.CORPUS))
 
 # %% [markdown]

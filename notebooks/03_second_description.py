@@ -28,16 +28,16 @@
 # %% tags=["parameters"]
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # primary trials drawn before the matched ones (paper: 80)
-n_matched_trials: int = 30  # matched trials, scored with one and two descriptions (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # names in retrieval.registry.RANKERS
+n_matched_trials: int = 30  # matched trials, one and two descriptions (paper: 30)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # registry.RANKERS names
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
 char_ngram_max: int = 5  # longest within-word character n-gram
 lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
-corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
-output_dir: str = ""  # where result files go; empty means _build/results/03_second_description
-matched_draws: str = "continue"  # continue the generator after the primary draws, or reuse them
+corpus_path: str = ""  # CSV with task and text columns; empty: the RLBench corpus
+output_dir: str = ""  # where result files go; empty: _build/results/<chapter>
+matched_draws: str = "continue"  # continue the generator after the first draws, or "reuse"
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %%

@@ -25,24 +25,25 @@
 #   alternative extraction readings) or any CSV with `task` and `text` columns; the paper's numbers
 #   (`robotask.retrieval.paper`).
 # - **Outputs:** `comparison.csv` (every paper number, ours, difference), `claims.csv`,
-#   `alternative_corpora.csv`, `per_trial.csv`, `predictions.csv`, `draws.csv`, figures and `summary.json`.
+#   `alternative_corpora.csv`, `per_trial.csv`, `predictions.csv`, `draws.csv`, figures and
+#   `summary.json`.
 
 # %% tags=["parameters"]
-seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
-n_trials: int = 80  # number of random one-description galleries (paper: 80)
-n_matched_trials: int = 30  # matched trials with one and two descriptions (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # all five of the paper's rankers
+seed: int = 413  # seed of the gallery draws (paper: 413)
+n_trials: int = 80  # random one-description galleries (paper: 80)
+n_matched_trials: int = 30  # matched one- and two-description trials (paper: 30)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # all the paper's rankers
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
 char_ngram_max: int = 5  # longest within-word character n-gram
 lsa_dims: int = 32  # LSA components (at most the gallery TF-IDF rank)
-corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
-output_dir: str = ""  # where result files go; empty means _build/results/05_reproduction_report
-matched_draws: str = "continue"  # matched draws: continue the generator or reuse the first draws
-save_all_predictions: bool = False  # also write per-query predictions of every trial
-alternative_corpora: bool = True  # rerun the study on other extraction readings of RLBench
-benchmark_reference_trials: int = 2  # trials timed against the plain reference (0 skips it)
+corpus_path: str = ""  # CSV with task and text columns (empty: RLBench)
+output_dir: str = ""  # result folder (empty: _build/results/<chapter id>)
+matched_draws: str = "continue"  # continue the generator, or reuse the draws
+save_all_predictions: bool = False  # write predictions of every trial
+alternative_corpora: bool = True  # rerun on other extraction readings
+benchmark_reference_trials: int = 2  # trials timed with the reference (0: skip)
 
 # %%
 import pandas as pd
@@ -51,7 +52,7 @@ from robotask import io, plots
 from robotask.book import report
 from robotask.io import write_json
 from robotask.retrieval import figures, paper, reference, reproduction, sentences, statistics, study
-from robotask.retrieval import sentences_corpus, sentences_repro
+from robotask.retrieval import sentences_corpus, sentences_repro, sentences_tables
 from robotask.retrieval.corpus import load_accounting, load_literals
 from robotask.retrieval.draws import load_study_corpus
 
@@ -96,8 +97,11 @@ io.write_csv(out / "comparison.csv", comparison)
 report.show_table(sentences.comparison_overview(comparison), digits=1, headers={
     "stated": "Numbers stated", "compared": "Compared", "agree": "Equal at one decimal",
     "within_1": "Within 1 unit", "mean_diff": "Mean ours − paper"})
-report.show_table(sentences.largest_differences(comparison, 10), digits=1, headers={
-    "key": "Number", "where": "Where in the paper", "diff": "Ours − paper"})
+largest = sentences.largest_differences(comparison, 10)
+report.show_table(
+    largest.assign(key=[sentences_tables.number_label(k, source=False) for k in largest["key"]]),
+    digits=1, headers={"key": "Number", "where": "Where in the paper", "diff": "Ours − paper"},
+)
 
 # %%
 acc = comparison[comparison["unit"] == "%"].dropna(subset=["ours"])
@@ -159,9 +163,9 @@ dens["fits_paper_234"] = [
 dens["fits_ours"] = [
     bool(our_n & set(map(int, f.split()))) if f != "none" else False for f in dens["fitting_n"]
 ]
-report.show_table(dens, headers={
-    "key": "Number", "fitting_n": "Counts n that fit", "fits_paper_234": "Fits the paper's",
-    "fits_ours": "Fits ours",
+report.show_table(dens.assign(key=dens["key"].map(sentences_tables.number_label)), headers={
+    "key": "Number", "paper": "Paper (%)", "fitting_n": "Counts n that fit",
+    "fits_paper_234": "Fits the paper's", "fits_ours": "Fits ours",
 })
 n_fl_ours = int(
     per_trial.query("condition == 'first_listed' and policy == 'primary'")["n_queries"].iloc[0]
@@ -174,7 +178,7 @@ report.show_md(
 )
 
 # %% [markdown]
-# ## Investigation 2: which extraction reading could give 296?
+# ## Investigation 2: which extraction reading could give the paper's count?
 #
 # Some RLBench descriptions are two string literals fused by a missing comma
 # (`'...rack' 'move...'` becomes one description). Splitting exactly one of them gives the
@@ -187,7 +191,8 @@ report.show_md(
 if alternative_corpora and not corpus_path:
     alt = reproduction.evaluate_corpora(reproduction.alternative_corpora(load_literals()), config)
     io.write_csv(out / "alternative_corpora.csv", alt)
-    report.show_table(alt, digits=1, headers=sentences_corpus.alternative_headers(alt.columns))
+    report.show_table(alt.assign(corpus=alt["corpus"].map(sentences_tables.reading_label)),
+                      digits=1, headers=sentences_corpus.alternative_headers(alt.columns))
     report.show_md(
         sentences_corpus.alternative_readings(
             alt, paper.FIRST_LISTED, paper.CORPUS, paper.TABLE2["char"]["mean"]
@@ -200,7 +205,7 @@ else:
 # %% [markdown]
 # ## Investigation 3: is the gap between the paper's numbers and ours a draw effect?
 #
-# All five rankers see the same draws. If our higher means came from the random galleries alone,
+# All the rankers see the same draws. If our higher means came from the random galleries alone,
 # the gap would be of the order of the standard error of an 80-trial mean (SD/√80), and it would
 # not depend on which description the matched study reuses.
 

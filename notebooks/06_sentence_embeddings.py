@@ -17,8 +17,9 @@
 #
 # The paper names Sentence-BERT as the natural follow-up and ships an all-MiniLM-L6-v2 script, but
 # reports no embedding score (section 7). This chapter adds that ranker — and an untuned fusion of it
-# with character TF-IDF — to the same protocol, the same seed and the same 80 galleries as the five
-# lexical rankers, and reads the per-query predictions to see where embeddings help and where they fail.
+# with character TF-IDF — to the same protocol, the same seed and the same galleries as the paper's
+# lexical rankers, and reads the per-query predictions to see where embeddings help and where they
+# fail.
 # **Neither ranker is in the paper.**
 #
 # - **Inputs:** the RLBench corpus (`data/rlbench/corpus.csv`, or `corpus_path`); the all-MiniLM-L6-v2
@@ -27,16 +28,16 @@
 #   output folder.
 
 # %% tags=["parameters"]
-seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
-n_trials: int = 80  # number of random one-description galleries (paper: 80)
+seed: int = 413  # seed of the gallery draws (paper: 413)
+n_trials: int = 80  # random one-description galleries (paper: 80)
 rankers: list = [  # any subset of RANKERS that holds minilm and char
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
-n_bootstrap: int = 1000  # bootstrap replicates of the mean-accuracy intervals (see chapter 07)
+n_bootstrap: int = 1000  # bootstrap replicates of the intervals (chapter 07)
 n_examples: int = 5  # examples listed per question
-vector_cache: bool = False  # reuse MiniLM vectors from _build/cache/minilm (False: honest timing)
-corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
-output_dir: str = ""  # where result files go; empty means _build/results/06_sentence_embeddings
+vector_cache: bool = False  # reuse cached MiniLM vectors (False: honest timing)
+corpus_path: str = ""  # CSV with task and text columns (empty: RLBench)
+output_dir: str = ""  # result folder (empty: _build/results/<chapter id>)
 
 # %% tags=["show-input"]
 import time
@@ -109,7 +110,7 @@ report.show_md(sentences_beyond.embedding_timing(
 # excluded).
 
 # %% [markdown]
-# ## Result: the five lexical rankers and two that are not in the paper
+# ## Result: the paper's lexical rankers and the rankers it does not report
 
 # %%
 summary = statistics.summary_table(per_trial)
@@ -187,7 +188,10 @@ report.show_md(sentences_beyond.no_overlap_finding(
 
 # %%
 confusions = error_analysis.opposite_confusions(predictions, corpus.tasks)
-report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]))
+report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]),
+                  headers={"n_queries": "Queries per gallery (mean)",
+                           "to_opposite": "Sent to the opposite task (%)",
+                           "share_of_errors": "Share of errors (%)"})
 conf = confusions.set_index("ranker")
 opp_cos, para_cos = embedding.score_minilm(
     ["open the fridge"], ["close the fridge", "pull the fridge door open"]

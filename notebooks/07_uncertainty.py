@@ -24,15 +24,15 @@
 # - **Outputs:** `intervals.csv`, `pairs.csv`, `claims.csv`, `summary.json` and the figure, in the output folder.
 
 # %% tags=["parameters"]
-seed: int = 413  # NumPy generator seed of the gallery draws and of the bootstrap (paper: 413)
+seed: int = 413  # seed of the gallery draws and of the bootstrap (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = [  # any subset of RANKERS
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
 n_bootstrap: int = 2000  # bootstrap replicates
-n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test (exact up to 16)
+n_permutations: int = 20000  # random sign patterns of the permutation test
 alpha: float = 0.05  # family-wise level of the ordering verdicts (Holm over all pairs)
-corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
+corpus_path: str = ""  # CSV with task and text columns; empty: the RLBench corpus
 output_dir: str = ""  # where result files go; empty means _build/results/07_uncertainty
 
 # %% tags=["show-input"]

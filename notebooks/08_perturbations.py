@@ -25,7 +25,7 @@
 #   the output folder.
 
 # %% tags=["parameters"]
-seed: int = 413  # NumPy generator seed of the gallery draws and of the bootstrap (paper: 413)
+seed: int = 413  # seed of the gallery draws and of the bootstrap (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = [  # any subset of RANKERS
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
@@ -33,11 +33,11 @@ rankers: list = [  # any subset of RANKERS
 perturbations: list = [  # any subset of transforms.PERTURBATIONS
     "inflection", "spelling", "object_generic", "object_removed", "direction_swap",
 ]
-perturb_seed: int = 0  # seed of the seeded perturbations (spelling typo, inflection form)
+perturb_seed: int = 0  # seed of the random perturbations (typo, inflection)
 n_bootstrap: int = 1000  # bootstrap replicates of the interval of each change
 n_permutations: int = 20000  # Monte Carlo sign patterns of the permutation test
-corpus_path: str = ""  # CSV with task and text columns; empty means the committed RLBench corpus
-output_dir: str = ""  # where result files go; empty means _build/results/08_perturbations
+corpus_path: str = ""  # CSV with task and text columns; empty: the RLBench corpus
+output_dir: str = ""  # where result files go; empty: _build/results/<chapter>
 
 # %% tags=["show-input"]
 from robotask import plots

@@ -15,13 +15,13 @@
 # %% [markdown]
 # # Test whether the paper's ranking transfers to every RLBench task and to CALVIN
 #
-# The paper ranks five lexical rankers on 62 RLBench task files whose descriptions are fixed
+# The paper ranks its lexical rankers on the RLBench task files whose descriptions are fixed
 # strings. Does its ranking hold on a larger or a different robot-task library? This chapter runs
 # the same protocol (the same seed, random one-description galleries, primary scoring, paired
-# comparisons, the matched two-description study) with the five rankers and MiniLM on four
-# libraries: the paper's corpus, every RLBench task file at task level and at variation level
-# (templates filled for every variation), and the language annotations of CALVIN
-# {cite}`mees2022calvin`, and checks each of the paper's claims on each.
+# comparisons, the matched two-description study) with the paper's rankers and MiniLM on the
+# paper's corpus, on every RLBench task file at task level and at variation level (templates
+# filled for every variation), and on the language annotations of CALVIN
+# {cite}`mees2022calvin`, and checks each of the paper's claims on each library.
 #
 # - **Inputs:** `data/rlbench/corpus.csv`, `data/rlbench/full/corpus.csv` (every task file and
 #   variation, `robotask extract --all-files`), `data/calvin/corpus.csv`.
@@ -30,17 +30,17 @@
 #   and `summary.json`, in the output folder.
 
 # %% tags=["parameters"]
-seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
+seed: int = 413  # seed of the gallery draws (paper: 413)
 n_trials: int = 80  # random one-description galleries per library (paper: 80)
-n_matched_trials: int = 30  # matched one- versus two-description trials per library (paper: 30)
-rankers: list = [  # any subset of robotask.retrieval.registry.RANKERS holding bm25, word, char
+n_matched_trials: int = 30  # matched trials per library (paper: 30)
+rankers: list = [  # ids in registry.RANKERS; must hold bm25, word, char
     "bm25", "word", "char", "word_char", "lsa", "minilm",
 ]
 libraries: list = [  # keys of robotask.retrieval.transfer.LIBRARIES
     "rlbench62", "rlbench_task", "rlbench_variation", "calvin",
 ]
-n_examples: int = 2  # verified error examples per kind of confusion and library
-output_dir: str = ""  # where result files go; empty means _build/results/09_transfer
+n_examples: int = 2  # checked error examples per confusion and library
+output_dir: str = ""  # result folder (empty: _build/results/09_transfer)
 
 # %%
 import pandas as pd
@@ -48,7 +48,8 @@ import pandas as pd
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval import figures, sentences_beyond, study, transfer, transfer_tables
+from robotask.retrieval import figures, sentences_beyond, sentences_transfer, study, transfer
+from robotask.retrieval import transfer_tables
 
 out = report.output_dir(output_dir, "09_transfer")
 config = study.config_from_parameters(
@@ -64,7 +65,7 @@ report.show_table(overview, digits=1)
 
 # %%
 rows = overview.set_index("Library")
-report.show_md(sentences_beyond.library_settings(
+report.show_md(sentences_transfer.library_settings(
     seed, n_trials, n_matched_trials, len(config.rankers), overview
 ))
 
@@ -97,13 +98,13 @@ report.show_figure(
     fig, "fig-transfer-spread",
     "Mean top-1 accuracy (dots) and 5th–95th percentile band over galleries (lines) of each ranker "
     "on each library.",
-    "Dot-and-line chart: for each of the four libraries, every ranker's mean top-1 accuracy with "
-    "its band over galleries.")
+    "Dot-and-line chart: for each library, every ranker's mean top-1 accuracy with its band "
+    "over galleries.")
 
 # %%
 lexical = summary[summary["ranker"].isin(["bm25", "word", "char", "word_char", "lsa"])]
 best = lexical.loc[lexical.groupby("library")["mean"].idxmax()].set_index("library")
-report.show_md(sentences_beyond.best_per_library(best, titles))
+report.show_md(sentences_transfer.best_per_library(best, titles))
 
 # %% [markdown]
 # ## Paired comparisons
@@ -116,7 +117,7 @@ report.show_md(sentences_beyond.best_per_library(best, titles))
 paired = transfer_tables.paired(runs)
 report.show_table(paired, digits=1)
 cb = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")].set_index("Library")
-report.show_md(sentences_beyond.char_vs_bm25(cb))
+report.show_md(sentences_transfer.char_vs_bm25(cb))
 
 # %% [markdown]
 # ## Gallery sensitivity
@@ -127,7 +128,7 @@ report.show_md(sentences_beyond.char_vs_bm25(cb))
 # %%
 bands = transfer_tables.sensitivity(runs)
 report.show_table(bands, digits=1)
-report.show_md(sentences_beyond.widest_bands(bands))
+report.show_md(sentences_transfer.widest_bands(bands))
 
 # %% [markdown]
 # ## A second indexed description
@@ -147,20 +148,20 @@ report.show_figure(
     "description of each label is indexed, on the same queries, per ranker and library.",
     "Horizontal grouped bars: for each ranker, one bar per library giving the change in accuracy "
     "from one to two indexed descriptions on identical queries; right of zero is a gain.")
-report.show_md(sentences_beyond.matched_labels(
+report.show_md(sentences_transfer.matched_labels(
     {titles[k]: (r.matched_labels, len(r.library.corpus.tasks)) for k, r in runs.items()}
 ))
 
 # %% [markdown]
 # ## The paper's claims, library by library
 #
-# Each claim is checked on the paper's five rankers (MiniLM is reported beside them, not part of the
+# Each claim is checked on the paper's rankers (MiniLM is reported beside them, not part of the
 # claims). "Nearly all galleries" is read as at least the share given in the claim.
 
 # %%
 claims, held = transfer_tables.claims(runs)
 report.show_table(claims)
-report.show_md(sentences_beyond.claims_held(held))
+report.show_md(sentences_transfer.claims_held(held))
 
 # %% [markdown]
 # ## Variation level: near-identical texts
@@ -177,7 +178,7 @@ if var is not None:
     one = trials[(trials["condition"] == "one") & (trials["policy"] == "primary")]
     excluded = one.drop_duplicates("trial")["n_excluded"].mean()
     others = summary[summary["library"] != "rlbench_variation"].groupby("title")["mean"].max()
-    report.show_md(sentences_beyond.variation_finding(
+    report.show_md(sentences_transfer.variation_finding(
         near, titles["rlbench_variation"], excluded, v_sum["mean"], others,
         var.task_right.get("char"),
     ))
@@ -186,9 +187,9 @@ if var is not None:
 # ## Where the rankers fail
 #
 # Each wrong answer (primary scoring, every gallery) is sorted by how the true and the predicted
-# label differ: a pair of opposite words (open/close, on/off, left/right, put/take, ...), only
-# colours, only numbers, another variation of the same task, or another task. Shares are of all
-# wrong answers of the ranker on that library.
+# label differ: *opposite words* (open/close, on/off, left/right, put/take, ...), *colour only*,
+# *number only*, *same task, other words* (another variation of the same task file that differs in
+# other words), or *another task*. Shares are of all wrong answers of the ranker on that library.
 
 # %%
 report.show_table(transfer_tables.error_shares(runs), digits=1)
@@ -210,16 +211,12 @@ for key, run in runs.items():
 # ## What we found
 
 # %%
-shares = transfer_tables.error_shares(runs, ("char",))
-one_word = (
-    shares[shares["Confusion"] != "other task"]
-    .groupby("Library")["Char TF-IDF: share of errors (%)"].sum()
-)
+one_word = transfer_tables.near_shares(transfer_tables.error_shares(runs, ("char",)))
 report.show_md(sentences_beyond.bullets([
-    sentences_beyond.best_per_library(best, titles),
-    sentences_beyond.claims_held(held),
-    *sentences_beyond.claim_lines(held),
-    sentences_beyond.near_confusions(one_word, list(titles.values())),
+    sentences_transfer.best_per_library(best, titles),
+    sentences_transfer.claims_held(held),
+    *sentences_transfer.claim_lines(held),
+    sentences_transfer.near_confusions(one_word, list(titles.values())),
 ]))
 
 # %%

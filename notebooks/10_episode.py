@@ -26,7 +26,7 @@
 # - **Outputs:** the figures below and `summary.json` (label statistics) in the output folder.
 
 # %% tags=["parameters"]
-episode_dir: str = ""  # episode folder in the Xperience-10M format; empty: the synthetic one
+episode_dir: str = ""  # an Xperience-10M episode folder; empty: the synthetic one
 frames: int = 5821  # frames of the synthetic episode (20 fps; 5821 as the real sample)
 seed: int = 0  # generator seed of the synthetic episode
 resolution: int = 128  # video resolution (pixels) of the synthetic episode

@@ -28,8 +28,8 @@
 #   `shared_windows.npz`, the figures below and `summary.json` in the output folder.
 
 # %% tags=["parameters"]
-episode_dir: str = ""  # episode folder, e.g. the real sample; empty: the synthetic episode below
-frames: int = 5821  # frames of the synthetic episodes; 5821 as the real sample gives 1161 windows
+episode_dir: str = ""  # an episode folder (real sample); empty: the synthetic episode
+frames: int = 5821  # synthetic frames; 5821, as the real sample, gives 1161 windows
 seed: int = 0  # generator seed of the synthetic episodes
 resolution: int = 128  # video resolution (pixels) of the synthetic episodes
 output_dir: str = ""  # where result files go; empty: _build/results/11_windows_features

@@ -23,12 +23,12 @@
 #   `<schedule>/<protocol>/`, the figures, and `summary.json`, which the suite summary reads.
 
 # %% tags=["parameters"]
-task: str = "timeline_action"  # a robotask.episode.tasks.TASK_IDS entry (set per chapter)
-episode_dir: str = ""  # episode folder, e.g. the real sample; empty: the synthetic episodes below
-frames: int = 5821  # frames of the synthetic episodes (5821 as the real sample gives 1161 windows)
+task: str = "timeline_action"  # an episode.tasks.TASK_IDS entry (set per chapter)
+episode_dir: str = ""  # an episode folder (real sample); empty: the synthetic episodes
+frames: int = 5821  # synthetic frames; 5821, as the real sample, gives 1161 windows
 seed: int = 0  # generator seed of the synthetic episodes
 resolution: int = 128  # video resolution (pixels) of the synthetic episodes
-schedules: list = ["repeating", "sample-like"]  # synthetic schedules; the first is shown in detail
+schedules: list = ["repeating", "sample-like"]  # the first is shown in detail
 heads: list = ["minimal", "mlp"]  # any subset of robotask.episode.suite.HEADS
 protocol: str = "both"  # original, improved or both
 softmax_epochs: int = 400  # epochs of the linear heads (400 as published)

@@ -24,7 +24,7 @@
 # - **Outputs:** `primary_metrics.csv`, the figure below and `summary.json` in the output folder.
 
 # %% tags=["parameters"]
-task_results: str = ""  # folder holding the task chapters result folders; empty: _build/results
+task_results: str = ""  # folder of the task chapters' results; empty: _build/results
 output_dir: str = ""  # where result files go; empty: _build/results/13_suite_summary
 
 # %% tags=["show-input"]
@@ -60,12 +60,13 @@ for schedule in schedules:
 
 # %%
 fig = figures_suite.figure_summary(long, suite.PUBLISHED_REAL_SAMPLE)
-caption = figures_suite.summary_caption(schedules, protocols, figures_suite.bar_order(long))
+caption = figures_suite.summary_caption(
+    schedules, protocols, figures_suite.bar_order(long),
+    figures_suite.off_scale_values(long, suite.PUBLISHED_REAL_SAMPLE))
 report.show_figure(fig, "fig-suite-summary", caption,
                    "Twelve small bar charts, one per task, of the primary metric of the baseline, "
                    "the minimal head and the MLP for each schedule and protocol, with the "
-                   "published "
-                   "real-sample values as dotted lines.")
+                   "published real-sample values as dotted lines.")
 
 # %% [markdown]
 # ## Why the label tasks score near zero on the real sample

@@ -30,7 +30,7 @@ frames: int = 600  # annotation frames per episode at 20 fps
 resolution: int = 32  # video size in pixels
 seed: int = 0  # collection seed; episode i depends on this seed and i only
 test_fraction: float = 0.3  # share of episodes held out as unseen test episodes
-worker_counts: list = [1, 2]  # Dask worker processes to time the feature extraction with
+worker_counts: list = [1, 2]  # Dask worker processes to time the extraction with
 softmax_epochs: int = 60  # epochs of the linear heads
 mlp_epochs: int = 20  # epochs of the MLP
 output_dir: str = ""  # where result files go; empty: _build/results/14_collections
@@ -40,9 +40,10 @@ from dataclasses import replace
 
 import matplotlib.pyplot as plt
 
+from robotask import paths
 from robotask.book import report
 from robotask.episode import collection_study as cs
-from robotask.episode import sentences_collection
+from robotask.episode import sentences_collection, sentences_scaling
 from robotask.episode.head_runs import SuiteConfig
 from robotask.episode.mlp import MLPConfig
 from robotask.episode.splits import doubling_sizes, episode_split
@@ -89,6 +90,10 @@ report.show_table(scaling, digits=2,
 
 # %%
 report.show_md(sentences_collection.scaling_sentence(scaling, proj))
+bench = sentences_scaling.read_benchmark(paths.BUILD / "benchmarks" / "collection.json")
+note = sentences_scaling.shared_machine_sentence(scaling, bench)
+if note:
+    report.show_md(note)
 
 # %% [markdown]
 # ## Learning curves over training episodes

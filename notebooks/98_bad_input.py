@@ -22,11 +22,12 @@
 #
 # - **Inputs:** the `CASES` of `robotask.book.badinput`, `robotask.retrieval.badinput` and
 #   `robotask.episode.badinput` (each case builds its broken input in a temporary folder).
-# - **Outputs:** the table below and `summary.json` (one row per case: group, input, outcome, message).
+# - **Outputs:** the tables below and `summary.json` (one row per case: group, input, outcome,
+#   message).
 
 # %% tags=["parameters"]
-groups: list = []  # case groups to run, for example parameters or outputs; empty runs every group
-output_dir: str = ""  # where result files go (empty: _build/results/98_bad_input)
+groups: list = []  # case groups to run, e.g. parameters (empty: every group)
+output_dir: str = ""  # result folder (empty: _build/results/98_bad_input)
 
 # %%
 import contextlib
@@ -55,30 +56,27 @@ table = pd.DataFrame([
 # %% [markdown]
 # ## Every case, its expected outcome and what happened
 #
-# "Expected" is the outcome a case must get: *error* means the run stops before doing any work with a
-# message that names the file, key or parameter and what was expected; *warning* means the run goes on
-# and says what was degraded and by how much. "Got" is what really happened; a Python traceback of
-# any other exception would show as *crash*. Temporary folders are shown as `<tmp>`.
+# One table per group of cases. "Expected" is the outcome a case must get: *error* means the run
+# stops before doing any work with a message that names the file, key or parameter and what was
+# expected; *warning* means the run goes on and says what was degraded and by how much. "Got" is
+# what really happened, marked when it is not the expected outcome; a Python traceback of any other
+# exception would show as *crash*. Temporary folders are shown as `<tmp>`.
 
 # %%
-headers = {"group": "Group", "input": "Input", "expected": "Expected outcome",
-           "got": "What happened", "message": "Message", "ok": "As expected"}
-report.show_table(table, headers=headers,
-                  long_reason="the catalogue lists every bad-input case of the study in one table",
-                  code_columns=("message",))
+headers = {"input": "Input", "expected": "Expected", "got": "Got", "message": "Message"}
+shown = table.assign(got=[g if ok == "yes" else f"{g} (not as expected)"
+                          for g, ok in zip(table["got"], table["ok"])])
+for group, part in shown.groupby("group", sort=False):
+    report.show_md(f"**{group[:1].upper() + group[1:]}**")
+    report.show_table(part[list(headers)], headers=headers, code_columns=("message",))
 
 # %% [markdown]
 # ## What we found
 
 # %%
 n_ok = sum(o.ok for o in outcomes)
-by_group = table.groupby("group", sort=False).size()
-report.show_md(
-    f"Of {prose.count(len(outcomes), 'case')} in {prose.count(len(by_group), 'group')} "
-    f"({prose.join(f'{g}: {n}' for g, n in by_group.items())}), {prose.count(n_ok, 'case')} got "
-    f"the outcome {'they' if n_ok != 1 else 'it'} must get; "
-    f"{prose.count(sum(o.got == 'crash' for o in outcomes), 'case')} ended in a traceback."
-)
+by_group = table.groupby("group", sort=False).size().to_dict()
+report.show_md(report.outcomes_sentence(by_group, n_ok, sum(o.got == "crash" for o in outcomes)))
 
 # %%
 write_json(out / "summary.json", {"n_cases": len(outcomes), "n_ok": n_ok,

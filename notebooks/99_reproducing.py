@@ -20,14 +20,15 @@
 # below is read from the build itself: the runner's log (`run_log.json`) and the installed
 # packages. Nothing is typed in.
 #
-# - **Inputs:** the run log written by `robotask run`, the installed packages, saved benchmark results.
+# - **Inputs:** the run log written by `robotask run`, the installed packages, saved benchmark
+#   results.
 # - **Outputs:** the tables below and `timings.json` (run times; not compared between runs).
 
 # %% tags=["parameters"]
 run_log: str = "_build/run_log.json"  # the runner's log of this build
-benchmarks_dir: str = "_build/benchmarks"  # JSON results of benchmarks/*.py, if any were run
-run_retrieval_benchmark: bool = True  # time the retrieval study live on this machine
-output_dir: str = ""  # where result files go (empty: _build/results/99_reproducing)
+benchmarks_dir: str = "_build/benchmarks"  # JSON saved by benchmarks/*.py, if any
+run_retrieval_benchmark: bool = True  # time the retrieval study live here
+output_dir: str = ""  # result folder (empty: _build/results/99_reproducing)
 
 # %%
 from robotask.book import provenance, report
@@ -36,6 +37,7 @@ from robotask.io import write_json
 out = report.output_dir(output_dir, "99_reproducing")
 log = provenance.read_run_log(run_log)
 runs = provenance.run_table(log)
+runs = runs[runs["chapter"] != "99_reproducing"].reset_index(drop=True)  # an earlier run of it
 
 # %% [markdown]
 # ## How to reproduce it
@@ -51,12 +53,8 @@ runs = provenance.run_table(log)
 # ## Chapter run times
 
 # %%
-report.show_table(runs, digits=1, headers={"set": "Parameter set"})
-report.show_md(
-    f"The {len(runs)} chapters of this build took **{runs['seconds'].sum():.0f} s** of notebook "
-    f"execution in total; the slowest was `{runs.loc[runs['seconds'].idxmax(), 'chapter']}` "
-    f"({runs['seconds'].max():.1f} s). This page's own run is not included."
-)
+report.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)"})
+report.show_md(report.run_times_sentence(runs))
 
 # %% [markdown]
 # ## Parameters
@@ -84,18 +82,23 @@ report.show_table(provenance.platform_summary())
 # The retrieval study is timed live on this machine against a plain reference implementation
 # that refits every vectorizer per trial and scores one query at a time; both must give identical
 # predictions. Other benchmark results appear when `benchmarks/*.py` saved them into
-# `benchmarks_dir` on this machine.
+# `benchmarks_dir` on this machine. Each benchmark has a table of its measures; the unit of each
+# measure is in brackets after its name (s: seconds of wall time unless it says CPU; ×: a ratio).
 
 # %%
+from robotask.episode.summary import METRIC_LABELS
+from robotask.episode.tasks import TASKS
+
 bench = provenance.read_benchmarks(benchmarks_dir)
 if run_retrieval_benchmark:
     from robotask.retrieval import reference
 
-    bench["retrieval (timed live in this build)"] = reference.benchmark()
-if bench:
-    report.show_table(provenance.benchmark_table(bench))
-else:
+    bench["retrieval_live"] = reference.benchmark()
+if not bench:
     report.show_md("No benchmark results were saved on this machine; run `make bench`.")
+task_names = {t: spec.display_name for t, spec in TASKS.items()}
+for name, result in bench.items():
+    report.show_benchmark(name, result, task_names, METRIC_LABELS)
 
 # %%
 # the run log and wall-clock times: not compared between two runs

@@ -77,3 +77,51 @@ def test_metric_table_shows_ceiling_as_percentage_and_ranks_as_integers():
                                       "median_rank": [174.5, 8.0, float("nan")]}))
     assert list(table["label_coverage_ceiling"]) == ["100.0 %"] * 3
     assert list(table["median_rank"]) == ["174.5", "8", "–"]
+
+
+def _classification_result(y, minimal, mlp=None, n_classes=5):
+    """A TaskResult of timeline_action over the test windows ``y`` with the heads' predictions."""
+    import numpy as np
+
+    from robotask.episode.head_runs import HeadOutput
+    from robotask.episode.suite import TaskResult
+    from robotask.episode.task_builders import TaskData
+
+    n = len(y)
+    rows = pd.DataFrame({"window_index": range(n), "center_frame": 10 * np.arange(n)})
+    data = TaskData("classification", None, np.asarray(y), rows, [f"class {i}" for i in range(n_classes)],
+                    test=np.arange(n), train=np.arange(0))
+    outputs = {"minimal": HeadOutput(np.asarray(minimal))}
+    if mlp is not None:
+        outputs["mlp"] = HeadOutput(np.asarray(mlp))
+    return TaskResult("timeline_action", "ok", {}, {}, data=data, outputs=outputs)
+
+
+def test_confusion_drops_classes_with_no_test_window_and_no_prediction():
+    from robotask.episode import figures_tasks as F
+
+    # class 0: true only; 1: predicted by the minimal head only; 3: predicted by the MLP only; 2, 4: neither
+    result = _classification_result([0, 0, 0], [0, 1, 0], mlp=[0, 0, 3])
+    assert list(F.shown_classes(result)) == [0, 1, 3]
+    assert F.dropped_text(result) == "3 of 5 classes shown; 2 with no test sample and no prediction left out"
+    fig = F.figure_confusion(result)
+    matrix, f1 = fig.axes[0], fig.axes[1]
+    assert [t.get_text().split(" ", 1)[1] for t in matrix.get_yticklabels()] == ["class 0", "class 1", "class 3"]
+    assert len(f1.get_yticklabels()) == 3 and "2 with no test sample" in fig.get_suptitle()
+    assert any(ax.get_label() == "<colorbar>" for ax in fig.axes)
+    assert "2 with no test sample and no prediction left out" in F.caption("confusion", result, "original")[0]
+    full = _classification_result([0, 1, 2], [0, 1, 2], n_classes=3)
+    assert F.dropped_text(full) == "" and F.figure_confusion(full).get_suptitle() == ""
+
+
+def test_prediction_timeline_puts_each_head_in_its_own_lane():
+    import numpy as np
+
+    from robotask.episode import figures_tasks as F
+
+    result = _classification_result([0, 0, 3, 3], [0, 0, 3, 3], mlp=[0, 0, 3, 3])
+    ax = F.figure_timeline(result).axes[0]
+    dots = {line.get_label(): line.get_ydata() for line in ax.get_lines() if line.get_marker() == "."}
+    below, above = (np.asarray(v) for k, v in sorted(dots.items(), key=lambda kv: "MLP" in kv[0]))
+    assert np.all(below < above) and list(np.round(above - below, 2)) == [0.44] * 4
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["class 0", "class 3"]

@@ -223,3 +223,14 @@ def test_stereo_pair_disparity_and_fisheye_projection():
     grid_v, grid_u = np.mgrid[0:128, 0:128] + 0.5
     np.testing.assert_allclose(u, grid_u.ravel()[ok], atol=1e-6)
     np.testing.assert_allclose(v, grid_v.ravel()[ok], atol=1e-6)
+
+
+def test_timeline_colours_differ_between_neighbours():
+    from robotask.episode import figures_episode
+
+    labels = [f"action {i}" for i in range(40)]
+    colours = np.array([c[:3] for c in figures_episode._colours(labels + [""] + labels).values()])
+    assert len(colours) == 40 and len({tuple(c) for c in colours}) == 40
+    assert np.linalg.norm(np.diff(colours[:30], axis=0), axis=1).min() > 0.3
+    assert figures_episode.wrap_label("a" * 10) == "a" * 10
+    assert figures_episode.wrap_label("Place the kettle back on the table") == "Place the kettle back on\nthe table"

@@ -32,15 +32,15 @@ def test_reads_tasks_in_file_order(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ("- a\n- b\n", r"holds a list; expected a non-empty mapping of task -> list of texts"),
-    ("", r"holds a NoneType; expected a non-empty mapping"),
+    ("", r"holds null; expected a non-empty mapping"),
     ("a: [x, y]\nb: just text\n", r"key 'b' holds a str; expected a list of strings"),
-    ("a: [x, 3]\n", r"key 'a', item 1 is a int \(3\); expected a string"),
+    ("a: [x, 3]\n", r"key 'a', item 1 is an int \(3\); expected a string"),
     ("a: [x, {k: v}]\n", r"key 'a', item 1 is a dict"),
     ("1: [x, y]\n", r"key 1 is not a task name; expected a non-empty string key"),
     ("a: [x, '   ']\n", r"key 'a', item 1 is empty or whitespace"),
     ("a: [x, '']\n", r"key 'a', item 1 is empty or whitespace"),
     ("a: [x, y, x]\n", r"key 'a' repeats the text 'x' \(items 0 and 2\)"),
-    ("a: [x, y]\nb: [only]\nc: []\n", r"2 task\(s\) with fewer than 2 texts: b \(1\), c \(0\)"),
+    ("a: [x, y]\nb: [only]\nc: []\n", r"2 tasks with fewer than 2 texts: b \(1\), c \(0\)"),
     ("a: [x, y\n", r"is not valid YAML"),
 ])
 def test_errors_name_the_file_key_and_expectation(tmp_path, text, message):

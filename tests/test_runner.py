@@ -132,3 +132,14 @@ def test_kernel_environment_sets_passive_waits_for_side_by_side_runs_and_restore
     monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")  # a user's choice is kept
     with runner.kernel_environment(2):
         assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
+
+
+def test_side_by_side_chapters_start_longest_first_by_the_logged_run(tmp_path):
+    toys = [(chapters.Chapter(name, "toy"), {}) for name in ("short", "new", "long", "failed")]
+    log = tmp_path / "run_log.json"
+    assert [c.id for c, _ in runner.longest_first(toys, log)] == ["short", "new", "long", "failed"]  # no log yet
+    log.write_text(json.dumps({"short": {"seconds": 3.0}, "long": {"seconds": 90.0},
+                               "failed": {"seconds": None}, "_python": "3.11"}))
+    assert [c.id for c, _ in runner.longest_first(toys, log)] == ["new", "failed", "long", "short"]
+    log.write_text("{not json")
+    assert [c.id for c, _ in runner.longest_first(toys, log)] == ["short", "new", "long", "failed"]

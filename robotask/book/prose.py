@@ -2,39 +2,15 @@
 
 No reprs, no "(s)" plurals, integers for counts, units on percentages. Notebooks build computed
 sentences from these (and from the wings' own sentence functions) instead of templating f-strings
-inline; ``tests/test_prose.py`` pins their behaviour.
+inline; ``tests/test_prose.py`` pins their behaviour. ``plural_of`` and ``count`` live in the core
+(:mod:`robotask.words`, which the other wings may import) and are re-exported here.
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
-IRREGULAR = {"query": "queries", "class": "classes", "loss": "losses", "index": "indices",
-             "axis": "axes", "library": "libraries", "variation": "variations", "is": "are", "was": "were"}
-SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def plural_of(word: str) -> str:
-    """The plural of an English noun (a short irregular list, then the regular rules)."""
-    if word in IRREGULAR:
-        return IRREGULAR[word]
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
-
-def count(n: float, word: str, words: bool = False) -> str:
-    """``count(3, "query")`` → "3 queries"; ``count(1, "loss")`` → "1 loss". Counts print as integers.
-
-    ``words=True`` spells out zero to ten ("two galleries").
-    """
-    k = int(round(float(n)))
-    if abs(float(n) - k) > 1e-9:
-        raise ValueError(f"count({n!r}, {word!r}): a count must be a whole number")
-    shown = SMALL[k] if words and 0 <= k < len(SMALL) else f"{k:,}"
-    return f"{shown} {word if k == 1 else plural_of(word)}"
+from ..words import count, plural_of  # noqa: F401 (re-exported: the core holds them so the wings can use them)
 
 
 def pct(x: float, digits: int = 1) -> str:

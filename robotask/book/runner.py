@@ -240,12 +240,30 @@ def split_readers(planned: Planned) -> tuple[Planned, Planned]:
     return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
 
 
+def longest_first(planned: Planned, log_path: Path) -> Planned:
+    """``planned`` with the chapters that took longest in the logged run first (new ones first of all).
+
+    Side by side, a long chapter started last runs alone at the end while the other cores idle.
+    """
+    try:
+        log = json.loads(log_path.read_text()) if log_path.is_file() else {}
+    except json.JSONDecodeError:
+        log = {}
+
+    def seconds(item: tuple[chapters_mod.Chapter, dict[str, Any]]) -> float:
+        entry = log.get(item[0].id)
+        return float("inf") if not isinstance(entry, dict) or entry.get("seconds") is None else entry["seconds"]
+
+    return sorted(planned, key=seconds, reverse=True)  # stable: equal times keep the book's order
+
+
 def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int) -> list[RunRecord]:
     """Execute chapters in ``jobs`` worker processes; all of them finish before a failure is raised."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     records, failures = [], []
+    planned = longest_first(planned, log_path)
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         futures = {pool.submit(execute, chapter, parameters, out_dir): (chapter, parameters)
                    for chapter, parameters in planned}

@@ -17,6 +17,7 @@ import h5py
 import pandas as pd
 
 from ..errors import RobotaskError
+from ..words import named
 from . import format as fmt
 from .media import video_fps
 
@@ -84,7 +85,7 @@ def _manifest_table(csv: Path) -> pd.DataFrame:
         raise RobotaskError(f"{csv}: not a readable manifest CSV ({exc})") from None
     missing = [c for c in ("episode_id", "path") if c not in table.columns]
     if missing:
-        raise RobotaskError(f"{csv}: missing column(s) {', '.join(missing)}; expected episode_id,path[,subject,scene,…]")
+        raise RobotaskError(f"{csv}: missing {named('column', missing)}; expected episode_id,path[,subject,scene,…]")
     dup = table["episode_id"][table["episode_id"].duplicated()].tolist()
     if dup:
         raise RobotaskError(f"{csv}: episode_id values repeat ({', '.join(map(str, dup[:5]))}); expected unique ids")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import RobotaskError
+from ..words import count
 from .collection import load_collection
 from .collection_runs import run_collection_suite
 from .collection_suite import load_window_sets
@@ -32,7 +33,8 @@ def run_suite_on_collection(args: argparse.Namespace, cfg: SuiteConfig) -> int:
         extract_collection(collection, features)
     sets = load_window_sets(collection, features)
     if len(sets) < 2:
-        raise RobotaskError(f"{args.collection}: {len(sets)} episode(s) with features; a collection split needs ≥ 2")
+        raise RobotaskError(f"{args.collection}: {count(len(sets), 'episode')} with features; "
+                            "a collection split needs ≥ 2")
     usable = collection.episodes[collection.episodes["episode_id"].isin(list(sets))]
     if args.split == "chronological":
         splits = [(out, EpisodeSplit("chronological", tuple(sets), ()), True)]

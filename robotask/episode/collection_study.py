@@ -145,17 +145,28 @@ def label_coverage(sets: dict[str, WindowSet], split: EpisodeSplit, sizes: list[
     return pd.DataFrame(rows)
 
 
+def episode_axis(ax: plt.Axes, sizes: pd.Series) -> None:
+    """A log-2 x axis whose ticks are the numbers of training episodes used, written as plain counts."""
+    ticks = sorted({int(n) for n in sizes})
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(ticks, [str(n) for n in ticks])
+    ax.minorticks_off()
+
+
 def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
     """One small panel per task: minimal head (line) and baseline (dashed) over training episodes."""
     tasks = list(dict.fromkeys(curve["task"]))
     fig, axes = plt.subplots(3, 4, figsize=(11, 7), sharex=True)
     for ax, task in zip(axes.ravel(), tasks):
         d = curve[curve["task"] == task]
+        if d["minimal"].isna().all():
+            ax.text(0.5, 0.5, "no result\n(one class only)", ha="center", va="center", transform=ax.transAxes)
         ax.plot(d["n_train"], d["minimal"], marker="o", label="minimal head")
+        _clip_r2(ax, d)
         ax.plot(d["n_train"], d["baseline"], ls="--", color="grey", label="baseline")
         ax.set_title(TASKS[task].display_name, fontsize=8)
         ax.set_ylabel(_metric_label(d["metric"].iloc[0]), fontsize=7)
-        ax.set_xscale("log", base=2)
+        episode_axis(ax, d["n_train"])
     for ax in axes[-1]:
         ax.set_xlabel("training episodes")
     axes[0, 0].legend(fontsize=7)
@@ -163,12 +174,28 @@ def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
     return fig
 
 
+R2_FLOOR = -10.0  # R² below this is off the bottom of a learning-curve panel and written in it
+
+
+def _clip_r2(ax: plt.Axes, d: pd.DataFrame) -> None:
+    """On an R² panel, stop the axis at :data:`R2_FLOOR` and write the values below it in the panel."""
+    low = d[(d["metric"] == "r2") & (d["minimal"] < R2_FLOOR)]
+    if low.empty:
+        return
+    kept = d[["minimal", "baseline"]].stack()
+    kept = kept[kept >= R2_FLOOR]
+    ax.set_ylim(float(kept.min()) - 0.3, float(kept.max()) + 0.3)
+    notes = "; ".join(f"{int(n)} episode{'s' if n > 1 else ''}: R² {v:.0f}".replace("-", "−")
+                      for n, v in zip(low["n_train"], low["minimal"]))
+    ax.text(0.5, 0.6, f"below the axis:\n{notes}", ha="center", va="center", fontsize=7, transform=ax.transAxes)
+
+
 def figure_coverage(coverage: pd.DataFrame) -> plt.Figure:
     """Label-coverage ceiling of the test episodes over the number of training episodes."""
     fig, ax = plt.subplots(figsize=(5, 3.2))
     for label, d in coverage.groupby("label"):
         ax.plot(d["n_train"], 100 * d["coverage"], marker="o", label=f"{label} labels")
-    ax.set_xscale("log", base=2)
+    episode_axis(ax, coverage["n_train"])
     ax.set_xlabel("training episodes")
     ax.set_ylabel("test windows with a seen label (%)")
     ax.set_ylim(0, 105)

@@ -6,11 +6,11 @@ matplotlib Figure; ``label_statistics`` and ``modality_table`` give the numbers 
 
 from __future__ import annotations
 
+import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from scipy.signal import spectrogram
 
 from .. import plots
 from . import format as fmt
@@ -88,34 +88,69 @@ def modality_table(ep: Episode) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["modality", "shape", "note"])
 
 
+def wrap_label(name: str, width: int = 26) -> str:
+    """A class name on at most two lines, never cut."""
+    lines = textwrap.wrap(name, width)
+    return name if len(lines) <= 1 else lines[0] + "\n" + " ".join(lines[1:])
+
+
+def _qualitative_pool() -> list[tuple]:
+    """60 colours in an order where neighbours differ clearly: the 10 saturated tab20 hues, then dark
+    tab20b shades alternating with light tab20 ones, then the remaining tab20b and tab20c shades."""
+    tab20, tab20b, tab20c = (plt.get_cmap(n) for n in ("tab20", "tab20b", "tab20c"))
+    dark = [tab20b(i) for k in (0, 1) for i in range(k, 20, 4)]
+    light = [tab20(i) for i in range(1, 20, 2)]
+    pool = [tab20(i) for i in range(0, 20, 2)] + [c for pair in zip(dark, light) for c in pair]
+    pool += [tab20b(i) for k in (2, 3) for i in range(k, 20, 4)]
+    return pool + [tab20c(i) for k in range(4) for i in range(k, 20, 4)]
+
+
 def _colours(labels: list[str]) -> dict[str, tuple]:
-    """A distinct colour per label in order of first appearance (up to 60 before any repeats)."""
-    cmaps = [plt.get_cmap(name) for name in ("tab20", "tab20b", "tab20c")]
-    pool = [cmap(i) for cmap in cmaps for i in range(20)]
+    """A distinct colour per label in order of first appearance (60 before any repeats); labels that
+    follow each other in the episode get neighbouring pool entries, which differ in hue."""
+    pool = _qualitative_pool()
     return {lab: pool[k % len(pool)] for k, lab in enumerate(dict.fromkeys(x for x in labels if x))}
 
 
-def figure_timeline(ep: Episode, start: int = 0, stop: int | None = None) -> plt.Figure:
-    """Subtask and action runs over the whole episode, one colour per class with a legend each."""
-    stop = ep.n_frames if stop is None else stop
+def _number_runs(ax: plt.Axes, labels: list[str], col: dict[str, tuple], t: float, min_width: float) -> None:
+    """Write each class's number (its place in ``col``) on its runs at least ``min_width`` seconds long."""
+    number = {lab: k + 1 for k, lab in enumerate(col)}
+    for a, b, lab in runs(labels):
+        if lab and (b - a + 1) * t >= min_width:
+            dark = np.dot(col[lab][:3], (0.299, 0.587, 0.114)) < 0.45
+            ax.text((a + b + 1) / 2 * t, 0, str(number[lab]), ha="center", va="center", fontsize=6,
+                    color="white" if dark else "black")
+
+
+def _timeline_row(ax: plt.Axes, name: str, labels: list[str], span: tuple[float, float], total: float) -> None:
+    """One level of the timeline: numbered coloured runs, the detail range boxed, a numbered legend."""
     t = 1 / fmt.FPS
+    col = _colours(labels)
+    for a, b, lab in runs(labels):
+        if lab:
+            ax.barh(0, (b - a + 1) * t, left=a * t, color=col[lab], edgecolor="white", height=0.8)
+    _number_runs(ax, labels, col, t, min_width=0.015 * total)
+    ax.axvspan(*span, facecolor="none", edgecolor="black", lw=1.2, ls="--")
+    ax.set_yticks([0], [name])
+    ax.grid(False)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in col.values()]
+    ax.legend(handles, [f"{k + 1} {lab}" for k, lab in enumerate(col)], loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              fontsize=6, ncol=2 if len(col) > 12 else 1, frameon=False, title=f"{name} ({len(col)})",
+              title_fontsize=7)
+
+
+def figure_timeline(ep: Episode, start: int = 0, stop: int | None = None) -> plt.Figure:
+    """Subtask and action runs over the whole episode, one colour and number per class, a legend each."""
+    stop = ep.n_frames if stop is None else stop
+    total = ep.n_frames / fmt.FPS
     levels = (("subtask", ep.captions.theme), ("action", ep.captions.action_label))
-    n_labels = sum(len({x for x in labels if x}) for _, labels in levels)
-    fig, axes = plt.subplots(2, 1, figsize=(10, 2.2 + 0.16 * n_labels), sharex=True, layout="constrained")
+    rows = [max(3, -(-n // 2) if n > 12 else n) for n in (len({x for x in lab if x}) for _, lab in levels)]
+    fig, axes = plt.subplots(2, 1, figsize=(10, 1.2 + 0.14 * sum(rows)), sharex=True, layout="constrained",
+                             gridspec_kw={"height_ratios": rows})
     for ax, (name, labels) in zip(axes, levels):
-        col = _colours(labels)
-        for a, b, lab in runs(labels):
-            if lab:
-                ax.barh(0, (b - a + 1) * t, left=a * t, color=col[lab], edgecolor="white", height=0.8)
-        ax.axvspan(start * t, stop * t, facecolor="none", edgecolor="black", lw=1.2, ls="--")
-        ax.set_yticks([0], [name])
-        ax.grid(False)
-        handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in col.values()]
-        ax.legend(handles, list(col), loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=6,
-                  ncol=2 if len(col) > 12 else 1, frameon=False, title=f"{name} ({len(col)})",
-                  title_fontsize=7)
-    axes[-1].set_xlabel("time (s); dashed box: the range shown in detail below")
-    axes[-1].set_xlim(0, ep.n_frames * t)
+        _timeline_row(ax, name, labels, (start / fmt.FPS, stop / fmt.FPS), total)
+    axes[-1].set_xlabel("time (s); numbers name the class (legend); dashed box: the range shown in detail below")
+    axes[-1].set_xlim(0, total)
     return fig
 
 
@@ -149,7 +184,7 @@ def figure_camera_frames(ep: Episode, frames: list[int], size: int = 128) -> plt
 def figure_depth(ep: Episode, frame: int) -> plt.Figure:
     """Depth (metres) and confidence of one frame at the stored resolution."""
     depth, conf = ep.depth_frame(frame)
-    fig, axes = plt.subplots(1, 2, figsize=(7, 3.2))
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")
     if depth is None:
         for ax in axes:
             ax.text(0.5, 0.5, "no depth", ha="center")
@@ -157,11 +192,11 @@ def figure_depth(ep: Episode, frame: int) -> plt.Figure:
     lo, hi = ep.depth_min or 0.0, ep.depth_max or 4.0
     im = axes[0].imshow(np.where(depth > 0, depth, np.nan), cmap="viridis", vmin=lo, vmax=hi)
     fig.colorbar(im, ax=axes[0], label="depth (m)")
-    axes[0].set_title(f"depth, frame {frame} (invalid = white)")
+    axes[0].set_title(f"depth, frame {frame}\n(white: no valid depth)")
     if conf is not None:
         im = axes[1].imshow(conf, cmap="gray", vmin=0, vmax=255)
         fig.colorbar(im, ax=axes[1], label="confidence (0–255)")
-    axes[1].set_title("confidence")
+    axes[1].set_title(f"confidence, frame {frame}\n(higher: more reliable)")
     for ax in axes:
         ax.grid(False)
         ax.set_xticks([])
@@ -177,16 +212,17 @@ def _action_edges(ep: Episode, start: int, stop: int) -> list[int]:
     return [i for i in range(max(start, 1), stop) if lab[i] != lab[i - 1]]
 
 
-def _mark_actions(ax: plt.Axes, ep: Episode, start: int, stop: int) -> None:
+def _mark_actions(ax: plt.Axes, ep: Episode, start: int, stop: int, color: str = "k") -> None:
     """Dotted vertical lines at the action changes of the range."""
     for i in _action_edges(ep, start, stop):
-        ax.axvline(i / fmt.FPS, color="k", lw=0.8, ls=":")
+        ax.axvline(i / fmt.FPS, color=color, lw=0.8, ls=":")
 
 
 def figure_trajectories(ep: Episode, start: int, stop: int) -> plt.Figure:
     """Wrist positions in the camera frame over time, and a top view of camera, wrists and body in world."""
     t = np.arange(start, stop) / fmt.FPS
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), gridspec_kw={"width_ratios": [1.6, 1]})
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), gridspec_kw={"width_ratios": [1.6, 1]},
+                             layout="constrained")
     ax = axes[0]
     for joints, name, ls in ((ep.left_joints, "left", "--"), (ep.right_joints, "right", "-")):
         if joints is None:
@@ -196,8 +232,8 @@ def figure_trajectories(ep: Episode, start: int, stop: int) -> plt.Figure:
                     label=f"{name} wrist {axis}")
     _mark_actions(ax, ep, start, stop)
     ax.set_xlabel("time (s)")
-    ax.set_ylabel("camera frame (m)")
-    ax.legend(ncol=2, fontsize=7)
+    ax.set_ylabel("wrist position, camera frame (m)")
+    ax.legend(ncol=2, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15))
     ax.set_title("Hands in the camera frame (dotted: action changes)")
     ax = axes[1]
     ax.plot(ep.t_c2w[start:stop, 0], ep.t_c2w[start:stop, 1], color="k", label="camera")
@@ -213,34 +249,35 @@ def figure_trajectories(ep: Episode, start: int, stop: int) -> plt.Figure:
     ax.set_aspect("equal", adjustable="datalim")
     ax.set_xlabel("world x (m)")
     ax.set_ylabel("world y (m)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.15))
     ax.set_title("Top view, world frame")
-    fig.tight_layout()
     return fig
 
 
 def figure_imu(ep: Episode, start: int, stop: int) -> plt.Figure:
     """Accelerometer and gyroscope over the frames [start, stop), at IMU rate."""
-    fig, axes = plt.subplots(2, 1, figsize=(10, 4.2), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(10, 4.2), sharex=True, layout="constrained")
     if ep.imu is None or ep.imu.keyframe_indices is None:
         axes[0].text(0.5, 0.5, "no IMU", ha="center")
         return fig
     lo, hi = ep.imu.frame_range(start, stop)
     ts = (ep.imu.timestamps_ns[lo:hi] - ep.imu.timestamps_ns[ep.imu.keyframe_indices[0]]) / 1e9
-    for ax, data, unit in ((axes[0], ep.imu.accel, "accel (m/s²)"), (axes[1], ep.imu.gyro, "gyro (rad/s)")):
+    for ax, data, unit in ((axes[0], ep.imu.accel, "specific force (m/s²)"),
+                             (axes[1], ep.imu.gyro, "angular rate (rad/s)")):
         for k, axis in enumerate("xyz"):
             ax.plot(ts, data[lo:hi, k], lw=0.8, color=plots.PALETTE[k], label=axis)
         _mark_actions(ax, ep, start, stop)
         ax.set_ylabel(unit)
-        ax.legend(ncol=3, fontsize=7, loc="upper right")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="axis", title_fontsize=7)
     axes[1].set_xlabel("time (s)")
-    axes[0].set_title("IMU (dotted: action changes)")
+    axes[0].set_title("IMU: accelerometer (top) and gyroscope (bottom); dotted: action changes")
     return fig
 
 
 def figure_spectrogram(ep: Episode, start: int, stop: int, sample_rate: int = 16000) -> plt.Figure:
     """Log spectrogram of the audio over [start, stop) with action changes and hand-contact onsets."""
-    fig, ax = plt.subplots(figsize=(10, 3.4))
+    from scipy.signal import spectrogram  # here, not at the top: scipy.signal takes ~1 s to import
+    fig, ax = plt.subplots(figsize=(10, 3.4), layout="constrained")
     audio = media.read_audio(ep.audio_path, sample_rate) if ep.audio_path is not None else None
     if audio is None:
         ax.text(0.5, 0.5, "no audio", ha="center")
@@ -248,8 +285,10 @@ def figure_spectrogram(ep: Episode, start: int, stop: int, sample_rate: int = 16
     x, sr = audio
     a, b = int(start / fmt.FPS * sr), int(stop / fmt.FPS * sr)
     f, tt, S = spectrogram(x[a:b], fs=sr, nperseg=512, noverlap=384)
-    ax.pcolormesh(tt + start / fmt.FPS, f / 1000, 10 * np.log10(S + 1e-12), shading="auto", cmap="magma")
-    _mark_actions(ax, ep, start, stop)
+    mesh = ax.pcolormesh(tt + start / fmt.FPS, f / 1000, 10 * np.log10(S + 1e-12), shading="auto",
+                         cmap="magma")
+    fig.colorbar(mesh, ax=ax, pad=0.01, label="power spectral density\n(dB re full scale²/Hz)")
+    _mark_actions(ax, ep, start, stop, color="0.85")
     if ep.contacts is not None:
         for ch in fmt.HAND_CONTACT_CHANNELS:
             on = np.flatnonzero(np.diff((ep.contacts[start:stop, ch] > 0.5).astype(int)) > 0) + start + 1

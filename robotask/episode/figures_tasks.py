@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import plots
 from . import metrics as M
+from .figures_episode import wrap_label
 from .suite import TaskResult
 from .tasks import TASKS
 
@@ -89,66 +90,115 @@ def examples_table(result: TaskResult, n: int = 6) -> pd.DataFrame:
     return rows.reset_index(drop=True)
 
 
-def _wrap(name: str, width: int = 26) -> str:
-    """A class name on at most two lines, never cut."""
-    import textwrap
+def head_predictions(result: TaskResult) -> dict[str, np.ndarray]:
+    """Test predictions of the heads that ran ("minimal", "mlp"), in that order."""
+    return {p: result.outputs[p].pred for p in ("minimal", "mlp") if result.outputs.get(p) is not None}
 
-    lines = textwrap.wrap(name, width)
-    return name if len(lines) <= 1 else lines[0] + "\n" + " ".join(lines[1:])
+
+def shown_classes(result: TaskResult) -> np.ndarray:
+    """Ids of the classes with at least one true test sample or one prediction of a head (ascending).
+
+    A class with neither has an empty confusion row and column and no F1: the figures leave it out.
+    """
+    data = result.data
+    seen = np.zeros(len(data.class_names), bool)
+    for arr in (data.y[data.test], *head_predictions(result).values()):
+        seen[np.asarray(arr, dtype=int)] = True
+    return np.flatnonzero(seen)
+
+
+def dropped_text(result: TaskResult) -> str:
+    """"k of n classes shown; d with no test sample and no prediction left out" ("" when none is)."""
+    n, k = len(result.data.class_names), len(shown_classes(result))
+    return "" if k == n else (f"{k} of {n} classes shown; {n - k} with no test sample and no prediction "
+                              f"left out")
+
+
+def _confusion_panel(fig: plt.Figure, ax: plt.Axes, result: TaskResult, keep: np.ndarray) -> None:
+    """Row-normalised confusion of the minimal head over the classes ``keep``, with a colour bar."""
+    data = result.data
+    names = [data.class_names[i] for i in keep]
+    cm = M.confusion_matrix(data.y[data.test], result.outputs["minimal"].pred, len(data.class_names))
+    cm = cm[np.ix_(keep, keep)].astype(float)
+    image = ax.imshow(cm / np.maximum(cm.sum(axis=1, keepdims=True), 1), cmap="Blues", vmin=0, vmax=1,
+                      aspect="auto")
+    fig.colorbar(image, ax=ax, fraction=0.05, pad=0.02, label="share of the true class's test samples")
+    numbers = [str(i + 1) for i in range(len(keep))]
+    ax.set_xticks(range(len(keep)), numbers, fontsize=7)
+    ax.set_yticks(range(len(keep)), [f"{i} {wrap_label(n)}" for i, n in zip(numbers, names)], fontsize=7)
+    ax.set_xlabel("predicted class (number as on the left)")
+    ax.set_ylabel("true class")
+    ax.set_title("minimal head: confusion (row-normalised)", fontsize=9)
+    ax.grid(False)
+
+
+def _f1_panel(ax: plt.Axes, result: TaskResult, keep: np.ndarray) -> None:
+    """Per-class test F1 of both heads over the classes ``keep``, rows aligned with the confusion rows."""
+    data = result.data
+    y = data.y[data.test]
+    width, pos = 0.4, np.arange(len(keep))
+    for k, (part, pred) in enumerate(head_predictions(result).items()):
+        f1 = M.per_class_table(y, pred, data.class_names)["f1"].to_numpy()[keep]
+        ax.barh(pos + (k - 0.5) * width, f1, height=width, color=COLORS[part], label=HEAD_LABELS[part])
+    support = np.bincount(y, minlength=len(data.class_names))[keep]
+    ax.set_yticks(pos, [f"{i + 1} (n = {c})" for i, c in enumerate(support)], fontsize=7)
+    ax.set_ylim(len(keep) - 0.5, -0.5)
+    ax.set_xlabel("F1 on test")
+    ax.set_xlim(0, 1.0)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    ax.set_title("per-class F1 (class number, n = test samples)", fontsize=9)
 
 
 def figure_confusion(result: TaskResult) -> plt.Figure:
-    """Confusion matrix of the minimal head (row-normalised, with a colour bar) and per-class F1."""
-    data = result.data
-    y = data.y[data.test]
-    names = data.class_names
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, max(4.0, 0.34 * len(names) + 2.2)),
-                                 gridspec_kw={"width_ratios": [1.25, 1]})
-    cm = M.confusion_table(y, result.outputs["minimal"].pred, names).iloc[:, 1:].to_numpy(float)
-    norm = cm / np.maximum(cm.sum(axis=1, keepdims=True), 1)
-    image = a1.imshow(norm, cmap="Blues", vmin=0, vmax=1)
-    fig.colorbar(image, ax=a1, fraction=0.046, pad=0.02, label="share of the true class")
-    numbers = [str(i + 1) for i in range(len(names))]
-    a1.set_xticks(range(len(names)), numbers, fontsize=7)
-    a1.set_yticks(range(len(names)), [f"{i} {_wrap(n)}" for i, n in zip(numbers, names)], fontsize=7)
-    a1.set_xlabel("predicted class (number as on the left)")
-    a1.set_ylabel("true class")
-    a1.set_title("minimal head: confusion (row-normalised)", fontsize=9)
-    a1.grid(False)
-    width = 0.4
-    pos = np.arange(len(names))
-    for k, part in enumerate(p for p in ("minimal", "mlp") if p in result.outputs):
-        f1 = M.per_class_table(y, result.outputs[part].pred, names)["f1"].to_numpy()
-        a2.barh(pos + (k - 0.5) * width, f1, height=width, color=COLORS[part], label=HEAD_LABELS[part])
-    support = np.bincount(y, minlength=len(names))
-    a2.set_yticks(pos, [f"{i} (n = {c})" for i, c in zip(numbers, support)], fontsize=7)
-    a2.invert_yaxis()
-    a2.set_xlabel("F1 on test")
-    a2.set_xlim(0, 1.0)
-    a2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08 - 0.6 / max(len(names), 4)), ncol=2,
-              fontsize=8, frameon=False)
-    a2.set_title("per-class F1 (class number, n = test support)", fontsize=9)
-    fig.tight_layout()
+    """Confusion matrix of the minimal head (row-normalised, with a colour bar) and per-class F1 of both
+    heads, over the classes that have a test sample or a prediction (the title counts the others)."""
+    keep = shown_classes(result)
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(12, max(3.6, 0.3 * len(keep) + 2.0)), layout="constrained",
+                                 gridspec_kw={"width_ratios": [1.4, 1]})
+    _confusion_panel(fig, a1, result, keep)
+    _f1_panel(a2, result, keep)
+    if dropped_text(result):
+        fig.suptitle(dropped_text(result), fontsize=9)
     return fig
 
 
+def _mark_boundaries(ax: plt.Axes, frames: np.ndarray | None, centers: np.ndarray, band: int) -> bool:
+    """Dashed lines (and a ±``band``-frame shade) at the true boundaries within the test centres;
+    True when any was drawn."""
+    if frames is None or not len(centers):
+        return False
+    shown = frames[(frames >= centers.min()) & (frames <= centers.max())]
+    for f in shown:
+        if band:
+            ax.axvspan(f - band, f + band, color="black", alpha=0.08)
+        ax.axvline(f, color="black", ls="--", lw=0.8)
+    return bool(len(shown))
+
+
+# vertical offset of each head's dots from the true class's line in the prediction timeline
+LANES = {"minimal": -0.22, "mlp": 0.22}
+
+
 def figure_timeline(result: TaskResult) -> plt.Figure:
-    """Predicted vs true class over the test windows, with true (and predicted) boundaries."""
+    """True class over the test windows (grey line) and each head's predicted class as dots in its own
+    lane (minimal head below the line, MLP above), with true boundaries dashed."""
     data = result.data
+    keep = shown_classes(result)
+    row = np.full(len(data.class_names), -1)
+    row[keep] = np.arange(len(keep))
     centers = data.rows["center_frame"].to_numpy()[data.test]
-    fig, ax = plt.subplots(figsize=(10, max(3.8, 0.24 * len(data.class_names) + 1.8)))
-    ax.step(centers, data.y[data.test], where="mid", color="black", lw=3, alpha=0.35, label="true")
-    for part in ("minimal", "mlp"):
-        if part in result.outputs:
-            ax.plot(centers, result.outputs[part].pred, ".", ms=4, color=COLORS[part], label=HEAD_LABELS[part])
-    if "boundaries" in data.extra:
-        b = data.extra["boundaries"]
-        for f in b[(b >= centers.min()) & (b <= centers.max())]:
-            ax.axvline(f, color="black", ls="--", lw=0.8)
-    ax.set_yticks(range(len(data.class_names)), list(data.class_names), fontsize=7)
-    ax.set_xlabel("window centre frame (test part)")
-    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), fontsize=8, ncol=3, frameon=False)
-    fig.tight_layout()
+    fig, ax = plt.subplots(figsize=(10, max(3.8, 0.3 * len(keep) + 1.8)), layout="constrained")
+    ax.step(centers, row[data.y[data.test]], where="mid", color="black", lw=3, alpha=0.35, label="true")
+    for part, pred in head_predictions(result).items():
+        where = "below" if LANES[part] < 0 else "above"
+        ax.plot(centers, row[np.asarray(pred, int)] + LANES[part], ".", ms=4, color=COLORS[part],
+                label=f"{HEAD_LABELS[part]} (dots {where} the line)")
+    dashed = _mark_boundaries(ax, data.extra.get("boundaries"), centers, band=0)
+    ax.set_yticks(range(len(keep)), [wrap_label(data.class_names[i]) for i in keep], fontsize=7)
+    ax.set_ylim(-0.6, len(keep) - 0.4)
+    ax.set_xlabel("window centre frame (test part)" + ("; dashed: true boundaries" if dashed else ""))
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), fontsize=8, ncol=3, frameon=False,
+              title=dropped_text(result) or None, title_fontsize=8)
     return fig
 
 
@@ -157,21 +207,18 @@ def figure_boundaries(result: TaskResult) -> plt.Figure:
     data = result.data
     centers = data.rows["center_frame"].to_numpy()[data.test]
     t = data.class_names.index("transition") if "transition" in data.class_names else 0
-    fig, ax = plt.subplots(figsize=(10, 3.6))
+    fig, ax = plt.subplots(figsize=(10, 3.6), layout="constrained")
     for part in ("minimal", "mlp"):
         out = result.outputs.get(part)
         if out is not None:
             ax.plot(centers, out.proba[:, t], color=COLORS[part], lw=1.2, label=f"P(transition), {HEAD_LABELS[part]}")
             pred = centers[out.pred == t]
             ax.plot(pred, np.full(len(pred), 1.04 + 0.04 * (part == "mlp")), "|", ms=9, color=COLORS[part])
-    b = data.extra["boundaries"]
-    for f in b[(b >= centers.min()) & (b <= centers.max())]:
-        ax.axvspan(f - 10, f + 10, color="black", alpha=0.08)
-        ax.axvline(f, color="black", ls="--", lw=0.8)
+    _mark_boundaries(ax, data.extra["boundaries"], centers, band=10)
     ax.set_ylim(-0.02, 1.12)
+    ax.set_ylabel("P(transition)")
     ax.set_xlabel("window centre frame (test part); dashed = true boundary, band = ±10 frames; ticks = predicted")
     ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), fontsize=8, ncol=2, frameon=False)
-    fig.tight_layout()
     return fig
 
 
@@ -181,7 +228,7 @@ def figure_trajectories(result: TaskResult, joint: int = 0) -> plt.Figure:
     k = data.extra["n_future"]
     centers = data.rows["center_frame"].to_numpy()[data.test]
     shape = (len(data.test), k, -1, 3)
-    fig, axes = plt.subplots(3, 1, figsize=(10, 6), sharex=True)
+    fig, axes = plt.subplots(3, 1, figsize=(10, 6), sharex=True, layout="constrained")
     series = {"truth": data.y[data.test]}
     series.update({p: o.pred for p, o in result.outputs.items() if o is not None})
     for axis, ax in enumerate(axes):
@@ -194,14 +241,13 @@ def figure_trajectories(result: TaskResult, joint: int = 0) -> plt.Figure:
     axes[0].legend(fontsize=8, ncol=4, loc="lower left", bbox_to_anchor=(0, 1.15), frameon=False)
     axes[0].set_title(f"left wrist at the 10th future frame, {data.extra['frame']} frame, root-relative")
     axes[-1].set_xlabel("window centre frame (test part)")
-    fig.tight_layout()
     return fig
 
 
 def figure_rank_histogram(result: TaskResult) -> plt.Figure:
     """Histogram of the rank of the correct candidate, heads vs a uniform random ranking."""
     n = len(result.data.test)
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
     bins = np.unique(np.geomspace(1, n + 1, 25).astype(int))
     for part in ("minimal", "mlp"):
         out = result.outputs.get(part)
@@ -213,8 +259,7 @@ def figure_rank_histogram(result: TaskResult) -> plt.Figure:
     ax.set_xscale("log")
     ax.set_xlabel(f"rank of the correct window among {n} candidates (log scale)")
     ax.set_ylabel("queries")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 
@@ -222,7 +267,7 @@ def figure_reconstruction(result: TaskResult, n_examples: int = 3, dims: int = 9
     """True vs reconstructed visual features of a few test windows (the first ``dims`` values)."""
     data = result.data
     idx = np.linspace(0, len(data.test) - 1, n_examples).astype(int)
-    fig, axes = plt.subplots(1, n_examples, figsize=(11, 3.4), sharey=True)
+    fig, axes = plt.subplots(1, n_examples, figsize=(11, 3.6), sharey=True, layout="constrained")
     for ax, i in zip(np.atleast_1d(axes), idx):
         truth = data.y[data.test[i], :dims]
         ax.plot(truth, color="black", lw=2.2, label="true")
@@ -230,9 +275,9 @@ def figure_reconstruction(result: TaskResult, n_examples: int = 3, dims: int = 9
             if out is not None:
                 ax.plot(out.pred[i, :dims], color=COLORS[part], lw=1, label=HEAD_LABELS[part])
         ax.set_title(f"window {int(data.rows['window_index'].iloc[data.test[i]])}")
-        ax.set_xlabel(f"feature (first {dims} visual values)")
-    np.atleast_1d(axes)[0].legend(fontsize=7)
-    fig.tight_layout()
+        ax.set_xlabel(f"feature index (first {dims} visual values)")
+    np.atleast_1d(axes)[0].set_ylabel("feature value (unscaled)")
+    np.atleast_1d(axes)[-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 
@@ -243,17 +288,16 @@ def figure_object_f1(result: TaskResult) -> plt.Figure:
     support, train_support = y_te.sum(axis=0), y_tr.sum(axis=0)
     order = np.argsort(-support, kind="stable")
     order = order[support[order] > 0]
-    fig, ax = plt.subplots(figsize=(10, 3.8))
+    fig, ax = plt.subplots(figsize=(10, 3.8), layout="constrained")
     width = 0.4
     for k, part in enumerate(p for p in ("minimal", "mlp") if p in result.outputs):
         f1 = M.per_label_f1(y_te, result.outputs[part].pred)[order]
         ax.bar(np.arange(len(order)) + (k - 0.5) * width, f1, width, color=COLORS[part], label=HEAD_LABELS[part])
     labels = [f"{data.class_names[j]}{'*' if train_support[j] == 0 else ''}" for j in order]
-    ax.set_xticks(range(len(order)), labels, rotation=70, fontsize=7, ha="right")
+    ax.set_xticks(range(len(order)), labels, rotation=45, fontsize=7, ha="right", rotation_mode="anchor")
     ax.set_ylabel("F1 on test")
     ax.set_ylim(0, 1.0)
     ax.legend(loc="lower right", bbox_to_anchor=(1, 1.01), fontsize=8, ncol=2, frameon=False)
-    fig.tight_layout()
     return fig
 
 
@@ -299,14 +343,17 @@ def caption(name: str, result: TaskResult, proto: str) -> tuple[str, str]:
     """Caption and alt text of one task figure under protocol ``proto``."""
     spec = TASKS[result.task]
     n = len(result.data.test)
+    classes = result.data.kind in ("classification", "binary")
+    left_out = f" {dropped_text(result)}." if classes and dropped_text(result) else ""
     texts = {
         "confusion": (f"{spec.display_name}, {proto} protocol. Left: confusion matrix of the minimal head "
                       f"on the {n} test samples, each row normalised to the share of its true class. Right: "
-                      f"per-class F1 of both heads; n is the test support.",
+                      f"per-class F1 of both heads; n is the number of test samples of the class.{left_out}",
                       f"Confusion matrix and per-class F1 bars of the minimal head and the MLP for "
                       f"{spec.display_name.lower()} under the {proto} protocol."),
         "timeline": (f"{spec.display_name}, {proto} protocol: the true class of each test window (grey "
-                     f"line) and the predictions of both heads (dots) over time.",
+                     f"line) and the predictions of both heads over time (minimal head's dots just below "
+                     f"the class's line, the MLP's just above).{left_out}",
                      f"Predicted and true class of the test windows over time for "
                      f"{spec.display_name.lower()}, {proto} protocol."),
         "boundaries": (f"Action boundary detection, {proto} protocol: P(transition) of both heads over the "

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from ..errors import RobotaskError
+from ..words import named
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def get_protocol(name: str, **overrides: bool) -> Protocol:
         base = replace(base, **{k: True for k in base.fixes()})
     unknown = set(overrides) - set(base.fixes())
     if unknown:
-        raise RobotaskError(f"unknown protocol fix(es) {sorted(unknown)}; expected: {', '.join(base.fixes())}")
+        raise RobotaskError(f"unknown {named('protocol fix', sorted(unknown))}; expected: {', '.join(base.fixes())}")
     return replace(base, **overrides)
 
 

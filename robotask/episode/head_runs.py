@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..io import write_json, write_npz
+from ..words import count
 from . import baselines as B
 from .fixes import Protocol
 from .minimal_heads import SOFTMAX_EPOCHS, MultiLabelHead, SoftmaxHead, ZScaler, fit_dual_ridge, positive_weights, \
@@ -66,7 +67,7 @@ def check_degenerate(data: TaskData) -> dict | None:
         return None
     all_counts = np.bincount(data.y, minlength=len(data.class_names))
     return {"status": "degenerate",
-            "reason": f"label has {np.count_nonzero(train_counts)} class(es) in train; expected ≥ 2",
+            "reason": f"label has {count(np.count_nonzero(train_counts), 'class')} in train; expected ≥ 2",
             "class_counts": {n: int(c) for n, c in zip(data.class_names, all_counts)},
             "train_class_counts": {n: int(c) for n, c in zip(data.class_names, train_counts)}}
 

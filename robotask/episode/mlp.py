@@ -38,7 +38,7 @@ class MLPConfig:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     seed: int = 7
-    threads: int = 2
+    threads: int = 1  # one intra-op thread: the bits do not depend on the thread count or the machine
     patience: int = 10  # early stopping patience in epochs (only with a validation set)
 
 

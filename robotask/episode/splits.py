@@ -17,6 +17,7 @@ import pandas as pd
 from sklearn.model_selection import GroupKFold, GroupShuffleSplit
 
 from ..errors import RobotaskError
+from ..words import count, named
 
 SPLITS = ("episodes", "chronological", "group-kfold")
 
@@ -34,7 +35,7 @@ def check_disjoint(split: EpisodeSplit) -> EpisodeSplit:
     """The split, or RobotaskError naming the episodes found on both sides."""
     both = sorted(set(split.train) & set(split.test))
     if both:
-        raise RobotaskError(f"split {split.name}: episode(s) {', '.join(both)} in train and test; expected disjoint")
+        raise RobotaskError(f"split {split.name}: {named('episode', both)} in train and test; expected disjoint")
     if not split.train or not split.test:
         raise RobotaskError(f"split {split.name}: {len(split.train)} train and {len(split.test)} test episodes; "
                             "expected at least one on each side")
@@ -56,7 +57,8 @@ def episode_split(episodes: pd.DataFrame, test_fraction: float = 0.3, group: str
         raise RobotaskError(f"test_fraction={test_fraction}; expected a number in (0, 1)")
     groups = _groups(episodes, group)
     if len(np.unique(groups)) < 2:
-        raise RobotaskError(f"group={group or 'episode_id'}: {len(np.unique(groups))} group(s); a split needs ≥ 2")
+        n_groups = count(len(np.unique(groups)), "group")
+        raise RobotaskError(f"group={group or 'episode_id'}: {n_groups}; a split needs ≥ 2")
     splitter = GroupShuffleSplit(n_splits=1, test_size=test_fraction, random_state=seed)
     tr, te = next(splitter.split(np.zeros(len(groups)), groups=groups))
     ids = episodes["episode_id"].astype(str).to_numpy()

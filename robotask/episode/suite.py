@@ -21,6 +21,7 @@ import pandas as pd
 from ..errors import RobotaskError
 from ..io import write_json
 from ..progress import tqdm
+from ..words import named
 from .fixes import Protocol, get_protocol
 from .notes import task_notes
 from .head_runs import HeadOutput, SuiteConfig, baseline_name, check_degenerate, run_baseline, run_minimal, run_mlp, \
@@ -106,7 +107,8 @@ def parse_heads(spec: str | list[str]) -> list[str]:
     items = [h.strip() for h in items if h.strip()]
     bad = [h for h in items if h not in HEADS]
     if bad or not items:
-        raise RobotaskError(f"unknown head(s) {bad or items!r}; expected a comma list of: {', '.join(HEADS)}")
+        given = f"unknown {named('head', bad)}" if bad else "no head given"
+        raise RobotaskError(f"heads: {given}; expected a comma list of: {', '.join(HEADS)}")
     return [h for h in HEADS if h in items]
 
 

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import RobotaskError
+from ..words import named
 
 SCHEMES = ("both", "queries", "galleries")
 PER_QUERY_COLUMNS = ("trial", "ranker", "query_id", "task", "correct")
@@ -58,7 +59,7 @@ def check_per_query(frame: pd.DataFrame, where: str = "per-query results") -> pd
     """
     missing = [c for c in PER_QUERY_COLUMNS if c not in frame.columns]
     if missing:
-        raise RobotaskError(f"{where}: missing column(s) {missing}; expected {list(PER_QUERY_COLUMNS)}")
+        raise RobotaskError(f"{where}: missing {named('column', missing)}; expected {', '.join(PER_QUERY_COLUMNS)}")
     if frame.empty:
         raise RobotaskError(f"{where}: no rows")
     dup = frame.duplicated(["trial", "ranker", "query_id"])

@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import paths
 from ..errors import RobotaskError
+from ..words import named
 from .paper import CORPUS as PAPER_CORPUS
 from .extraction import STATUS_LABELS, STATUSES, extract_tables
 from .joins import JOIN_RULES, is_capital_join, is_glued_join, split_pieces
@@ -71,7 +72,7 @@ def load_corpus(path: str | os.PathLike | None = None) -> pd.DataFrame:
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
         raise RobotaskError(
-            f"corpus file {str(path)!r} lacks column(s) {', '.join(missing)}; "
+            f"corpus file {str(path)!r} lacks {named('column', missing)}; "
             f"expected at least {', '.join(REQUIRED_COLUMNS)}"
         )
     if frame.empty:

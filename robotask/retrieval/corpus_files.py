@@ -26,6 +26,7 @@ import pandas as pd
 
 from .. import paths
 from ..errors import RobotaskError
+from ..words import count, named
 from .library import parse_library, read_utf8
 
 LABELS = ("task", "variation")
@@ -83,7 +84,7 @@ def _parse_csv(text: str, name: str) -> pd.DataFrame:
         raise RobotaskError(f"{name} is not a readable CSV ({str(err).strip()}); expected {EXPECTED}") from None
     missing = [c for c in ("task", "text") if c not in frame.columns]
     if missing:
-        raise RobotaskError(f"{name}: missing column(s) {', '.join(missing)}; expected at least task and text "
+        raise RobotaskError(f"{name}: missing {named('column', missing)}; expected at least task and text "
                             f"(found: {', '.join(map(str, frame.columns)) or 'none'})")
     if frame.empty:
         raise RobotaskError(f"{name} has no rows; expected one row per description")
@@ -148,7 +149,7 @@ def _check_sizes(frame: pd.DataFrame, name: str, unit: str, min_texts: int) -> N
     """Raise naming every label with fewer than ``min_texts`` texts."""
     n, listed = too_few(frame, min_texts)
     if n:
-        raise RobotaskError(f"{name}: {n} {unit}(s) with fewer than {min_texts} texts: {listed}; "
+        raise RobotaskError(f"{name}: {count(n, unit)} with fewer than {min_texts} texts: {listed}; "
                             f"expected at least {min_texts} texts per {unit} (one to index, one to query)")
 
 

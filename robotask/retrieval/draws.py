@@ -11,12 +11,14 @@ Used by :mod:`robotask.retrieval.study`, the perturbation study and the chapters
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ..errors import RobotaskError
+from ..words import named
 from .corpus_files import read_corpus_file, too_few
 
 MATCHED_DRAWS = ("continue", "reuse")
@@ -39,10 +41,12 @@ class Corpus:
     sizes: np.ndarray
     owners: np.ndarray
 
-    @property
+    @functools.cached_property
     def duplicate(self) -> np.ndarray:
-        """Rows whose exact text occurs under more than one task."""
-        return self.owners.sum(axis=1) > 1
+        """Rows whose exact text occurs under more than one task (computed once, read-only)."""
+        dup = self.owners.sum(axis=1) > 1
+        dup.flags.writeable = False
+        return dup
 
     def frame(self) -> pd.DataFrame:
         """The corpus as a DataFrame (task, position, text, duplicate)."""
@@ -62,7 +66,7 @@ def check_corpus(frame: pd.DataFrame, min_per_task: int = 2, where: str = "corpu
     """
     missing = [c for c in ("task", "text") if c not in frame.columns]
     if missing:
-        raise RobotaskError(f"{where}: missing column(s) {', '.join(missing)}; expected at least 'task' and 'text' "
+        raise RobotaskError(f"{where}: missing {named('column', missing)}; expected at least 'task' and 'text' "
                             f"(found: {', '.join(map(str, frame.columns)) or 'none'})")
     if len(frame) == 0:
         raise RobotaskError(f"{where}: the corpus is empty; expected at least one description per task")

@@ -135,6 +135,8 @@ class VectorStore:
         self.encoded = 0  # texts embedded by the model in this process (not read from the cache)
         self.disk_setting: bool | None = None  # None = follow ROBOTASK_MINILM_DISK_CACHE
         self.disk_loaded = False
+        self.row: dict[str, int] = {}  # text -> its row of ``matrix`` (see stacked)
+        self.matrix = np.zeros((0, DIM))
 
     def disk_enabled(self) -> bool:
         """Whether the cache entry is used: :func:`use_disk_cache`, else the environment (default on)."""
@@ -178,7 +180,15 @@ class VectorStore:
             self.save_disk()
         if not texts:
             return np.zeros((0, DIM))
-        return np.vstack([self.vectors[t] for t in texts])
+        row, matrix = self.stacked()
+        return matrix[np.fromiter((row[t] for t in texts), dtype=np.int64, count=len(texts))]
+
+    def stacked(self) -> tuple[dict[str, int], np.ndarray]:
+        """Every stored vector as the rows of one matrix, and the row of each text (restacked after additions)."""
+        if len(self.row) != len(self.vectors):
+            self.row = {t: i for i, t in enumerate(self.vectors)}
+            self.matrix = np.vstack(list(self.vectors.values()))
+        return self.row, self.matrix
 
 
 STORE = VectorStore(Cache("minilm"))

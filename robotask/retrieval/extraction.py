@@ -40,6 +40,7 @@ import pandas as pd
 
 from .. import io as rio
 from ..errors import RobotaskError
+from ..words import count
 from .joins import JOIN_RULES, check_join_rule, glued_joins, piece_values, split_literal
 from .licence import RLBENCH_LICENCE
 from .returns import (Element, FileResult, branch_elements, branch_reason, classify_element, find_init_episode,
@@ -155,8 +156,8 @@ def list_status(elements: list[Element], min_descriptions: int = MIN_DESCRIPTION
         styles = sorted({e.detail for e in templates})
         return "templated", f"{len(templates)} of {len(elements)} descriptions use {', '.join(styles)}"
     if len(elements) < min_descriptions:
-        return "too_few", f"{len(elements)} fixed description(s), fewer than {min_descriptions}"
-    return "fixed", f"{len(elements)} fixed string literals"
+        return "too_few", f"{count(len(elements), 'fixed description')}, fewer than {min_descriptions}"
+    return "fixed", f"{count(len(elements), 'fixed string literal')}"
 
 
 def resolve_tasks_dir(rlbench_dir: str | Path) -> Path:

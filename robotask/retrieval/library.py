@@ -24,6 +24,7 @@ import yaml
 from .. import io as rio
 from .. import paths
 from ..errors import RobotaskError, RobotaskWarning
+from ..words import count, kind_of
 
 LIBRARY_COLUMNS = ["task", "position", "text"]
 CALVIN_COLUMNS = ["task", "position", "text", "source", "revision"]
@@ -70,11 +71,11 @@ def _check_texts(name: str, task: object, texts: object, keep_repeats: bool = Fa
         raise RobotaskError(f"{name}: key {task!r} is not a task name; expected a non-empty string key")
     if not isinstance(texts, list):
         raise RobotaskError(
-            f"{name}: key {task!r} holds a {type(texts).__name__}; expected a list of strings")
+            f"{name}: key {task!r} holds {kind_of(texts)}; expected a list of strings")
     seen: dict[str, int] = {}
     for i, text in enumerate(texts):
         if not isinstance(text, str):
-            raise RobotaskError(f"{name}: key {task!r}, item {i} is a {type(text).__name__} ({text!r}); "
+            raise RobotaskError(f"{name}: key {task!r}, item {i} is {kind_of(text)} ({text!r}); "
                                 "expected a string")
         if not text.strip():
             raise RobotaskError(f"{name}: key {task!r}, item {i} is empty or whitespace; expected a text")
@@ -97,7 +98,7 @@ def parse_library(text: str, name: str = "<library>", min_texts: int = MIN_TEXTS
         raise RobotaskError(
             f"{name} is not valid YAML ({err}); expected a mapping of task -> list of texts") from None
     if not isinstance(data, dict) or not data:
-        raise RobotaskError(f"{name} holds a {type(data).__name__}; expected a non-empty mapping of "
+        raise RobotaskError(f"{name} holds {kind_of(data)}; expected a non-empty mapping of "
                             "task -> list of texts")
     rows, short = [], []
     for task, texts in data.items():
@@ -106,7 +107,7 @@ def parse_library(text: str, name: str = "<library>", min_texts: int = MIN_TEXTS
         if len(texts) < min_texts:
             short.append(f"{task} ({len(texts)})")
     if short:
-        raise RobotaskError(f"{name}: {len(short)} task(s) with fewer than {min_texts} texts: "
+        raise RobotaskError(f"{name}: {count(len(short), 'task')} with fewer than {min_texts} texts: "
                             f"{', '.join(short)}; expected at least {min_texts} texts per task")
     return pd.DataFrame(rows, columns=LIBRARY_COLUMNS)
 

@@ -12,6 +12,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from ..progress import tqdm
 from . import robustness_stats
@@ -90,15 +91,23 @@ def run_perturbations(corpus: Corpus, ranker_names: Sequence[str], names: Sequen
         embedding.embed(all_texts)  # every vector once, in one fixed batch order
     texts = np.asarray(corpus.texts, dtype=object)
     blocks = []
-    for perms in tqdm(draws.primary, disable=not progress, desc="galleries", leave=False):
-        g_rows, g_task, q_rows = design_rows(corpus, perms, 1, 1)
-        q_rows = q_rows[~corpus.duplicate[q_rows]]
-        gallery = texts[g_rows].tolist()
-        queries = texts[q_rows].tolist() + [variants[n][i] for n in names for i in q_rows]
-        preds = [predict(score(r, gallery, queries, params, index=index), g_task, len(corpus.tasks))[0]
-                 for r in ranker_names]
-        blocks.append((q_rows, np.stack(preds)))
+    with threadpool_limits(1):  # as run_study: small matrices, and the LSA bits do not depend on the cores
+        for perms in tqdm(draws.primary, disable=not progress, desc="galleries", leave=False):
+            blocks.append(_score_gallery(corpus, perms, texts, variants, names, ranker_names, params, index))
     return _per_query_frame(corpus, ranker_names, names, variants, blocks)
+
+
+def _score_gallery(corpus: Corpus, perms: np.ndarray, texts: np.ndarray, variants: dict[str, list[str]],
+                   names: list[str], ranker_names: list[str], params: dict | None, index: TextIndex
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Predictions of every ranker for the original and perturbed queries of one gallery draw."""
+    g_rows, g_task, q_rows = design_rows(corpus, perms, 1, 1)
+    q_rows = q_rows[~corpus.duplicate[q_rows]]
+    gallery = texts[g_rows].tolist()
+    queries = texts[q_rows].tolist() + [variants[n][i] for n in names for i in q_rows]
+    preds = [predict(score(r, gallery, queries, params, index=index), g_task, len(corpus.tasks))[0]
+             for r in ranker_names]
+    return q_rows, np.stack(preds)
 
 
 def _block_rows(q_rows: np.ndarray, preds: np.ndarray, n_names: int) -> dict[str, np.ndarray]:

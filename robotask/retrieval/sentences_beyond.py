@@ -3,7 +3,8 @@
 Each turns numbers into a sentence a reader can check against the table it describes;
 ``tests/test_retrieval_sentences_beyond.py`` checks that they agree. Accuracies are in percent (%),
 differences in percentage points (pp). Used by notebooks ``06_sentence_embeddings``,
-``07_uncertainty``, ``08_perturbations`` and ``09_transfer``.
+``07_uncertainty`` and ``08_perturbations``; the claims of ``09_transfer`` are in
+:mod:`.sentences_transfer`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
-from .registry import RANKERS
 from .sentences import claim_label, count, join, label, noun, pct, pp, verb
 
 
@@ -36,13 +36,18 @@ def embedding_timing(sizes: Sequence[int], n_trials: int, seed: int, seconds: Ma
                      n_encoded: int, cached: bool, neural: Sequence[str]) -> str:
     """Scale and timings (``sizes``: tasks, texts, distinct texts; ``seconds``: load, neural, lexical)."""
     tasks, texts, distinct = sizes
-    cache = "; the rest came from the on-disk vector cache" if cached else ""
-    return (f"{count(tasks, 'task')}, {count(texts, 'description')} and {count(n_trials, 'gallery')} "
-            f"(seed {seed}). Embedding the {distinct} distinct descriptions took "
-            f"**{seconds['load']:.1f} s**, model loading included (the model computed "
-            f"{count(n_encoded, 'text')} in this run{cache}). Evaluating {join([label(r) for r in neural])} "
-            f"over the {count(n_trials, 'gallery')}, model loading included, took "
-            f"**{seconds['neural']:.1f} s**; the lexical rankers took {seconds['lexical']:.1f} s.")
+    embed = (f"Loading the model and embedding the {distinct} distinct descriptions took "
+             f"**{seconds['load']:.1f} s**")
+    if cached and n_encoded == 0:
+        embed = (f"The vectors of the {distinct} distinct descriptions were read from the on-disk "
+                 f"vector cache in **{seconds['load']:.1f} s**, without running the model")
+    elif cached and n_encoded < distinct:
+        embed += (f": the model embedded {n_encoded} of them in this run and read the others from "
+                  "the on-disk vector cache")
+    return (f"The corpus has {count(tasks, 'task')} and {count(texts, 'description')}, scored over "
+            f"{count(n_trials, 'gallery')} (seed {seed}). {embed}. Evaluating "
+            f"{join([label(r) for r in neural])} over the {count(n_trials, 'gallery')}, model loading "
+            f"included, took **{seconds['neural']:.1f} s**; the lexical rankers took {seconds['lexical']:.1f} s.")
 
 
 def minilm_against_char(acc: Mapping[str, float], lexical: Sequence[str]) -> str:
@@ -305,94 +310,3 @@ def direction_swap_finding(follow: pd.Series, stays: pd.Series, stay_no_opposite
                  f"source task in {stay_no_opposite.min():.1f}–{stay_no_opposite.max():.1f} % of "
                  f"cases (there the swap has no correct target).")
     return text
-
-
-# --------------------------------------------------------------------------- 09_transfer
-def _per_library(lead: str, items: Mapping[str, str]) -> str:
-    return f"{lead}: " + "; ".join(f"{t}: {s}" for t, s in items.items()) + "."
-
-
-def library_settings(seed: int, n_trials: int, n_matched: int, n_rankers: int, overview: pd.DataFrame) -> str:
-    """The shared settings and each library's size (``overview``: ``transfer.overview``)."""
-    sizes = " ".join(f"**{r['Library']}** has {count(r['Labels'], 'label')} and "
-                     f"{count(r['Texts'], 'text')}, so each gallery indexes {r['Labels']} texts and "
-                     f"queries the other {r['Queries per gallery']}." for _, r in overview.iterrows())
-    return (f"Every library is run with the same settings: seed {seed}, "
-            f"{count(n_trials, 'one-description gallery')}, {count(n_matched, 'matched trial')} and "
-            f"{count(n_rankers, 'ranker')}. {sizes}")
-
-
-def best_per_library(best: pd.DataFrame, titles: Mapping[str, str]) -> str:
-    """The best of the paper's rankers on each library (``best``: by library key, ``ranker, mean``)."""
-    return _per_library("The best of the paper's rankers on each library", {
-        t: f"**{label(best.loc[k, 'ranker'])}** ({pct(best.loc[k, 'mean'])})" for k, t in titles.items()})
-
-
-def char_vs_bm25(cb: pd.DataFrame) -> str:
-    """Char TF-IDF − BM25 on each library (``cb``: rows of ``transfer_tables.paired`` by library)."""
-    return _per_library("Char TF-IDF against BM25, paired by gallery", {
-        t: f"{pp(r['Mean difference (pp)'])} on average, Char TF-IDF ahead in {int(r['Char wins'])} "
-           f"of {count(r['Galleries'], 'gallery')}" for t, r in cb.iterrows()})
-
-
-def widest_bands(bands: pd.DataFrame) -> str:
-    """The widest 5th–95th percentile band of each library and its ranker (``Ranker`` + libraries)."""
-    b = bands.set_index("Ranker")
-    short = {spec.display: spec.label for spec in RANKERS.values()}  # "MiniLM (not in paper)" → "MiniLM"
-    return _per_library("The widest band on each library",
-                        {t: f"{b[t].max():.1f} pp ({short.get(b[t].idxmax(), b[t].idxmax())})"
-                         for t in b.columns})
-
-
-def matched_labels(counts: Mapping[str, tuple[int, int]]) -> str:
-    """How many labels of each library take part in the matched study (title → (taking part, all))."""
-    return _per_library("Labels with at least three texts (those of the matched study)",
-                        {t: f"{m} of {n}" for t, (m, n) in counts.items()})
-
-
-def claims_held(held: pd.DataFrame) -> str:
-    """How many of the paper's claims hold on each library (``held``: claim × library booleans)."""
-    n = held.sum(axis=0).astype(int)
-    each = [f"{k} on {t}" for t, k in n.items()]
-    each[0] = f"{n.iloc[0]} {verb(n.iloc[0], 'holds', 'hold')} on {n.index[0]}"
-    full = list(n.index[(n == len(held)).to_numpy()])
-    where = ("all of them hold on every library" if len(full) == len(n) else
-             "no library meets all of them" if not full else
-             f"only {full[0]} meets all of them" if len(full) == 1 else
-             f"only {join(full)} meet all of them")
-    return f"Of the paper's {count(len(held), 'claim')}, {join(each)}; {where}."
-
-
-def claim_lines(held: pd.DataFrame) -> list[str]:
-    """One sentence per claim: the libraries on which it holds and those on which it does not."""
-    lines = []
-    for claim, row in held.astype(bool).iterrows():
-        yes, no = list(row.index[row.to_numpy()]), list(row.index[~row.to_numpy()])
-        parts = [f"holds on {join(yes)}" if yes else "", f"does not hold on {join(no)}" if no else ""]
-        lines.append(f"{claim}: {'; '.join(p for p in parts if p)}.")
-    return lines
-
-
-def variation_finding(near: pd.Series, title: str, excluded: float, best: pd.Series,
-                      others: pd.Series, task_right: float | None) -> str:
-    """Variation level beside the other libraries (``near``, ``others``: by title; ``best``: by ranker)."""
-    rest = [f"{t}: {v:.0f} %" for t, v in near.items() if t != title]
-    means = [f"{t} {pct(others[t])}" for t in near.index if t in others.index]
-    is_are = verb(int(round(excluded)), "is", "are")
-    text = (f"At variation level {near[title]:.0f} % of the texts have a one-word neighbour under "
-            f"another label{f' ({join(rest)})' if rest else ''}. On average {count(round(excluded), 'query')} "
-            f"per gallery {is_are} left out because several variations share the text. The best ranker "
-            f"reaches {pct(best.max())} ({label(best.idxmax())})"
-            + (f"; the best means on the other libraries are {join(means)}." if means else "."))
-    if task_right is None or pd.isna(task_right):
-        return text
-    found = ": the task is found, the variation is not." if task_right > 50 else "."
-    return text + (f" Of Char TF-IDF's wrong answers at variation level, {task_right:.0f} % name "
-                   f"another variation of the right task{found}")
-
-
-def near_confusions(shares: pd.Series, titles: Sequence[str]) -> str:
-    """Share of Char TF-IDF's wrong answers between labels one word apart (title → %)."""
-    return _per_library("Share of Char TF-IDF's wrong answers between labels that differ by opposite "
-                        "words, colours, numbers or the variation of one task",
-                        {t: f"{shares[t]:.0f} %" for t in titles if t in shares.index})

@@ -15,6 +15,7 @@ import pandas as pd
 
 from .sentences import WORDS, bold_count, count, denominators_finding, first_listed_fit, join
 from .sentences import label, names, noun, pct, times, verb
+from .sentences_tables import reading_label
 
 
 # ------------------------------------------------------------------ chapter 01: the corpus
@@ -288,6 +289,12 @@ def alternative_headers(columns: Sequence[str]) -> dict[str, str]:
     return heads
 
 
+def reading_names(readings: Sequence[str]) -> str:
+    """Extraction readings as the table names them, in italics: "*split the glued literal of
+    play_jenga*"; "none" when there are none."""
+    return join([f"*{reading_label(r)}*" for r in readings]) if len(readings) else "none"
+
+
 def alternative_readings(alt: pd.DataFrame, stated: Mapping[str, float],
                          paper_corpus: Mapping[str, float], paper_char_mean: float) -> str:
     """Which extraction readings give the paper's counts and its first-listed percentages.
@@ -302,7 +309,44 @@ def alternative_readings(alt: pd.DataFrame, stated: Mapping[str, float],
     return (f"{count(n_same, 'reading')} {verb(n_same, 'gives', 'give')} exactly the paper's "
             f"{count(tasks, 'task')} and {count(descriptions, 'description')}. Readings whose "
             "first-listed gallery reproduces **both** paper numbers: "
-            f"**{names(fingerprint_readings(alt, stated))}**. {label('word_char')} alone matches "
-            f"{pct(stated['word_char'])} for {names(wc)}. Across readings the {label('char')} "
-            f"mean stays between {pct(alt['mean_char'].min())} and {pct(alt['mean_char'].max())} "
+            f"**{reading_names(fingerprint_readings(alt, stated))}**. {label('word_char')} alone "
+            f"matches {pct(stated['word_char'])} for {reading_names(wc)}. Across readings the "
+            f"{label('char')} mean stays between {pct(alt['mean_char'].min())} and {pct(alt['mean_char'].max())} "
             f"(paper {pct(paper_char_mean)}).")
+
+
+def templated_files(excluded: pd.DataFrame, file_name: str) -> str:
+    """The templated files among the excluded ones, and where the full list of excluded files is.
+
+    ``excluded``: the accounting rows of the excluded files (``file, status, n_fixed_literals,
+    n_templates``); ``file_name``: the CSV in the output folder that lists all of them.
+    """
+    templated = excluded[excluded["status"] == "templated"]
+    mixed = templated[templated["n_fixed_literals"] > 0]
+    n_all = len(templated) - len(mixed)
+    text = ""
+    if len(templated):
+        parts = [f"{count(n_all, 'file')} {verb(n_all, 'fills', 'fill')} every description from "
+                 "a template"] if n_all else []
+        parts += [f"`{r.file}` fills {r.n_templates} of its {r.n_templates + r.n_fixed_literals}"
+                  for r in mixed.itertuples()]
+        text = (f"The other {bold_count(len(templated), 'excluded file')} "
+                f"{verb(len(templated), 'is', 'are')} templated: {join(parts)}. ")
+    n = len(excluded)
+    return (f"{text}{'The' if n == 1 else 'All'} {count(n, 'excluded file')}, each with the "
+            f"extractor's reason, {verb(n, 'is', 'are')} listed in `{file_name}` in the output folder.")
+
+
+def per_task_caption(counts: Mapping[str, int]) -> str:
+    """Caption of the descriptions-per-task figure."""
+    return (f"How many fixed descriptions each of the {count(counts['tasks'], 'task')} has "
+            f"({count(counts['descriptions'], 'description')} in all).")
+
+
+def per_task_alt(per_task: pd.Series) -> str:
+    """Alt text of the descriptions-per-task figure: the range and the commonest low count."""
+    lo, hi = int(per_task.min()), int(per_task.max())
+    n_lo = int((per_task == lo).sum())
+    return (f"Bar chart: number of tasks for each count of descriptions, from {lo} to {hi}; "
+            f"{count(n_lo, 'task')} {verb(n_lo, 'has', 'have')} {lo}.")
+

@@ -15,20 +15,35 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from .registry import PAPER_RANKERS
-from .sentences import WORDS, a_number, bold_count, count, identical_queries, join, label, names, noun
+from .sentences import WORDS, a_number, bold_count, count, identical_queries, join, label, noun
 from .sentences import ordering, pct, pp, spread_finding, verb
+from .sentences_corpus import reading_names
 
 POLICIES = {"strict": "strict", "either": "either label", "primary": "primary"}
 
 
 # ------------------------------------------------------------------ 02: five rankers
 def primary_design(n_tasks: int, n_descriptions: int, n_trials: int, seed: int,
-                   n_rankers: int) -> str:
-    """The size of the primary study: corpus, queries per trial, trials and rankers."""
-    return (f"The corpus has **{count(n_tasks, 'task')}** and "
+                   rankers: int | Sequence[str]) -> str:
+    """The size of the primary study: corpus, queries per trial, trials and rankers.
+
+    ``rankers``: the ranker ids that ran (then the sentence says how many of them are the paper's
+    and names the others), or only their number.
+    """
+    text = (f"The corpus has **{count(n_tasks, 'task')}** and "
             f"**{count(n_descriptions, 'description')}**; each trial indexes one description per "
             f"task and queries the other **{n_descriptions - n_tasks}**. We ran "
-            f"**{count(n_trials, 'trial')}** (seed {seed}) with {count(n_rankers, 'ranker')}.")
+            f"**{count(n_trials, 'trial')}** (seed {seed}) with ")
+    if isinstance(rankers, int):
+        return text + f"{count(rankers, 'ranker')}."
+    ours = [r for r in rankers if r in PAPER_RANKERS]
+    extra = [label(r) for r in rankers if r not in PAPER_RANKERS]
+    paper = (f"all {len(PAPER_RANKERS)} of the paper's rankers" if len(ours) == len(PAPER_RANKERS)
+             else f"{len(ours)} of the paper's {len(PAPER_RANKERS)} rankers")
+    if not extra:
+        return text + f"{paper}."
+    return (text + f"{count(len(rankers), 'ranker')}: {paper} and "
+            f"{len(extra)} that {verb(len(extra), 'is', 'are')} not in the paper ({join(extra)}).")
 
 
 def _paper_rows(summary: pd.DataFrame, paper_rankers: Sequence[str]) -> pd.DataFrame:
@@ -359,7 +374,7 @@ def report_findings(claims: pd.DataFrame, table2_means: pd.DataFrame, dens: pd.D
     d = table2_means["diff"]
     readings = ("The alternative extraction readings were not run in this build."
                 if fingerprints is None else "Extraction readings that reproduce the first-listed "
-                f"fingerprint: {names(list(fingerprints))}.")
+                f"fingerprint: {reading_names(list(fingerprints))}.")
     return (f"- **Reproduced:** {n_ok} of {count(len(claims), 'qualitative claim')} (table "
             "above).\n"
             f"- **Not reproduced:** {missed or 'none'}. Our Table 2 means differ from the paper's "

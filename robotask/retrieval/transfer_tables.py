@@ -15,6 +15,15 @@ from .transfer import CATEGORIES, LibraryRun
 NEARLY_ALL = 0.9
 """'Nearly all galleries': at least this share of them (the paper: 79 of 80, the other one tied)."""
 PAIRS = (("char", "bm25"), ("char", "word"))
+CONFUSIONS = {  # transfer.CATEGORIES as the tables name them
+    "direction": "opposite words", "colour": "colour only", "count": "number only",
+    "other variation": "same task, other words", "other task": "another task",
+}
+
+
+def signed(x: float) -> str:
+    """A signed number with one decimal and a true minus sign: "+8.8", "−0.2"."""
+    return f"{'+' if x >= 0 else '−'}{abs(x):.1f}"
 
 
 def _summaries(runs: dict[str, LibraryRun]) -> dict[str, pd.DataFrame]:
@@ -68,7 +77,7 @@ def gains(runs: dict[str, LibraryRun]) -> pd.DataFrame:
     tables = matched(runs)
     rankers = list(next(iter(tables.values())).index)
     return pd.DataFrame([{"Ranker": RANKERS[r].display, **{
-        runs[k].library.spec.title: f"{m.loc[r, 'diff']:+.1f} ({m.loc[r, 'one']:.1f} → {m.loc[r, 'two']:.1f})"
+        runs[k].library.spec.title: f"{signed(m.loc[r, 'diff'])} ({m.loc[r, 'one']:.1f} → {m.loc[r, 'two']:.1f})"
         for k, m in tables.items()}} for r in rankers])
 
 
@@ -87,12 +96,12 @@ def _claims_of(run: LibraryRun) -> dict[str, tuple[bool, str]]:
         f"Char TF-IDF beats BM25 in nearly all galleries (at least {100 * NEARLY_ALL:.0f} %)": (
             cb["wins"] >= NEARLY_ALL * cb["n_trials"],
             f"wins {cb['wins']}, ties {cb['ties']}, loses {cb['losses']} of {cb['n_trials']}"),
-        "Char TF-IDF beats word TF-IDF on average": (cw["mean_diff"] > 0, f"{cw['mean_diff']:+.1f} pp, wins "
+        "Char TF-IDF beats word TF-IDF on average": (cw["mean_diff"] > 0, f"{signed(cw['mean_diff'])} pp, wins "
                                                      f"{cw['wins']} of {cw['n_trials']}"),
-        "A second description helps every ranker": (bool((gain > 0).all()), f"smallest gain {gain.min():+.1f} pp "
+        "A second description helps every ranker": (bool((gain > 0).all()), f"smallest gain {signed(gain.min())} pp "
                                                     f"({RANKERS[gain.idxmin()].label})"),
-        "BM25 gains most from a second description": (gain.idxmax() == "bm25", f"BM25 {gain['bm25']:+.1f} pp" + (
-            "" if gain.idxmax() == "bm25" else f", largest {RANKERS[gain.idxmax()].label} {gain.max():+.1f} pp")),
+        "BM25 gains most from a second description": (gain.idxmax() == "bm25", f"BM25 {signed(gain['bm25'])} pp" + (
+            "" if gain.idxmax() == "bm25" else f", largest {RANKERS[gain.idxmax()].label} {signed(gain.max())} pp")),
     }
 
 
@@ -114,7 +123,7 @@ def error_shares(runs: dict[str, LibraryRun], rankers: tuple[str, ...] = ("char"
         wide = r.errors.pivot(index="category", columns="ranker", values="errors").fillna(0)
         wide = wide.reindex([c for c in CATEGORIES if c in wide.index])
         for cat in wide.index:
-            row = {"Library": r.library.spec.title, "Confusion": cat}
+            row = {"Library": r.library.spec.title, "Confusion": CONFUSIONS.get(cat, cat)}
             for name in rankers:
                 if name in wide.columns:
                     row[f"{RANKERS[name].label}: errors per gallery"] = wide.loc[cat, name] / n
@@ -123,18 +132,18 @@ def error_shares(runs: dict[str, LibraryRun], rankers: tuple[str, ...] = ("char"
     return pd.DataFrame(rows)
 
 
+def near_shares(shares: pd.DataFrame, ranker: str = "char") -> pd.Series:
+    """Per library (title): the share (%) of ``ranker``'s wrong answers in every row of
+    :func:`error_shares` but *another task*, i.e. between labels one word apart or of one task."""
+    column = f"{RANKERS[ranker].label}: share of errors (%)"
+    near = shares[shares["Confusion"] != CONFUSIONS["other task"]]
+    return near.groupby("Library", sort=False)[column].sum()
+
+
 def examples(run: LibraryRun) -> pd.DataFrame:
     """The verified errors of one library with human headers."""
-    return run.examples.rename(columns={
+    shown = run.examples.assign(category=run.examples["category"].map(lambda c: CONFUSIONS.get(c, c)))
+    return shown.rename(columns={
         "category": "Confusion", "query": "Query", "truth": "True label", "truth_indexed": "Indexed for the true label",
         "predicted": f"{RANKERS[run.example_ranker].label} predicts", "predicted_indexed": "Indexed for the prediction"})
 
-
-def claim_lines(held: pd.DataFrame) -> list[str]:
-    """One sentence per claim: the libraries on which it holds and those on which it does not."""
-    lines = []
-    for claim, row in held.iterrows():
-        yes, no = [t for t in row.index if row[t]], [t for t in row.index if not row[t]]
-        parts = ([f"holds on {', '.join(yes)}"] if yes else []) + ([f"does not hold on {', '.join(no)}"] if no else [])
-        lines.append(f"{claim}: {'; '.join(parts)}.")
-    return lines

@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import RobotaskError
+from ..words import named
 from .vocabulary import (CLAUSE_MARKERS, DOUBLE_FINAL, FUNCTION_WORDS, IMPERATIVE_MARKERS, NON_OBJECT,
                          SPELLING_MIN_LENGTH, VERBS, match_case, swap_directions)
 
@@ -239,8 +240,8 @@ def check_perturbations(names: Sequence[str] | str, where: str = "perturbations"
     names = list(names)
     bad = [n for n in names if n not in PERTURBATIONS]
     if bad or not names:
-        raise RobotaskError(f"{where}: unknown perturbation(s) {', '.join(map(repr, bad)) or '(none given)'}; "
-                            f"valid: {', '.join(PERTURBATIONS)}")
+        given = f"unknown {named('perturbation', [repr(n) for n in bad])}" if bad else "no perturbation given"
+        raise RobotaskError(f"{where}: {given}; valid: {', '.join(PERTURBATIONS)}")
     return names
 
 

@@ -1,0 +1,61 @@
+"""Words for counts and kinds, for sentences and error messages that read like a person wrote them.
+
+No "(s)" plurals, integers for counts, "an int" rather than "a int". The core holds these so that
+every wing can use them; :mod:`robotask.book.prose` re-exports :func:`plural_of` and :func:`count`.
+``tests/test_words.py`` pins their behaviour.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+IRREGULAR = {"query": "queries", "class": "classes", "loss": "losses", "index": "indices",
+             "axis": "axes", "library": "libraries", "variation": "variations", "is": "are", "was": "were"}
+SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# Starts that sound unlike their first letter: "a unit", "a user", "an ndarray", "an hour".
+SOUNDS_LIKE_A = ("uni", "use", "usu", "uti", "one", "eu")
+SOUNDS_LIKE_AN = ("nd", "hour", "honest")
+
+
+def plural_of(word: str) -> str:
+    """The plural of an English noun (a short irregular list, then the regular rules)."""
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def count(n: float, word: str, words: bool = False) -> str:
+    """``count(3, "query")`` → "3 queries"; ``count(1, "loss")`` → "1 loss". Counts print as integers.
+
+    ``words=True`` spells out zero to ten ("two galleries").
+    """
+    k = int(round(float(n)))
+    if abs(float(n) - k) > 1e-9:
+        raise ValueError(f"count({n!r}, {word!r}): a count must be a whole number")
+    shown = SMALL[k] if words and 0 <= k < len(SMALL) else f"{k:,}"
+    return f"{shown} {word if k == 1 else plural_of(word)}"
+
+
+def named(word: str, items: Sequence[object]) -> str:
+    """A noun and the items it names: ``named("column", ["text"])`` → "column text",
+    ``named("column", ["task", "text"])`` → "columns task, text"."""
+    listed = ", ".join(str(i) for i in items)
+    return f"{word if len(items) == 1 else plural_of(word)} {listed}"
+
+
+def with_article(word: str) -> str:
+    """``word`` after "a" or "an" as it sounds: "an int", "a str", "a unit", "an ndarray"."""
+    start = word.lower()
+    if start.startswith(SOUNDS_LIKE_AN):
+        return f"an {word}"
+    vowel = start[:1] in ("a", "e", "i", "o", "u") and not start.startswith(SOUNDS_LIKE_A)
+    return f"{'an' if vowel else 'a'} {word}"
+
+
+def kind_of(value: object) -> str:
+    """What a value is, for "expected a list" messages: "an int", "a dict", "null" for None."""
+    return "null" if value is None else with_article(type(value).__name__)

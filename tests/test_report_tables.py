@@ -1,0 +1,106 @@
+"""Tables for a reader: headers aligned with their cells, wrapping messages, benchmark tables with units."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from robotask.book import report
+
+
+def _header_and_cell_alignments(html: str) -> tuple[list[str], list[str]]:
+    heads = re.findall(r'<th style="text-align: (\w+)', html)
+    first_row = html.split("<tbody><tr>")[1].split("</tr>")[0]
+    cells = re.findall(r'<td style="text-align: (\w+)', first_row)
+    return heads, cells
+
+
+def test_headers_are_aligned_like_their_cells():
+    frame = pd.DataFrame({"task": ["open box", "lamp on"], "n_rows": [1.0, 2.0], "mean": [61.27, np.nan],
+                          "ok": [True, False]})
+    html = report.table_html(frame)
+    heads, cells = _header_and_cell_alignments(html)
+    assert heads == cells == ["left", "right", "right", "left"]
+    assert 'style="text-align: right;"' not in html  # pandas' right-aligned header row is gone
+    assert ">61.3<" in html and ">–<" in html and ">yes<" in html and ">1<" in html
+
+
+def test_cells_are_escaped_and_messages_wrap():
+    frame = pd.DataFrame({"input": ["a < b on `x == 0`"], "message": ["line one\nline two"]})
+    html = report.table_html(frame, code_columns=("message",))
+    assert "a &lt; b on <code>x == 0</code>" in html
+    assert "<code" in html and "white-space: pre-wrap" in html and "overflow-wrap: anywhere" in html
+    assert 'style="overflow-x: auto"' in html  # a table wider than the page scrolls, never cut off
+    long_id = report.table_html(pd.DataFrame({"file": ["put_umbrella_in_stand.py"]}))
+    assert ">put_<wbr>umbrella_<wbr>in_<wbr>stand.py<" in long_id  # it may break after "_"
+
+
+def test_long_tables_keep_their_reason():
+    html = report.table_html(pd.DataFrame({"x": range(3)}), long_reason="one row per case")
+    assert 'data-long-table="one row per case"' in html
+
+
+def test_human_header_capitalises_lower_case_names():
+    assert report.human_header("n_trials") == "N trials"
+    assert report.human_header("descriptions kept") == "Descriptions kept"
+    assert report.human_header("Char TF-IDF") == "Char TF-IDF"
+
+
+COLLECTION = {
+    "cpus": 2, "episodes": 16, "frames": 1200, "resolution": 128, "synthesis_s": 31.49,
+    "decode_only": {"annotation_frames_per_s": 1231.46, "seconds": 15.59, "video_frames": 115200},
+    "features": [
+        {"workers": 1, "wall_s": 63.12, "frames_per_s": 304.19, "peak_mb": 306.98, "speedup": 1.0,
+         "episode_s": 3.89},
+        {"workers": 2, "wall_s": 40.99, "frames_per_s": 468.46, "peak_mb": 305.41, "speedup": 1.54,
+         "episode_s": 5.06},
+    ],
+    "suite_s": 88.2,
+    "suite_primary": {"next_action": {"metric": "macro_f1", "higher_is_better": True, "baseline": 0.0,
+                                      "minimal": 0.71, "mlp": None}},
+    "suite_status": {"next_action": {"status": "ok"}},
+}
+
+
+def test_scaling_table_has_units_and_the_decode_floor_row():
+    table = report.scaling_table(COLLECTION)
+    assert list(table.columns) == ["Run", "Workers", "Wall time (s)", "Frames/s", "Speed-up (×)",
+                                   "Peak memory per worker (MB)", "Seconds per episode"]
+    assert table["Run"].iloc[-1].startswith("decoding the videos only")
+    assert table["Frames/s"].iloc[-1] == COLLECTION["decode_only"]["annotation_frames_per_s"]
+    assert table["Wall time (s)"].tolist()[:2] == [63.12, 40.99]
+    legend = report.scaling_legend(COLLECTION)
+    for words in ("Wall time", "Frames/s", "Speed-up", "Peak memory per worker", "in MB", "19200 frames"):
+        assert words in legend
+    assert report.scaling_table({"study_s": 1.0}) is None
+
+
+def test_benchmark_measures_are_labelled_with_units():
+    table = report.benchmark_measures(COLLECTION)
+    assert "Synthesis of the collection (s)" in set(table["Measure"])
+    assert "Suite on the collection, split by episode (s)" in set(table["Measure"])
+    assert not table["Measure"].str.contains("_").any()
+    live = report.benchmark_measures({"study_s": 1.892, "ratio": 86.29, "identical": True, "n_predictions": 6915})
+    assert dict(zip(live["Measure"], live["Value"])) == {
+        "Whole study: wall time (s)": "1.892", "Fast path speed-up over the reference (×)": "86.29",
+        "Compared predictions": "6915", "Identical predictions": "yes"}
+
+
+def test_primary_table_and_legend_of_the_suite_on_a_collection():
+    table = report.primary_table(COLLECTION["suite_primary"], COLLECTION["suite_status"],
+                                 {"next_action": "Next-Action Prediction"}, {"macro_f1": "macro-F1"})
+    assert table.to_dict("records") == [{"Task": "Next-Action Prediction", "Primary metric": "macro-F1",
+                                         "Baseline": 0.0, "Minimal head": 0.71, "MLP": None, "Status": "ok"}]
+    assert "(88.2 s in all)" in report.primary_legend(COLLECTION)
+    assert "the 1 task, trained" in report.primary_legend(COLLECTION)
+
+
+def test_run_times_and_outcomes_sentences_agree_with_their_numbers():
+    runs = pd.DataFrame({"chapter": ["01_a", "02_b"], "seconds": [10.0, 30.5]})
+    text = report.run_times_sentence(runs)
+    assert "The 2 chapters" in text and "**40 s**" in text and "`02_b` (30.5 s)" in text
+    text = report.outcomes_sentence({"parameters": 2, "videos": 1}, 3, 0)
+    assert text == ("Of 3 cases in 2 groups (parameters: 2 and videos: 1), 3 cases got the outcome they "
+                    "must get; 0 cases ended in a traceback.")

@@ -1,0 +1,75 @@
+"""Counts, plurals and articles read like a person wrote them (``robotask.words``)."""
+
+import pytest
+
+from robotask import words
+from robotask.errors import RobotaskError
+
+
+@pytest.mark.parametrize("word, plural", [
+    ("query", "queries"), ("class", "classes"), ("fix", "fixes"), ("match", "matches"), ("day", "days"),
+    ("column", "columns"), ("true boundary", "true boundaries"), ("ranker parameter", "ranker parameters"),
+    ("is", "are"),
+])
+def test_plural_of(word, plural):
+    assert words.plural_of(word) == plural
+
+
+@pytest.mark.parametrize("n, word, text", [
+    (1, "task", "1 task"), (2, "task", "2 tasks"), (0, "class", "0 classes"), (80.0, "gallery", "80 galleries"),
+    (1234, "frame", "1,234 frames"), (2, "fixed description", "2 fixed descriptions"),
+])
+def test_count(n, word, text):
+    assert words.count(n, word) == text
+
+
+def test_count_takes_numpy_integers_rejects_fractions_and_spells_small_numbers():
+    np = pytest.importorskip("numpy")
+    assert words.count(np.int64(1), "class") == "1 class"
+    with pytest.raises(ValueError, match="whole number"):
+        words.count(2.5, "trial")
+    assert words.count(2, "gallery", words=True) == "two galleries"
+    assert words.count(11, "gallery", words=True) == "11 galleries"
+
+
+def test_named_lists_items_after_a_noun_that_agrees_with_them():
+    assert words.named("column", ["text"]) == "column text"
+    assert words.named("column", ["task", "text"]) == "columns task, text"
+    assert words.named("ranker parameter", ("k1", "b")) == "ranker parameters k1, b"
+
+
+@pytest.mark.parametrize("word, text", [
+    ("int", "an int"), ("str", "a str"), ("dict", "a dict"), ("list", "a list"), ("float", "a float"),
+    ("unit", "a unit"), ("ndarray", "an ndarray"), ("hour", "an hour"), ("Episode", "an Episode"),
+    ("one", "a one"), ("umbrella", "an umbrella"),
+])
+def test_with_article(word, text):
+    assert words.with_article(word) == text
+
+
+def test_kind_of_names_the_type_with_its_article():
+    assert words.kind_of(3) == "an int"
+    assert words.kind_of("x") == "a str"
+    assert words.kind_of({}) == "a dict"
+    assert words.kind_of(None) == "null"
+
+
+def test_book_prose_re_exports_the_core_helpers():
+    from robotask.book import prose
+
+    assert prose.count is words.count and prose.plural_of is words.plural_of
+
+
+def test_wing_messages_count_without_parenthesised_plurals():
+    from robotask.episode.splits import EpisodeSplit, check_disjoint
+    from robotask.retrieval.study import config_from_parameters
+    from robotask.retrieval.transforms import check_perturbations
+
+    with pytest.raises(RobotaskError, match=r"^split s: episodes a, b in train and test; expected disjoint$"):
+        check_disjoint(EpisodeSplit("s", ("a", "b", "c"), ("a", "b")))
+    with pytest.raises(RobotaskError, match=r"^unknown study parameter n_trails; expected some of "):
+        config_from_parameters(n_trails=3)
+    with pytest.raises(RobotaskError, match=r"^perturbations: unknown perturbations 'x', 'y'; valid: "):
+        check_perturbations("x,y")
+    with pytest.raises(RobotaskError, match=r"^perturbations: no perturbation given; valid: "):
+        check_perturbations("")
