@@ -30,6 +30,8 @@ def _files(folder: Path) -> dict[str, bytes]:
 @pytest.mark.parametrize("chapter", chapters.CHAPTERS, ids=lambda c: c.id)
 def test_two_smoke_runs_write_identical_result_files(chapter):
     first, second = FIRST / chapter.id, RERUN / chapter.id
+    if second.is_symlink():
+        pytest.skip(f"{chapter.id} was not re-run by nbval (its first results are linked for the readers)")
     if not second.is_dir():
         pytest.skip(f"no second run of {chapter.id} in {RERUN} (make test writes it with nbval)")
     a, b = _files(first), _files(second)
