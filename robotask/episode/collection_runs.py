@@ -18,7 +18,8 @@ from ..io import write_csv, write_json
 from ..progress import tqdm
 from .collection_suite import collection_task_data
 from .fixes import Protocol, get_protocol
-from .head_runs import HeadOutput, SuiteConfig, check_degenerate, run_baseline, run_minimal, run_mlp, standardize
+from .head_runs import HeadOutput, SuiteConfig, check_degenerate, one_blas_thread, run_baseline, run_minimal, run_mlp, \
+    standardize
 from .scoring import evaluate, write_artifacts
 from .splits import EpisodeSplit
 from .suite import NEURAL_DIR, TaskResult, parse_heads, primary_row, summary_report
@@ -68,6 +69,7 @@ def _facts(task_id: str, data: TaskData, protocol: Protocol, split_name: str) ->
     return facts
 
 
+@one_blas_thread
 def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
                         heads: list[str], out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(),
                         chronological: bool = False) -> tuple[TaskResult, list[dict]]:

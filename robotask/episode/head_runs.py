@@ -6,11 +6,13 @@ Inputs are z-scored with train statistics (:func:`standardize`); each runner ret
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from ..io import write_json, write_npz
 from ..words import count
@@ -40,6 +42,16 @@ class HeadOutput:
     train_final: dict = field(default_factory=dict)
     history: list = field(default_factory=list)
     save: Callable[[Path], None] | None = None  # writes the model files
+
+
+def one_blas_thread(run: Callable) -> Callable:
+    """Run a task on one BLAS thread: the heads' bits (the Gram matrices, the ridge solve) then do not
+    depend on the machine's core count, and two runs side by side do not fight over the cores."""
+    @functools.wraps(run)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with threadpool_limits(1, user_api="blas"):
+            return run(*args, **kwargs)
+    return wrapper
 
 
 def rows_of(a: np.ndarray, idx: np.ndarray) -> np.ndarray:

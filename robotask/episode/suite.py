@@ -24,8 +24,8 @@ from ..progress import tqdm
 from ..words import named
 from .fixes import Protocol, get_protocol
 from .notes import task_notes
-from .head_runs import HeadOutput, SuiteConfig, baseline_name, check_degenerate, run_baseline, run_minimal, run_mlp, \
-    standardize
+from .head_runs import HeadOutput, SuiteConfig, baseline_name, check_degenerate, one_blas_thread, run_baseline, \
+    run_minimal, run_mlp, standardize
 from .scoring import evaluate, write_artifacts
 from .task_builders import TaskData, TaskUnavailable
 from .tasks import TASKS, TaskSpec, describe, parse_tasks, split
@@ -156,6 +156,7 @@ def _fit(spec: TaskSpec, head: str, data: TaskData, z: Any, protocol: Protocol, 
     return replace(output, train_final=dict(output.train_final))
 
 
+@one_blas_thread
 def run_task(task_id: str, ws: WindowSet, protocol: Protocol, heads: list[str] = list(HEADS),
              out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(),
              fit_cache: dict | None = None) -> TaskResult:
