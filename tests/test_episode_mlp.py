@@ -58,7 +58,8 @@ def test_regressor_and_multilabel_run():
 
 
 def test_adamw_matches_torch_optim_adamw_bit_for_bit():
-    """Our AdamW (no compiler-stack import) gives exactly the weights torch.optim.AdamW gives."""
+    """Our AdamW (no compiler-stack import) gives exactly the weights torch.optim.AdamW(fused=True)
+    gives, and the single-tensor AdamW's weights to rounding."""
     import torch
 
     from robotask.episode.adamw import AdamW
@@ -76,5 +77,7 @@ def test_adamw_matches_torch_optim_adamw_bit_for_bit():
         return [p.detach().clone() for p in model.parameters()]
 
     ours = train(lambda p: AdamW(p, lr=1e-2, weight_decay=1e-4))
-    theirs = train(lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=1e-4))
+    theirs = train(lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=1e-4, fused=True))
     assert all(torch.equal(a, b) for a, b in zip(ours, theirs))
+    unfused = train(lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=1e-4, foreach=False))
+    assert all(torch.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(ours, unfused))

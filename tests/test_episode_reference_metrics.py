@@ -8,6 +8,11 @@ with two, so sums are added in another order). The improved protocol is run with
 added since (they change results on purpose). A head is compared only where gradient descent is
 stable: beyond the step limit 2/L the original's own iterates, and so its predictions, depend on
 rounding (see ``minimal_heads.softmax_smoothness``); its baseline is still compared.
+
+The dual ridge of the original protocol solves in float32, and OpenBLAS picks its kernel for the CPU
+it runs on: the reference agrees to 1e-6 with the Haswell kernel (``OPENBLAS_CORETYPE=Haswell``),
+while the SkylakeX kernel gives R² −5.153357 for −5.153296 on modality reconstruction. Metrics of the
+ridge tasks are therefore compared at relative 1e-4.
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ import pytest
 from robotask.episode import synth, windowset
 from robotask.episode.fixes import get_protocol
 from robotask.episode.suite import SuiteConfig, run_suite
+from robotask.episode.tasks import TASKS
 
 REFERENCE = Path(__file__).parent / "data" / "episode_suite_reference.json"
 SKIP = {"num_val"}  # depends on whether the MLP (validation split) runs
+RIDGE_REL = 1e-4  # float32 ridge: the CPU's OpenBLAS kernel decides the last bits
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +51,14 @@ def test_metrics_match_the_stored_reference(window_set, protocol):
             if not stable:
                 unstable.add(task)
                 continue
+            rel = RIDGE_REL if TASKS[task].head.startswith("dual ridge") else 1e-5
             for key, value in metrics.items():
                 if key not in SKIP:
-                    assert got[key] == pytest.approx(value, rel=1e-5, abs=1e-6), (task, part, key)
+                    assert got[key] == pytest.approx(value, rel=rel, abs=1e-6), (task, part, key)
                     checked += 1
     for task, row in ref["primary"].items():
         for head in ("baseline",) if task in unstable else ("baseline", "minimal"):
-            want = row[head] if row[head] is None else pytest.approx(row[head], rel=1e-5, abs=1e-6, nan_ok=True)
+            rel = RIDGE_REL if TASKS[task].head.startswith("dual ridge") else 1e-5
+            want = row[head] if row[head] is None else pytest.approx(row[head], rel=rel, abs=1e-6, nan_ok=True)
             assert report["primary"][task][head] == want, (task, head)
     assert checked > 100

@@ -1,17 +1,22 @@
-"""AdamW (Loshchilov & Hutter, ICLR 2019) in plain tensor operations, for the MLP head (``mlp.py``).
+"""AdamW (Loshchilov & Hutter, ICLR 2019) for the MLP head (``mlp.py``): PyTorch's fused CPU kernel.
 
-Why not ``torch.optim.AdamW``: its constructor, ``zero_grad`` and ``step`` are wrapped so that they
-import the ``torch._dynamo`` compiler stack on first use, which costs 4–6 s per process on this
-machine. The MLP head runs once per task chapter, so that import cost more than the training at
-smoke scale. The update below is the same algorithm with decoupled weight decay, with the operations
-applied in the order PyTorch's single-tensor CPU path applies them, so the weights agree bit for bit
-(``tests/test_episode_mlp.py`` checks this against ``torch.optim.AdamW``).
+Why not ``torch.optim.AdamW(fused=True)`` itself: its constructor, ``zero_grad`` and ``step`` are
+wrapped so that they import the ``torch._dynamo`` compiler stack on first use, which costs 4–6 s per
+process on this machine, more than a smoke-scale training. This class calls the same kernel,
+``torch._fused_adamw_``, with the arguments ``torch.optim.AdamW(fused=True)`` passes, so the weights
+agree bit for bit with it (``tests/test_episode_mlp.py`` checks this).
+
+Why the fused kernel: it updates every parameter in one pass over memory. The update written as
+seven tensor operations made the optimizer 30 % of a wide MLP's training time (32 ms against 3 ms
+per step for the 3.3 M weights of the temporal-order task). Its results agree with PyTorch's
+single-tensor AdamW to rounding (one unit in the last place on 0.1 % of the weights after 200
+steps), not bit for bit: the MLP's metrics moved when this kernel replaced the unfused update.
 
 Per parameter p with gradient g, at step t (from 1):
 
     p ← p · (1 − lr·wd)
-    m ← m + (g − m)·(1 − β₁)
-    v ← v·β₂ + (1 − β₂)·g²
+    m ← β₁·m + (1 − β₁)·g
+    v ← β₂·v + (1 − β₂)·g²
     p ← p − lr / (1 − β₁ᵗ) · m / (√v / √(1 − β₂ᵗ) + ε)
 """
 
@@ -31,7 +36,7 @@ class AdamW:
         self.lr, self.betas, self.eps, self.weight_decay = lr, betas, eps, weight_decay
         self.exp_avg = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
         self.exp_avg_sq = [torch.zeros_like(p, memory_format=torch.preserve_format) for p in self.params]
-        self.steps = [0] * len(self.params)
+        self.steps = [torch.tensor(0.0, dtype=torch.float32) for _ in self.params]
 
     def zero_grad(self) -> None:
         """Forget the gradients (set them to None, as ``set_to_none=True`` does)."""
@@ -42,18 +47,14 @@ class AdamW:
         """One update of every parameter that has a gradient."""
         import torch
 
-        beta1, beta2 = self.betas
+        live = [i for i, p in enumerate(self.params) if p.grad is not None]
+        if not live:
+            return
+        steps = [self.steps[i] for i in live]
         with torch.no_grad():
-            for i, p in enumerate(self.params):
-                if p.grad is None:
-                    continue
-                grad, m, v = p.grad, self.exp_avg[i], self.exp_avg_sq[i]
-                self.steps[i] += 1
-                t = float(self.steps[i])
-                if self.weight_decay != 0:
-                    p.mul_(1 - self.lr * self.weight_decay)
-                m.lerp_(grad, 1 - beta1)
-                v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-                step_size = self.lr / (1 - beta1 ** t)
-                denom = (v.sqrt() / (1 - beta2 ** t) ** 0.5).add_(self.eps)
-                p.addcdiv_(m, denom, value=-step_size)
+            torch._foreach_add_(steps, 1)
+            torch._fused_adamw_(
+                [self.params[i] for i in live], [self.params[i].grad for i in live],
+                [self.exp_avg[i] for i in live], [self.exp_avg_sq[i] for i in live], [], steps,
+                lr=self.lr, beta1=self.betas[0], beta2=self.betas[1], weight_decay=self.weight_decay,
+                eps=self.eps, amsgrad=False, maximize=False, grad_scale=None, found_inf=None)

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from .fixes import get_protocol
 from .tasks import TASKS
 
 
@@ -210,6 +211,40 @@ def standardized_r2_sentence(head: str, cause: dict[str, Any]) -> str:
             f"into huge ones. Without those columns the same R² is {value(cause['r2_rest'])}.")
 
 
+def pooled_r2_cause(y_train: np.ndarray, y_test: np.ndarray, pred: np.ndarray,
+                    floor: float = 1e-3) -> dict[str, Any]:
+    """Why a pooled R² on raw targets can be negative: the error on columns that hardly vary in training.
+
+    Returns the pooled R², the number of columns with train std below ``floor``, their share of the
+    test variance and of the squared error, and the pooled R² over the other columns.
+    """
+    yt, yp = np.asarray(y_test, np.float64), np.asarray(pred, np.float64)
+    tiny = np.asarray(y_train, dtype=np.float64).std(axis=0) < floor
+    sse, sst = ((yt - yp) ** 2).sum(axis=0), ((yt - yt.mean(axis=0)) ** 2).sum(axis=0)
+
+    def r2(mask: np.ndarray) -> float | None:
+        return 1.0 - float(sse[mask].sum()) / float(sst[mask].sum()) if sst[mask].sum() > 0 else None
+
+    return {"r2_all": r2(np.ones_like(tiny)), "n_tiny": int(tiny.sum()), "n_columns": int(len(tiny)),
+            "variance_share": float(sst[tiny].sum() / sst.sum()) if sst.sum() > 0 else 0.0,
+            "error_share": float(sse[tiny].sum() / sse.sum()) if sse.sum() > 0 else 0.0,
+            "r2_rest": r2(~tiny), "floor": floor}
+
+
+def pooled_r2_sentence(where: str, head: str, cause: dict[str, Any], best_epoch: int | None) -> str:
+    """A negative pooled R² explained by near-constant target columns, or "" when they do not explain it."""
+    if cause["r2_all"] is None or cause["r2_all"] >= 0 or cause["error_share"] < 0.5:
+        return ""
+    stop = f" (early stopping kept epoch {best_epoch})" if best_epoch else ""
+    return (f"{where}, the {HEAD_NAMES[head]}'s R² is {value(cause['r2_all'])}. Of the "
+            f"{prose.count(cause['n_columns'], 'target column')}, {cause['n_tiny']:,} hardly vary in training "
+            f"(std below {cause['floor']:g}); they hold {prose.pct(100 * cause['variance_share'], 2)} of the "
+            f"test variance but make {prose.pct(100 * cause['error_share'], 0)} of the {HEAD_NAMES[head]}'s "
+            f"squared error. A protocol whose std floor is {cause['floor']:g} leaves such columns unscaled, "
+            f"so an output the network has not yet driven to their value{stop} is many times their spread. "
+            f"Without those columns the same R² is {value(cause['r2_rest'])}.")
+
+
 def protocol_change(primary_by_protocol: dict[str, dict], task: str) -> str:
     """How the improved protocol moves the baseline and each head, with the direction in words."""
     if not {"original", "improved"} <= set(primary_by_protocol):
@@ -372,8 +407,26 @@ def samples_text(result: Any) -> str:
 def other_schedules_text(task: str, others: dict[str, dict[str, Any]]) -> str:
     """What the other schedules are and how the primary metric moves there."""
     names = prose.join(f"`{s}`" for s in others)
-    return (f"The same task on the {names} schedule, where each action occurs in one run as in the real "
+    text = (f"The same task on the {names} schedule, where each action occurs in one run as in the real "
             f"sample. Only the primary metric is shown; the suite summary compares the schedules.")
+    return " ".join([text, *_pooled_r2_notes(others)])
+
+
+def _pooled_r2_notes(runs: dict[str, dict[str, Any]]) -> list[str]:
+    """:func:`pooled_r2_sentence` for every regression run whose std floor leaves columns unscaled."""
+    notes = []
+    for schedule, results in runs.items():
+        for proto, r in results.items():
+            data, floor = r.data, get_protocol(proto).std_floor
+            if not r.ok or data is None or data.kind != "regression" or floor < 1e-3:
+                continue
+            for head in ("minimal", "mlp"):
+                if r.outputs.get(head) is None:
+                    continue
+                cause = pooled_r2_cause(data.y[data.train], data.y[data.test], r.outputs[head].pred, floor)
+                notes.append(pooled_r2_sentence(f"On `{schedule}` under the {proto} protocol", head, cause,
+                                                r.metrics.get(head, {}).get("best_epoch")))
+    return [n for n in notes if n]
 
 
 def recap(task: str, runs: dict[str, dict[str, Any]]) -> str:

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg import eigh
 from sklearn.feature_extraction.text import CountVectorizer
 
 from ..errors import RobotaskError
@@ -302,8 +303,18 @@ def score_word_char(gallery: list[str], queries: list[str], char_ngram_min: int 
     return (word + char) / 2.0
 
 
+LSA_SVD_MAX_SIDE = 128  # up to this many gallery rows (or terms) the full SVD is cheap
+LSA_GRAM_MARGIN = 1e3  # the top-k eigenvalues of the Gram matrix must exceed this many rounding errors
+
+
 def lsa_basis(g_tfidf: np.ndarray, lsa_dims: int) -> np.ndarray:
     """Top-k right singular vectors (k, n_terms) of the gallery TF-IDF, k = min(lsa_dims, rank).
+
+    Small galleries take the exact SVD. Large ones take the top-k eigenvectors of the smaller Gram
+    matrix (G Gᵀ = V S² Vᵀ, so the right singular vectors are Gᵀ V / s): the same subspace to rounding,
+    about five times faster on a 568-description gallery. Signs may differ from the SVD's, which
+    cosines in the reduced space do not see. When the k-th eigenvalue is too close to rounding to
+    prove that the rank is at least k, the SVD decides the rank.
 
     Parameters
     ----------
@@ -312,10 +323,28 @@ def lsa_basis(g_tfidf: np.ndarray, lsa_dims: int) -> np.ndarray:
     """
     if g_tfidf.size == 0:
         return np.zeros((0, g_tfidf.shape[1]))
+    if min(g_tfidf.shape) > max(LSA_SVD_MAX_SIDE, 2 * int(lsa_dims)):
+        basis = _lsa_basis_gram(g_tfidf, int(lsa_dims))
+        if basis is not None:
+            return basis
     u, s, _ = np.linalg.svd(g_tfidf.T, full_matrices=False)  # the tall side is faster; same factors
     tol = s.max(initial=0.0) * max(g_tfidf.shape) * np.finfo(np.float64).eps  # numpy's matrix_rank rule
     k = min(int(lsa_dims), int((s > tol).sum()))
     return u[:, :k].T
+
+
+def _lsa_basis_gram(g: np.ndarray, k: int) -> np.ndarray | None:
+    """The top-k right singular vectors of ``g`` from its smaller Gram matrix; None if rank < k is possible."""
+    rows_side = g.shape[0] <= g.shape[1]
+    gram = g @ g.T if rows_side else g.T @ g
+    m = len(gram)
+    lam, vec = eigh(gram, subset_by_index=[m - k, m - 1])
+    lam, vec = lam[::-1], vec[:, ::-1]  # largest first
+    if lam[-1] <= LSA_GRAM_MARGIN * m * np.finfo(np.float64).eps * lam[0]:
+        return None
+    if not rows_side:
+        return vec.T
+    return (g.T @ vec / np.sqrt(lam)).T
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
