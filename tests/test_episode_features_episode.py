@@ -146,3 +146,25 @@ def test_missing_captions_give_zero_text_and_empty_labels(episode_dir, tmp_path)
     assert np.all(_block(ws, "caption_objects_interaction_text") == 0)
     assert (ws.windows["action_label"] == "").all() and ws.X.shape == (37, 8546)
     assert ws.modalities["block_present"]["caption_objects_interaction_text"] is False
+
+
+def test_window_cache_gives_the_computed_features_and_repeats_warnings(episode_dir, tmp_path):
+    import h5py
+
+    copy = tmp_path / "ep"
+    shutil.copytree(episode_dir, copy)
+    with h5py.File(copy / "annotation.hdf5", "a") as f:  # no IMU: the motion block warns and is zeros
+        for key in [k for k in f if k.lower().startswith("imu")]:
+            del f[key]
+    fresh = windowset.load_window_set(copy, cache=False)
+    entries = set(windowset.WINDOW_CACHE.root.glob("windows-*.npz"))
+    for _ in range(2):  # the first load writes the entry, the second reads it
+        with pytest.warns(UserWarning, match="imu"):
+            ws = windowset.load_window_set(copy)
+        assert np.array_equal(ws.X, fresh.X) and ws.modalities == fresh.modalities
+    assert len(set(windowset.WINDOW_CACHE.root.glob("windows-*.npz")) - entries) == 1
+    (copy / "stereo_left.mp4").write_bytes((copy / "stereo_right.mp4").read_bytes())  # other content
+    with pytest.warns(UserWarning, match="imu"):
+        changed = windowset.load_window_set(copy)
+    assert len(set(windowset.WINDOW_CACHE.root.glob("windows-*.npz")) - entries) == 2
+    assert not np.array_equal(_block(changed, "video_stereo_left"), _block(fresh, "video_stereo_left"))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from robotask.episode import sentences as S
+from robotask.episode import sentences_r2 as R
 
 
 def _numbers(text):
@@ -62,9 +63,9 @@ def test_standardized_r2_cause_finds_the_tiny_columns():
     y_test[:, 0] = 1.0
     pred = y_test + 0.1 * rng.normal(size=y_test.shape)
     pred[:, 0] = 1.001
-    cause = S.standardized_r2_cause(y_train, y_test, pred)
+    cause = R.standardized_r2_cause(y_train, y_test, pred)
     assert cause["n_tiny"] == 1 and cause["r2_all"] < -1 and cause["r2_rest"] > 0.9
-    text = S.standardized_r2_sentence("mlp", cause)
+    text = R.standardized_r2_sentence("MLP", cause)
     assert "1 " in text and S.value(cause["r2_rest"]) in text
 
 
@@ -76,12 +77,12 @@ def test_pooled_r2_cause_agrees_with_the_r2_it_explains():
     y_test[:, :2] = 1e-4 * rng.normal(size=(30, 2))
     pred = y_test + 0.2 * rng.normal(size=y_test.shape)
     pred[:, :2] = 3.0  # far off on the near-constant columns only
-    cause = S.pooled_r2_cause(y_train, y_test, pred, floor=1e-3)
+    cause = R.pooled_r2_cause(y_train, y_test, pred, floor=1e-3)
     sse, sst = ((y_test - pred) ** 2).sum(), ((y_test - y_test.mean(axis=0)) ** 2).sum()
     assert cause["r2_all"] == pytest.approx(1 - sse / sst)
     assert cause["n_tiny"] == 2 and cause["error_share"] > 0.9 and cause["variance_share"] < 1e-6
     rest = ((y_test[:, 2:] - pred[:, 2:]) ** 2).sum() / ((y_test[:, 2:] - y_test[:, 2:].mean(axis=0)) ** 2).sum()
     assert cause["r2_rest"] == pytest.approx(1 - rest)
-    text = S.pooled_r2_sentence("On `x` under the improved protocol", "mlp", cause, 7)
+    text = R.pooled_r2_sentence("On `x` under the improved protocol", "MLP", cause, 7)
     assert S.value(cause["r2_all"]) in text and S.value(cause["r2_rest"]) in text and "epoch 7" in text
-    assert S.pooled_r2_sentence("x", "mlp", {**cause, "r2_all": 0.1}, 7) == ""
+    assert R.pooled_r2_sentence("x", "MLP", {**cause, "r2_all": 0.1}, 7) == ""

@@ -59,3 +59,13 @@ def test_benchmark_table_flattens_nested_results():
         {"benchmark": "b", "measure": "runs[0].n", "value": "2"},
         {"benchmark": "b", "measure": "ok", "value": "yes"},
     ]
+
+
+def test_chapter_benchmark_reads_what_a_chapter_saved(tmp_path):
+    from robotask.book import provenance
+
+    assert provenance.chapter_benchmark(tmp_path / "absent.json") is None
+    (tmp_path / "none.json").write_text('{"benchmark": null}')
+    assert provenance.chapter_benchmark(tmp_path / "none.json") is None
+    (tmp_path / "t.json").write_text('{"benchmark": {"study_s": 1.5, "identical": true}}')
+    assert provenance.chapter_benchmark(tmp_path / "t.json") == {"study_s": 1.5, "identical": True}

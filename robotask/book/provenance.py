@@ -80,6 +80,16 @@ def read_benchmarks(folder: str | Path) -> dict[str, dict]:
     return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))}
 
 
+def chapter_benchmark(path: str | Path, key: str = "benchmark") -> dict | None:
+    """The benchmark a chapter measured in this build and saved under ``key`` of a JSON file
+    (chapter 05's ``timings.json``); None when the file or the measurement is absent."""
+    path = paths.resolve(path)
+    if not path.is_file():
+        return None
+    value = json.loads(path.read_text()).get(key)
+    return value if isinstance(value, dict) and value else None
+
+
 def _flatten(value: object, prefix: str = "") -> list[tuple[str, object]]:
     """``(dotted key, leaf)`` pairs of nested dicts and lists."""
     if isinstance(value, dict):

@@ -237,7 +237,7 @@ def wins_sentence(wins: pd.DataFrame, model: str, baseline: str) -> str:
 
 # ------------------------------------------------------------------ saved benchmark results (page 99)
 BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, what it measures
-    "retrieval_live": ("Retrieval study, timed live in this build",
+    "retrieval_live": ("Retrieval study, timed in this build by chapter 05",
                        "the whole retrieval study with the fast path, and the first trials again "
                        "with a plain reference that refits every vectorizer and scores one query "
                        "at a time"),

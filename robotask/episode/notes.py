@@ -54,7 +54,9 @@ def step_notes(metrics: dict[str, dict]) -> list[str]:
         return []
     return [f"the minimal head's gradient step {_fmt(step)} is {ratio:.1f}× the stability limit 2/L = "
             f"{_fmt(2.0 / smooth)} of full-batch gradient descent on this input (L bounds the curvature of its "
-            "loss), so convergence is not guaranteed; the improved protocol caps the step at 1/L"]
+            "loss), so convergence is not guaranteed, and the last bits of each step, which differ between "
+            "CPUs (OpenBLAS picks its kernel for the processor), can change the final metric; the improved "
+            "protocol caps the step at 1/L"]
 
 
 def pair_notes(shared_fraction: float | None) -> list[str]:

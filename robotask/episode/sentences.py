@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .fixes import get_protocol
+from .sentences_r2 import pooled_r2_notes, standardized_r2_cause, standardized_r2_sentence
 from .tasks import TASKS
 
 
@@ -178,73 +178,6 @@ def grounding_texts(metrics: dict) -> str:
             f"have several equally correct windows.")
 
 
-def standardized_r2_cause(y_train: np.ndarray, y_test: np.ndarray, pred: np.ndarray,
-                          floor: float = 1e-3) -> dict[str, Any]:
-    """Why a standardised R² can be hugely negative: columns whose train spread is tiny.
-
-    Returns the R² over all columns, the number of columns with train std below ``floor``, and the
-    R² over the other columns (same formula: pooled over columns divided by their train std).
-    """
-    std = np.asarray(y_train, dtype=np.float64).std(axis=0)
-    tiny = (std > 0) & (std < floor)
-
-    def r2(mask: np.ndarray) -> float | None:
-        if not mask.any():
-            return None
-        s = np.where(std[mask] > 0, std[mask], 1.0)
-        yt, yp = np.asarray(y_test, np.float64)[:, mask] / s, np.asarray(pred, np.float64)[:, mask] / s
-        ss_res = float(((yt - yp) ** 2).sum())
-        ss_tot = float(((yt - yt.mean(axis=0)) ** 2).sum())
-        return 1.0 - ss_res / ss_tot if ss_tot > 0 else None
-
-    return {"r2_all": r2(np.ones_like(tiny)), "n_tiny": int(tiny.sum()), "n_columns": int(len(std)),
-            "r2_rest": r2(~tiny), "floor": floor}
-
-
-def standardized_r2_sentence(head: str, cause: dict[str, Any]) -> str:
-    """The standardised R² of a head and how much of it the near-constant target columns make."""
-    if cause["r2_all"] is None or cause["r2_all"] > -1 or not cause["n_tiny"]:
-        return ""
-    return (f"The {HEAD_NAMES[head]}'s standardised R² is {value(cause['r2_all'], 1)}. Of the "
-            f"{prose.count(cause['n_columns'], 'target column')}, {cause['n_tiny']:,} hardly vary in "
-            f"training (std below {cause['floor']:g}); dividing by that tiny spread turns small errors "
-            f"into huge ones. Without those columns the same R² is {value(cause['r2_rest'])}.")
-
-
-def pooled_r2_cause(y_train: np.ndarray, y_test: np.ndarray, pred: np.ndarray,
-                    floor: float = 1e-3) -> dict[str, Any]:
-    """Why a pooled R² on raw targets can be negative: the error on columns that hardly vary in training.
-
-    Returns the pooled R², the number of columns with train std below ``floor``, their share of the
-    test variance and of the squared error, and the pooled R² over the other columns.
-    """
-    yt, yp = np.asarray(y_test, np.float64), np.asarray(pred, np.float64)
-    tiny = np.asarray(y_train, dtype=np.float64).std(axis=0) < floor
-    sse, sst = ((yt - yp) ** 2).sum(axis=0), ((yt - yt.mean(axis=0)) ** 2).sum(axis=0)
-
-    def r2(mask: np.ndarray) -> float | None:
-        return 1.0 - float(sse[mask].sum()) / float(sst[mask].sum()) if sst[mask].sum() > 0 else None
-
-    return {"r2_all": r2(np.ones_like(tiny)), "n_tiny": int(tiny.sum()), "n_columns": int(len(tiny)),
-            "variance_share": float(sst[tiny].sum() / sst.sum()) if sst.sum() > 0 else 0.0,
-            "error_share": float(sse[tiny].sum() / sse.sum()) if sse.sum() > 0 else 0.0,
-            "r2_rest": r2(~tiny), "floor": floor}
-
-
-def pooled_r2_sentence(where: str, head: str, cause: dict[str, Any], best_epoch: int | None) -> str:
-    """A negative pooled R² explained by near-constant target columns, or "" when they do not explain it."""
-    if cause["r2_all"] is None or cause["r2_all"] >= 0 or cause["error_share"] < 0.5:
-        return ""
-    stop = f" (early stopping kept epoch {best_epoch})" if best_epoch else ""
-    return (f"{where}, the {HEAD_NAMES[head]}'s R² is {value(cause['r2_all'])}. Of the "
-            f"{prose.count(cause['n_columns'], 'target column')}, {cause['n_tiny']:,} hardly vary in training "
-            f"(std below {cause['floor']:g}); they hold {prose.pct(100 * cause['variance_share'], 2)} of the "
-            f"test variance but make {prose.pct(100 * cause['error_share'], 0)} of the {HEAD_NAMES[head]}'s "
-            f"squared error. A protocol whose std floor is {cause['floor']:g} leaves such columns unscaled, "
-            f"so an output the network has not yet driven to their value{stop} is many times their spread. "
-            f"Without those columns the same R² is {value(cause['r2_rest'])}.")
-
-
 def protocol_change(primary_by_protocol: dict[str, dict], task: str) -> str:
     """How the improved protocol moves the baseline and each head, with the direction in words."""
     if not {"original", "improved"} <= set(primary_by_protocol):
@@ -380,7 +313,7 @@ def _protocol_lines(task: str, res: Any) -> list[str]:
     lines += [copy_current(task, res.metrics), boundary(m), grounding_texts(m)]
     if "rule" in (res.data.extra if res.data is not None else {}):
         lines.append(f"Label rule: {res.data.extra['rule']}.")
-    lines += [standardized_r2_sentence(h, standardized_r2_cause(
+    lines += [standardized_r2_sentence(HEAD_NAMES[h], standardized_r2_cause(
         res.data.y[res.data.train], res.data.y[res.data.test], res.outputs[h].pred))
         for h in ("minimal", "mlp") if res.data is not None and res.data.kind == "regression"
         and res.outputs.get(h) is not None and "r2_standardized" in res.metrics.get(h, {})]
@@ -409,24 +342,7 @@ def other_schedules_text(task: str, others: dict[str, dict[str, Any]]) -> str:
     names = prose.join(f"`{s}`" for s in others)
     text = (f"The same task on the {names} schedule, where each action occurs in one run as in the real "
             f"sample. Only the primary metric is shown; the suite summary compares the schedules.")
-    return " ".join([text, *_pooled_r2_notes(others)])
-
-
-def _pooled_r2_notes(runs: dict[str, dict[str, Any]]) -> list[str]:
-    """:func:`pooled_r2_sentence` for every regression run whose std floor leaves columns unscaled."""
-    notes = []
-    for schedule, results in runs.items():
-        for proto, r in results.items():
-            data, floor = r.data, get_protocol(proto).std_floor
-            if not r.ok or data is None or data.kind != "regression" or floor < 1e-3:
-                continue
-            for head in ("minimal", "mlp"):
-                if r.outputs.get(head) is None:
-                    continue
-                cause = pooled_r2_cause(data.y[data.train], data.y[data.test], r.outputs[head].pred, floor)
-                notes.append(pooled_r2_sentence(f"On `{schedule}` under the {proto} protocol", head, cause,
-                                                r.metrics.get(head, {}).get("best_epoch")))
-    return [n for n in notes if n]
+    return " ".join([text, *pooled_r2_notes(others, HEAD_NAMES)])
 
 
 def recap(task: str, runs: dict[str, dict[str, Any]]) -> str:

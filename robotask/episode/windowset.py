@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
 
+from ..cache import Cache, content_key
 from ..errors import RobotaskError
 from ..io import write_csv, write_json, write_npz
 from . import windows as W
@@ -24,6 +25,7 @@ from .layout import FeatureOptions, calibration_features, fit_length, make_manif
 from .loader import load_episode
 from .perframe import per_frame_features
 
+WINDOW_CACHE = Cache("windows")  # window features X of an episode folder (see _window_features)
 
 def _or_zeros(arr: np.ndarray | None, shape: tuple[int, ...], what: str) -> tuple[np.ndarray, bool]:
     """``arr`` as float64, or zeros of ``shape`` with a warning when it is missing."""
@@ -208,18 +210,15 @@ def load_window_set(episode_dir: str | os.PathLike | Any, options: FeatureOption
     windows = episode_windows(episode, options)
     starts = windows["start_frame"].to_numpy()
     manifest = make_manifest(options)
-    x = np.zeros((len(starts), manifest[-1]["end"]), dtype=np.float32)
-    presence: dict[str, bool] = {}
-    for name, (feats, present) in motion_blocks(episode, starts, options).items():
-        presence[name] = present
-        _put(x, manifest, name, feats)
     frames = per_frame_features(episode, options, cache, workers)
     meta: dict[str, dict] = {}
+    presence: dict[str, bool] = {}
     for name, (feats, info) in frames.items():
         presence[name] = (bool(info.get("exists", True)) and bool(info.get("has_audio", True))
                           and info.get("decoded_frames", 1) > 0 and info.get("status", "present") == "present")
         meta[name] = {**info, "shape": list(feats.shape)}
-        _put(x, manifest, name, W.window_stats(feats, starts, options.window))
+    x, motion_present = _window_features(episode, starts, manifest, frames, options, cache)
+    presence = {**motion_present, **presence}
     cloud = point_cloud_features(episode.point_cloud)
     presence["slam_point_cloud"] = episode.point_cloud is not None and len(episode.point_cloud) > 0
     calib = fit_length(calibration_features(episode.calibration or {}), 117, "calibration")
@@ -229,6 +228,41 @@ def load_window_set(episode_dir: str | os.PathLike | Any, options: FeatureOption
     action, subtask, objects = episode_labels(episode)
     modalities = _modalities(episode, n, meta, presence, options, len(cloud), len(calib))
     return WindowSet(x, manifest, windows, action, subtask, objects, episode, modalities, options)
+
+
+def _window_features(episode: Any, starts: np.ndarray, manifest: list[dict], frames: dict, options: FeatureOptions,
+                     cache: bool) -> tuple[np.ndarray, dict[str, bool]]:
+    """The motion and per-frame blocks of X, and which motion blocks are present; cached by content.
+
+    The cache key covers the episode folder's files, the options and the source of every module of
+    the episode wing, so a change to the feature code recomputes the entry instead of reusing it.
+    The warnings of a missing motion block are stored with the entry and repeated on every load.
+    """
+    def compute() -> dict[str, np.ndarray]:
+        x = np.zeros((len(starts), manifest[-1]["end"]), dtype=np.float32)
+        present = {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for name, (feats, ok) in motion_blocks(episode, starts, options).items():
+                present[name] = ok
+                _put(x, manifest, name, feats)
+        for name, (feats, _) in frames.items():
+            _put(x, manifest, name, W.window_stats(feats, starts, options.window))
+        return {"X": x, "motion_names": np.array(list(present)), "motion_present": np.array(list(present.values())),
+                "warnings": np.array([str(w.message) for w in caught], dtype=str)}
+
+    folder = getattr(episode, "path", None)
+    if not cache or folder is None or not Path(folder).is_dir():
+        arrays = compute()
+    else:
+        files = sorted(p for p in Path(folder).iterdir() if p.is_file())
+        params = {"options": asdict(options), "starts": [int(starts[0]), int(starts[-1]), len(starts)]}
+        key = content_key(params, [*files, *sorted(Path(__file__).parent.glob("*.py"))])
+        arrays = WINDOW_CACHE.npz(f"windows-{key}.npz", compute)
+    for message in arrays["warnings"]:  # what a missing block says, on every load
+        warnings.warn(str(message))
+    present = {str(n): bool(v) for n, v in zip(arrays["motion_names"], arrays["motion_present"])}
+    return arrays["X"], present
 
 
 def _put(x: np.ndarray, manifest: list[dict], name: str, values: np.ndarray) -> None:
