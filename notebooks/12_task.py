@@ -101,6 +101,8 @@ others = {s: r for s, r in runs.items() if s != main}
 if others:
     report.show_md(sentences.other_schedules_text(task, others))
     report.show_table(figures_tasks.schedule_table(task, others), digits=3)
+    if notes := sentences.other_schedules_notes(others):
+        report.show_md(notes)
 else:
     report.show_md("Only one episode was run.")
 

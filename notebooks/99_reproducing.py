@@ -82,8 +82,9 @@ report.show_table(provenance.platform_summary())
 #
 # Chapter 05 timed the retrieval study in this build, on this machine, against a plain reference
 # implementation that refits every vectorizer per trial and scores one query at a time; both must
-# give identical predictions. Its measurement is shown here as `retrieval_live`. Other benchmark results appear when `benchmarks/*.py` saved them into
-# `benchmarks_dir` on this machine. Each benchmark has a table of its measures; the unit of each
+# give identical predictions (the table titled "timed in this build by chapter 05"). Other
+# benchmark results appear when `benchmarks/*.py` saved them into `benchmarks_dir` on this
+# machine. Each benchmark has a table of its measures; the unit of each
 # measure is in brackets after its name (s: seconds of wall time unless it says CPU; ×: a ratio).
 
 # %%

@@ -340,9 +340,13 @@ def samples_text(result: Any) -> str:
 def other_schedules_text(task: str, others: dict[str, dict[str, Any]]) -> str:
     """What the other schedules are and how the primary metric moves there."""
     names = prose.join(f"`{s}`" for s in others)
-    text = (f"The same task on the {names} schedule, where each action occurs in one run as in the real "
+    return (f"The same task on the {names} schedule, where each action occurs in one run as in the real "
             f"sample. Only the primary metric is shown; the suite summary compares the schedules.")
-    return " ".join([text, *pooled_r2_notes(others, HEAD_NAMES)])
+
+
+def other_schedules_notes(others: dict[str, dict[str, Any]]) -> str:
+    """What explains an anomaly of the other schedules' table ("" when nothing needs explaining)."""
+    return " ".join(pooled_r2_notes(others, HEAD_NAMES))
 
 
 def recap(task: str, runs: dict[str, dict[str, Any]]) -> str:
