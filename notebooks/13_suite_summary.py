@@ -86,6 +86,8 @@ report.show_md(figures_suite.coverage_text(windows_summary, suite.PUBLISHED_COVE
 
 # %%
 report.show_md(figures_suite.schedule_and_fix_text(long, schedules, protocols))
+if explained := figures_suite.explanations_text(docs):
+    report.show_md(explained)
 
 # %% [markdown]
 # ## What we found

@@ -125,3 +125,13 @@ def test_prediction_timeline_puts_each_head_in_its_own_lane():
     below, above = (np.asarray(v) for k, v in sorted(dots.items(), key=lambda kv: "MLP" in kv[0]))
     assert np.all(below < above) and list(np.round(above - below, 2)) == [0.44] * 4
     assert [t.get_text() for t in ax.get_yticklabels()] == ["class 0", "class 3"]
+
+
+def test_summary_repeats_the_task_pages_explanations():
+    docs = {"modality_reconstruction": {"name": "Cross-Modal Reconstruction",
+                                        "explanations": ["On `s` under the improved protocol, the MLP's R² is −3.911."]},
+            "timeline_action": {"name": "Action Recognition", "explanations": []}}
+    text = figures_suite.explanations_text(docs)
+    assert text.count("\n- ") == 1 and "**Cross-Modal Reconstruction**: On `s`" in text
+    assert figures_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
+    assert figures_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before

@@ -173,6 +173,13 @@ def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: l
     return "\n".join(lines) if lines else "Only one protocol and schedule were run."
 
 
+def explanations_text(docs: dict[str, dict]) -> str:
+    """The task pages' explanations of anomalies in the numbers above, one bullet per explanation."""
+    lines = [f"- **{doc.get('name', task)}**: {text}" for task, doc in docs.items()
+             for text in doc.get("explanations", [])]
+    return "The task pages explain the anomalies among these numbers:\n\n" + "\n".join(lines) if lines else ""
+
+
 def suite_recap(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> str:
     """Computed recap: per run, how many tasks each head wins against the baseline, and how many did not run."""
     lines = []

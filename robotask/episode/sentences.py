@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from .sentences_r2 import pooled_r2_notes, standardized_r2_cause, standardized_r2_sentence
+from .sentences_r2 import HEAD_NAMES, pooled_r2_notes, standardized_r2_cause, standardized_r2_sentence
 from .tasks import TASKS
 
 
@@ -41,7 +41,6 @@ class prose:  # noqa: N801 - the few number words this module needs (wings do no
         items = [str(i) for i in items]
         return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}" if items else ""
 
-HEAD_NAMES = {"baseline": "baseline", "minimal": "minimal head", "mlp": "MLP"}
 
 
 def value(v: float | None, digits: int = 3) -> str:

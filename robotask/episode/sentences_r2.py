@@ -17,6 +17,8 @@ import numpy as np
 from ..words import count
 from .fixes import get_protocol
 
+HEAD_NAMES = {"baseline": "baseline", "minimal": "minimal head", "mlp": "MLP"}  # heads as prose names them
+
 
 def _value(v: float | None, digits: int = 3) -> str:
     """A metric value for prose ("–" when missing), with a true minus sign."""
@@ -90,7 +92,7 @@ def pooled_r2_sentence(where: str, head_name: str, cause: dict[str, Any], best_e
             f"columns the same R² is {_value(cause['r2_rest'])}.")
 
 
-def pooled_r2_notes(runs: dict[str, dict[str, Any]], head_names: dict[str, str]) -> list[str]:
+def pooled_r2_notes(runs: dict[str, dict[str, Any]], head_names: dict[str, str] = HEAD_NAMES) -> list[str]:
     """:func:`pooled_r2_sentence` for every regression run whose std floor leaves columns unscaled."""
     notes = []
     for schedule, results in runs.items():

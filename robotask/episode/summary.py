@@ -17,6 +17,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from ..errors import RobotaskError
+from .sentences_r2 import pooled_r2_notes
 from .tasks import TASKS
 
 MODELS = ("baseline", "minimal", "mlp")
@@ -45,9 +46,14 @@ def run_record(result: Any) -> dict:
 
 
 def task_summary(task: str, runs: dict[str, dict[str, Any]]) -> dict:
-    """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult."""
+    """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult.
+
+    ``explanations`` holds the sentences the task page gives for an anomaly (a negative pooled R²),
+    so that the suite summary can repeat them where it shows the same numbers.
+    """
     return {"task": task, "name": TASKS[task].display_name,
-            "runs": {s: {p: run_record(r) for p, r in by_proto.items()} for s, by_proto in runs.items()}}
+            "runs": {s: {p: run_record(r) for p, r in by_proto.items()} for s, by_proto in runs.items()},
+            "explanations": pooled_r2_notes(runs)}
 
 
 def read_task_summaries(root: Path | str, tasks: Iterable[str] = tuple(TASKS)) -> dict[str, dict]:
