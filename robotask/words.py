@@ -59,3 +59,8 @@ def with_article(word: str) -> str:
 def kind_of(value: object) -> str:
     """What a value is, for "expected a list" messages: "an int", "a dict", "null" for None."""
     return "null" if value is None else with_article(type(value).__name__)
+
+
+def number(x: float, digits: int = 3) -> str:
+    """A value for prose with a true minus sign: ``number(-3.9109)`` → "−3.911"."""
+    return f"{float(x):.{digits}f}".replace("-", "−")

@@ -73,3 +73,9 @@ def test_wing_messages_count_without_parenthesised_plurals():
         check_perturbations("x,y")
     with pytest.raises(RobotaskError, match=r"^perturbations: no perturbation given; valid: "):
         check_perturbations("")
+
+
+def test_number_uses_a_true_minus_sign():
+    from robotask.words import number
+
+    assert number(-3.91098) == "−3.911" and number(0.5, 1) == "0.5" and number(2) == "2.000"

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from ..words import number
 from .figures_tasks import COLORS, HEAD_LABELS
 from .tasks import TASKS
 
@@ -152,7 +153,7 @@ def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: l
             m = _mean([_value(long, s, proto0, t, model) for t in LABEL_TASKS])
             if m is not None:
                 lines.append(f"- `{s}`, {proto0} protocol, {HEAD_LABELS[model]}: mean macro-F1 of the three label "
-                             f"tasks (action, step, next action) {m:.3f}.")
+                             f"tasks (action, step, next action) {number(m)}.")
     if "original" in protocols and "improved" in protocols:
         for s in schedules:
             changes = []
@@ -164,10 +165,10 @@ def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: l
                         changes.append((gain, t, model, a, b))
                     elif a is None and b is not None and model == "minimal":
                         lines.append(f"- `{s}`: **{spec.display_name}** only runs under the improved protocol "
-                                     f"(the original label is degenerate or the task was skipped); minimal {b:.3f}.")
+                                     f"(the original label is degenerate or the task was skipped); minimal {number(b)}.")
             changes.sort(reverse=True)
             for gain, t, model, a, b in changes[:3] + [c for c in changes[-2:] if c[0] < 0]:
-                lines.append(f"- `{s}`: {TASKS[t].display_name}, {HEAD_LABELS[model]}: {a:.3f} → {b:.3f} "
+                lines.append(f"- `{s}`: {TASKS[t].display_name}, {HEAD_LABELS[model]}: {number(a)} → {number(b)} "
                              f"({_metric(TASKS[t].primary_metric)}, {'better' if gain > 0 else 'worse'} "
                              f"by {abs(gain):.3f}).")
     return "\n".join(lines) if lines else "Only one protocol and schedule were run."
