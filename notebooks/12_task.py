@@ -58,7 +58,9 @@ for name, path in episodes.items():
     del ws
 main = next(iter(runs))
 results = runs[main]
-write_json(out / "summary.json", summary.task_summary(task, runs))
+others = {s: r for s, r in runs.items() if s != main}
+explained = sentences.other_schedules_notes(others)
+write_json(out / "summary.json", summary.task_summary(task, runs, explained))
 report.show_md(sentences.opening(task, main, facts[main]))
 
 # %%
@@ -97,12 +99,11 @@ if not shown:
 # ## Under the other schedule
 
 # %%
-others = {s: r for s, r in runs.items() if s != main}
 if others:
     report.show_md(sentences.other_schedules_text(task, others))
     report.show_table(figures_tasks.schedule_table(task, others), digits=3)
-    if notes := sentences.other_schedules_notes(others):
-        report.show_md(notes)
+    if explained:
+        report.show_md(" ".join(explained))
 else:
     report.show_md("Only one episode was run.")
 

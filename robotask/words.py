@@ -61,6 +61,8 @@ def kind_of(value: object) -> str:
     return "null" if value is None else with_article(type(value).__name__)
 
 
-def number(x: float, digits: int = 3) -> str:
-    """A value for prose with a true minus sign: ``number(-3.9109)`` → "−3.911"."""
+def number(x: float | None, digits: int = 3) -> str:
+    """A value for prose with a true minus sign: ``number(-3.9109)`` → "−3.911"; "–" when missing."""
+    if x is None or float(x) != float(x):  # None or NaN
+        return "–"
     return f"{float(x):.{digits}f}".replace("-", "−")

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..cache import Cache, content_key
+from ..words import count, number
 from .collection import Collection, load_collection
 from .collection_runs import run_collection_suite
 from .collection_suite import load_window_sets
@@ -185,8 +186,7 @@ def _clip_r2(ax: plt.Axes, d: pd.DataFrame) -> None:
     kept = d[["minimal", "baseline"]].stack()
     kept = kept[kept >= R2_FLOOR]
     ax.set_ylim(float(kept.min()) - 0.3, float(kept.max()) + 0.3)
-    notes = "; ".join(f"{int(n)} episode{'s' if n > 1 else ''}: R² {v:.0f}".replace("-", "−")
-                      for n, v in zip(low["n_train"], low["minimal"]))
+    notes = "; ".join(f"{count(n, 'episode')}: R² {number(v, 0)}" for n, v in zip(low["n_train"], low["minimal"]))
     ax.text(0.5, 0.6, f"below the axis:\n{notes}", ha="center", va="center", fontsize=7, transform=ax.transAxes)
 
 

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from ..words import number
 from .sentences_r2 import HEAD_NAMES, pooled_r2_notes, standardized_r2_cause, standardized_r2_sentence
 from .tasks import TASKS
 
@@ -28,9 +29,7 @@ class prose:  # noqa: N801 - the few number words this module needs (wings do no
         plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "ch")) else "s")
         return f"{k:,} {(head + ' ' if head else '')}{plural}"
 
-    @staticmethod
-    def num(x: float, digits: int = 3) -> str:
-        return f"{float(x):.{digits}f}".replace("-", "−")
+    num = staticmethod(number)
 
     @staticmethod
     def pct(x: float, digits: int = 1) -> str:
@@ -43,9 +42,7 @@ class prose:  # noqa: N801 - the few number words this module needs (wings do no
 
 
 
-def value(v: float | None, digits: int = 3) -> str:
-    """A metric value for prose ("–" when missing), with a true minus sign."""
-    return "–" if v is None or (isinstance(v, float) and np.isnan(v)) else prose.num(v, digits)
+value = number  # a metric value for prose: true minus sign, "–" when missing
 
 
 def compare(a: float, b: float, higher_is_better: bool) -> str:
@@ -343,9 +340,9 @@ def other_schedules_text(task: str, others: dict[str, dict[str, Any]]) -> str:
             f"sample. Only the primary metric is shown; the suite summary compares the schedules.")
 
 
-def other_schedules_notes(others: dict[str, dict[str, Any]]) -> str:
-    """What explains an anomaly of the other schedules' table ("" when nothing needs explaining)."""
-    return " ".join(pooled_r2_notes(others, HEAD_NAMES))
+def other_schedules_notes(others: dict[str, dict[str, Any]]) -> list[str]:
+    """What explains an anomaly of the other schedules' table, one sentence each (none when nothing does)."""
+    return pooled_r2_notes(others, HEAD_NAMES)
 
 
 def recap(task: str, runs: dict[str, dict[str, Any]]) -> str:

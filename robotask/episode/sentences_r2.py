@@ -14,15 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..words import count
+from ..words import count, number as _value
 from .fixes import get_protocol
 
 HEAD_NAMES = {"baseline": "baseline", "minimal": "minimal head", "mlp": "MLP"}  # heads as prose names them
-
-
-def _value(v: float | None, digits: int = 3) -> str:
-    """A metric value for prose ("–" when missing), with a true minus sign."""
-    return "–" if v is None or np.isnan(v) else f"{float(v):.{digits}f}".replace("-", "−")
 
 
 def standardized_r2_cause(y_train: np.ndarray, y_test: np.ndarray, pred: np.ndarray,

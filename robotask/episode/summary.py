@@ -17,7 +17,6 @@ from typing import Any, Iterable
 import pandas as pd
 
 from ..errors import RobotaskError
-from .sentences_r2 import pooled_r2_notes
 from .tasks import TASKS
 
 MODELS = ("baseline", "minimal", "mlp")
@@ -45,15 +44,16 @@ def run_record(result: Any) -> dict:
     return record
 
 
-def task_summary(task: str, runs: dict[str, dict[str, Any]]) -> dict:
+def task_summary(task: str, runs: dict[str, dict[str, Any]], explanations: Iterable[str] = ()) -> dict:
     """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult.
 
-    ``explanations`` holds the sentences the task page gives for an anomaly (a negative pooled R²),
-    so that the suite summary can repeat them where it shows the same numbers.
+    ``explanations`` are the sentences the task page gives for an anomaly (a negative pooled R²,
+    ``sentences.other_schedules_notes``), so that the suite summary can repeat them where it shows
+    the same numbers.
     """
     return {"task": task, "name": TASKS[task].display_name,
             "runs": {s: {p: run_record(r) for p, r in by_proto.items()} for s, by_proto in runs.items()},
-            "explanations": pooled_r2_notes(runs)}
+            "explanations": list(explanations)}
 
 
 def read_task_summaries(root: Path | str, tasks: Iterable[str] = tuple(TASKS)) -> dict[str, dict]:
