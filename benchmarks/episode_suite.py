@@ -10,9 +10,11 @@ Measures, on ``ensure_episode(frames, 0, resolution, "repeating")``:
 - ``decode_floor``: decoding the six videos with no conversion at all (the floor of any extractor);
 - ``feature_build``: ``per_frame_features`` without the cache (decode, resize, extract, depth, audio);
 - ``cold_run``: ``robotask suite --tasks all --heads minimal --protocol original`` in a fresh process
-  with an empty feature cache, and its peak RSS (``cold_peak_rss_gb``);
+  with an empty feature cache, and its peak RSS (``cold_peak_rss_gb``, the largest process); the command
+  runs its tasks in ``--jobs`` processes, by default one per core (``jobs`` in the results);
 - ``warm_run``: the same command again, features now cached;
-- ``both_heads``: the twelve tasks with the minimal head and the MLP, in this process.
+- ``both_heads``: the twelve tasks with the minimal head and the MLP, from this process, with as many
+  task processes as the command's default.
 
 Targets: cold ≤ 14 s with peak RSS ≤ 1 GB, warm ≤ 6 s, feature build ≤ 3× the decode floor of the same
 run, both heads ≤ 45 s. The script prints the primary metrics beside the baseline's and exits non-zero
@@ -41,6 +43,7 @@ from robotask.episode.format import VIDEO_STREAMS, video_file
 from robotask.episode.loader import load_episode
 from robotask.episode.perframe import per_frame_features
 from robotask.episode.suite import SuiteConfig, run_suite
+from robotask.episode.suite_jobs import default_jobs
 from robotask.episode.windowset import load_window_set
 from robotask.io import write_json
 
@@ -84,7 +87,8 @@ def cli_run(episode: Path, cache: Path, out: Path) -> float:
 
 def measure(episode: Path, mlp: bool) -> dict:
     """All timings, the cold run's peak RSS and the primary metrics of both heads."""
-    doc: dict = {"decode_floor": decode_floor(episode), "feature_build": feature_build(episode)}
+    doc: dict = {"jobs": default_jobs(), "decode_floor": decode_floor(episode),
+                 "feature_build": feature_build(episode)}
     with tempfile.TemporaryDirectory(prefix="robotask-bench-") as tmp:
         doc["cold_run"] = cli_run(episode, Path(tmp) / "cache", Path(tmp) / "out")
         doc["cold_peak_rss_gb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2
@@ -92,7 +96,8 @@ def measure(episode: Path, mlp: bool) -> dict:
     ws = load_window_set(episode)
     heads = "minimal,mlp" if mlp else "minimal"
     t0 = time.perf_counter()
-    report = run_suite(ws, "all", heads, "original", None, SuiteConfig(save_models=False), progress=False)
+    report = run_suite(ws, "all", heads, "original", None, SuiteConfig(save_models=False), progress=False,
+                       jobs=doc["jobs"])
     doc["both_heads" if mlp else "minimal_heads"] = time.perf_counter() - t0
     doc["primary"] = {t: {h: p[h] for h in ("baseline", "minimal", "mlp")} for t, p in report["primary"].items()}
     return doc

@@ -81,3 +81,60 @@ def test_adamw_matches_torch_optim_adamw_bit_for_bit():
     assert all(torch.equal(a, b) for a, b in zip(ours, theirs))
     unfused = train(lambda p: torch.optim.AdamW(p, lr=1e-2, weight_decay=1e-4, foreach=False))
     assert all(torch.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(ours, unfused))
+
+
+def test_folded_input_block_matches_layer_by_layer_autograd():
+    """The training loop's input block (normalisation once, affine part folded into the Linear, no
+    gradient for the input) gives PyTorch's LayerNorm → Linear outputs and gradients to rounding."""
+    import torch
+
+    from robotask.episode.mlp_input import FoldedInput
+
+    torch.manual_seed(0)
+    model = build_mlp(300, 3, MLPConfig(hidden_dim=16))
+    with torch.no_grad():  # a non-trivial affine part (γ = 1, β = 0 at init would hide a wrong fold)
+        model[0].weight.uniform_(0.5, 1.5)
+        model[0].bias.normal_()
+    x = torch.randn(50, 300) * 3 + 1
+    idx = torch.tensor([4, 17, 3, 40, 4, 0])
+    upstream = torch.randn(len(idx), 16)
+
+    ref = model[1](model[0](x[idx]))
+    (ref * upstream).sum().backward()
+    expected = [p.grad.clone() for p in model[:2].parameters()]
+    model.zero_grad(set_to_none=True)
+
+    block = FoldedInput(model, x)
+    for _ in range(2):  # the second pass reuses the buffers
+        out = block.forward(idx)
+        (out * upstream).sum().backward()
+        block.backward(out)
+        assert torch.allclose(out, ref, rtol=1e-5, atol=1e-5)
+        for got, want in zip(model[:2].parameters(), expected):
+            assert torch.allclose(got.grad, want, rtol=1e-4, atol=1e-4)
+
+
+def test_training_equals_the_layer_by_layer_network_to_rounding():
+    """train_mlp (folded input block) against the same training written with model(x) and autograd."""
+    import torch
+
+    from robotask.episode.adamw import AdamW
+
+    x, y = _toy()
+    cfg = MLPConfig(epochs=4, batch_size=64)
+    got = train_mlp(x, y, "classifier", 2, cfg)
+    torch.manual_seed(cfg.seed)
+    model = build_mlp(x.shape[1], 2, cfg)
+    opt = AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    for epoch in range(1, cfg.epochs + 1):
+        model.train()
+        order = torch.randperm(len(xt), generator=torch.Generator().manual_seed(cfg.seed + epoch))
+        for s in range(0, len(order), cfg.batch_size):
+            idx = order[s:s + cfg.batch_size]
+            loss = torch.nn.functional.cross_entropy(model(xt[idx]), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    for a, b in zip(got.model.parameters(), model.parameters()):
+        assert torch.allclose(a, b, rtol=1e-4, atol=1e-5)

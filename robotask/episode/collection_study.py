@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..cache import Cache, content_key
+from ..cache import Cache, adopt_entries, content_key
 from ..words import count, number
 from .collection import Collection, load_collection
 from .collection_runs import run_collection_suite
@@ -58,6 +58,7 @@ def measure_scaling(collection: Collection, worker_counts: list[int]) -> pd.Data
             finally:
                 close_client(client)
                 os.environ.pop("ROBOTASK_CACHE") if old is None else os.environ.__setitem__("ROBOTASK_CACHE", old)
+            adopt_entries(Path(tmp) / "cache")  # the chapter's own extraction then finds them
         done = run.episodes[run.episodes["status"] == "computed"]
         rows.append({"workers": w, "wall_s": wall, "frames_per_s": float(done["frames"].sum()) / wall,
                      "episode_s": float(done["seconds"].mean()), "peak_mb": float(done["peak_rss_mb"].max())})

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..io import atomic_path, write_json
 from .adamw import AdamW
+from .mlp_input import FoldedInput
 
 if TYPE_CHECKING:  # annotations only
     from torch import nn
@@ -118,28 +119,30 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
     model = build_mlp(x_train.shape[1], d_out, cfg)
     opt = AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
     loss_fn = _loss_fn(kind, class_weight, pos_weight)
-    xt = torch.from_numpy(np.ascontiguousarray(x_train, dtype=np.float32))
+    block = FoldedInput(model, torch.from_numpy(np.ascontiguousarray(x_train, dtype=np.float32)))
     yt = torch.as_tensor(y_train, dtype=torch.long if kind == "classifier" else torch.float32)
     log_every = max(cfg.epochs // 5, 1)
     history: list[dict] = []
     best = (np.inf, 0, None)
     for epoch in range(1, cfg.epochs + 1):
         model.train()
-        order = torch.randperm(len(xt), generator=torch.Generator().manual_seed(cfg.seed + epoch))
+        order = torch.randperm(len(yt), generator=torch.Generator().manual_seed(cfg.seed + epoch))
         total, correct = 0.0, 0
         for s in range(0, len(order), cfg.batch_size):
             idx = order[s:s + cfg.batch_size]
-            out = model(xt[idx])
+            hidden = block.forward(idx)
+            out = model[2:](hidden)
             loss = loss_fn(out, yt[idx])
             opt.zero_grad()
             loss.backward()
+            block.backward(hidden)
             opt.step()
             total += float(loss.detach()) * len(idx)
             if kind == "classifier":
                 correct += int((out.argmax(1) == yt[idx]).sum())
-        row = {"epoch": epoch, "loss": total / len(xt)}
+        row = {"epoch": epoch, "loss": total / len(yt)}
         if kind == "classifier":
-            row["train_accuracy"] = correct / len(xt)
+            row["train_accuracy"] = correct / len(yt)
         if x_val is not None and len(x_val):
             val_loss = _eval_loss(model, loss_fn, x_val, y_val, kind)
             row["val_loss"] = val_loss

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import GroupKFold, GroupShuffleSplit
 
 from ..errors import RobotaskError
 from ..words import count, named
@@ -59,6 +58,8 @@ def episode_split(episodes: pd.DataFrame, test_fraction: float = 0.3, group: str
     if len(np.unique(groups)) < 2:
         n_groups = count(len(np.unique(groups)), "group")
         raise RobotaskError(f"group={group or 'episode_id'}: {n_groups}; a split needs ≥ 2")
+    from sklearn.model_selection import GroupShuffleSplit  # here: `robotask suite --episode` never needs it
+
     splitter = GroupShuffleSplit(n_splits=1, test_size=test_fraction, random_state=seed)
     tr, te = next(splitter.split(np.zeros(len(groups)), groups=groups))
     ids = episodes["episode_id"].astype(str).to_numpy()
@@ -73,6 +74,8 @@ def group_kfold(episodes: pd.DataFrame, k: int = 4, group: str | None = None) ->
     if k < 2 or k > n_groups:
         raise RobotaskError(f"k={k}; expected 2 ≤ k ≤ {n_groups} (the number of {group or 'episode'} groups)")
     ids = episodes["episode_id"].astype(str).to_numpy()
+    from sklearn.model_selection import GroupKFold
+
     folds = GroupKFold(n_splits=k).split(np.zeros(len(groups)), groups=groups)
     return [check_disjoint(EpisodeSplit(f"fold{i}", tuple(ids[np.sort(tr)]), tuple(ids[np.sort(te)])))
             for i, (tr, te) in enumerate(folds)]

@@ -27,6 +27,7 @@ from .notes import task_notes
 from .head_runs import HeadOutput, SuiteConfig, baseline_name, check_degenerate, one_blas_thread, run_baseline, \
     run_minimal, run_mlp, standardize
 from .scoring import evaluate, write_artifacts
+from .suite_jobs import map_groups, task_groups
 from .task_builders import TaskData, TaskUnavailable
 from .tasks import TASKS, TaskSpec, describe, parse_tasks, split
 from .windowset import WindowSet, load_window_set, write_artifacts as write_window_artifacts
@@ -202,8 +203,11 @@ def run_task(task_id: str, ws: WindowSet, protocol: Protocol, heads: list[str] =
 
 def run_suite(ws: WindowSet, tasks: str | list[str] = "all", heads: str | list[str] = "minimal,mlp",
               protocol: str | Protocol = "original", out_dir: str | Path | None = None,
-              cfg: SuiteConfig = SuiteConfig(), progress: bool = True) -> dict:
+              cfg: SuiteConfig = SuiteConfig(), progress: bool = True, jobs: int = 1) -> dict:
     """Run tasks on a WindowSet; write per-task artifacts and ``summary_report.json`` (if ``out_dir``).
+
+    ``jobs`` > 1 runs groups of tasks in that many worker processes (:mod:`.suite_jobs`); the results
+    are the same.
 
     Returns
     -------
@@ -214,17 +218,35 @@ def run_suite(ws: WindowSet, tasks: str | list[str] = "all", heads: str | list[s
     head_list = parse_heads(heads)
     proto = protocol if isinstance(protocol, Protocol) else get_protocol(protocol)
     out = Path(out_dir) if out_dir is not None else None
-    cache: dict = {}
-    results, timings, cpu = {}, {}, {}
-    for tid in tqdm(task_ids, desc=f"tasks ({proto.name})", disable=not progress):
-        t0, c0 = time.perf_counter(), time.process_time()
-        results[tid] = run_task(tid, ws, proto, head_list, out, cfg, cache)
-        timings[tid], cpu[tid] = time.perf_counter() - t0, time.process_time() - c0
+    done: dict[str, tuple] = {}
+    groups = task_groups(task_ids)
+    bar = tqdm(total=len(task_ids), desc=f"tasks ({proto.name})", unit="task", disable=not progress)
+    for finished in map_groups(_run_group, groups, jobs, ws, proto, head_list, out, cfg, jobs > 1):
+        for tid, *rest in finished:
+            done[tid] = rest
+            bar.update(1)
+    bar.close()
+    results = {t: done[t][0] for t in task_ids}
     report = summary_report(ws, proto, head_list, cfg, results)
     if out is not None:
         write_window_artifacts(ws, out)  # the original's layout: windows.csv, manifests, shared_windows.npz
         write_json(out / "summary_report.json", report)
-    return {**report, "timings": timings, "cpu_seconds": cpu, "results": results}
+    return {**report, "timings": {t: done[t][1] for t in task_ids}, "cpu_seconds": {t: done[t][2] for t in task_ids},
+            "results": results}
+
+
+def _run_group(group: list[str], ws: WindowSet, proto: Protocol, heads: list[str], out: Path | None,
+               cfg: SuiteConfig, in_worker: bool) -> list[tuple]:
+    """(task, result, wall s, CPU s) per task of a group; a worker drops the model writers (not picklable)."""
+    cache: dict = {}
+    rows = []
+    for tid in group:
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = run_task(tid, ws, proto, heads, out, cfg, cache)
+        if in_worker:
+            result.outputs = {h: o if o is None else replace(o, save=None) for h, o in result.outputs.items()}
+        rows.append((tid, result, time.perf_counter() - t0, time.process_time() - c0))
+    return rows
 
 
 def summary_report(ws: WindowSet, proto: Protocol, heads: list[str], cfg: SuiteConfig,

@@ -18,6 +18,7 @@ from .fixes import get_protocol
 from .head_runs import SuiteConfig
 from .minimal_heads import SOFTMAX_EPOCHS
 from .mlp import MLPConfig
+from .suite_jobs import default_jobs
 from .suite import HEADS, load_windows, parse_heads, primary_table, run_suite
 from .splits import SPLITS
 from .tasks import parse_tasks
@@ -42,6 +43,8 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--epochs", type=int, default=SOFTMAX_EPOCHS, help="epochs of the linear heads")
     p.add_argument("--mlp-epochs", type=int, default=MLPConfig().epochs, help="epochs of the MLP")
     p.add_argument("--no-models", action="store_true", help="do not write model files")
+    p.add_argument("--jobs", type=int, default=default_jobs(),
+                   help="with --episode: worker processes for the tasks (default: the cores, here %(default)s)")
     p.set_defaults(func=_cli)
 
 
@@ -57,7 +60,10 @@ def _cli(args: argparse.Namespace) -> int:
         from .collection_cli import run_suite_on_collection
 
         return run_suite_on_collection(args, cfg)
-    report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg)
+    if args.jobs < 1:
+        raise RobotaskError(f"--jobs must be a positive number of processes, got {args.jobs}")
+    report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg,
+                       jobs=args.jobs)
     table = primary_table(report)
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
