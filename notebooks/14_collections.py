@@ -71,8 +71,8 @@ report.show_table(cs.factor_table(coll.episodes, factors), digits=2,
 # ## Features on Dask, and what they cost
 #
 # One Dask task per episode builds its window features into the content-hash cache, first with one
-# worker process, then with two, from a cold cache each time. The same call runs on a real cluster:
-# start `dask scheduler` on one machine, `dask worker tcp://HOST:8786` on every other, and pass
+# worker process, then with two, from a cold cache each time (the rest of the chapter reuses what
+# they built). The same call runs on a real cluster: start `dask scheduler` on one machine, `dask worker tcp://HOST:8786` on every other, and pass
 # `--scheduler tcp://HOST:8786` to `robotask features --collection`; the collection and the cache
 # folder (`ROBOTASK_CACHE`) must be on storage every worker sees.
 

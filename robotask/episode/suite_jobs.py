@@ -25,12 +25,12 @@ def default_jobs() -> int:
 
 
 def task_groups(task_ids: list[str]) -> list[list[str]]:
-    """Tasks grouped by shared fit (``fit_key``); pair tasks (kind ``binary``, twice the input width)
-    first, so that the longest groups do not start last."""
+    """Tasks grouped by shared fit (``fit_key``), the longest first so that none starts last: pair tasks
+    (kind ``binary``, twice the input width), then groups of several tasks, then registry order."""
     groups: dict[str, list[str]] = {}
     for tid in task_ids:
         groups.setdefault(TASKS[tid].fit_key or tid, []).append(tid)
-    return sorted(groups.values(), key=lambda g: TASKS[g[0]].kind != "binary")
+    return sorted(groups.values(), key=lambda g: (TASKS[g[0]].kind != "binary", -len(g)))
 
 
 def _call(group: list[str]) -> Any:
