@@ -36,3 +36,18 @@ def test_tasks_that_share_a_model_stay_in_one_group():
     assert sorted(t for g in groups for t in g) == sorted(TASK_IDS)
     assert ["cross_modal_retrieval", "modality_reconstruction"] in groups
     assert {groups[0][0], groups[1][0]} == {"temporal_order", "misalignment_detection"}  # the widest first
+
+
+def test_a_task_process_that_dies_gives_a_clear_error(monkeypatch):
+    import os
+
+    import pytest
+
+    from robotask.episode import suite_jobs
+    from robotask.errors import RobotaskError
+
+    def die(group):
+        os._exit(9)  # as the kernel's out-of-memory killer would end it
+
+    with pytest.raises(RobotaskError, match="--jobs 1"):
+        list(suite_jobs.map_groups(die, [["a"], ["b"]], 2))

@@ -12,8 +12,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator
 
+from ..errors import RobotaskError
 from .tasks import TASKS
 
 _SHARED: dict[str, Any] = {}  # set before the workers fork; they read it instead of a pickled copy
@@ -52,5 +54,9 @@ def map_groups(fn: Callable[..., Any], groups: list[list[str]], jobs: int, *args
             futures = [pool.submit(_call, g) for g in groups]
             for future in as_completed(futures):
                 yield future.result()
+    except BrokenProcessPool:
+        raise RobotaskError(f"a task process of the suite ended abruptly (killed, or out of memory with {jobs} "
+                            "processes side by side); the tasks finished so far are written, run again with "
+                            "--jobs 1 to use less memory") from None
     finally:
         _SHARED.clear()
