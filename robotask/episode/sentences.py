@@ -79,17 +79,23 @@ def class_counts(counts: dict[str, int]) -> str:
     return prose.join(f"{n:,} *{name}*" for name, n in items)
 
 
+PLURAL_VERBS = {"beats": "beat", "falls below": "fall below", "ties with": "tie with",
+                "has a smaller error than": "have a smaller error than",
+                "has a larger error than": "have a larger error than"}
+
+
 def head_verdicts(task: str, primary: dict, baseline_name: str) -> str:
-    """One sentence: the primary metric of the baseline and how each head compares with it."""
+    """One sentence: the primary metric of the baseline and how each head compares with it (one verb
+    for both heads when they share the verdict)."""
     spec = TASKS[task]
     base = primary.get("baseline")
-    parts = []
-    for head in ("minimal", "mlp"):
-        v = primary.get(head)
-        if v is None or base is None:
-            continue
-        parts.append(f"the {HEAD_NAMES[head]} ({value(v)}) "
-                     f"{verb(compare(v, base, spec.higher_is_better), spec.higher_is_better)} it")
+    heads = [(f"the {HEAD_NAMES[h]} ({value(primary[h])})", verb(compare(primary[h], base, spec.higher_is_better),
+                                                                 spec.higher_is_better))
+             for h in ("minimal", "mlp") if primary.get(h) is not None and base is not None]
+    if len(heads) == 2 and heads[0][1] == heads[1][1]:
+        parts = [f"{heads[0][0]} and {heads[1][0]} both {PLURAL_VERBS[heads[0][1]]} it"]
+    else:
+        parts = [f"{name} {v} it" for name, v in heads]
     lead = f"The baseline ({baseline_label(baseline_name)}) scores {value(base)}"
     return lead + ("; " + prose.join(parts) if parts else "") + "."
 
