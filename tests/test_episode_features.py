@@ -69,6 +69,24 @@ def test_video_histogram_and_edges_match_numpy():
     assert np.allclose(e, [8 / 255, 0, 0, 0], atol=1e-6)  # gx = 8/255 everywhere (one-sided at borders too)
 
 
+@pytest.mark.parametrize("bins", [4, 8, 10])
+def test_channel_statistics_from_exact_sums_match_numpy(bins):
+    """Mean and std from the integer histogram agree with numpy's float64 two-pass values to rounding
+    (and give exactly 0 for a constant channel); the bins equal a direct count."""
+    rng = np.random.default_rng(5)
+    frames = rng.integers(0, 256, (6, 16, 16, 3), dtype=np.uint8)
+    frames[1] = 200  # constant frame: numpy's two-pass std is rounding noise, the exact one is 0
+    frames[2] = np.clip(rng.normal(128, 3, (16, 16, 3)), 0, 255).astype(np.uint8)  # narrow spread
+    mean, std, hist = extractors.channel_statistics(frames, bins)
+    flat = frames.reshape(6, 256, 3).astype(np.float64) / 255.0
+    assert np.allclose(mean, flat.mean(axis=1), rtol=1e-14, atol=0)
+    assert np.allclose(std, flat.std(axis=1), rtol=1e-12, atol=1e-14)
+    assert np.all(std[1] == 0) and np.all(mean[1] == 200 / 255)
+    idx = np.minimum(frames.reshape(6, 256, 3).astype(np.int64) * bins // 255, bins - 1)
+    direct = np.stack([(idx == k).sum(axis=1) for k in range(bins)], axis=2) / 256
+    assert np.array_equal(hist, direct.reshape(6, 3 * bins))
+
+
 def test_depth_features_with_invalid_pixels():
     d = np.array([[[0.0, 1.0, 2.0, np.nan], [3.0, 4.0, -1.0, 5.0], [6.0, np.inf, 7.0, 8.0], [0.0, 0.0, 0.0, 9.0]]],
                  dtype=np.float32)
