@@ -104,3 +104,12 @@ def test_run_times_and_outcomes_sentences_agree_with_their_numbers():
     text = report.outcomes_sentence({"parameters": 2, "videos": 1}, 3, 0)
     assert text == ("Of 3 cases in 2 groups (parameters: 2 and videos: 1), 3 cases got the outcome they "
                     "must get; 0 cases ended in a traceback.")
+
+
+def test_units_stay_on_their_numbers_line():
+    from robotask.book.prose import keep_units
+
+    nbsp = "\u00a0"
+    assert keep_units("95 % interval 70.8 % to 74.4 %; 53.6 pp.") == \
+        f"95{nbsp}% interval 70.8{nbsp}% to 74.4{nbsp}%; 53.6{nbsp}pp."
+    assert keep_units("5 ppm, x % y, 3 pages") == "5 ppm, x % y, 3 pages"

@@ -8,6 +8,7 @@ inline; ``tests/test_prose.py`` pins their behaviour. ``plural_of`` and ``count`
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ..words import count, plural_of  # noqa: F401 (re-exported: the core holds them so the wings can use them)
@@ -41,3 +42,11 @@ def join(items: Iterable[object], last: str = "and") -> str:
 def yes_no(flag: bool, yes: str = "yes", no: str = "no") -> str:
     """Words for a boolean in prose or a table cell, never ``True``/``False``."""
     return yes if bool(flag) else no
+
+
+_UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:%|pp)(?!\w))")
+
+
+def keep_units(text: str) -> str:
+    """A no-break space between a number and its ``%`` or ``pp``, so a line never starts with the unit."""
+    return _UNIT_SPACE.sub("\u00a0", text)

@@ -9,16 +9,17 @@ import pandas as pd
 
 from .. import paths
 from ..io import writable_dir
+from .prose import keep_units
 
 
 def show_md(text: str) -> None:
     """Display ``text`` as Markdown (MyST) in the executed notebook.
 
-    Used by every chapter for sentences that contain computed numbers.
+    Used by every chapter for sentences that contain computed numbers (units kept on the number's line).
     """
     from IPython.display import Markdown, display
 
-    display(Markdown(text))
+    display(Markdown(keep_units(text)))
 
 
 def human_header(name: object) -> str:
