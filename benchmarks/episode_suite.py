@@ -18,7 +18,9 @@ Measures, on ``ensure_episode(frames, 0, resolution, "repeating")``:
 
 Targets: cold ≤ 14 s with peak RSS ≤ 1 GB, warm ≤ 6 s, feature build ≤ 3× the decode floor of the same
 run, both heads ≤ 45 s. The script prints the primary metrics beside the baseline's and exits non-zero
-when a time is more than 10 % above the baseline file or a primary metric moved by more than 1e-6.
+when a time is more than 10 % above the baseline file (in seconds and also in units of the run's decode
+floor, so that the VM's drift in speed is not taken for a regression) or a primary metric moved by more
+than 1e-6.
 Results go to ``_build/benchmarks/episode_suite.json``; the baseline is
 ``benchmarks/episode_suite_baseline.json`` (committed; rewrite it only on purpose with ``--update-baseline``).
 """
@@ -115,8 +117,9 @@ def compare(doc: dict, base: dict) -> list[str]:
         target = TARGETS.get(key, FEATURE_FLOOR_RATIO * doc["decode_floor"] if key == "feature_build" else None)
         print(f"{key:18s} {doc[key]:9.2f} {old if old is not None else float('nan'):9.2f} "
               f"{target if target is not None else float('nan'):8.2f}")
-        if old is not None and key != "decode_floor" and doc[key] > old * (1 + TOLERANCE):
-            failures.append(f"{key}: {doc[key]:.2f} is more than {TOLERANCE:.0%} above the baseline {old:.2f}")
+        if old is not None and key != "decode_floor" and _slower(doc, base, key):
+            failures.append(f"{key}: {doc[key]:.2f} is more than {TOLERANCE:.0%} above the baseline {old:.2f}, "
+                            "also relative to this run's decode floor")
     print(f"\n{'task':28s} {'head':8s} {'now':>10s} {'baseline':>10s}")
     for task, row in doc["primary"].items():
         for head, value in row.items():
@@ -127,6 +130,18 @@ def compare(doc: dict, base: dict) -> list[str]:
             if old is not None and value is not None and abs(value - old) > METRIC_TOLERANCE:
                 failures.append(f"{task} {head}: primary metric {value:.6f}, baseline {old:.6f}")
     return failures
+
+
+def _slower(doc: dict, base: dict, key: str) -> bool:
+    """More than TOLERANCE above the baseline, both in seconds and in units of the same run's decode floor.
+
+    The VM's speed drifts by up to ~20 % within hours (the floor read 1.54 s and 1.90 s on the same code);
+    a time that grew only with the floor is the machine, not the code. Memory is compared as it is.
+    """
+    grew = doc[key] > base[key] * (1 + TOLERANCE)
+    if key == "cold_peak_rss_gb" or not base.get("decode_floor") or not doc.get("decode_floor"):
+        return grew
+    return grew and doc[key] / doc["decode_floor"] > base[key] / base["decode_floor"] * (1 + TOLERANCE)
 
 
 def _num(v: float | None) -> str:
