@@ -221,7 +221,7 @@ def run_suite(ws: WindowSet, tasks: str | list[str] = "all", heads: str | list[s
     done: dict[str, tuple] = {}
     groups = task_groups(task_ids)
     bar = tqdm(total=len(task_ids), desc=f"tasks ({proto.name})", unit="task", disable=not progress)
-    for finished in map_groups(_run_group, groups, jobs, ws, proto, head_list, out, cfg, jobs > 1):
+    for finished in map_groups(_run_group, groups, jobs, ws, proto, head_list, out, cfg):
         for tid, *rest in finished:
             done[tid] = rest
             bar.update(1)
@@ -236,15 +236,15 @@ def run_suite(ws: WindowSet, tasks: str | list[str] = "all", heads: str | list[s
 
 
 def _run_group(group: list[str], ws: WindowSet, proto: Protocol, heads: list[str], out: Path | None,
-               cfg: SuiteConfig, in_worker: bool) -> list[tuple]:
-    """(task, result, wall s, CPU s) per task of a group; a worker drops the model writers (not picklable)."""
+               cfg: SuiteConfig) -> list[tuple]:
+    """(task, result, wall s, CPU s) per task of a group. The model writers have written by then and
+    are dropped, so that a result can return from a worker process (they are not picklable)."""
     cache: dict = {}
     rows = []
     for tid in group:
         t0, c0 = time.perf_counter(), time.process_time()
         result = run_task(tid, ws, proto, heads, out, cfg, cache)
-        if in_worker:
-            result.outputs = {h: o if o is None else replace(o, save=None) for h, o in result.outputs.items()}
+        result.outputs = {h: o if o is None else replace(o, save=None) for h, o in result.outputs.items()}
         rows.append((tid, result, time.perf_counter() - t0, time.process_time() - c0))
     return rows
 

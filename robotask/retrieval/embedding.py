@@ -152,15 +152,13 @@ class VectorStore:
 
     def vectors_of(self, texts: list[str]) -> np.ndarray:
         """The vectors of ``texts`` (sorted, distinct) embedded together: from their entry, else the model."""
-        name = self.entry(texts)
-        found = self.cache.load_npz(name) if self.disk_enabled() else None
-        if found is not None and "texts" in found and found["texts"].tolist() == texts:
-            return found["vectors"]
-        vectors = encode(texts)
-        self.encoded += len(texts)
-        if self.disk_enabled():
-            self.cache.save_npz(name, texts=np.array(texts, dtype=str), vectors=vectors)
-        return vectors
+        def compute() -> dict[str, np.ndarray]:
+            self.encoded += len(texts)
+            return {"texts": np.array(texts, dtype=str), "vectors": encode(texts)}
+
+        if not self.disk_enabled():
+            return compute()["vectors"]
+        return self.cache.npz(self.entry(texts), compute)["vectors"]
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """The vectors of ``texts`` (rows); texts not stored yet are embedded together, sorted."""
