@@ -9,13 +9,11 @@ through any chain. Every import counts, including those inside functions (lazy i
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
-from robotask import paths
+from robotask import paths, sources
 
-PACKAGE = paths.ROOT / "robotask"
 WINGS = ("retrieval", "episode", "book")
 ENTRY_POINTS = {"robotask.cli"}  # dispatches to every wing's command; nothing imports it
 MAX_MODULE_LINES = 400
@@ -23,41 +21,8 @@ MAX_FUNCTION_LINES = 60
 # Exceptions to the size rules, each with its reason in DEVELOPING.md ("Size exceptions").
 MODULE_EXCEPTIONS: dict[str, int] = {}
 FUNCTION_EXCEPTIONS: dict[str, int] = {}
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(paths.ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-
-
-def imported_modules(name: str, path: Path) -> set[str]:
-    """Every robotask module ``name`` imports, anywhere in the file (resolved to existing modules)."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        targets: list[str] = []
-        if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join(anchor + ([base] if base else []))
-            targets = [f"{base}.{a.name}" for a in node.names] + [base]
-        for target in targets:
-            while target and target not in MODULES:
-                target = target.rpartition(".")[0]
-            if target and target != name and target.startswith("robotask"):
-                found.add(target)
-    return found
-
-
-GRAPH = {name: imported_modules(name, path) for name, path in MODULES.items()}
+MODULES = sources.modules()
+GRAPH = {name: sources.imported_modules(name) for name in MODULES}
 
 
 def layer(name: str) -> str:

@@ -19,6 +19,7 @@ import pandas as pd
 from ..cache import Cache, content_key
 from ..errors import RobotaskError
 from ..io import write_csv, write_json, write_npz
+from ..sources import source_closure
 from . import windows as W
 from .format import VIDEO_STREAMS
 from .layout import FeatureOptions, calibration_features, fit_length, make_manifest, point_cloud_features
@@ -234,8 +235,9 @@ def _window_features(episode: Any, starts: np.ndarray, manifest: list[dict], fra
                      cache: bool) -> tuple[np.ndarray, dict[str, bool]]:
     """The motion and per-frame blocks of X, and which motion blocks are present; cached by content.
 
-    The cache key covers the episode folder's files, the options and the source of every module of
-    the episode wing, so a change to the feature code recomputes the entry instead of reusing it.
+    The cache key covers the episode folder's files, the options and the source of this module and of
+    every module it imports (:func:`robotask.sources.source_closure`): a change to the feature code
+    recomputes the entry, a change to the heads or the book does not.
     The warnings of a missing motion block are stored with the entry and repeated on every load.
     """
     def compute() -> dict[str, np.ndarray]:
@@ -257,7 +259,7 @@ def _window_features(episode: Any, starts: np.ndarray, manifest: list[dict], fra
     else:
         files = sorted(p for p in Path(folder).iterdir() if p.is_file())
         params = {"options": asdict(options), "starts": [int(starts[0]), int(starts[-1]), len(starts)]}
-        key = content_key(params, [*files, *sorted(Path(__file__).parent.glob("*.py"))])
+        key = content_key(params, [*files, *source_closure(__name__)])
         arrays = WINDOW_CACHE.npz(f"windows-{key}.npz", compute)
     for message in arrays["warnings"]:  # what a missing block says, on every load
         warnings.warn(str(message))

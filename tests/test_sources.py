@@ -1,0 +1,29 @@
+"""The import closure that keys the window cache: the code a cached result depends on, and no more."""
+
+from __future__ import annotations
+
+from robotask import sources
+
+
+def names(files):
+    return {sources.module_name(p) for p in files}
+
+
+def test_the_window_features_depend_on_the_feature_code_only():
+    closure = names(sources.source_closure("robotask.episode.windowset"))
+    assert {"robotask.episode.windows", "robotask.episode.loader", "robotask.episode.perframe",
+            "robotask.episode.extractors", "robotask.episode.captions", "robotask.cache"} <= closure
+    assert not closure & {"robotask.episode.minimal_heads", "robotask.episode.mlp", "robotask.episode.suite",
+                          "robotask.episode.figures_tasks", "robotask.episode.sentences"}
+
+
+def test_the_closure_follows_chains_and_in_function_imports():
+    assert "robotask.io" in sources.imported_modules("robotask.plots")  # imported inside a function
+    direct = sources.imported_modules("robotask.episode.windowset")
+    assert "robotask.episode.extractors" not in direct  # reached through perframe only
+    assert "robotask.episode.extractors" in names(sources.source_closure("robotask.episode.windowset"))
+
+
+def test_module_names_round_trip():
+    for name, path in sources.modules().items():
+        assert sources.module_name(path) == name
