@@ -18,9 +18,11 @@ SOUNDS_LIKE_AN = ("nd", "hour", "honest")
 
 
 def plural_of(word: str) -> str:
-    """The plural of an English noun (a short irregular list, then the regular rules)."""
-    if word in IRREGULAR:
-        return IRREGULAR[word]
+    """The plural of an English noun or of a phrase ending in one ("test class" → "test classes"):
+    a short irregular list, then the regular rules."""
+    head, _, last = word.rpartition(" ")
+    if last in IRREGULAR:
+        return f"{head} {IRREGULAR[last]}" if head else IRREGULAR[last]
     if word.endswith(("s", "x", "ch", "sh")):
         return word + "es"
     if word.endswith("y") and word[-2:-1] not in "aeiou":

@@ -122,7 +122,7 @@ def test_interval_sources_names_the_wider_source():
 
 def test_setup_sentences():
     assert plain(sb.uncertainty_setup(7, 80, 413, 293, 62, 18000)) == (
-        "7 rankers and 80 galleries (seed 413): 293 distinct query descriptions in 62 tasks give 18000 "
+        "7 rankers and 80 galleries (seed 413): 293 distinct query descriptions in 62 tasks give 18,000 "
         "scored (gallery, query) pairs per ranker.")
     assert plain(sb.perturbation_setup(1, 1, 2, 0, 279)) == (
         "1 ranker, 1 perturbation and 2 galleries (seed 0); 279 distinct descriptions are held out as queries.")

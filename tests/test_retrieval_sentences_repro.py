@@ -312,7 +312,7 @@ def test_benchmark_and_report_findings():
     bench = {"study_s": 1.234, "study_cpu_s": 1.0, "n_evaluations": 1, "n_predictions": 4040, "fast_s": 0.11,
              "reference_s": 14.0, "ratio": 126.4, "identical": True}
     text = readable(sr.benchmark_finding(bench, 80, 30, 5))
-    assert "On the 1 compared gallery × ranker evaluation (4040 predictions)" in text
+    assert "On the 1 compared gallery × ranker evaluation (4,040 predictions)" in text
     assert "**126× faster**, with identical predictions." in text
     claims = pd.DataFrame({"claim": ["A", "B"], "reproduced": [True, True]})
     t2 = pd.DataFrame({"diff": [1.0, 3.0]})

@@ -9,7 +9,7 @@ from robotask.errors import RobotaskError
 @pytest.mark.parametrize("word, plural", [
     ("query", "queries"), ("class", "classes"), ("fix", "fixes"), ("match", "matches"), ("day", "days"),
     ("column", "columns"), ("true boundary", "true boundaries"), ("ranker parameter", "ranker parameters"),
-    ("is", "are"),
+    ("is", "are"), ("row index", "row indices"), ("test class", "test classes"),
 ])
 def test_plural_of(word, plural):
     assert words.plural_of(word) == plural
@@ -79,3 +79,12 @@ def test_number_uses_a_true_minus_sign():
     from robotask.words import number
 
     assert number(-3.91098) == "−3.911" and number(0.5, 1) == "0.5" and number(2) == "2.000"
+
+
+def test_the_wings_count_with_the_core_helper():
+    """One plural rule everywhere: the wings' sentence helpers are the core's (no "daies")."""
+    from robotask.episode.sentences import prose as episode_prose
+    from robotask.retrieval import sentences
+
+    assert episode_prose.count is words.count and sentences.count is words.count
+    assert sentences.noun(2, "day") == "days" and episode_prose.count(2, "day") == "2 days"

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from ..words import number
+from ..words import count, number
 from .sentences_r2 import HEAD_NAMES, pooled_r2_notes, standardized_r2_cause, standardized_r2_sentence
 from .tasks import TASKS
 
@@ -20,15 +20,7 @@ from .tasks import TASKS
 class prose:  # noqa: N801 - the few number words this module needs (wings do not import each other)
     """Counts with plurals, signed numbers, percentages and lists for sentences."""
 
-    @staticmethod
-    def count(n: float, word: str) -> str:
-        k = int(round(float(n)))
-        if k == 1:
-            return f"1 {word}"
-        head, _, last = word.rpartition(" ")
-        plural = last[:-1] + "ies" if last.endswith("y") else last + ("es" if last.endswith(("s", "ch")) else "s")
-        return f"{k:,} {(head + ' ' if head else '')}{plural}"
-
+    count = staticmethod(count)
     num = staticmethod(number)
 
     @staticmethod

@@ -14,6 +14,7 @@ from typing import Mapping, Sequence
 
 import pandas as pd
 
+from ..words import count, plural_of
 from .registry import RANKERS
 
 PAPER_REF = "{cite:t}`yelamanchi2026reference`"
@@ -38,19 +39,7 @@ def pp(x: float, unit: str = " pp") -> str:
 
 def noun(n: int, word: str) -> str:
     """``word`` as the count ``n`` needs it: "trial", "trials", "gallery", "galleries", "losses"."""
-    if int(n) == 1:
-        return word
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
-
-def count(n: int, word: str) -> str:
-    """ "1 trial", "80 trials", "2 galleries", "3 losses"; the count printed as an integer."""
-    k = int(round(float(n)))
-    return f"{k} {noun(k, word)}"
+    return word if int(n) == 1 else plural_of(word)
 
 
 def a_number(n: int) -> str:
