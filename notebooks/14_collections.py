@@ -72,9 +72,10 @@ report.show_table(cs.factor_table(coll.episodes, factors), digits=2,
 #
 # One Dask task per episode builds its window features into the content-hash cache, first with one
 # worker process, then with two, from a cold cache each time (the rest of the chapter reuses what
-# they built). The same call runs on a real cluster: start `dask scheduler` on one machine, `dask worker tcp://HOST:8786` on every other, and pass
-# `--scheduler tcp://HOST:8786` to `robotask features --collection`; the collection and the cache
-# folder (`ROBOTASK_CACHE`) must be on storage every worker sees.
+# they built). The same call runs on a real cluster: start `dask scheduler` on one machine,
+# `dask worker tcp://HOST:8786` on every other, and pass `--scheduler tcp://HOST:8786` to
+# `robotask features --collection`; the collection and the cache folder (`ROBOTASK_CACHE`) must be on
+# storage every worker sees.
 
 # %%
 scaling = cs.measure_scaling(coll, worker_counts)

@@ -170,5 +170,8 @@ def adopt_entries(source: str | os.PathLike) -> int:
                 os.replace(tmp, final)
                 adopted += 1
             except OSError:  # built meanwhile by another process: keep theirs
-                shutil.rmtree(tmp, ignore_errors=True) if tmp.is_dir() else tmp.unlink(missing_ok=True)
+                if tmp.is_dir():
+                    shutil.rmtree(tmp, ignore_errors=True)
+                else:
+                    tmp.unlink(missing_ok=True)
     return adopted
