@@ -1,0 +1,82 @@
+"""The MLP's compiled input-block step: built once per source and compiler, clear errors, checked inputs."""
+
+from __future__ import annotations
+
+import pytest
+
+from robotask.episode import mlp_kernel
+from robotask.errors import RobotaskError
+
+
+@pytest.fixture
+def fresh_kernel(tmp_path, monkeypatch):
+    """An empty cache and no library loaded yet in this process."""
+    monkeypatch.setenv("ROBOTASK_CACHE", str(tmp_path))
+    mlp_kernel.kernel.cache_clear()
+    yield tmp_path
+    mlp_kernel.kernel.cache_clear()
+
+
+def test_the_library_is_built_once_under_a_key_of_source_compiler_and_flags(fresh_kernel):
+    mlp_kernel.kernel()
+    built = list((fresh_kernel / "native").glob("mlp_kernel-*.so"))
+    assert len(built) == 1 and built[0] == mlp_kernel.library_path(mlp_kernel.compiler())
+    stamp = built[0].stat().st_mtime_ns
+    mlp_kernel.kernel.cache_clear()
+    mlp_kernel.kernel()  # a second process finds it
+    assert built[0].stat().st_mtime_ns == stamp
+    assert [p.name for p in (fresh_kernel / "native").iterdir()] == [built[0].name]  # no build folder left
+
+
+def test_a_missing_compiler_names_what_to_install(fresh_kernel, monkeypatch):
+    monkeypatch.setenv("CC", "no-such-cc")
+    with pytest.raises(RobotaskError, match="needs a C compiler: 'no-such-cc'.*install gcc"):
+        mlp_kernel.kernel()
+
+
+def test_a_failing_compiler_is_reported_with_the_source_name(fresh_kernel, monkeypatch):
+    monkeypatch.setenv("CC", "false")
+    with pytest.raises(RobotaskError, match=r"compiling mlp_kernel\.c with .*false failed \(exit 1\)"):
+        mlp_kernel.kernel()
+    assert not list((fresh_kernel / "native").glob("*.so"))
+
+
+def test_arrays_of_the_wrong_type_or_shape_are_refused_before_the_call():
+    import torch
+
+    h, d = 4, 10
+    arrays = [torch.zeros(h, d) for _ in range(5)] + [torch.zeros(d) for _ in range(6)]
+    arrays += [torch.zeros(h), torch.zeros(h, mlp_kernel.LANES)]
+    hyper = (1.0, 0.9, 0.999, 1e-3, 1.0, 1e-8)
+    mlp_kernel.input_block_step(arrays, hyper)  # the right ones run
+    for i, bad in ((0, torch.zeros(h, d, dtype=torch.float64)), (5, torch.zeros(d + 1)),
+                   (2, torch.zeros(d, h).t())):
+        wrong = list(arrays)
+        wrong[i] = bad
+        with pytest.raises(ValueError, match="expected a contiguous float32 array"):
+            mlp_kernel.input_block_step(wrong, hyper)
+
+
+def test_one_step_updates_every_parameter_as_adamw_does():
+    """A hand-computed AdamW step (float64) on a tiny block: W, γ, β, the moments, F and W'β'."""
+    import torch
+
+    torch.manual_seed(1)
+    h, d = 3, 37  # not a multiple of the kernel's blocks or lanes
+    w, g, gamma, beta, s = torch.randn(h, d), torch.randn(h, d), torch.rand(d) + 0.5, torch.randn(d), torch.randn(h)
+    arrays = [w.clone(), g, torch.zeros(h, d), torch.zeros(h, d), torch.empty(h, d), gamma.clone(), beta.clone()]
+    arrays += [torch.zeros(d) for _ in range(4)] + [s, torch.empty(h, mlp_kernel.LANES)]
+    lr, wd, b1, b2, eps = 1e-2, 0.1, 0.9, 0.999, 1e-8
+    mlp_kernel.input_block_step(arrays, (1 - lr * wd, b1, b2, lr / (1 - b1), (1 - b2) ** 0.5, eps))
+
+    def adamw(p, grad):  # first step from zero moments
+        m, v = (1 - b1) * grad, (1 - b2) * grad ** 2
+        return p * (1 - lr * wd) - lr / (1 - b1) * m / (v.sqrt() / (1 - b2) ** 0.5 + eps), m, v
+
+    w64, g64, s64 = w.double(), g.double(), s.double()
+    gamma_new, *_ = adamw(gamma.double(), (w64 * g64).sum(0))
+    beta_new, *_ = adamw(beta.double(), w64.t() @ s64)
+    w_new, m, v = adamw(w64, g64 * gamma.double() + s64[:, None] * beta.double())
+    for got, want in ((arrays[0], w_new), (arrays[2], m), (arrays[3], v), (arrays[5], gamma_new),
+                      (arrays[6], beta_new), (arrays[4], w_new * gamma_new), (arrays[12].sum(1), w_new @ beta_new)):
+        assert torch.allclose(got.double(), want, rtol=1e-5, atol=1e-6)
