@@ -80,3 +80,11 @@ def test_one_step_updates_every_parameter_as_adamw_does():
     for got, want in ((arrays[0], w_new), (arrays[2], m), (arrays[3], v), (arrays[5], gamma_new),
                       (arrays[6], beta_new), (arrays[4], w_new * gamma_new), (arrays[12].sum(1), w_new @ beta_new)):
         assert torch.allclose(got.double(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_an_unwritable_cache_is_a_clear_error(fresh_kernel, monkeypatch):
+    blocker = fresh_kernel / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("ROBOTASK_CACHE", str(blocker))
+    with pytest.raises(RobotaskError, match="cannot write the compiled MLP kernel to .*ROBOTASK_CACHE"):
+        mlp_kernel.kernel()

@@ -55,14 +55,18 @@ def library_path(cc: str) -> Path:
 
 def build(cc: str, target: Path) -> None:
     """Compile the kernel into ``target`` (atomically: processes building at once do not collide)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
-        out = Path(tmp) / target.name
-        run = subprocess.run([cc, *FLAGS, str(SOURCE), "-o", str(out), "-lm"], capture_output=True, text=True)
-        if run.returncode != 0:
-            raise RobotaskError(f"compiling {SOURCE.name} with {cc} failed (exit {run.returncode}): "
-                                f"{run.stderr.strip()[-800:]}")
-        os.replace(out, target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
+            out = Path(tmp) / target.name
+            run = subprocess.run([cc, *FLAGS, str(SOURCE), "-o", str(out), "-lm"], capture_output=True, text=True)
+            if run.returncode != 0:
+                raise RobotaskError(f"compiling {SOURCE.name} with {cc} failed (exit {run.returncode}): "
+                                    f"{run.stderr.strip()[-800:]}")
+            os.replace(out, target)
+    except OSError as exc:
+        raise RobotaskError(f"cannot write the compiled MLP kernel to {target.parent}: {exc.strerror or exc}; "
+                            "set ROBOTASK_CACHE to a writable folder") from None
 
 
 @functools.cache
