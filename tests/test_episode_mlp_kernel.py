@@ -88,3 +88,36 @@ def test_an_unwritable_cache_is_a_clear_error(fresh_kernel, monkeypatch):
     monkeypatch.setenv("ROBOTASK_CACHE", str(blocker))
     with pytest.raises(RobotaskError, match="cannot write the compiled MLP kernel to .*ROBOTASK_CACHE"):
         mlp_kernel.kernel()
+
+
+def _run(fn, arrays, steps=3):
+    for t in range(1, steps + 1):
+        fn(arrays[0].shape[0], arrays[0].shape[1], *(a.data_ptr() for a in arrays),
+           1 - 1e-7, 0.9, 0.999, 1e-3 / (1 - 0.9 ** t), (1 - 0.999 ** t) ** 0.5, 1e-8)
+    return b"".join(a.numpy().tobytes() for a in arrays)
+
+
+def test_the_vector_unit_does_not_change_a_bit(tmp_path):
+    """The library (AVX-512, AVX2 or SSE2 as the CPU offers) against a plain SSE2 build of the same source:
+    byte-identical after three steps, so the flags keep IEEE arithmetic in a fixed order per lane."""
+    import ctypes
+    import subprocess
+
+    import torch
+
+    plain = tmp_path / "plain.c"
+    plain.write_text(mlp_kernel.SOURCE.read_text().replace('__attribute__((target_clones("avx512f", "avx2", '
+                                                           '"default")))', ""))
+    assert "target_clones" not in plain.read_text()
+    so = tmp_path / "plain.so"
+    subprocess.run([mlp_kernel.compiler(), *mlp_kernel.FLAGS, str(plain), "-o", str(so), "-lm"], check=True)
+    fn = ctypes.CDLL(str(so)).input_block_step
+    fn.argtypes = mlp_kernel.kernel().argtypes
+    torch.manual_seed(0)
+    h, d = 128, 3001
+    base = [torch.randn(h, d) * 0.1, torch.randn(h, d), torch.randn(h, d) * 0.01, torch.rand(h, d) * 0.01,
+            torch.empty(h, d), torch.rand(d) + 0.5, torch.randn(d), torch.randn(d) * 0.01, torch.rand(d) * 0.01,
+            torch.randn(d) * 0.01, torch.rand(d) * 0.01, torch.randn(h), torch.empty(h, mlp_kernel.LANES)]
+    base[4].zero_()
+    base[12].zero_()
+    assert _run(fn, [a.clone() for a in base]) == _run(mlp_kernel.kernel(), [a.clone() for a in base])
