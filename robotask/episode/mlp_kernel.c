@@ -30,7 +30,13 @@ static inline float adamw(float p, float g, float *m, float *v, const adamw_t *a
     return p * a->decay - a->step_size * mm / (sqrtf(vv) / a->bc2_sqrt + a->eps);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default")))
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)  /* ifunc: GNU/Linux only */
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES /* other CPUs: the compiler's default vector unit */
+#endif
+
+VECTOR_CLONES
 void input_block_step(int64_t h, int64_t d, float *restrict W, const float *restrict G, float *restrict M,
                       float *restrict V, float *restrict F, float *restrict gamma, float *restrict beta,
                       float *restrict m_gamma, float *restrict v_gamma, float *restrict m_beta,
