@@ -4,8 +4,8 @@ LayerNorm(d) → Linear(d, 128) → GELU → Dropout(0.1) → Linear(128, 128) �
 AdamW (lr 1e-3, weight decay 1e-4), 80 epochs, batch 128. ``torch.manual_seed(seed)`` before init, a
 ``torch.Generator`` seeded with seed + epoch for each shuffle, AdamW (the input block's in the C kernel of
 ``mlp_input.py``, the rest from ``adamw.py``) and a fixed thread count: two runs give identical weights and
-metrics. Optional validation split with early stopping
-(improved protocol, §8.3). Notebook ``12_task`` reports it beside the minimal head.
+metrics. Optional validation split with early stopping (improved protocol, §8.3). Notebook ``12_task``
+reports it beside the minimal head.
 
 PyTorch is imported inside the functions that train or run a network, so that importing this module
 (for :class:`MLPConfig`) or running the minimal heads alone never loads it.

@@ -9,7 +9,8 @@ The shared library is compiled with the C compiler ``$CC`` (default ``cc``) into
 ``<cache>/native/`` under a name that hashes the source, the compiler and the flags, so it is built
 once per machine and rebuilt when any of them changes. The flags keep the arithmetic IEEE (no
 fast-math, no contraction into fused multiply-adds), so the result does not depend on the flags of
-the vector unit the CPU has (``target_clones`` picks AVX-512, AVX2 or plain SSE2 at load time).
+the vector unit the CPU has (on x86-64 Linux, ``target_clones`` picks AVX-512, AVX2 or plain SSE2 at
+load time; elsewhere the compiler's default is used).
 """
 
 from __future__ import annotations
