@@ -120,3 +120,18 @@ def test_the_vector_unit_does_not_change_a_bit(tmp_path):
     base[4].zero_()
     base[12].zero_()
     assert _run(fn, [a.clone() for a in base]) == _run(mlp_kernel.kernel(), [a.clone() for a in base])
+
+
+def test_the_suite_command_names_a_missing_compiler_before_any_long_work(fresh_kernel, monkeypatch, capsys):
+    """`robotask suite --heads mlp` fails at once (before reading the episode, which does not even exist
+    here) with the compiler's message; `--heads minimal` needs no compiler."""
+    from robotask.cli import main
+
+    monkeypatch.setenv("CC", "no-such-cc")
+    missing = fresh_kernel / "no-episode"
+    args = ["suite", "--episode", str(missing), "--out", str(fresh_kernel / "out")]
+    assert main(args + ["--heads", "minimal,mlp"]) == 2
+    err = capsys.readouterr().err
+    assert "needs a C compiler: 'no-such-cc'" in err and "Traceback" not in err
+    assert main(args + ["--heads", "minimal"]) == 2  # fails on the episode instead
+    assert "no-such-cc" not in capsys.readouterr().err
