@@ -109,7 +109,7 @@ def test_the_vector_unit_does_not_change_a_bit(tmp_path):
     plain.write_text(mlp_kernel.SOURCE.read_text().replace("\nVECTOR_CLONES\n", "\n"))
     assert "\nVECTOR_CLONES" not in plain.read_text()
     so = tmp_path / "plain.so"
-    subprocess.run([mlp_kernel.compiler(), *mlp_kernel.FLAGS, str(plain), "-o", str(so), "-lm"], check=True)
+    subprocess.run([*mlp_kernel.compiler(), *mlp_kernel.FLAGS, str(plain), "-o", str(so), "-lm"], check=True)
     fn = ctypes.CDLL(str(so)).input_block_step
     fn.argtypes = mlp_kernel.kernel().argtypes
     torch.manual_seed(0)
@@ -135,3 +135,14 @@ def test_the_suite_command_names_a_missing_compiler_before_any_long_work(fresh_k
     assert "needs a C compiler: 'no-such-cc'" in err and "Traceback" not in err
     assert main(args + ["--heads", "minimal"]) == 2  # fails on the episode instead
     assert "no-such-cc" not in capsys.readouterr().err
+
+
+def test_cc_may_carry_words_like_a_shell_variable(fresh_kernel, monkeypatch):
+    """CC="env gcc" (a wrapper and the compiler, as CC="ccache gcc" would be) builds; the key differs."""
+    monkeypatch.setenv("CC", "env cc")
+    words = mlp_kernel.compiler()
+    assert words[0].endswith("/env") and words[1:] == ["cc"]
+    mlp_kernel.kernel()
+    assert mlp_kernel.library_path(words).is_file()
+    monkeypatch.delenv("CC")
+    assert mlp_kernel.library_path(mlp_kernel.compiler()) != mlp_kernel.library_path(words)

@@ -19,6 +19,7 @@ import ctypes
 import functools
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -37,32 +38,33 @@ LANES = 16  # as in mlp_kernel.c: the partial sums of W β per row
 _POINTERS = 13
 
 
-def compiler() -> str:
-    """The C compiler's path; RobotaskError naming what to install when there is none."""
-    name = os.environ.get("CC", "cc")
-    found = shutil.which(name)
+def compiler() -> list[str]:
+    """The C compiler command (``$CC`` split as a shell would, e.g. ``ccache gcc``; default ``cc``) with its
+    program's full path; RobotaskError naming what to install when there is none."""
+    words = shlex.split(os.environ.get("CC", "")) or ["cc"]
+    found = shutil.which(words[0])
     if found is None:
         raise RobotaskError(f"the MLP head compiles a small C kernel on first use and needs a C compiler: "
-                            f"'{name}' (from $CC, default cc) is not on PATH; install gcc (Debian: apt-get "
+                            f"'{words[0]}' (from $CC, default cc) is not on PATH; install gcc (Debian: apt-get "
                             "install gcc) or set CC to a C compiler")
-    return found
+    return [found, *words[1:]]
 
 
-def library_path(cc: str) -> Path:
-    """Where the library compiled from this source by ``cc`` with :data:`FLAGS` lives."""
-    key = hashlib.sha256("\0".join([SOURCE.read_text(), cc, *FLAGS]).encode()).hexdigest()[:16]
+def library_path(cc: list[str]) -> Path:
+    """Where the library compiled from this source by the command ``cc`` with :data:`FLAGS` lives."""
+    key = hashlib.sha256("\0".join([SOURCE.read_text(), *cc, *FLAGS]).encode()).hexdigest()[:16]
     return paths.cache_dir() / "native" / f"mlp_kernel-{key}.so"
 
 
-def build(cc: str, target: Path) -> None:
+def build(cc: list[str], target: Path) -> None:
     """Compile the kernel into ``target`` (atomically: processes building at once do not collide)."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
             out = Path(tmp) / target.name
-            run = subprocess.run([cc, *FLAGS, str(SOURCE), "-o", str(out), "-lm"], capture_output=True, text=True)
+            run = subprocess.run([*cc, *FLAGS, str(SOURCE), "-o", str(out), "-lm"], capture_output=True, text=True)
             if run.returncode != 0:
-                raise RobotaskError(f"compiling {SOURCE.name} with {cc} failed (exit {run.returncode}): "
+                raise RobotaskError(f"compiling {SOURCE.name} with {' '.join(cc)} failed (exit {run.returncode}): "
                                     f"{run.stderr.strip()[-800:]}")
             os.replace(out, target)
     except OSError as exc:
