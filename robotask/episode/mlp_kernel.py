@@ -5,11 +5,11 @@ Why C: after its two matrix products, a training step of the input block is a do
 (d = 25,638) those passes cost more than the products. One C loop does them in a single pass; a step
 of that task went from ~38 to ~30 ms. Nothing else in the suite needs a compiler.
 
-The shared library is compiled with the C compiler ``$CC`` (default ``cc``) into
-``<cache>/native/`` under a name that hashes the source, the compiler and the flags, so it is built
-once per machine and rebuilt when any of them changes. The flags keep the arithmetic IEEE (no
-fast-math, no contraction into fused multiply-adds), so the result does not depend on the flags of
-the vector unit the CPU has (on x86-64 Linux, ``target_clones`` picks AVX-512, AVX2 or plain SSE2 at
+The shared library is compiled with the C compiler ``$CC`` (default ``cc``) into ``<cache>/native/``
+under a name that hashes the source, the compiler, the flags and the machine's system and architecture,
+so it is built once per kind of machine and rebuilt when any of them changes. The flags keep the
+arithmetic IEEE (no fast-math, no contraction into fused multiply-adds), so the result does not depend
+on the vector unit the CPU has (on x86-64 Linux, ``target_clones`` picks AVX-512, AVX2 or plain SSE2 at
 load time; elsewhere the compiler's default is used).
 """
 
@@ -19,6 +19,7 @@ import ctypes
 import functools
 import hashlib
 import os
+import platform
 import shlex
 import shutil
 import subprocess
@@ -51,8 +52,10 @@ def compiler() -> list[str]:
 
 
 def library_path(cc: list[str]) -> Path:
-    """Where the library compiled from this source by the command ``cc`` with :data:`FLAGS` lives."""
-    key = hashlib.sha256("\0".join([SOURCE.read_text(), *cc, *FLAGS]).encode()).hexdigest()[:16]
+    """Where the library compiled from this source by the command ``cc`` with :data:`FLAGS` lives (the key
+    also holds the system and the processor architecture: a cache shared by machines holds one per kind)."""
+    parts = [SOURCE.read_text(), *cc, *FLAGS, platform.system(), platform.machine()]
+    key = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
     return paths.cache_dir() / "native" / f"mlp_kernel-{key}.so"
 
 
