@@ -146,3 +146,11 @@ def test_cc_may_carry_words_like_a_shell_variable(fresh_kernel, monkeypatch):
     assert mlp_kernel.library_path(words).is_file()
     monkeypatch.delenv("CC")
     assert mlp_kernel.library_path(mlp_kernel.compiler()) != mlp_kernel.library_path(words)
+
+
+def test_a_damaged_library_in_the_cache_is_built_again(fresh_kernel):
+    target = mlp_kernel.library_path(mlp_kernel.compiler())
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"not a shared library")
+    mlp_kernel.kernel()
+    assert target.read_bytes()[:4] == b"\x7fELF"

@@ -77,12 +77,20 @@ def build(cc: list[str], target: Path) -> None:
 
 @functools.cache
 def kernel() -> "ctypes._CFuncPtr":
-    """``input_block_step`` of the compiled library (compiled first if needed)."""
+    """``input_block_step`` of the compiled library (compiled first if needed, again if unloadable)."""
     cc = compiler()
     target = library_path(cc)
     if not target.is_file():
         build(cc, target)
-    fn = ctypes.CDLL(str(target)).input_block_step
+    try:
+        library = ctypes.CDLL(str(target))
+    except OSError:  # damaged in the cache (say, a disk that filled up): build it once more
+        build(cc, target)
+        try:
+            library = ctypes.CDLL(str(target))
+        except OSError as exc:
+            raise RobotaskError(f"the compiled MLP kernel {target} cannot be loaded: {exc}") from None
+    fn = library.input_block_step
     fn.argtypes = [ctypes.c_int64] * 2 + [ctypes.c_void_p] * _POINTERS + [ctypes.c_float] * 6
     fn.restype = None
     return fn
