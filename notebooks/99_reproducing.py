@@ -32,7 +32,7 @@ output_dir: str = ""  # result folder (empty: _build/results/99_reproducing)
 
 # %%
 from robotask import paths
-from robotask.book import provenance, report
+from robotask.book import benchmarks, provenance, report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "99_reproducing")
@@ -66,7 +66,7 @@ report.show_table(provenance.build_stamp(), headers={"item": "Record", "value": 
 # %%
 report.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)"},
                   caption="Wall time of each chapter in this build, with its parameter set.")
-report.show_md(report.run_times_sentence(runs))
+report.show_md(benchmarks.run_times_sentence(runs))
 
 # %% [markdown]
 # ## Parameters
@@ -118,7 +118,7 @@ if not bench:
     report.show_md("No benchmark results were saved on this machine; run `make bench`.")
 task_names = {t: spec.display_name for t, spec in TASKS.items()}
 for name, result in bench.items():
-    report.show_benchmark(name, result, task_names, METRIC_LABELS)
+    benchmarks.show_benchmark(name, result, task_names, METRIC_LABELS)
 
 # %%
 # the run log and wall-clock times: not compared between two runs

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from robotask.book import report
+from robotask.book import benchmarks, report
 
 
 def _header_and_cell_alignments(html: str) -> tuple[list[str], list[str]]:
@@ -65,41 +65,41 @@ COLLECTION = {
 
 
 def test_scaling_table_has_units_and_the_decode_floor_row():
-    table = report.scaling_table(COLLECTION)
+    table = benchmarks.scaling_table(COLLECTION)
     assert list(table.columns) == ["Run", "Workers", "Wall time (s)", "Frames/s", "Speed-up (×)",
                                    "Peak memory per worker (MB)", "Seconds per episode"]
     assert table["Run"].iloc[-1].startswith("decoding the videos only")
     assert table["Frames/s"].iloc[-1] == COLLECTION["decode_only"]["annotation_frames_per_s"]
     assert table["Wall time (s)"].tolist()[:2] == [63.12, 40.99]
-    legend = report.scaling_legend(COLLECTION)
+    legend = benchmarks.scaling_legend(COLLECTION)
     for words in ("Wall time", "Frames/s", "Speed-up", "Peak memory per worker", "in MB", "19200 frames"):
         assert words in legend
-    assert report.scaling_table({"study_s": 1.0}) is None
+    assert benchmarks.scaling_table({"study_s": 1.0}) is None
 
 
 def test_benchmark_measures_are_labelled_with_units():
-    table = report.benchmark_measures(COLLECTION)
+    table = benchmarks.benchmark_measures(COLLECTION)
     assert "Synthesis of the collection (s)" in set(table["Measure"])
     assert "Suite on the collection, split by episode (s)" in set(table["Measure"])
     assert not table["Measure"].str.contains("_").any()
-    live = report.benchmark_measures({"study_s": 1.892, "ratio": 86.29, "identical": True, "n_predictions": 6915})
+    live = benchmarks.benchmark_measures({"study_s": 1.892, "ratio": 86.29, "identical": True, "n_predictions": 6915})
     assert dict(zip(live["Measure"], live["Value"])) == {
         "Whole study: wall time (s)": "1.892", "Fast path speed-up over the reference (×)": "86.29",
         "Compared predictions": "6915", "Identical predictions": "yes"}
 
 
 def test_primary_table_and_legend_of_the_suite_on_a_collection():
-    table = report.primary_table(COLLECTION["suite_primary"], COLLECTION["suite_status"],
+    table = benchmarks.primary_table(COLLECTION["suite_primary"], COLLECTION["suite_status"],
                                  {"next_action": "Next-Action Prediction"}, {"macro_f1": "macro-F1"})
     assert table.to_dict("records") == [{"Task": "Next-Action Prediction", "Primary metric": "macro-F1",
                                          "Baseline": 0.0, "Minimal head": 0.71, "MLP": None, "Status": "ok"}]
-    assert "(88.2 s in all)" in report.primary_legend(COLLECTION)
-    assert "the 1 task, trained" in report.primary_legend(COLLECTION)
+    assert "(88.2 s in all)" in benchmarks.primary_legend(COLLECTION)
+    assert "the 1 task, trained" in benchmarks.primary_legend(COLLECTION)
 
 
 def test_run_times_and_outcomes_sentences_agree_with_their_numbers():
     runs = pd.DataFrame({"chapter": ["01_a", "02_b"], "seconds": [10.0, 30.5]})
-    text = report.run_times_sentence(runs)
+    text = benchmarks.run_times_sentence(runs)
     assert "The 2 chapters" in text and "**40 s**" in text and "`02_b` (30.5 s)" in text
     text = report.outcomes_sentence({"parameters": 2, "videos": 1}, 3, 0)
     assert text == ("Of 3 cases in 2 groups (parameters: 2 and videos: 1), 3 cases got the outcome they "
@@ -122,5 +122,18 @@ def test_table_caption_is_numbered_in_page_order_and_escaped():
     html = rep.table_html(frame, caption="Table 3. Mean  <top-1> accuracy")
     assert '<caption style="caption-side: top' in html and "Table 3. Mean &lt;top-1&gt; accuracy</caption>" in html
     assert "<caption" not in rep.table_html(frame)
-    first = rep.next_table_number()
-    assert rep.next_table_number() == first + 1
+    rep.set_page("00_home")
+    first = int(rep.next_table_number())
+    assert rep.next_table_number() == str(first + 1)
+
+
+def test_tables_are_numbered_after_their_chapter():
+    from robotask.book import report as rep
+
+    rep.set_page("02_five_rankers")
+    number = rep.next_table_number()
+    assert number.startswith("2.") and rep.next_table_number() == f"2.{int(number[2:]) + 1}"
+    rep.set_page("09_libraries")  # shares its number with 09_transfer, so each page has its own
+    assert rep.next_table_number().startswith("9.2.")
+    rep.set_page("12_task_transition_detection")
+    assert rep.next_table_number().startswith("12.3.")

@@ -50,6 +50,10 @@ def test_chapter_label_is_the_number_the_prose_uses():
     assert titles.chapter_label("99_reproducing") == "99"
     assert titles.chapter_label("00_home") == ""
     assert titles.chapter_label("12_task_b", ["12_task_a", "12_task_b"]) == "12.2"
+    ids = ["08_perturbations", "09_transfer", "09_libraries", "10_episode"]
+    assert titles.numbered_siblings("09_libraries", ids) == ["09_transfer", "09_libraries"]
+    assert titles.chapter_label("09_libraries", titles.numbered_siblings("09_libraries", ids)) == "09.2"
+    assert [titles.number_prefix(x) for x in ("02", "12.3", "09.1", "")] == ["2", "12.3", "9.1", ""]
 
 
 def test_number_h1_prefixes_the_first_h1_once():
@@ -58,3 +62,19 @@ def test_number_h1_prefixes_the_first_h1_once():
     assert not titles.number_h1(nb, "02")
     assert nb.cells[0].source == "# 02 · Five rankers\n\ntext\n\n# Later"
     assert not titles.number_h1(nb, "")
+
+
+def test_figures_are_numbered_per_page_after_the_chapter():
+    from robotask.book import fignumbers
+
+    numbers = {"book/chapters/02_five_rankers": {"figure": {"b": (7,), "a": (6,)}},
+               "book/chapters/12_task_x": {"figure": {"c": (9,)}},
+               "book/chapters/00_home": {"figure": {"d": (1,), "e": (2,)}}}
+    page_titles = {"book/chapters/02_five_rankers": "02 · Rank held-out paraphrases",
+                   "book/chapters/12_task_x": "12.3 · Task: Action Boundary Detection",
+                   "book/chapters/00_home": "Does reference wording shape retrieval?"}
+    out = fignumbers.renumber(numbers, page_titles)
+    assert out["book/chapters/02_five_rankers"]["figure"] == {"a": (2, 1), "b": (2, 2)}
+    assert out["book/chapters/12_task_x"]["figure"] == {"c": (12, 3, 1)}
+    assert out["book/chapters/00_home"]["figure"] == {"d": (1,), "e": (2,)}
+    assert fignumbers.page_prefix("09.2 · Larger libraries") == (9, 2)

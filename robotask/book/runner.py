@@ -203,7 +203,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
             tmp_nb.unlink(missing_ok=True)
             raise RobotaskError(_failure_message(chapter, exc)) from None
         _publish_tags(tmp_nb)
-        siblings = [c.id for c in chapters_mod.CHAPTERS if c.source == chapter.source]
+        siblings = titles.numbered_siblings(chapter.id, [c.id for c in chapters_mod.CHAPTERS])
         titles.retitle(tmp_nb, chapter.title,
                        titles.chapter_label(chapter.id, siblings if len(siblings) > 1 else ()))
         os.replace(tmp_nb, tmp)

@@ -64,6 +64,19 @@ def chapter_label(chapter_id: str, siblings: list[str] | tuple[str, ...] = ()) -
     return head
 
 
+def numbered_siblings(chapter_id: str, ids: list[str] | tuple[str, ...]) -> list[str]:
+    """The ids among ``ids`` that share ``chapter_id``'s number (``09_transfer`` and ``09_libraries``,
+    the twelve ``12_task_*`` pages), in the order given: with more than one, each is numbered
+    ``NN.i`` by :func:`chapter_label`, so no two pages show the same number."""
+    head = chapter_id.split("_", 1)[0]
+    return [i for i in ids if i.split("_", 1)[0] == head]
+
+
+def number_prefix(label: str) -> str:
+    """A page label as figure and table numbers start: ``02`` → ``2``, ``12.3`` → ``12.3``, ``""`` → ``""``."""
+    return ".".join(str(int(part)) for part in label.split(".")) if label else ""
+
+
 def number_h1(nb: Any, label: str) -> bool:
     """Put ``label`` and :data:`SEPARATOR` before the first H1 of ``nb`` (once); True if done."""
     if not label:

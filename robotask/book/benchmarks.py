@@ -1,0 +1,153 @@
+"""Saved benchmark results as the reproduction page (chapter 99) shows them: a heading, the measures
+with their units, the worker-scaling table with its legend, and a collection's suite table."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..words import count
+from .report import human_header, show_md, show_table
+
+BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, what it measures
+    "retrieval_live": ("Retrieval study, timed in this build by chapter 05",
+                       "the whole retrieval study with the fast path, and the first trials again "
+                       "with a plain reference that refits every vectorizer and scores one query "
+                       "at a time"),
+    "retrieval": ("Retrieval study against the plain reference (`benchmarks/retrieval.py`)",
+                  "the fast path and the plain reference on the whole study"),
+    "episode_suite": ("One synthetic episode, end to end (`benchmarks/episode_suite.py`)",
+                      "decoding, the feature build and every task on one synthetic episode"),
+    "episode_features": ("Per-frame features of one episode (`benchmarks/episode_features.py`)",
+                         "the per-frame feature build of one synthetic episode"),
+    "collection": ("A synthetic collection on one and more workers (`benchmarks/collection.py`)",
+                   "synthesis, feature extraction with each number of worker processes, and "
+                   "every task with two heads, split by episode"),
+}
+MEASURE_LABELS = {  # a measure as the reader reads it, with its unit
+    "study_s": "Whole study: wall time (s)", "study_cpu_s": "Whole study: CPU time (s)",
+    "fast_s": "Compared designs, fast path (s)", "reference_s": "Compared designs, plain reference (s)",
+    "ratio": "Fast path speed-up over the reference (×)",
+    "n_evaluations": "Compared gallery × ranker evaluations", "n_predictions": "Compared predictions",
+    "reference_trials": "Trials of each design timed with the reference",
+    "identical": "Identical predictions",
+    "episodes": "Episodes", "frames": "Frames per episode", "resolution": "Resolution (px)",
+    "cpus": "Processors of the machine", "synthesis_s": "Synthesis of the collection (s)",
+    "decode_floor": "Decoding the videos alone (s)",
+    "feature_build": "Per-frame feature build, no cache (s)",
+    "feature_over_floor": "Feature build over decoding alone (×)",
+    "cold_run": "Suite, minimal heads, empty feature cache (s)",
+    "cold_peak_rss_gb": "Suite, empty feature cache: peak memory of one process (GB)",
+    "jobs": "Suite: task processes (--jobs)",
+    "warm_run": "Suite, minimal heads, features cached (s)",
+    "both_heads": "Every task, minimal head and MLP (s)",
+    "minimal_heads": "Every task, minimal head (s)",
+    "suite_s": "Suite on the collection, split by episode (s)",
+}
+SCALING_HEADERS = {
+    "run": "Run", "workers": "Workers", "wall_s": "Wall time (s)", "frames_per_s": "Frames/s",
+    "speedup": "Speed-up (×)", "peak_mb": "Peak memory per worker (MB)",
+    "episode_s": "Seconds per episode",
+}
+
+
+def benchmark_heading(name: str) -> str:
+    """A benchmark's bold title and one sentence on what it measures (unknown names as they are)."""
+    title, what = BENCHMARKS.get(name, (f"`{name}`", ""))
+    return f"**{title}.**" + (f" Measures {what}." if what else "")
+
+
+def _measure_value(value: object) -> str:
+    """A measured scalar as text: 4 significant digits, integers whole, yes/no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1e4 else f"{value:.0f}"
+    return str(value)
+
+
+def benchmark_measures(result: dict) -> pd.DataFrame:
+    """The scalar measures of one benchmark result (nested tables are shown on their own):
+    ``Measure`` (its label with the unit) and ``Value``, in the order of :data:`MEASURE_LABELS`."""
+    scalars = {k: v for k, v in result.items() if v is not None and not isinstance(v, (dict, list))}
+    order = [k for k in MEASURE_LABELS if k in scalars] + [k for k in scalars if k not in MEASURE_LABELS]
+    return pd.DataFrame({"Measure": [MEASURE_LABELS.get(k, human_header(k)) for k in order],
+                         "Value": [_measure_value(scalars[k]) for k in order]})
+
+
+def scaling_table(result: dict) -> pd.DataFrame | None:
+    """Feature extraction with each number of workers (``result["features"]``), and decoding the
+    videos alone in one process (``result["decode_only"]``) as the last row; None if not measured."""
+    if not result.get("features"):
+        return None
+    rows = [{"run": "feature extraction", **r} for r in result["features"]]
+    floor = result.get("decode_only")
+    if floor:
+        rows.append({"run": "decoding the videos only (the floor)", "workers": 1,
+                     "wall_s": floor["seconds"], "frames_per_s": floor["annotation_frames_per_s"]})
+    columns = [c for c in SCALING_HEADERS if any(c in r for r in rows)]
+    return pd.DataFrame(rows).reindex(columns=columns).rename(columns=SCALING_HEADERS)
+
+
+def scaling_legend(result: dict) -> str:
+    """What the columns of :func:`scaling_table` mean, with their units."""
+    n_frames = int(result.get("episodes", 0)) * int(result.get("frames", 0))
+    whole = f" ({n_frames} frames)" if n_frames else ""
+    return (f"Wall time: seconds to extract the features of the whole collection{whole}, from an "
+            "empty cache, without starting the worker processes. Frames/s: episode frames (with "
+            "all their video streams) per second of wall time. Speed-up: the wall time of one "
+            "worker divided by this row's. Peak memory per worker: the largest peak resident memory of "
+            "any worker process, in MB. Seconds per episode: the mean time one worker spent on one "
+            "episode. The last row decodes every video in the main process and does nothing else: "
+            "no feature extractor that reads the videos can be faster than this floor.")
+
+
+def primary_table(primary: dict, status: dict | None = None, names: dict | None = None,
+                  metrics: dict | None = None) -> pd.DataFrame:
+    """One row per task of a suite result: ``primary`` maps a task to its ``metric`` and the values
+    of ``baseline``, ``minimal`` and ``mlp``; ``status`` a task to ``{"status": ...}``; ``names``
+    and ``metrics`` give the reader's names of tasks and metric keys."""
+    rows = []
+    for task, p in primary.items():
+        metric = p.get("metric", "")
+        rows.append({"Task": (names or {}).get(task, task),
+                     "Primary metric": (metrics or {}).get(metric, metric.replace("_", " ")),
+                     "Baseline": p.get("baseline"), "Minimal head": p.get("minimal"),
+                     "MLP": p.get("mlp"),
+                     "Status": ((status or {}).get(task) or {}).get("status", "")})
+    frame = pd.DataFrame(rows)
+    return frame.drop(columns=[c for c in ("Primary metric", "Status") if not frame[c].any()])
+
+
+def run_times_sentence(runs: pd.DataFrame, page: str = "This page") -> str:
+    """The total and the slowest of the chapter run times of ``provenance.run_table``
+    (``chapter``, ``seconds``)."""
+    slowest = runs.loc[runs["seconds"].idxmax()]
+    return (f"The {len(runs)} chapters of this build took **{runs['seconds'].sum():.0f} s** of "
+            f"notebook execution in total; the slowest was `{slowest['chapter']}` "
+            f"({slowest['seconds']:.1f} s). {page}'s own run is not included.")
+
+
+def primary_legend(result: dict) -> str:
+    """What the suite table of a collection benchmark shows (``suite_primary``, ``suite_s``)."""
+    n = len(result.get("suite_primary") or {})
+    took = f" ({result['suite_s']:.1f} s in all)" if result.get("suite_s") is not None else ""
+    return (f"The suite on the collection{took}: the {count(n, 'task')}, trained on some episodes "
+            "and tested on the others, with the primary metric of each task for the trivial baseline, the "
+            "minimal head and the MLP; a dash marks a head that did not run. The direction of each "
+            "metric is stated on the task's page.")
+
+
+def show_benchmark(name: str, result: dict, task_names: dict | None = None,
+                   metric_labels: dict | None = None) -> None:
+    """One saved benchmark for a reader: its heading, its measures, the worker-scaling table with
+    its legend, and the suite's primary metrics, where the result has them."""
+    show_md(benchmark_heading(name))
+    show_table(benchmark_measures(result))
+    scaling = scaling_table(result)
+    if scaling is not None:
+        show_table(scaling, digits=1)
+        show_md(scaling_legend(result))
+    if result.get("suite_primary"):
+        show_table(primary_table(result["suite_primary"], result.get("suite_status"), task_names,
+                                 metric_labels), digits=3)
+        show_md(primary_legend(result))

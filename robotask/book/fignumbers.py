@@ -1,0 +1,51 @@
+"""Number each page's figures after its chapter: Fig. 2.1, 2.2, … on chapter 02, Fig. 12.3.1 on 12.3.
+
+Sphinx numbers figures through the whole book unless the table of contents is numbered, and this
+book numbers its pages itself (see :mod:`robotask.book.titles`). So chapter 02 showed "Fig. 4" and
+"Fig. 5" a few lines from "the paper's Figures 2 and 3". This Sphinx extension (listed in
+``_config.yml``) runs after Sphinx has assigned its numbers and renumbers each page's figures in
+page order, behind the number at the start of the page's title ("02 · …" gives 2, "12.3 · …" gives
+12.3). A page without a number (the home page, the glossary) numbers its figures 1, 2, ….
+Cross-references (``{numref}``) and captions both read the new numbers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .titles import SEPARATOR, number_prefix
+
+_LABEL = re.compile(r"^(\d+(?:\.\d+)*)" + re.escape(SEPARATOR))
+
+
+def page_prefix(title: str) -> tuple[int, ...]:
+    """The numbers a page's title starts with: ``"12.3 · Task: …"`` → ``(12, 3)``; none → ``()``."""
+    found = _LABEL.match(title.strip())
+    if not found:
+        return ()
+    return tuple(int(part) for part in number_prefix(found.group(1)).split("."))
+
+
+def renumber(numbers: dict, titles: dict[str, str]) -> dict:
+    """Sphinx's ``toc_fig_numbers`` (page → kind → id → number tuple) renumbered page by page: each
+    kind counted from 1 in the order Sphinx numbered it, behind :func:`page_prefix` of the title."""
+    out: dict = {}
+    for page, kinds in numbers.items():
+        prefix = page_prefix(titles.get(page, ""))
+        out[page] = {}
+        for kind, ids in kinds.items():
+            ordered = sorted(ids, key=lambda i: ids[i])
+            out[page][kind] = {i: prefix + (n,) for n, i in enumerate(ordered, start=1)}
+    return out
+
+
+def _on_env_updated(app, env) -> list[str]:
+    page_titles = {page: node.astext() for page, node in env.titles.items()}
+    env.toc_fig_numbers = renumber(env.toc_fig_numbers, page_titles)
+    return []
+
+
+def setup(app) -> dict:
+    """Sphinx entry point: renumber after the toctree collector (priority 500) has numbered."""
+    app.connect("env-get-updated", _on_env_updated, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
