@@ -27,7 +27,7 @@ def page_prefix(title: str) -> tuple[int, ...]:
 
 
 def renumber(numbers: dict, titles: dict[str, str]) -> dict:
-    """Sphinx's ``toc_fig_numbers`` (page → kind → id → number tuple) renumbered page by page: each
+    """Sphinx's ``toc_fignumbers`` (page → kind → id → number tuple) renumbered page by page: each
     kind counted from 1 in the order Sphinx numbered it, behind :func:`page_prefix` of the title."""
     out: dict = {}
     for page, kinds in numbers.items():
@@ -41,7 +41,7 @@ def renumber(numbers: dict, titles: dict[str, str]) -> dict:
 
 def _on_env_updated(app, env) -> list[str]:
     page_titles = {page: node.astext() for page, node in env.titles.items()}
-    env.toc_fig_numbers = renumber(env.toc_fig_numbers, page_titles)
+    env.toc_fignumbers = renumber(env.toc_fignumbers, page_titles)
     return []
 
 
