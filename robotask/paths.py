@@ -43,3 +43,20 @@ def resolve(path: str | os.PathLike) -> Path:
     """
     path = Path(path).expanduser()
     return path if path.is_absolute() else ROOT / path
+
+
+def outside_inputs(out: str | os.PathLike, inputs: dict[str, str | os.PathLike], option: str = "--out") -> Path:
+    """``out``, refused (:class:`~robotask.errors.RobotaskError`) when it is one of ``inputs`` or lies
+    inside one: what a command writes there would be read as input the next time (an unlisted episode
+    folder of a collection, a stray file in an episode), and a result file could replace an input file.
+    ``inputs`` maps what each input is ("the episode folder") to its path."""
+    from .errors import RobotaskError
+
+    target = Path(out).expanduser().resolve()
+    for what, folder in inputs.items():
+        source = Path(folder).expanduser().resolve()
+        if target == source or source in target.parents:
+            where = "is" if target == source else "lies inside"
+            raise RobotaskError(f"{option} {out} {where} {what} {folder}: results are never written into "
+                                "an input folder; choose an output folder outside it")
+    return target

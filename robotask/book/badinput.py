@@ -61,6 +61,32 @@ def unwritable_folder(tmp: Path) -> Path:
     return locked / "out"
 
 
+def _disk_full_after(tmp: Path, limit: int = 1000) -> Any:
+    """Write a 20 kB CSV result while the file system takes ``limit`` bytes and then reports a full
+    disk (``ENOSPC``), as a real full disk does: simulated, so that the case runs anywhere without
+    mounting a small file system (``tests/test_disk_full.py`` fills a real one)."""
+    import errno
+    import shutil
+    from unittest import mock
+
+    import pandas as pd
+
+    (tmp / "results.csv").write_text("kept\n", encoding="utf-8")  # a result written before
+    real = Path.write_bytes
+
+    def filling(self: Path, data: bytes) -> int:
+        real(self, bytes(data[:limit]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    full = shutil.disk_usage(tmp)._replace(free=0)
+    with mock.patch.object(Path, "write_bytes", filling), mock.patch.object(shutil, "disk_usage", lambda _: full):
+        try:
+            return io.write_csv(tmp / "results.csv", pd.DataFrame({"accuracy": range(4000)}))
+        finally:  # the case fails (as a crash) unless the earlier file is intact and nothing is left over
+            if (tmp / "results.csv").read_text(encoding="utf-8") != "kept\n" or len(list(tmp.iterdir())) != 1:
+                raise AssertionError("the full disk lost or left a file")
+
+
 def _run_into(ranges: Ranges, out: Path) -> Any:
     """``robotask run 02_five_rankers --set smoke --out OUT`` (refused before its kernel starts)."""
     return runner.run([RETRIEVAL], "smoke", out_dir=out, log_path=out.parent / "run_log.json", ranges=ranges)
@@ -137,7 +163,12 @@ def output_cases(ranges: Ranges) -> list[Case]:
              lambda tmp: _run_into(ranges, _a_file(tmp))),
         Case("outputs", "--out inside a path whose parent is a file", "error", r"results.txt is a file, not a folder",
              lambda tmp: _run_into(ranges, _a_file(tmp) / "executed")),
-        Case("outputs", "--out is not writable", "error", r"is not writable",
+        Case("outputs", "a full disk while a result file is written (simulated)", "error",
+             r"the disk holding <tmp> is full: writing results\.csv \(\d+\.\d kB\) "
+             r"stopped after 1\.0 kB \(0 bytes free\); nothing half-written was left "
+             r"and the files written before are unchanged",
+             _disk_full_after),
+        Case("outputs", "--out is not writable (for root: a read-only file system)", "error", r"is not writable",
              lambda tmp: _run_into(ranges, unwritable_folder(tmp))),
         Case("outputs", "ROBOTASK_RESULTS is not writable", "error", r"results folder .* is not writable",
              lambda tmp: _results_unwritable(ranges, tmp)),

@@ -41,6 +41,10 @@ def _cli_features(args: Any) -> int:
     if (args.episode is None) == (args.collection is None):
         raise RobotaskError("give an EPISODE folder or --collection DIR (exactly one)")
     options = FeatureOptions(hand_frame=args.hand_frame)
+    if args.episode is None:
+        paths.outside_inputs(args.out, {"the collection folder": args.collection})
+    else:
+        paths.outside_inputs(args.out, {"the episode folder": args.episode})
     if args.collection is not None:
         return _cli_collection(args, options)
     ws = load_window_set(args.episode, options, cache=not args.no_cache)

@@ -89,6 +89,23 @@ def _zero_length(tmp: Path) -> None:
     _windows(ep)
 
 
+def _no_video_stream(tmp: Path) -> None:
+    import av
+
+    ep = episode_copy(tmp)
+    with av.open(str(ep / "fisheye_cam1.mp4"), "w") as out:  # an audio track and nothing else
+        stream = out.add_stream("aac", rate=16000)
+        stream.layout = "mono"
+        for i in range(10):
+            frame = av.AudioFrame.from_ndarray(np.zeros((1, 1024), np.float32), format="fltp", layout="mono")
+            frame.sample_rate, frame.pts = 16000, i * 1024
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    _windows(ep)
+
+
 def _missing(tmp: Path) -> None:
     ep = episode_copy(tmp)
     (ep / "stereo_right.mp4").unlink()
@@ -184,7 +201,44 @@ def _keyframes_length(tmp: Path) -> None:
     load_episode(_edit(episode_copy(tmp), lambda f: _replace(f, fmt.IMU_KEYFRAMES, f[fmt.IMU_KEYFRAMES][()][:-5])))
 
 
-V, A = "videos", "annotation.hdf5"
+# ---------------------------------------------------------------- outputs
+def _features(*argv: str) -> int:
+    """Run ``robotask features ARGV`` through its handler (RobotaskError propagates)."""
+    import argparse
+
+    from ..features.cli import register_cli
+
+    parser = argparse.ArgumentParser(prog="robotask")
+    register_cli(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["features", *argv])
+    return args.func(args)
+
+
+def _out_is_episode(tmp: Path) -> None:
+    ep = episode_copy(tmp)
+    _features(str(ep), "--out", str(ep))
+
+
+def _out_inside_collection(tmp: Path) -> None:
+    ep = episode_copy(tmp)
+    _features("--collection", str(ep.parent), "--out", str(ep.parent / "features"), "--workers", "1")
+
+
+# ---------------------------------------------------------------- collections
+def _manifest(tmp: Path, rows: list[tuple[str, str]], extra_folder: bool = False) -> None:
+    """Two episode folders and a manifest.csv of ``rows`` (episode_id, path); ``load_collection`` on it."""
+    from .collection import load_collection
+
+    ep = episode_copy(tmp)
+    shutil.copytree(ep, tmp / "episode_b")
+    if extra_folder:
+        shutil.copytree(ep, tmp / "added_later")
+    text = "episode_id,path\n" + "".join(f"{i},{p}\n" for i, p in rows)
+    (tmp / "manifest.csv").write_text(text, encoding="utf-8")
+    load_collection(tmp)
+
+
+V, A, OUT, C = "videos", "annotation.hdf5", "outputs", "collections"
 CASES: list[Case] = [
     Case(V, "fisheye_cam1.mp4 cut to its first third", "warning",
          r"fisheye_cam1\.mp4: decoded \d+ of 60 frames \(\d+ %\).*stream (degraded|missing)", _truncated),
@@ -192,6 +246,8 @@ CASES: list[Case] = [
          r"fisheye_cam1\.mp4: decoded \d+ of 60 frames", _corrupt),
     Case(V, "fisheye_cam1.mp4 of zero bytes", "warning",
          r"fisheye_cam1\.mp4: decoded 0 of 60 frames \(0 %\).*not a readable media file", _zero_length),
+    Case(V, "fisheye_cam1.mp4 holding an audio track and no video stream", "warning",
+         r"fisheye_cam1\.mp4: no video stream; its \d+ features are zeros", _no_video_stream),
     Case(V, "stereo_right.mp4 missing", "warning", r"stereo_right\.mp4: video missing; its features are zeros",
          _missing),
     Case(V, "fisheye_cam2.mp4 with 40 of 60 frames", "warning",
@@ -220,4 +276,20 @@ CASES: list[Case] = [
     Case(A, "imu/accel_xyz 7 samples short", "error", r"annotation\.hdf5: imu/\* lengths disagree", _imu_length),
     Case(A, "imu/keyframe_indices 5 entries short", "warning",
          r"annotation\.hdf5: imu/keyframe_indices has 55 entries, 60 frames", _keyframes_length),
+    Case(C, "manifest.csv listing the same episode_id twice", "error",
+         r"manifest\.csv: episode_id values repeat \(a\)",
+         lambda tmp: _manifest(tmp, [("a", "episode"), ("a", "episode_b")])),
+    Case(C, "manifest.csv naming one folder for two episodes", "error",
+         r"manifest\.csv: episodes a, b name the same folder",
+         lambda tmp: _manifest(tmp, [("a", "episode"), ("b", "./episode")])),
+    Case(C, "an episode folder added beside manifest.csv but not listed", "warning",
+         r"manifest\.csv does not list 1 episode folder beside it \(added_later\); they are left out",
+         lambda tmp: _manifest(tmp, [("a", "episode"), ("b", "episode_b")], extra_folder=True)),
+    Case(C, "an episode_id that looks like a path (../elsewhere)", "error",
+         r"manifest\.csv: episode_id '\.\./elsewhere' is not a plain name",
+         lambda tmp: _manifest(tmp, [("../elsewhere", "episode"), ("b", "episode_b")])),
+    Case(OUT, "features --out is the episode folder it reads", "error",
+         r"--out \S+ is the episode folder .*never written into an input folder", _out_is_episode),
+    Case(OUT, "features --collection DIR --out DIR/features", "error",
+         r"--out \S+ lies inside the collection folder .*never written into an input folder", _out_inside_collection),
 ]

@@ -10,6 +10,7 @@ and notebook ``14_collections``.
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,14 @@ def episode_problem(folder: str | os.PathLike) -> str | None:
     return None
 
 
+_PLAIN = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def _plain_name(text: str) -> bool:
+    """An id that is safe as a folder name: no separators, not ``.`` or ``..``, no leading dash."""
+    return bool(_PLAIN.fullmatch(text)) and text not in (".", "..") and not text.startswith("-")
+
+
 def _manifest_table(csv: Path) -> pd.DataFrame:
     """A manifest CSV with absolute paths (relative ones are taken from the CSV's folder)."""
     try:
@@ -87,6 +96,11 @@ def _manifest_table(csv: Path) -> pd.DataFrame:
     missing = [c for c in ("episode_id", "path") if c not in table.columns]
     if missing:
         raise RobotaskError(f"{csv}: missing {named('column', missing)}; expected episode_id,path[,subject,scene,…]")
+    pathlike = [i for i in table["episode_id"] if not _plain_name(i)]
+    if pathlike:
+        raise RobotaskError(f"{csv}: episode_id {pathlike[0]!r} is not a plain name; expected letters, digits, "
+                            "'-', '_' or '.' (no '/', no '..', not empty), because results are written to a "
+                            "folder of that name")
     dup = table["episode_id"][table["episode_id"].duplicated()].tolist()
     if dup:
         raise RobotaskError(f"{csv}: episode_id values repeat ({', '.join(map(str, dup[:5]))}); expected unique ids")
