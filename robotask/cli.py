@@ -52,8 +52,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     argv = sys.argv[1:] if argv is None else argv
-    args = build_parser(argv[0] if argv else None).parse_args(argv)
     try:
+        args = build_parser(argv[0] if argv else None).parse_args(argv)  # imports: Ctrl-C may come here too
         with WarningLog():  # each distinct warning once, with its count, at the end of the run
             return int(args.func(args) or 0)
     except RobotaskError as exc:

@@ -158,3 +158,76 @@ def test_two_feature_builds_of_one_episode_share_one_result(tmp_path, episode):
     assert entries and all(_complete(p.name, p.read_bytes()) for p in entries)
     with np.load(outs[0] / "shared_windows.npz") as z:
         assert z[z.files[0]].shape[0] > 0
+
+
+INTERRUPTED = "robotask: interrupted; files already written are complete"
+
+
+def _interrupt(args: list[str], env: dict, when) -> subprocess.CompletedProcess:
+    """Start ``robotask ARGS`` in its own process group and press Ctrl-C (SIGINT to the whole group, as
+    a terminal does) once ``when()`` is true, or after 60 s."""
+    proc = subprocess.Popen([ROBOTASK, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and not when():
+        time.sleep(0.01)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _writing(root: Path):
+    """True once a temporary file is being written under ``root`` (the work has started)."""
+    return lambda: root.exists() and any(p.name.endswith(".tmp") for p in root.rglob(".*"))
+
+
+def _after(seconds: float):
+    start = time.monotonic()
+    return lambda: time.monotonic() - start >= seconds
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("collection")
+    proc = _run(["synth-collection", "--out", str(tmp / "col"), "--episodes", "3", "--frames", "120",
+                 "--resolution", "16", "--workers", "1"], _env(tmp))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return tmp / "col"
+
+
+@pytest.mark.parametrize(("command", "stage"), [
+    ("run", "working"), ("suite", "working"),  # starting (imports, parsing) is the same code for all
+    ("features --collection", "starting"), ("features --collection", "working"),  # Dask workers starting
+])
+def test_ctrl_c_at_each_stage_prints_one_line_and_loses_nothing(tmp_path, episode, collection, command, stage):
+    env = _env(tmp_path)
+    if command == "run":
+        out = tmp_path / "executed"
+        args, work = ["run", CHAPTER, "--set", "smoke", "--out", str(out)], tmp_path / "results"
+    elif command == "suite":
+        out = tmp_path / "suite"
+        args = ["suite", "--episode", str(episode), "--out", str(out), "--heads", "minimal", "--epochs", "5",
+                "--tasks", "timeline_action,next_action,contact_prediction"]
+        work = out
+    else:
+        out = tmp_path / "features"
+        args, work = ["features", "--collection", str(collection), "--out", str(out), "--workers", "2"], tmp_path
+    first = _run(args, env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    before = {str(out): _visible(out)}
+    if command == "features --collection":
+        env = _env(tmp_path, ROBOTASK_CACHE=str(tmp_path / "cache2"))  # the features are computed again
+        work = tmp_path / "cache2"
+    if command.startswith("features"):
+        when = _after(0.3) if stage == "starting" else _writing(work)
+    else:  # while a chapter's kernel runs; while the suite trains its heads
+        when = _after({"run": 4.0, "suite": 1.0}[command])
+    got = _interrupt(args, env, when)
+    if got.returncode == 0:
+        pytest.skip(f"{command} finished before the interrupt reached it")
+    assert got.returncode == 130, got.stderr[-2000:]
+    assert "Traceback" not in got.stderr and got.stderr.strip().splitlines()[-1] == INTERRUPTED, got.stderr[-2000:]
+    _check_after_kill([out], before)
+    again = _run(args, env)
+    assert again.returncode == 0, again.stderr[-2000:]

@@ -136,22 +136,48 @@ class FeatureRun:
         return done.groupby("worker", as_index=False)["peak_rss_mb"].max()
 
 
+WORKER_SITE = Path(__file__).with_name("worker_site")  # its sitecustomize makes workers ignore Ctrl-C
+
+
 def open_client(scheduler: str | None = None, workers: int | None = None) -> Any:
     """A Dask client: on ``scheduler`` (an address such as tcp://host:8786) or on a new LocalCluster.
 
     The LocalCluster has ``workers`` single-threaded worker processes (default: the CPU count), no
     dashboard (the book builds offline) and quiet logs; closing the client closes it.
     """
-    from distributed import Client, LocalCluster
-
     if scheduler:
+        from distributed import Client
+
         return Client(scheduler)
     n = max(1, int(workers or os.cpu_count() or 1))
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.ERROR)
-    client = Client(cluster)
+    # Ctrl-C in a terminal interrupts the whole process group; the worker processes ignore it (see
+    # worker_site/sitecustomize.py, first on their PYTHONPATH), and this process closes the cluster.
+    from distributed import Client, LocalCluster
+
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(WORKER_SITE), *([saved] if saved else [])])
+    try:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    except KeyboardInterrupt:
+        quiet_shutdown()
+        raise
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
     client._robotask_cluster = cluster  # closed with the client by close_client
     return client
+
+
+def quiet_shutdown() -> None:
+    """After Ctrl-C: let the half-started cluster die without printing. Dask's exit handler, its
+    nannies and asyncio would otherwise print tracebacks after the CLI's one line ("interrupted")."""
+    for name in ("distributed", "asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    sys.unraisablehook = lambda _: None  # "Exception ignored in atexit callback" of close_clusters
 
 
 def close_client(client: Any) -> None:
@@ -265,6 +291,9 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
         try:
             n_workers = len(client.scheduler_info()["workers"])
             records = _run_jobs(client, jobs, options, decode_threads, progress)
+        except KeyboardInterrupt:
+            quiet_shutdown()
+            raise
         finally:
             if own:
                 close_client(client)
