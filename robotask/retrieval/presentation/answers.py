@@ -1,0 +1,165 @@
+"""The numbers and short phrases behind the home page's answers on retrieval (Parts I and II).
+
+Each function reads the ``summary.json`` of one chapter, as :func:`robotask.book.report.read_summary`
+returns it, and gives a number, a small table or a few words; the home page's Markdown says the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from ...words import join
+from ..rankers.registry import RANKERS
+from ..reproduction import paper
+
+PAPER_LIBRARY = "RLBench-62"  # chapter 09's name for the paper's corpus
+
+
+def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.DataFrame:
+    """Galleries in which Char TF-IDF beats BM25, per library: ``library``, ``wins``, ``galleries``.
+
+    From chapter 09.1's paired table (the paper's corpus, every RLBench task file, CALVIN) and chapter
+    09.2's new libraries (RoboCasa, RoboTwin with object words and with a placeholder); a chapter that
+    did not run gives no rows."""
+    rows = []
+    for r in (transfer or {}).get("paired", []):
+        if r.get("Comparison", "").endswith("BM25"):
+            rows.append({"library": r["Library"], "wins": int(r["Char wins"]), "galleries": int(r["Galleries"])})
+    names = {"robocasa": "RoboCasa", "robotwin": "RoboTwin (object words)",
+             "robotwin_placeholder": "RoboTwin (placeholder)"}
+    for key, name in names.items():
+        if libraries and f"char_beats_bm25_{key}" in libraries:
+            rows.append({"library": name, "wins": int(libraries[f"char_beats_bm25_{key}"]),
+                         "galleries": int(libraries[f"galleries_{key}"])})
+    return pd.DataFrame(rows, columns=["library", "wins", "galleries"])
+
+
+def holds_where(table: pd.DataFrame, share: float = 0.9) -> str:
+    """Where "Char TF-IDF beats BM25 in nearly all galleries" (at least ``share`` of them) holds:
+    "on every library", "on none of the libraries", or "only on RLBench-62" / "on A and B only"."""
+    held = table.loc[table["wins"] >= share * table["galleries"], "library"].tolist()
+    if len(held) == len(table):
+        return "on every library"
+    if not held:
+        return "on none of the libraries"
+    return "only on " + join(held)
+
+
+def second_description_gains(matched: Mapping, paper_table3: Mapping) -> pd.DataFrame:
+    """Gain (pp) from a second indexed description per ranker, ours and the paper's, with the spread
+    (sd of the per-gallery gain) and the galleries the second description helped: chapter 03's table3."""
+    rows = [{"ranker": r, "ours": v["diff"], "paper": paper_table3.get(r, {}).get("diff"), "sd": v["sd_diff"],
+             "better": int(v["two_better"]), "galleries": int(v["n_trials"])}
+            for r, v in matched.items()]
+    return pd.DataFrame(rows)
+
+
+def offset(table2: Mapping, paper_table2: Mapping) -> dict[str, float]:
+    """Our Table 2 means minus the paper's over the rankers both have: ``mean``, ``low``, ``high`` (pp)."""
+    diffs = [table2[r]["mean"] - paper_table2[r]["mean"] for r in paper_table2 if r in table2]
+    return {"mean": sum(diffs) / len(diffs), "low": min(diffs), "high": max(diffs)}
+
+
+def direction(value: float) -> str:
+    """"above" or "below" (a difference of exactly 0 reads "at")."""
+    return "above" if value > 0 else "below" if value < 0 else "at"
+
+
+def leader(means: Mapping[str, float], names: Sequence[str] = ()) -> str:
+    """The key with the highest value, ties to the first in ``names`` order (then by name)."""
+    order = {n: i for i, n in enumerate(names)}
+    return min(means, key=lambda r: (-means[r], order.get(r, len(order)), r))
+
+
+def transfer_verdict(table: pd.DataFrame, share: float = 0.9) -> str:
+    """How far the paper's "Char TF-IDF beats BM25 in nearly all galleries" travels, in a few words:
+    "travels to every library", "holds on none of the libraries", "does not travel beyond
+    RLBench-62" (when it holds there only) or "holds on some libraries and not on others"."""
+    held = table.loc[table["wins"] >= share * table["galleries"], "library"].tolist()
+    if len(held) == len(table):
+        return "travels to every library"
+    if not held:
+        return "holds on none of the libraries"
+    if held == [PAPER_LIBRARY]:
+        return f"does not travel beyond {PAPER_LIBRARY}"
+    return "holds on some libraries and not on others"
+
+
+def helps_phrase(gains: pd.Series) -> str:
+    """"helps every ranker" when every gain is positive, else "helps k of n rankers"."""
+    k, n = int((gains > 0).sum()), len(gains)
+    return "helps every ranker" if k == n else f"helps {k} of {n} rankers"
+
+
+def chance_phrase(standard_errors: float) -> str:
+    """Whether the smallest offset, in standard errors of the mean, could be chance: at least 3
+    reads "too many to be the luck of the draws", else "within the luck of the draws for some rankers"."""
+    return ("too many to be the luck of the draws" if standard_errors >= 3
+            else "within the luck of the draws for some rankers")
+
+
+NAN = float("nan")
+DASH = "–"
+
+
+def _label(ranker: str) -> str:
+    return RANKERS[ranker].label if ranker in RANKERS else ranker
+
+
+def paper_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping | None, wins: pd.DataFrame) -> dict:
+    """The numbers and phrases of the home page's Part I answer, by glue name (dashes and NaN where a
+    chapter did not run). ``wins`` is :func:`char_vs_bm25`."""
+    theirs = paper.PAIRED[("char", "bm25")]
+    out: dict[str, object] = {
+        "char_paper": paper.TABLE2["char"]["mean"], "bm25_paper": paper.TABLE2["bm25"]["mean"],
+        "wins_theirs": int(theirs["wins"]), "gal_theirs": int(theirs["wins"] + theirs["ties"] + theirs["losses"]),
+        "n_libraries": len(wins), "transfer_verdict": transfer_verdict(wins) if len(wins) else "was not measured",
+        "wins_paper": int(wins.iloc[0]["wins"]) if len(wins) else DASH,
+        "gal_paper": int(wins.iloc[0]["galleries"]) if len(wins) else DASH,
+        "char_ours": NAN, "bm25_ours": NAN, "lead_ours": DASH,
+        "second_helps": DASH, "gain_ours": NAN, "gain_paper": NAN, "gain_sd": NAN, "gain_better": DASH,
+        "gain_n": DASH, "gain_min": NAN, "gain_max": NAN, "off_mean": NAN, "off_dir": DASH, "off_low": NAN,
+        "off_high": NAN, "se_min": NAN, "se_max": NAN, "chance": DASH, "n_claims": DASH, "n_claims_ok": DASH,
+    }
+    if s02:
+        t2 = s02["table2"]
+        out.update(char_ours=t2["char"]["mean"], bm25_ours=t2["bm25"]["mean"],
+                   lead_ours=_label(leader({r: v["mean"] for r, v in t2.items() if r in paper.TABLE2},
+                                           paper.RANKER_ORDER)))
+        off = offset(t2, paper.TABLE2)
+        se = [abs(t2[r]["mean"] - paper.TABLE2[r]["mean"]) / (t2[r]["sd"] / s02["n_trials"] ** 0.5)
+              for r in paper.TABLE2 if r in t2]
+        out.update(off_mean=abs(off["mean"]), off_dir=direction(off["mean"]), off_low=off["low"],
+                   off_high=off["high"], se_min=min(se), se_max=max(se), chance=chance_phrase(min(se)))
+    if s03:
+        gains = second_description_gains(s03["table3"], paper.TABLE3)
+        char = gains.set_index("ranker").loc["char"]
+        out.update(second_helps=helps_phrase(gains["ours"]), gain_ours=float(char["ours"]),
+                   gain_paper=float(char["paper"]), gain_sd=float(char["sd"]), gain_better=int(char["better"]),
+                   gain_n=int(char["galleries"]), gain_min=float(gains["ours"].min()),
+                   gain_max=float(gains["ours"].max()))
+    if s05:
+        out.update(n_claims=len(s05["claims"]), n_claims_ok=sum(bool(v) for v in s05["claims"].values()))
+    return out
+
+
+def beyond_values(s06: Mapping | None, s07: Mapping | None, s08: Mapping | None, s09: Mapping | None) -> dict:
+    """The numbers and phrases of the home page's Part II bullets, by glue name."""
+    m = s06["summary"].get("minilm", {}) if s06 else {}
+    verdicts = [c["verdict"] for c in s07["claims"]] if s07 else []
+    worst = min(s08["table"], key=lambda r: r["change"]) if s08 else None
+    falls = [-v for v in (s09 or {}).get("size_slope_per_doubling_pts", {}).values()] or [NAN]
+    return {
+        "minilm": m.get("mean", NAN), "minilm_lo": m.get("lo", NAN), "minilm_hi": m.get("hi", NAN),
+        "char06": s06["summary"]["char"]["mean"] if s06 else NAN,
+        "n_orderings": len(verdicts), "n_supported": verdicts.count("supported"),
+        "worst_drop": -worst["change"] if worst else NAN, "worst_ranker": _label(worst["ranker"]) if worst else DASH,
+        "worst_kind": worst["perturbation"].replace("_", " ") if worst else DASH,
+        "fall_min": min(falls), "fall_max": max(falls), "n_max": (s09 or {}).get("size_n_max", DASH),
+        "best_small": _label(s09["size_best_at_smallest"]) if s09 else DASH,
+        "best_large": _label(s09["size_best_at_largest"]) if s09 else DASH,
+        "budget_gain": (s09 or {}).get("budget_robotwin_gain_char_pts", NAN),
+        "budget_k": (s09 or {}).get("budget_robotwin_k_max", DASH),
+    }

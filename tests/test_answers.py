@@ -1,0 +1,87 @@
+"""The home page's numbers and phrases (robotask.retrieval.presentation.answers, robotask.episode.report.answers)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from robotask.episode.report import answers as episode_answers
+from robotask.retrieval.presentation import answers
+
+TRANSFER = {"paired": [
+    {"Library": "RLBench-62", "Comparison": "Char TF-IDF − BM25", "Char wins": 79, "Galleries": 80},
+    {"Library": "RLBench-62", "Comparison": "Char TF-IDF − Word TF-IDF", "Char wins": 80, "Galleries": 80},
+    {"Library": "CALVIN", "Comparison": "Char TF-IDF − BM25", "Char wins": 9, "Galleries": 80}]}
+LIBRARIES = {"char_beats_bm25_robocasa": 10, "galleries_robocasa": 20}
+
+
+def test_char_vs_bm25_reads_both_chapters_and_only_the_bm25_rows():
+    table = answers.char_vs_bm25(TRANSFER, LIBRARIES)
+    assert table["library"].tolist() == ["RLBench-62", "CALVIN", "RoboCasa"]
+    assert table["wins"].tolist() == [79, 9, 10] and table["galleries"].tolist() == [80, 80, 20]
+    assert answers.char_vs_bm25(None, None).empty
+
+
+def test_transfer_verdict_follows_the_data():
+    table = answers.char_vs_bm25(TRANSFER, LIBRARIES)
+    assert answers.transfer_verdict(table) == "does not travel beyond RLBench-62"
+    assert answers.holds_where(table) == "only on RLBench-62"
+    everywhere = table.assign(wins=table["galleries"])
+    assert answers.transfer_verdict(everywhere) == "travels to every library"
+    assert answers.transfer_verdict(table.assign(wins=0)) == "holds on none of the libraries"
+    two = table.assign(wins=[79, 80, 1])
+    assert answers.transfer_verdict(two) == "holds on some libraries and not on others"
+    assert answers.holds_where(two) == "only on RLBench-62 and CALVIN"
+
+
+def test_gains_offset_and_phrases():
+    matched = {"char": {"diff": 6.5, "sd_diff": 4.5, "two_better": 26, "n_trials": 30},
+               "bm25": {"diff": -1.0, "sd_diff": 3.0, "two_better": 10, "n_trials": 30}}
+    gains = answers.second_description_gains(matched, {"char": {"diff": 7.0}})
+    assert gains.set_index("ranker").loc["char", "paper"] == 7.0
+    assert answers.helps_phrase(gains["ours"]) == "helps 1 of 2 rankers"
+    assert answers.helps_phrase(pd.Series([1.0, 2.0])) == "helps every ranker"
+    off = answers.offset({"a": {"mean": 60.0}, "b": {"mean": 50.0}}, {"a": {"mean": 59.0}, "b": {"mean": 52.0}})
+    assert off == {"mean": -0.5, "low": -2.0, "high": 1.0}
+    assert [answers.direction(x) for x in (1.0, -1.0, 0.0)] == ["above", "below", "at"]
+    assert answers.chance_phrase(3.2) == "too many to be the luck of the draws"
+    assert answers.chance_phrase(1.6).startswith("within")
+    assert answers.leader({"a": 1.0, "b": 1.0}, ["b", "a"]) == "b"
+
+
+def test_head_vs_baseline_respects_the_metric_direction():
+    primary = [
+        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Up", "higher_is_better": True,
+         "model": "baseline", "value": 0.5},
+        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Up", "higher_is_better": True,
+         "model": "minimal", "value": 0.7},
+        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Down", "higher_is_better": False,
+         "model": "baseline", "value": 0.01},
+        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Down", "higher_is_better": False,
+         "model": "minimal", "value": 0.02},
+        {"schedule": "other", "protocol": "p", "status": "ok", "name": "Up", "higher_is_better": True,
+         "model": "minimal", "value": 0.0},
+    ]
+    table = episode_answers.head_vs_baseline(primary, "s", "p").set_index("name")
+    assert bool(table.loc["Up", "wins"]) and not bool(table.loc["Down", "wins"])
+    assert episode_answers.head_vs_baseline([], "s", "p").empty
+    assert episode_answers.reasons_for(["Hand Trajectory Forecasting", "Up"]) == {
+        "pair": [], "hold": ["Hand Trajectory Forecasting"], "other": ["Up"]}
+
+
+def test_values_of_chapters_that_did_not_run_are_dashes_and_nan():
+    empty = answers.char_vs_bm25(None, None)
+    part1 = answers.paper_values(None, None, None, empty)
+    assert part1["transfer_verdict"] == "was not measured" and part1["lead_ours"] == "–"
+    assert part1["char_paper"] > 0  # the paper's own number is always there
+    part2 = answers.beyond_values(None, None, None, None)
+    assert part2["n_orderings"] == 0 and part2["best_small"] == "–"
+    part3, premise = episode_answers.suite_values(None, None)
+    assert premise and part3["kept"] == "–"
+
+
+def test_paper_values_read_the_chapters():
+    s02 = {"n_trials": 80, "table2": {r: {"mean": 60.0, "sd": 3.0} for r in ("bm25", "word", "char", "word_char", "lsa")}}
+    s02["table2"]["char"] = {"mean": 63.0, "sd": 3.0}
+    values = answers.paper_values(s02, None, {"claims": {"a": True, "b": False}}, answers.char_vs_bm25(TRANSFER, None))
+    assert values["lead_ours"] == "Char TF-IDF" and values["n_claims_ok"] == 1 and values["wins_paper"] == 79
+    assert values["off_dir"] == "above" and values["se_max"] > values["se_min"] > 0
