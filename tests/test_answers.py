@@ -80,7 +80,8 @@ def test_values_of_chapters_that_did_not_run_are_dashes_and_nan():
 
 
 def test_paper_values_read_the_chapters():
-    s02 = {"n_trials": 80, "table2": {r: {"mean": 60.0, "sd": 3.0} for r in ("bm25", "word", "char", "word_char", "lsa")}}
+    rankers = ("bm25", "word", "char", "word_char", "lsa")
+    s02 = {"n_trials": 80, "table2": {r: {"mean": 60.0, "sd": 3.0} for r in rankers}}
     s02["table2"]["char"] = {"mean": 63.0, "sd": 3.0}
     values = answers.paper_values(s02, None, {"claims": {"a": True, "b": False}}, answers.char_vs_bm25(TRANSFER, None))
     assert values["lead_ours"] == "Char TF-IDF" and values["n_claims_ok"] == 1 and values["wins_paper"] == 79
