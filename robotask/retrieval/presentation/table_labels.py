@@ -6,6 +6,10 @@ the ids. Used by chapters ``01_extract_corpus`` and ``05_reproduction_report``.
 
 from __future__ import annotations
 
+import re
+
+import pandas as pd
+
 from .sentences import label
 
 QUANTITY_LABELS = {  # corpus quantities (corpus.compare_with_paper and the corpus.* numbers)
@@ -67,3 +71,32 @@ def reading_label(reading: str) -> str:
     if reading.startswith("split_one:"):
         return f"split the glued literal of {reading.partition(':')[2]}"
     return fixed.get(reading, reading)
+
+
+# ------------------------------------------------------------------ chapter 01: the extraction tables
+EXCLUDED_HEADERS = {"n_fixed_literals": "Fixed strings", "n_templates": "Templates"}
+
+
+def plain_plurals(text: str) -> str:
+    """ "2 fixed description(s)" → "2 fixed descriptions": a counted "(s)" plural made definite."""
+    def fix(m: re.Match) -> str:
+        n, words, stem = m.group(1), m.group(2), m.group(3)
+        return f"{n}{words}{stem}{'' if int(n) == 1 else 's'}"
+
+    return re.sub(r"\b(\d+)((?: [a-z]+)*? )([a-z]+)\(s\)", fix, text)
+
+
+def plain_reasons(frame: pd.DataFrame, column: str = "reason") -> pd.DataFrame:
+    """``frame`` with the extractor's reasons in ``column`` read as plain plurals."""
+    return frame.assign(**{column: frame[column].map(plain_plurals)})
+
+
+def excluded_files(accounting: pd.DataFrame) -> pd.DataFrame:
+    """The accounting rows of the files left out of the corpus, by status and file, reasons plain."""
+    excluded = accounting[accounting["status"] != "fixed"].sort_values(["status", "file"])
+    return plain_reasons(excluded)[["file", "status", "reason", "n_fixed_literals", "n_templates"]]
+
+
+def quantities(comparison: pd.DataFrame) -> pd.DataFrame:
+    """``fixed_corpus.compare_with_paper`` with each quantity named for a reader."""
+    return comparison.assign(quantity=comparison["quantity"].replace(QUANTITY_LABELS))

@@ -1,0 +1,74 @@
+"""Short data-dependent phrases of chapters 01 to 05, glued into their Markdown (each tested).
+
+The notebooks write the sentences; these functions return only the words that depend on the
+data ("beats", "one description fewer", "3 of 5 rankers"), and :func:`glue_all` hands values to
+MyST-NB's ``glue``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+from ...words import count, join, plural_of
+from .sentences import label
+
+
+def glue_all(**values: object) -> None:
+    """``glue(name, value, display=False)`` for every keyword: numbers and phrases for the prose."""
+    from myst_nb import glue
+
+    for name, value in values.items():
+        glue(name, value.item() if hasattr(value, "item") else value, display=False)
+
+
+def leader(values: Mapping[str, float]) -> str:
+    """The key with the highest value (ties to the first key in sorted order)."""
+    return min(values, key=lambda k: (-values[k], k))
+
+
+def fewer_or_more(d: int, word: str) -> str:
+    """ "one description fewer", "2 descriptions more", "the same number of descriptions"."""
+    if d == 0:
+        return f"the same number of {plural_of(word)}"
+    return f"{count(abs(d), word, words=True)} {'fewer' if d < 0 else 'more'}"
+
+
+def fits(n: int, ns: Iterable[int]) -> str:
+    """ "fits" when ``n`` is one of ``ns``, else "does not fit"."""
+    return "fits" if n in set(ns) else "does not fit"
+
+
+def beats(diff: float) -> str:
+    """How A stands to B from the mean difference A − B: "beats", "trails" or "ties with"."""
+    return "beats" if diff > 0 else "trails" if diff < 0 else "ties with"
+
+
+def same_or_reversed(a: float, b: float) -> str:
+    """ "the same" when the differences ``a`` and ``b`` have the same sign, else "reversed"."""
+    return "reversed" if a * b < 0 else "the same"
+
+
+def how_many(k: int, n: int, word: str) -> str:
+    """ "every ranker", "no ranker", "both rankers" or "3 of 5 rankers"."""
+    if k == n:
+        return f"both {plural_of(word)}" if n == 2 else f"every {word}"
+    return f"no {word}" if k == 0 else f"{k} of {count(n, word)}"
+
+
+def one_sign(values: Iterable[float]) -> str:
+    """ "has the same sign" when all values are positive or all negative, else "changes sign"."""
+    v = list(values)
+    return "has the same sign" if all(x > 0 for x in v) or all(x < 0 for x in v) else "changes sign"
+
+
+def per_draw(excluded: pd.Series) -> str:
+    """Queries excluded per draw (excluded count → draws) as "1 in 45 draws and 2 in 35 draws"."""
+    return join([f"{int(k)} in {count(int(v), 'draw')}" for k, v in excluded.items()])
+
+
+def labels(rankers: Iterable[str], empty: str = "none") -> str:
+    """Rankers by their labels, joined: "BM25 and Char TF-IDF"; ``empty`` when there are none."""
+    names = [label(r) for r in rankers]
+    return join(names) if names else empty
