@@ -169,8 +169,8 @@ glue_all(per_low=low, per_high=high, per_median=float(per_task.median()),
 # A text that occurs under two task labels cannot be attributed to one of them from the words
 # alone; the retrieval chapters therefore need to know every such text. {glue:text}`n_dups` text
 # occurs under more than one task: “{glue:text}`dup_text`” ({glue:text}`dup_tasks`). It is the
-# cross-task duplicate the paper excludes from its primary score, and chapter 04 shows what the
-# choice of excluding it does. Inside one task, {glue:text}`n_within` text is repeated:
+# cross-task duplicate the paper excludes from its primary score; {doc}`04_scoring_audit`
+# shows what excluding it changes. Inside one task, {glue:text}`n_within` text is repeated:
 # “{glue:text}`within_text`” ({glue:text}`within_rows` copies in {glue:text}`within_task`). We keep
 # every copy, as the source lists them.
 
@@ -282,8 +282,8 @@ if uniform != ["split_capital"]:
 # fractions only for $n$ in {glue:text}`consistent`. The paper's corpus, one description larger than
 # ours, scores $n$ = {glue:text}`n_paper` there, which {glue:text}`paper_fits`; ours scores
 # $n$ = {glue:text}`n_ours`, which {glue:text}`ours_fits`. When the larger corpus fits and ours does
-# not, the difference lies in the corpus the paper used, not in how it counted; chapter 05,
-# *Compare every number of the paper*, checks the other stated percentages.
+# not, the difference lies in the corpus the paper used, not in how it counted;
+# {doc}`05_reproduction_report` checks the other stated percentages.
 
 # %% tags=["remove-input"]
 candidates = list(range(counts["queries_per_trial"] - 6, counts["queries_per_trial"] + 7))

@@ -24,7 +24,9 @@ def glue_all(**values: object) -> None:
 
 
 def leader(values: Mapping[str, float]) -> str:
-    """The key with the highest value (ties to the first key in sorted order)."""
+    """The key with the highest value (ties to the first key in sorted order); a Series is read as
+    index → value."""
+    values = dict(values)
     return min(values, key=lambda k: (-values[k], k))
 
 
@@ -72,3 +74,13 @@ def labels(rankers: Iterable[str], empty: str = "none") -> str:
     """Rankers by their labels, joined: "BM25 and Char TF-IDF"; ``empty`` when there are none."""
     names = [label(r) for r in rankers]
     return join(names) if names else empty
+
+
+def record(wins: int, ties: int, losses: int) -> str:
+    """A paired record as words: "higher in every gallery", "higher in 1, tied in 0 and lower in 2
+    of the 3 galleries"."""
+    n = wins + ties + losses
+    for k, word in ((wins, "higher"), (losses, "lower"), (ties, "tied")):
+        if k == n:
+            return f"{word} in {'the one gallery' if n == 1 else 'every gallery'}"
+    return f"higher in {wins}, tied in {ties} and lower in {losses} of the {count(n, 'gallery')}"

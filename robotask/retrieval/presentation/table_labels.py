@@ -100,3 +100,23 @@ def excluded_files(accounting: pd.DataFrame) -> pd.DataFrame:
 def quantities(comparison: pd.DataFrame) -> pd.DataFrame:
     """``fixed_corpus.compare_with_paper`` with each quantity named for a reader."""
     return comparison.assign(quantity=comparison["quantity"].replace(QUANTITY_LABELS))
+
+
+# ------------------------------------------------------------------ chapters 02 to 04: the study's tables
+TABLE2_HEADERS = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
+                  "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)"}
+PAIR_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
+                "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)"}
+
+
+def table2(summary: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+    """``across_galleries.summary_table`` beside the paper's Table 2 means (``paper.TABLE2``)."""
+    paper_mean = [paper_table.get(r, {}).get("mean") for r in summary["ranker"]]
+    table = summary.assign(paper_mean=paper_mean)
+    table["diff_pp"] = table["mean"] - table["paper_mean"]
+    return table.drop(columns=["ranker", "n_trials"])
+
+
+def paired(paired_table: pd.DataFrame) -> pd.DataFrame:
+    """``across_galleries.paired_table`` with the two rankers of each pair by their labels."""
+    return paired_table.assign(a=paired_table["a"].map(label), b=paired_table["b"].map(label))
