@@ -84,3 +84,9 @@ def record(wins: int, ties: int, losses: int) -> str:
         if k == n:
             return f"{word} in {'the one gallery' if n == 1 else 'every gallery'}"
     return f"higher in {wins}, tied in {ties} and lower in {losses} of the {count(n, 'gallery')}"
+
+
+def same_signs(a: pd.Series, b: pd.Series) -> str:
+    """Whether two series of changes (aligned by index) agree in sign, in words."""
+    agree = (a.gt(0) == b.reindex(a.index).gt(0)).all()
+    return "the same for every ranker" if agree else "different for at least one ranker"

@@ -120,3 +120,27 @@ def table2(summary: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
 def paired(paired_table: pd.DataFrame) -> pd.DataFrame:
     """``across_galleries.paired_table`` with the two rankers of each pair by their labels."""
     return paired_table.assign(a=paired_table["a"].map(label), b=paired_table["b"].map(label))
+TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descriptions",
+                  "diff": "Gain (pp)", "sd_diff": "SD of gain (pp)", "two_better": "Two better",
+                  "same": "Same", "two_worse": "Two worse", "paper_one": "Paper: one",
+                  "paper_two": "Paper: two", "paper_diff": "Paper: gain (pp)"}
+
+
+def table3(matched: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+    """``across_galleries.matched_table`` beside the paper's Table 3 (``paper.TABLE3``)."""
+    table = matched[["label", "one", "two", "diff", "sd_diff", "two_better", "same", "two_worse"]].copy()
+    for col in ("one", "two", "diff"):
+        table[f"paper_{col}"] = [paper_table.get(r, {}).get(col) for r in matched["ranker"]]
+    return table
+
+
+def two_readings(matched: pd.DataFrame, alt: pd.DataFrame, used: str,
+                 other: str) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The matched tables of the two readings of the draws side by side, and their headers."""
+    cols = ["ranker", "one", "two", "diff"]
+    both = matched[cols[:1] + ["label"] + cols[1:]].merge(alt[cols], on="ranker", suffixes=("", f"_{other}"))
+    headers = {"label": "Ranker"}
+    for suffix, name in (("", used), (f"_{other}", other)):
+        headers.update({f"one{suffix}": f"One ({name})", f"two{suffix}": f"Two ({name})",
+                        f"diff{suffix}": f"Gain ({name}, pp)"})
+    return both.drop(columns="ranker"), headers
