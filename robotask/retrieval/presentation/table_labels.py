@@ -144,3 +144,66 @@ def two_readings(matched: pd.DataFrame, alt: pd.DataFrame, used: str,
         headers.update({f"one{suffix}": f"One ({name})", f"two{suffix}": f"Two ({name})",
                         f"diff{suffix}": f"Gain ({name}, pp)"})
     return both.drop(columns="ranker"), headers
+
+
+# ------------------------------------------------------------------ chapter 04: the audit's tables
+POLICY_HEADERS = {"label": "Ranker", "ranker": "Ranker", "strict": "Strict", "either": "Either label",
+                  "primary": "Primary", "paper_strict": "Paper: strict", "paper_either": "Paper: either",
+                  "paper_primary": "Paper: primary", "n_scored": "Scored queries", "paper": "Paper: primary"}
+ERROR_KINDS = {  # kind: what the example shows, in the order the table shows them
+    "no_shared_word": "every ranker misses it: it shares no content word with its task's indexed text",
+    "opposite": "the opposite task is predicted (open ↔ close, put ↔ take, up ↔ down)",
+    "outvoted": "every ranker misses it, though it shares words with its task's indexed text",
+    "one_ranker": "one ranker misses it, the others get it right",
+}
+
+
+def policy_table(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+    """``across_galleries.policy_table`` beside the paper's Table 4 (``paper.TABLE4``)."""
+    table = per_trial_table.copy()
+    for policy in ("strict", "either", "primary"):
+        table[f"paper_{policy}"] = [paper_table.get(r, {}).get(policy) for r in table["ranker"]]
+    return table.rename_axis(columns=None)
+
+
+def first_listed_table(per_trial: pd.DataFrame, rankers: list[str], stated: dict) -> pd.DataFrame:
+    """The first-listed gallery per ranker: accuracy under each policy, scored queries, the paper's."""
+    first = per_trial[per_trial["condition"] == "first_listed"]
+    audit = first.pivot(index="ranker", columns="policy", values="accuracy")
+    audit = audit.reindex(index=rankers, columns=["strict", "either", "primary"]).reset_index()
+    scored = first[first["policy"] == "primary"].set_index("ranker")["n_queries"]
+    audit["n_scored"] = [scored[r].item() for r in audit["ranker"]]
+    audit["paper"] = [stated.get(r) for r in audit["ranker"]]
+    return audit.rename_axis(columns=None)
+
+
+def error_examples(errors: pd.DataFrame, gallery: dict[str, str], opposites: dict[str, str],
+                   n_rankers: int) -> pd.DataFrame:
+    """One wrong answer of the first-listed gallery per kind of :data:`ERROR_KINDS` (the shortest
+    query of each kind), with the task's indexed text, what was predicted and by how many rankers.
+
+    ``errors``: the wrong predictions (``ranker, text, task, predicted``); ``gallery``: task → its
+    indexed text; ``opposites``: :func:`robotask.retrieval.perturbations.vocabulary.opposite_tasks`.
+    """
+    from ..reproduction.error_analysis import content_words
+
+    by_query = errors.groupby(["text", "task"], sort=True).agg(
+        missed_by=("ranker", lambda r: ", ".join(label(x) for x in r) if r.nunique() < n_rankers else "all"),
+        n=("ranker", "nunique"), predicted=("predicted", lambda p: p.mode().iloc[0])).reset_index()
+    own = by_query.apply(lambda r: len(content_words(r.text) & content_words(gallery[r.task])), axis=1)
+    everyone = by_query["n"] == n_rankers
+    kinds = {"no_shared_word": everyone & (own == 0),
+             "opposite": by_query.apply(lambda r: opposites.get(r.task) == r.predicted, axis=1),
+             "outvoted": everyone & (own > 0), "one_ranker": by_query["n"] == 1}
+    rows, seen = [], set()
+    for kind, mask in kinds.items():
+        pool = by_query[mask & ~by_query["text"].isin(seen)]
+        for r in pool.sort_values("text", key=lambda t: t.str.len(), kind="stable").head(1).itertuples():
+            seen.add(r.text)
+            rows.append({"kind": ERROR_KINDS[kind], "query": r.text, "task": r.task,
+                         "indexed": gallery[r.task], "predicted": r.predicted, "missed_by": r.missed_by})
+    return pd.DataFrame(rows, columns=["kind", "query", "task", "indexed", "predicted", "missed_by"])
+
+
+ERROR_HEADERS = {"kind": "Kind of error", "query": "Query", "task": "Its task",
+                 "indexed": "Its task's indexed text", "predicted": "Predicted", "missed_by": "Missed by"}
