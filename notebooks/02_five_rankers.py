@@ -52,7 +52,8 @@ from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
 from robotask.retrieval.presentation import figures, table_labels
-from robotask.retrieval.presentation.phrases import beats, glue_all, labels, leader, record
+from robotask.retrieval.presentation.phrases import beats, glue_all, glue_missing, labels, leader
+from robotask.retrieval.presentation.phrases import record
 from robotask.retrieval.presentation.sentences import label, ordering
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
@@ -234,6 +235,9 @@ if paired is not None:
 if paired is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
     report.show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
                    "the next paragraph, which compares them, does not apply.")
+    glue_missing("cb_verb", "cb_diff", "cb_wins", "cb_ties", "cb_losses", "n_pairs", "pb_diff",
+                 "pb_wins", "pb_ties", "pb_n", "cw_verb", "cw_diff", "cw_wins", "cw_losses",
+                 "pw_diff", "wc_verb", "wc_diff", "wc_record")
 else:
     rows = paired.set_index(["a", "b"])
     cb, cw, wc = (rows.loc[k] for k in (("char", "bm25"), ("char", "word"), ("word_char", "char")))

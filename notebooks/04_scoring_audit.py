@@ -48,7 +48,7 @@ from robotask.io import write_json
 from robotask.retrieval.perturbations.vocabulary import opposite_tasks
 from robotask.retrieval.presentation import table_labels
 from robotask.retrieval.presentation.phrases import glue_all, how_many, one_sign, per_draw
-from robotask.retrieval.presentation.phrases import same_or_reversed
+from robotask.retrieval.presentation.phrases import glue_missing, same_or_reversed
 from robotask.retrieval.presentation.sentences import label
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
@@ -128,6 +128,7 @@ if {"char", "bm25"} <= set(config.rankers):
 else:
     report.show_md("**Note.** This run lacks Char TF-IDF or BM25: the next paragraph "
                    "does not apply.")
+    glue_missing("gap_strict", "gap_either", "gap_primary", "gap_sign")
 
 # %% [markdown]
 # Does the treatment of the duplicate change the paper's central comparison? Char TF-IDF minus
@@ -166,6 +167,7 @@ if {"char", "word_char"} <= set(config.rankers):
 else:
     report.show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph "
                    "does not apply.")
+    glue_missing("fl_wc", "fl_c", "fl_n", "mean_wc", "mean_c", "paper_wc", "paper_c", "fl_order")
 
 # %% [markdown]
 # On this one gallery, over {glue:text}`fl_n` scored queries, Word+Char scores

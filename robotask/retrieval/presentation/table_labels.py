@@ -10,6 +10,8 @@ import re
 
 import pandas as pd
 
+from ...words import join
+from ..rankers.registry import RANKERS
 from .sentences import label
 
 QUANTITY_LABELS = {  # corpus quantities (corpus.compare_with_paper and the corpus.* numbers)
@@ -207,3 +209,104 @@ def error_examples(errors: pd.DataFrame, gallery: dict[str, str], opposites: dic
 
 ERROR_HEADERS = {"kind": "Kind of error", "query": "Query", "task": "Its task",
                  "indexed": "Its task's indexed text", "predicted": "Predicted", "missed_by": "Missed by"}
+
+
+# ------------------------------------------------------------------ chapter 05: the report's tables
+PAPER_PARTS = {"table2": "Table 2 (random galleries)", "table3": "Table 3 (second description)",
+               "table4": "Table 4 (scoring policies)", "first_listed": "First-listed gallery",
+               "paired": "Paired comparisons", "corpus": "Corpus", "settings": "Settings"}
+OVERVIEW_HEADERS = {"stated": "Numbers stated", "compared": "Compared", "agree": "Equal at one decimal",
+                    "within_1": "Within 1 unit", "mean_diff": "Mean ours − paper"}
+LARGEST_HEADERS = {"key": "Number", "where": "Where in the paper", "diff": "Ours − paper"}
+DENOMINATOR_HEADERS = {"key": "Number", "paper": "Paper (%)", "fitting_n": "Counts n that fit",
+                       "fits_paper_234": "Fits the paper's", "fits_ours": "Fits ours"}
+GAP_HEADERS = {"label": "Ranker", "ours": "Ours (%)", "paper": "Paper (%)", "diff": "Ours − paper (pp)",
+               "se_of_mean": "SE of the mean (pp)", "diff_in_se": "Difference in SE"}
+
+
+def comparison_overview(comparison: pd.DataFrame) -> pd.DataFrame:
+    """One row per part of the paper: how many numbers, how many compared and agree, the mean
+    difference (``versus_paper.compare``). A number agrees when equal at the paper's one decimal."""
+    frame = comparison.assign(source=comparison["key"].str.split(".").str[0])
+    rows = []
+    for source, grp in frame.groupby("source", sort=False):
+        both = grp.dropna(subset=["ours"])
+        rows.append({"numbers": PAPER_PARTS.get(source, source), "stated": len(grp), "compared": len(both),
+                     "agree": int((both["diff"].abs() < 0.05).sum()),
+                     "within_1": int((both["diff"].abs() <= 1.0).sum()),
+                     "mean_diff": both["diff"].mean() if len(both) else float("nan")})
+    return pd.DataFrame(rows)
+
+
+def largest_differences(comparison: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The ``n`` compared numbers furthest from the paper's, largest first, named for a reader."""
+    both = comparison.dropna(subset=["ours"])
+    both = both[both["unit"] != "setting"]
+    top = both.loc[both["diff"].abs().sort_values(ascending=False, kind="stable").index[:n]]
+    return top.assign(key=[number_label(k, source=False) for k in top["key"]])
+
+
+def ranker_labels(text: str) -> str:
+    """Ranker ids outside quotes as their labels: "highest mean: char" → "highest mean: Char TF-IDF"."""
+    ids = "|".join(sorted(map(re.escape, RANKERS), key=len, reverse=True))
+    parts = re.split(r"('[^']*')", text)
+    return "".join(p if p.startswith("'") else re.sub(rf"\b({ids})\b", lambda m: label(m.group(1)), p)
+                   for p in parts)
+
+
+def plain_lists(text: str) -> str:
+    """Python list reprs inside a sentence as words: "['lamp_off', 'lamp_on']" → "lamp_off and lamp_on"."""
+    def words(m: re.Match) -> str:
+        items = re.findall(r"'([^']*)'|\"([^\"]*)\"|([^,\s][^,]*)", m.group(1))
+        return join([next(x for x in item if x).strip() for item in items])
+
+    return re.sub(r"\[([^\[\]]*)\]", words, text)
+
+
+def claims_table(claims: pd.DataFrame) -> pd.DataFrame:
+    """``versus_paper.check_claims`` for a reader: evidence with ranker labels and plain lists."""
+    evidence = claims["evidence"].map(plain_lists).map(ranker_labels)
+    return claims[["claim", "where", "reproduced", "evidence"]].assign(evidence=evidence)
+
+
+def fits_counts(fitting: pd.Series, counts: set[int]) -> list[bool]:
+    """Whether each "fitting_n" cell of ``paper.denominators`` ("229 232" or "none") holds a count."""
+    return [f != "none" and bool(counts & set(map(int, f.split()))) for f in fitting]
+
+
+def draw_gap(summary: pd.DataFrame, paper_table: dict, n_trials: int) -> pd.DataFrame:
+    """Our Table 2 means against the paper's, in standard errors of our ``n_trials``-draw mean."""
+    stats = summary.set_index("ranker")
+    se = stats["sd"] / n_trials ** 0.5
+    gap = pd.DataFrame({"label": stats["label"], "ours": stats["mean"],
+                        "paper": [paper_table[r]["mean"] for r in stats.index]})
+    gap["diff"] = gap["ours"] - gap["paper"]
+    gap["se_of_mean"] = se
+    gap["diff_in_se"] = gap["diff"] / se
+    return gap
+
+
+def fingerprint_readings(alt: pd.DataFrame, stated: dict) -> list[str]:
+    """The extraction readings whose first-listed gallery gives both of the paper's percentages."""
+    hit = ((alt["fl_word_char"].round(1) == stated["word_char"]) & (alt["fl_char"].round(1) == stated["char"]))
+    return list(alt.loc[hit, "corpus"])
+
+
+def alternative_headers(columns) -> dict[str, str]:
+    """Headers of the alternative-readings table: "Mean: Char TF-IDF", "First-listed: BM25"."""
+    fixed = {"corpus": "Reading", "tasks": "Tasks", "descriptions": "Descriptions",
+             "first_listed_scored": "First-listed: scored queries"}
+    heads = {}
+    for col in columns:
+        if col in fixed:
+            heads[col] = fixed[col]
+        elif col.startswith(("fl_", "mean_")):
+            kind, _, ranker = col.partition("_")
+            heads[col] = f"{'First-listed' if kind == 'fl' else 'Mean'}: {label(ranker)}"
+    return heads
+
+
+def reading_names(readings) -> str:
+    """Extraction readings as the table names them, joined; "none" when there are none."""
+    names = [reading_label(r) for r in readings]
+    return "; ".join(names) if names else "none"
