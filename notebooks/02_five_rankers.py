@@ -51,10 +51,9 @@ save_all_predictions: bool = False  # write predictions of every trial
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, table_labels
-from robotask.retrieval.presentation.phrases import beats, glue_all, glue_missing, labels, leader
-from robotask.retrieval.presentation.phrases import record
-from robotask.retrieval.presentation.sentences import label, ordering
+from robotask.retrieval.presentation import figures, phrases, table_labels
+from robotask.retrieval.presentation.phrases import glue_all
+from robotask.retrieval.presentation.sentences import ordering
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
 from robotask.retrieval.rankers.registry import PAPER_RANKERS
@@ -85,7 +84,7 @@ ran_paper = [r for r in config.rankers if r in PAPER_RANKERS]
 glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries,
          n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
          n_paper=len(PAPER_RANKERS),
-         extra_rankers=labels([r for r in config.rankers if r not in PAPER_RANKERS]))
+         extra_rankers=phrases.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
 # The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_descriptions` descriptions. Each
@@ -140,18 +139,10 @@ report.show_table(table_labels.table2(summary, paper.TABLE2), digits=1,
                   caption=("Top-1 accuracy over random one-description galleries, "
                            "beside the paper's Table 2 (%)."))
 stats = summary.set_index("ranker")
-ours = stats.loc[stats.index.isin(PAPER_RANKERS)]
-if ours.empty:
+glue_all(**phrases.spread_facts(stats, paper.TABLE2, PAPER_RANKERS))
+if not stats.index.isin(PAPER_RANKERS).any():
     report.show_md("**Note.** This run scored none of the paper's rankers: the paragraphs below "
                    "that compare with the paper do not apply.")
-    ours = stats
-best, worst = leader(ours["mean"]), leader(-ours["mean"])
-glue_all(best=label(best), best_mean=ours.loc[best, "mean"], best_min=ours.loc[best, "min"],
-         best_max=ours.loc[best, "max"], best_p5=ours.loc[best, "p5"],
-         best_p95=ours.loc[best, "p95"],
-         best_paper=paper.TABLE2.get(best, {}).get("mean", float("nan")),
-         best_range=ours.loc[best, "max"] - ours.loc[best, "min"], worst=label(worst),
-         worst_mean=ours.loc[worst, "mean"])
 
 # %% [markdown]
 # Among the paper's rankers, **{glue:text}`best`** has the highest mean,
@@ -168,13 +159,9 @@ glue_all(best=label(best), best_mean=ours.loc[best, "mean"], best_min=ours.loc[b
 # apart, which is why the paper, and this chapter, average over many draws.
 
 # %% tags=["remove-input"]
-extra = stats.loc[~stats.index.isin(PAPER_RANKERS)]
-if extra.empty or ours is stats:
+if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).any():
     report.show_md("**Note.** This run scored no ranker beyond the paper's (or none of the "
                    "paper's): the next paragraph does not apply.")
-top_extra = leader(extra["mean"]) if len(extra) else best
-glue_all(top_extra=label(top_extra), top_extra_mean=stats.loc[top_extra, "mean"],
-         top_extra_gap=stats.loc[top_extra, "mean"] - ours.loc[best, "mean"])
 
 # %% [markdown]
 # Rows marked *(not in paper)* are scored on the same draws. The best of them,
@@ -232,30 +219,16 @@ if paired is not None:
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
         "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
+glue_all(**phrases.paired_facts(paired, paper.PAIRED))
 if paired is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
     report.show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
                    "the next paragraph, which compares them, does not apply.")
-    glue_missing("cb_verb", "cb_diff", "cb_wins", "cb_ties", "cb_losses", "n_pairs", "pb_diff",
-                 "pb_wins", "pb_ties", "pb_n", "cw_verb", "cw_diff", "cw_wins", "cw_losses",
-                 "pw_diff", "wc_verb", "wc_diff", "wc_record")
-else:
-    rows = paired.set_index(["a", "b"])
-    cb, cw, wc = (rows.loc[k] for k in (("char", "bm25"), ("char", "word"), ("word_char", "char")))
-    pb = paper.PAIRED[("char", "bm25")]
-    glue_all(cb_verb=beats(cb["mean_diff"]), cb_diff=cb["mean_diff"], cb_wins=int(cb["wins"]),
-             cb_ties=int(cb["ties"]), cb_losses=int(cb["losses"]), n_pairs=int(cb["n_trials"]),
-             pb_diff=pb["mean_diff"], pb_wins=pb["wins"], pb_ties=pb["ties"],
-             pb_n=pb["wins"] + pb["ties"] + pb["losses"],
-             cw_verb=beats(cw["mean_diff"]), cw_diff=cw["mean_diff"], cw_wins=int(cw["wins"]),
-             cw_losses=int(cw["losses"]), pw_diff=paper.PAIRED[("char", "word")]["mean_diff"],
-             wc_verb=beats(wc["mean_diff"]), wc_diff=wc["mean_diff"],
-             wc_record=record(int(wc["wins"]), int(wc["ties"]), int(wc["losses"])))
 
 # %% [markdown]
 # The paper's central comparison is Char TF-IDF against BM25. Char TF-IDF
 # {glue:text}`cb_verb` BM25 by {glue:text}`cb_diff:+.1f` pp on average (paper
 # {glue:text}`pb_diff:+.1f` pp) and wins {glue:text}`cb_wins`, ties {glue:text}`cb_ties` and loses
-# {glue:text}`cb_losses` of the {glue:text}`n_pairs` galleries (paper: {glue:text}`pb_wins` wins
+# {glue:text}`cb_losses` of the {glue:text}`cb_n_trials` galleries (paper: {glue:text}`pb_wins` wins
 # and {glue:text}`pb_ties` tie of {glue:text}`pb_n`). Against Word TF-IDF, which shares its IDF weighting but
 # matches whole words, Char TF-IDF {glue:text}`cw_verb` it by {glue:text}`cw_diff:+.1f` pp (paper
 # {glue:text}`pw_diff:+.1f` pp), with {glue:text}`cw_wins` wins and {glue:text}`cw_losses`

@@ -40,20 +40,16 @@ matched_draws: str = "continue"  # continue the generator after the first draws,
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %% tags=["remove-input"]
-import pandas as pd
-
 from robotask import io
 from robotask.book import report
 from robotask.io import write_json
 from robotask.retrieval.perturbations.vocabulary import opposite_tasks
-from robotask.retrieval.presentation import table_labels
-from robotask.retrieval.presentation.phrases import glue_all, how_many, one_sign, per_draw
-from robotask.retrieval.presentation.phrases import glue_missing, same_or_reversed
+from robotask.retrieval.presentation import phrases, table_labels
+from robotask.retrieval.presentation.phrases import glue_all, per_draw
 from robotask.retrieval.presentation.sentences import label
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
 from robotask.retrieval.reproduction import paper
-from robotask.retrieval.reproduction.error_analysis import content_words
 from robotask.retrieval.statistics import across_galleries
 
 out = report.output_dir(output_dir, "04_scoring_audit")
@@ -117,18 +113,10 @@ table4 = table_labels.policy_table(across_galleries.policy_table(per_trial), pap
 report.show_table(table4.drop(columns="ranker"), digits=1, headers=table_labels.POLICY_HEADERS,
                   caption="Top-1 accuracy under each scoring policy, beside the paper's Table 4.")
 policies = table4.set_index("ranker")[["strict", "either", "primary"]]
-shift = (policies.max(axis=1) - policies.min(axis=1)).max()
-orders = {p: policies[p].sort_values().index.tolist() for p in policies}
-glue_all(max_shift=shift, order_same="the same" if len(set(map(tuple, orders.values()))) == 1
-         else "not the same")
-if {"char", "bm25"} <= set(config.rankers):
-    gaps = policies.loc["char"] - policies.loc["bm25"]
-    glue_all(gap_strict=gaps["strict"], gap_either=gaps["either"], gap_primary=gaps["primary"],
-             gap_sign=one_sign(gaps))
-else:
+glue_all(**phrases.policy_facts(policies))
+if not {"char", "bm25"} <= set(config.rankers):
     report.show_md("**Note.** This run lacks Char TF-IDF or BM25: the next paragraph "
                    "does not apply.")
-    glue_missing("gap_strict", "gap_either", "gap_primary", "gap_sign")
 
 # %% [markdown]
 # Does the treatment of the duplicate change the paper's central comparison? Char TF-IDF minus
@@ -154,20 +142,10 @@ report.show_table(audit.assign(ranker=audit["ranker"].map(label)), digits=1,
                   caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
 fl = audit.set_index("ranker")
 summary = across_galleries.summary_table(per_trial).set_index("ranker")
-inside = ((summary["min"] <= fl["primary"]) & (fl["primary"] <= summary["max"])).sum()
-glue_all(n_inside=how_many(int(inside), len(fl), "ranker"), n_trials=n_trials)
-if {"char", "word_char"} <= set(config.rankers):
-    mean_wc = summary.loc["word_char", "mean"]
-    glue_all(fl_wc=fl.loc["word_char", "primary"], fl_c=fl.loc["char", "primary"],
-             fl_n=int(fl.loc["char", "n_scored"]), mean_wc=mean_wc,
-             mean_c=summary.loc["char", "mean"], paper_wc=paper.FIRST_LISTED["word_char"],
-             paper_c=paper.FIRST_LISTED["char"],
-             fl_order=same_or_reversed(fl.loc["word_char", "primary"] - fl.loc["char", "primary"],
-                                       mean_wc - summary.loc["char", "mean"]))
-else:
-    report.show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph "
-                   "does not apply.")
-    glue_missing("fl_wc", "fl_c", "fl_n", "mean_wc", "mean_c", "paper_wc", "paper_c", "fl_order")
+glue_all(n_trials=n_trials, **phrases.first_listed_facts(fl, summary, paper.FIRST_LISTED))
+if not {"char", "word_char"} <= set(config.rankers):
+    report.show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph does "
+                   "not apply.")
 
 # %% [markdown]
 # On this one gallery, over {glue:text}`fl_n` scored queries, Word+Char scores
@@ -182,22 +160,12 @@ else:
 first = corpus.frame().sort_values("position").groupby("task")["text"].first().to_dict()
 fl_pred = predictions[predictions["condition"] == "first_listed"]
 dup_pred = fl_pred[fl_pred["duplicate"]][["ranker", "task", "text", "predicted"]]
-owners, n_rankers = set(dup_pred["task"]), len(config.rankers)
-n_hit = int(dup_pred.groupby("ranker")["predicted"].first().isin(owners).sum())
-equal = bool((fl["strict"] == fl["either"]).all())
 report.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(label)),
                   headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
                   caption="The copies of the duplicated text on the first-listed gallery.")
-dup_text = dup_pred["text"].iloc[0] if len(dup_pred) else ""
-guess = dup_pred["predicted"].mode().iloc[0] if len(dup_pred) else ""
-words = {t: content_words(dup_text) & content_words(first.get(t, "")) for t in {guess, *owners}}
-owned = sorted(owners)
-glue_all(strict_either="equal" if equal else "not equal", n_hit=how_many(n_hit, len(fl), "ranker"),
-         dup_owners=" and ".join(owned), dup_text=dup_text, dup_predicted=guess,
-         dup_predicted_text=first.get(guess, ""), guess_words=", ".join(sorted(words[guess])),
-         owners_text=" and ".join(f"“{first[t]}”" for t in owned),
-         owner_words=", ".join(sorted(set().union(*(words[t] for t in owned)))) or "none")
-if n_hit or not equal or len(dup_pred) != 2 * n_rankers or len(owners) != 2:
+facts = phrases.duplicate_facts(dup_pred, fl, first)
+glue_all(**{k: v for k, v in facts.items() if k != "applies"})
+if not facts["applies"]:
     report.show_md("**Note.** In this run a copy of the duplicated text is indexed, or some ranker "
                    "predicts a task that owns it: the explanation below does not apply.")
 
@@ -226,16 +194,14 @@ if n_hit or not equal or len(dup_pred) != 2 * n_rankers or len(owners) != 2:
 # %% tags=["remove-input"]
 errors = fl_pred[~fl_pred["duplicate"] & ~fl_pred["correct"]]
 io.write_csv(out / "first_listed_errors.csv", errors)
-shared = errors.groupby("text")["ranker"].transform("nunique") == n_rankers
-err_counts = errors.assign(shared=shared).groupby("ranker", sort=False).agg(
-    errors=("text", "size"), shared_by_all=("shared", "sum")).reset_index()
-report.show_table(err_counts.assign(ranker=err_counts["ranker"].map(label)), digits=0,
+n_rankers = len(config.rankers)
+report.show_table(table_labels.error_counts(errors, n_rankers), digits=0,
                   caption="Wrong answers per ranker, and how many every ranker gets wrong.")
 examples = table_labels.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers)
 report.show_table(examples, headers=table_labels.ERROR_HEADERS,
                   caption=("One wrong answer of each kind on the first-listed gallery (the most "
                            "common prediction when several rankers miss it)."))
-n_shared = int(shared.sum() / n_rankers)
+n_shared = int((errors.groupby("text")["ranker"].nunique() == n_rankers).sum())
 glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].nunique())
 
 # %% [markdown]
@@ -257,16 +223,9 @@ glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].
 #   the query itself.
 
 # %% tags=["remove-input"]
-named = []
-for ranker, text, task in paper.NAMED_ERRORS:
-    got = fl_pred.loc[(fl_pred["ranker"] == ranker) & (fl_pred["text"] == text), "predicted"]
-    named.append({"ranker": ranker, "query": text, "paper_says": task,
-                  "ours": got.iloc[0] if len(got) else None})
-named = pd.DataFrame(named)
-named["occurs"] = named["ours"] == named["paper_says"]
+named = table_labels.named_errors(fl_pred, paper.NAMED_ERRORS)
 report.show_table(named.assign(ranker=named["ranker"].map(label)),
-                  headers={"paper_says": "Paper: predicted", "ours": "Ours: predicted",
-                           "occurs": "Same error"},
+                  headers=table_labels.NAMED_HEADERS,
                   caption="The errors the paper names, and what our rankers predict for them.")
 glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 

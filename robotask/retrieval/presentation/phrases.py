@@ -125,3 +125,91 @@ def reading_verdict(move: float, offset: float) -> str:
     if move < abs(offset) / 2:
         return "changes the fingerprint of one gallery, but not the offset of the means"
     return "moves the means by as much as their offset from the paper's"
+
+
+# ------------------------------------------------------------------ the values each chapter glues
+NAN = float("nan")
+
+
+def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Iterable[str]) -> dict:
+    """Chapter 02: the best and worst of the paper's rankers (all rankers when none of the paper's
+    ran), the best one's spread, and the best ranker beyond the paper against it.
+
+    ``stats``: ``across_galleries.summary_table`` indexed by ranker; ``paper_table``: ``paper.TABLE2``.
+    """
+    inside = stats.index.isin(list(paper_rankers))
+    ours, extra = (stats[inside] if inside.any() else stats), stats[~inside]
+    best, worst = leader(ours["mean"]), leader(-ours["mean"])
+    b = ours.loc[best]
+    top = leader(extra["mean"]) if len(extra) and inside.any() else best
+    return {"best": label(best), "best_mean": b["mean"], "best_min": b["min"], "best_max": b["max"],
+            "best_p5": b["p5"], "best_p95": b["p95"], "best_range": b["max"] - b["min"],
+            "best_paper": paper_table.get(best, {}).get("mean", NAN), "worst": label(worst),
+            "worst_mean": ours.loc[worst, "mean"], "top_extra": label(top),
+            "top_extra_mean": stats.loc[top, "mean"], "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
+
+
+def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
+    """Chapter 02: Char TF-IDF against BM25 (``cb``) and Word TF-IDF (``cw``), Word+Char against
+    Char TF-IDF (``wc``), beside the paper's (``paper.PAIRED``); NaN where a pair did not run."""
+    rows = {} if paired is None else {(r.a, r.b): r for r in paired.itertuples()}
+    out = {}
+    for key, pair in {"cb": ("char", "bm25"), "cw": ("char", "word"), "wc": ("word_char", "char")}.items():
+        r = rows.get(pair)
+        out[f"{key}_verb"] = beats(r.mean_diff) if r else NAN
+        out[f"{key}_diff"] = r.mean_diff if r else NAN
+        out |= {f"{key}_{c}": int(getattr(r, c)) if r else NAN for c in ("wins", "ties", "losses", "n_trials")}
+    r = rows.get(("word_char", "char"))
+    out["wc_record"] = record(int(r.wins), int(r.ties), int(r.losses)) if r else NAN
+    pb, pw = paper_paired[("char", "bm25")], paper_paired[("char", "word")]
+    return out | {"pb_diff": pb["mean_diff"], "pb_wins": pb["wins"], "pb_ties": pb["ties"],
+                  "pb_n": pb["wins"] + pb["ties"] + pb["losses"], "pw_diff": pw["mean_diff"]}
+
+
+def policy_facts(policies: pd.DataFrame) -> dict:
+    """Chapter 04: how far the policy moves a mean, whether the order holds, and Char TF-IDF minus
+    BM25 under each policy (``policies``: ranker → strict, either, primary)."""
+    orders = {tuple(policies[p].sort_values().index) for p in policies}
+    out = {"max_shift": (policies.max(axis=1) - policies.min(axis=1)).max(),
+           "order_same": "the same" if len(orders) == 1 else "not the same"}
+    gaps = (policies.loc["char"] - policies.loc["bm25"]) if {"char", "bm25"} <= set(policies.index) else None
+    out |= {f"gap_{p}": NAN if gaps is None else gaps[p] for p in ("strict", "either", "primary")}
+    return out | {"gap_sign": NAN if gaps is None else one_sign(gaps)}
+
+
+def first_listed_facts(fl: pd.DataFrame, summary: pd.DataFrame, stated: Mapping) -> dict:
+    """Chapter 04: Word+Char and Char TF-IDF on the first-listed gallery against their means, and
+    how many rankers' first-listed accuracy lies inside their range over random galleries."""
+    inside = int(((summary["min"] <= fl["primary"]) & (fl["primary"] <= summary["max"])).sum())
+    out = {"n_inside": how_many(inside, len(fl), "ranker"), "paper_wc": stated["word_char"],
+           "paper_c": stated["char"]}
+    if not {"char", "word_char"} <= set(fl.index):
+        return out | dict.fromkeys(["fl_wc", "fl_c", "fl_n", "mean_wc", "mean_c", "fl_order"], NAN)
+    wc, c = fl.loc["word_char", "primary"], fl.loc["char", "primary"]
+    mwc, mc = summary.loc["word_char", "mean"], summary.loc["char", "mean"]
+    return out | {"fl_wc": wc, "fl_c": c, "fl_n": int(fl.loc["char", "n_scored"]), "mean_wc": mwc,
+                  "mean_c": mc, "fl_order": same_or_reversed(wc - c, mwc - mc)}
+
+
+def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[str, str]) -> dict:
+    """Chapter 04: why strict and either-label scoring agree on the first-listed gallery.
+
+    ``dup_pred``: the predictions of the duplicated text's copies (``ranker, task, text,
+    predicted``); ``fl``: the first-listed table by ranker; ``gallery``: task → indexed text. The
+    key ``applies`` is False when the explanation's premise (two unindexed copies, no ranker
+    predicting an owner) fails.
+    """
+    from ..reproduction.error_analysis import content_words
+
+    owners = sorted(set(dup_pred["task"]))
+    text = dup_pred["text"].iloc[0] if len(dup_pred) else ""
+    guess = dup_pred["predicted"].mode().iloc[0] if len(dup_pred) else ""
+    hits = int(dup_pred.groupby("ranker")["predicted"].first().isin(owners).sum())
+    shared = {t: content_words(text) & content_words(gallery.get(t, "")) for t in [guess, *owners]}
+    equal = bool((fl["strict"] == fl["either"]).all())
+    return {"applies": equal and not hits and len(owners) == 2 and len(dup_pred) == 2 * len(fl),
+            "strict_either": "equal" if equal else "not equal", "n_hit": how_many(hits, len(fl), "ranker"),
+            "dup_owners": " and ".join(owners), "dup_text": text, "dup_predicted": guess,
+            "dup_predicted_text": gallery.get(guess, ""), "guess_words": ", ".join(sorted(shared[guess])),
+            "owners_text": " and ".join(f"“{gallery[t]}”" for t in owners),
+            "owner_words": ", ".join(sorted(set().union(*(shared[t] for t in owners)))) or "none"}

@@ -310,3 +310,23 @@ def reading_names(readings) -> str:
     """Extraction readings as the table names them, joined; "none" when there are none."""
     names = [reading_label(r) for r in readings]
     return "; ".join(names) if names else "none"
+NAMED_HEADERS = {"paper_says": "Paper: predicted", "ours": "Ours: predicted", "occurs": "Same error"}
+
+
+def error_counts(errors: pd.DataFrame, n_rankers: int) -> pd.DataFrame:
+    """Wrong answers per ranker, and how many of them every one of the ``n_rankers`` gets wrong."""
+    shared = errors.groupby("text")["ranker"].transform("nunique") == n_rankers
+    counts = errors.assign(shared=shared).groupby("ranker", sort=False).agg(
+        errors=("text", "size"), shared_by_all=("shared", "sum")).reset_index()
+    return counts.assign(ranker=counts["ranker"].map(label))
+
+
+def named_errors(predictions: pd.DataFrame, named: tuple) -> pd.DataFrame:
+    """The errors the paper names (``paper.NAMED_ERRORS``: ranker, query, predicted task) beside our
+    prediction for the same query on the first-listed gallery."""
+    rows = []
+    for ranker, text, task in named:
+        got = predictions.loc[(predictions["ranker"] == ranker) & (predictions["text"] == text), "predicted"]
+        rows.append({"ranker": ranker, "query": text, "paper_says": task, "ours": got.iloc[0] if len(got) else None})
+    frame = pd.DataFrame(rows)
+    return frame.assign(occurs=frame["ours"] == frame["paper_says"])
