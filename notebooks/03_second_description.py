@@ -46,9 +46,8 @@ import dataclasses
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, table_labels
-from robotask.retrieval.presentation.phrases import glue_all, how_many, leader, same_signs
-from robotask.retrieval.presentation.sentences import label
+from robotask.retrieval.presentation import figures, phrases, table_labels
+from robotask.retrieval.presentation.phrases import glue_all
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
 from robotask.retrieval.reproduction import paper
@@ -120,14 +119,7 @@ report.show_table(table_labels.table3(matched, paper.TABLE3), digits=1,
                   caption=("Matched study: one vs two indexed descriptions, same queries, "
                            "beside the paper's Table 3 (%)."))
 gains = matched.set_index("ranker")
-top, best_two = leader(gains["diff"]), leader(gains["two"])
-glue_all(gain_lo=gains["diff"].min(), gain_hi=gains["diff"].max(), top=label(top),
-         top_gain=gains.loc[top, "diff"], best_two=label(best_two),
-         top_paper=paper.TABLE3.get(top, {}).get("diff", float("nan")),
-         best_two_mean=gains.loc[best_two, "two"],
-         n_gain=how_many(int((gains["diff"] > 0).sum()), len(gains), "ranker"),
-         n_better=int(matched["two_better"].sum()), n_worse=int(matched["two_worse"].sum()),
-         n_cells=int(matched["n_trials"].sum()))
+glue_all(**phrases.matched_facts(matched, paper.TABLE3))
 
 # %% [markdown]
 # On identical queries a second description changes the mean accuracy by between
@@ -180,11 +172,11 @@ else:
     both, headers = table_labels.two_readings(matched, alt, matched_draws, other)
     report.show_table(both, digits=1, headers=headers,
                       caption="The matched study under the other way of drawing the galleries.")
-alt_gains = (alt if alt is not None else matched).set_index("ranker")["diff"]
-glue_all(other=other, used=matched_draws, alt_lo=alt_gains.min(), alt_hi=alt_gains.max(),
-         alt_top=label(leader(alt_gains)), alt_n_gain=how_many(int((alt_gains > 0).sum()),
-                                                               len(alt_gains), "ranker"),
-         same_direction=same_signs(gains["diff"], alt_gains))
+alt_facts = phrases.matched_facts(alt if alt is not None else matched, paper.TABLE3)
+glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"], alt_hi=alt_facts["gain_hi"],
+         alt_top=alt_facts["top"], alt_n_gain=alt_facts["n_gain"],
+         same_direction=phrases.same_signs(gains["diff"], (alt if alt is not None else matched)
+                                           .set_index("ranker")["diff"]))
 
 # %% [markdown]
 # With `matched_draws` = {glue:text}`other` the changes range from {glue:text}`alt_lo:+.1f` to

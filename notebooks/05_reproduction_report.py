@@ -49,10 +49,9 @@ benchmark_reference_trials: int = 2  # trials timed with the reference (0: skip)
 from robotask import io, plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, table_labels
-from robotask.retrieval.presentation.phrases import draw_verdict, fewer_or_more, fits, glue_all
-from robotask.retrieval.presentation.phrases import glue_missing, how_many
-from robotask.retrieval.presentation.phrases import offset_reading, reading_verdict, size_verdict
+from robotask.retrieval.presentation import figures, phrases, table_labels
+from robotask.retrieval.presentation.phrases import draw_verdict, fewer_or_more, glue_all
+from robotask.retrieval.presentation.phrases import glue_missing, how_many, offset_reading
 from robotask.retrieval.protocol import reference, study
 from robotask.retrieval.protocol.draws import load_study_corpus
 from robotask.retrieval.reproduction import paper, versus_paper
@@ -179,32 +178,12 @@ glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
 # it, and whether they include the counts of the paper's corpus and of ours.
 
 # %% tags=["remove-input"]
-stated = {f"table2.{r}.{s}": v for r, d in paper.TABLE2.items() for s, v in d.items()
-          if s in ("min", "max")}
-stated.update({f"first_listed.{r}": v for r, v in paper.FIRST_LISTED.items()})
-candidates = len(corpus.texts) - len(corpus.tasks)
-window = range(candidates - 4, candidates + 5)
-dens = paper.denominators(stated, window)
-paper_n = {paper.CORPUS["queries_per_trial"] - k for k in range(3)}
-our_n = {candidates - k for k in range(int(corpus.duplicate.sum()) + 1)}
-dens["fits_paper_234"] = table_labels.fits_counts(dens["fitting_n"], paper_n)
-dens["fits_ours"] = table_labels.fits_counts(dens["fitting_n"], our_n)
+dens, facts = phrases.corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
+                                       int(corpus.duplicate.sum()))
 report.show_table(dens.assign(key=dens["key"].map(table_labels.number_label)),
                   headers=table_labels.DENOMINATOR_HEADERS,
                   caption="Which query counts could give each percentage the paper prints.")
-first = per_trial.query("condition == 'first_listed' and policy == 'primary'")
-n_fl_ours = int(first["n_queries"].iloc[0])
-n_fl_paper = n_fl_ours + int(paper.CORPUS["queries_per_trial"]) - candidates
-fl_sets = [set() if f == "none" else set(map(int, f.split()))
-           for f in dens.loc[dens["key"].str.startswith("first_listed"), "fitting_n"]]
-common = sorted(set.intersection(*fl_sets)) if fl_sets else []
-n_fit_paper, n_fit_ours = int(dens["fits_paper_234"].sum()), int(dens["fits_ours"].sum())
-glue_all(paper_n=f"{min(paper_n)}–{max(paper_n)}", our_n=f"{min(our_n)}–{max(our_n)}",
-         n_stated=len(dens), n_fit_paper=n_fit_paper, n_fit_ours=n_fit_ours,
-         window=f"{min(window)}–{max(window)}", common=", ".join(map(str, common)) or "none",
-         n_fl_paper=n_fl_paper, n_fl_ours=n_fl_ours, fl_paper_fits=fits(n_fl_paper, common),
-         fl_ours_fits=fits(n_fl_ours, common), paper_descriptions=int(paper.CORPUS["descriptions"]),
-         size_verdict=size_verdict(n_fit_paper, n_fit_ours, len(dens)))
+glue_all(**facts)
 
 # %% [markdown]
 # Over random galleries the count of scored queries is {glue:text}`paper_n` for the paper's corpus
@@ -234,22 +213,10 @@ if alternative_corpora and not corpus_path:
     report.show_table(alt.assign(corpus=alt["corpus"].map(table_labels.reading_label)), digits=1,
                       headers=table_labels.alternative_headers(alt.columns),
                       caption="Mean accuracy on other readings of the RLBench corpus (%).")
-    same = ((alt["tasks"] == paper.CORPUS["tasks"])
-            & (alt["descriptions"] == paper.CORPUS["descriptions"]))
-    word_char = alt.loc[alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"], "corpus"]
-    base = alt.loc[alt["corpus"] == "committed", "mean_char"].item()
-    move = (alt["mean_char"] - base).abs().max()
-    both = table_labels.fingerprint_readings(alt, paper.FIRST_LISTED)
-    glue_all(n_same=int(same.sum()), word_char_readings=table_labels.reading_names(word_char),
-             fingerprint=table_labels.reading_names(both), char_lo=alt["mean_char"].min(),
-             char_hi=alt["mean_char"].max(), char_move=move,
-             paper_char=paper.TABLE2["char"]["mean"],
-             reading_verdict=reading_verdict(move, base - paper.TABLE2["char"]["mean"]))
 else:
     report.show_md("**Note.** The alternative readings were not run in this build (a custom "
                    "corpus, or `alternative_corpora` is off): the next paragraph does not apply.")
-    glue_missing("n_same", "word_char_readings", "fingerprint", "char_lo", "char_hi", "char_move",
-                 "paper_char", "reading_verdict")
+glue_all(**phrases.alternative_facts(alt))
 
 # %% [markdown]
 # {glue:text}`n_same` readings give exactly the paper's number of tasks and descriptions. The
@@ -294,11 +261,8 @@ bench = None
 if benchmark_reference_trials > 0:
     bench = reference.benchmark(corpus, config, repeats=2,
                                 reference_trials=benchmark_reference_trials)
-    glue_all(study_s=bench["study_s"], study_cpu_s=bench["study_cpu_s"],
-             n_rankers=len(config.rankers),
-             n_evaluations=bench["n_evaluations"], n_predictions=bench["n_predictions"],
-             fast_s=bench["fast_s"], reference_s=bench["reference_s"], ratio=bench["ratio"],
-             same_predictions="identical" if bench["identical"] else "different")
+    glue_all(n_rankers=len(config.rankers), same_predictions="identical" if bench["identical"]
+             else "different", **{k: v for k, v in bench.items() if k != "identical"})
 else:
     report.show_md("**Note.** The plain reference was not timed in this build "
                    "(`benchmark_reference_trials` = 0): the next paragraph does not apply.")

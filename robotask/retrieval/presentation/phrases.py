@@ -213,3 +213,69 @@ def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[s
             "dup_predicted_text": gallery.get(guess, ""), "guess_words": ", ".join(sorted(shared[guess])),
             "owners_text": " and ".join(f"“{gallery[t]}”" for t in owners),
             "owner_words": ", ".join(sorted(set().union(*(shared[t] for t in owners)))) or "none"}
+
+
+def matched_facts(matched: pd.DataFrame, paper_table: Mapping) -> dict:
+    """Chapter 03: the range of gains, the largest beside the paper's, the best two-description
+    mean, and the paired counts (``matched``: ``across_galleries.matched_table``)."""
+    gains = matched.set_index("ranker")
+    top, best = leader(gains["diff"]), leader(gains["two"])
+    return {"gain_lo": gains["diff"].min(), "gain_hi": gains["diff"].max(), "top": label(top),
+            "top_gain": gains.loc[top, "diff"], "top_paper": paper_table.get(top, {}).get("diff", NAN),
+            "best_two": label(best), "best_two_mean": gains.loc[best, "two"],
+            "n_gain": how_many(int((gains["diff"] > 0).sum()), len(gains), "ranker"),
+            "n_better": int(matched["two_better"].sum()), "n_worse": int(matched["two_worse"].sum()),
+            "n_cells": int(matched["n_trials"].sum())}
+
+
+def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_duplicates: int) -> tuple:
+    """Chapter 05: which counts of scored queries the paper's stated percentages fit.
+
+    Returns the table of ``paper.denominators`` (with ``fits_paper_234`` and ``fits_ours``) for the
+    stated minima, maxima and first-listed percentages, and the values the prose glues.
+    """
+    from ..reproduction import paper
+    from .table_labels import fits_counts
+
+    stated = {f"table2.{r}.{s}": v for r, d in paper.TABLE2.items() for s, v in d.items() if s in ("min", "max")}
+    stated |= {f"first_listed.{r}": v for r, v in paper.FIRST_LISTED.items()}
+    candidates = n_texts - n_tasks
+    window = range(candidates - 4, candidates + 5)
+    dens = paper.denominators(stated, window)
+    paper_n = {paper.CORPUS["queries_per_trial"] - k for k in range(3)}
+    our_n = {candidates - k for k in range(n_duplicates + 1)}
+    dens["fits_paper_234"] = fits_counts(dens["fitting_n"], paper_n)
+    dens["fits_ours"] = fits_counts(dens["fitting_n"], our_n)
+    fl = per_trial.query("condition == 'first_listed' and policy == 'primary'")
+    n_ours = int(fl["n_queries"].iloc[0])
+    n_paper = n_ours + int(paper.CORPUS["queries_per_trial"]) - candidates
+    sets = [set() if f == "none" else set(map(int, f.split()))
+            for f in dens.loc[dens["key"].str.startswith("first_listed"), "fitting_n"]]
+    common = sorted(set.intersection(*sets)) if sets else []
+    fit_paper, fit_ours = int(dens["fits_paper_234"].sum()), int(dens["fits_ours"].sum())
+    return dens, {"paper_n": f"{min(paper_n)}–{max(paper_n)}", "our_n": f"{min(our_n)}–{max(our_n)}",
+                  "n_stated": len(dens), "n_fit_paper": fit_paper, "n_fit_ours": fit_ours,
+                  "window": f"{min(window)}–{max(window)}", "common": ", ".join(map(str, common)) or "none",
+                  "n_fl_paper": n_paper, "n_fl_ours": n_ours, "fl_paper_fits": fits(n_paper, common),
+                  "fl_ours_fits": fits(n_ours, common), "paper_descriptions": int(paper.CORPUS["descriptions"]),
+                  "size_verdict": size_verdict(fit_paper, fit_ours, len(dens))}
+
+
+def alternative_facts(alt: pd.DataFrame | None) -> dict:
+    """Chapter 05: the extraction readings that give the paper's counts and first-listed
+    percentages, and how far they move the Char TF-IDF mean (NaN when they did not run)."""
+    from ..reproduction import paper
+    from .table_labels import fingerprint_readings, reading_names
+
+    keys = ["n_same", "word_char_readings", "fingerprint", "char_lo", "char_hi", "char_move", "reading_verdict"]
+    if alt is None:
+        return dict.fromkeys(keys, NAN) | {"paper_char": paper.TABLE2["char"]["mean"]}
+    same = (alt["tasks"] == paper.CORPUS["tasks"]) & (alt["descriptions"] == paper.CORPUS["descriptions"])
+    word_char = alt.loc[alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"], "corpus"]
+    base = alt.loc[alt["corpus"] == "committed", "mean_char"].item()
+    move = (alt["mean_char"] - base).abs().max()
+    return {"n_same": int(same.sum()), "word_char_readings": reading_names(word_char),
+            "fingerprint": reading_names(fingerprint_readings(alt, paper.FIRST_LISTED)),
+            "char_lo": alt["mean_char"].min(), "char_hi": alt["mean_char"].max(), "char_move": move,
+            "paper_char": paper.TABLE2["char"]["mean"],
+            "reading_verdict": reading_verdict(move, base - paper.TABLE2["char"]["mean"])}
