@@ -34,8 +34,8 @@ output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import figures, table_labels
-from robotask.retrieval.presentation.phrases import fewer_or_more, fits, glue_all, leader
+from robotask.retrieval.presentation import figures, phrases, table_labels
+from robotask.retrieval.presentation.phrases import glue_all
 from robotask.retrieval.reproduction import paper
 from robotask.retrieval.rlbench import extraction, fixed_corpus
 
@@ -114,10 +114,6 @@ status = fixed_corpus.status_summary(accounting)
 report.show_table(table_labels.plain_reasons(status, "example reason"),
                   headers={"example": "Example file"},
                   caption="RLBench task files by extraction status, with an example and reason.")
-by_status = dict(zip(status["status"], status["files"]))
-excluded_counts = {s: n for s, n in by_status.items() if s != "fixed"}
-glue_all(n_files=len(accounting), n_fixed=by_status.get("fixed", 0),
-         largest_status=leader(excluded_counts), largest_n=max(excluded_counts.values()))
 
 # %% [markdown]
 # The excluded files that are not templated are few enough to read one by one, with the reason the
@@ -134,10 +130,6 @@ write_csv(out / "excluded_files.csv", excluded)
 report.show_table(excluded[excluded["status"] != "templated"],
                   headers=table_labels.EXCLUDED_HEADERS,
                   caption="Task files left out of the corpus (other than templated ones), and why.")
-templated = excluded[excluded["status"] == "templated"]
-n_mixed = int((templated["n_fixed_literals"] > 0).sum())
-glue_all(n_templated=len(templated), n_mixed=n_mixed, n_all_templated=len(templated) - n_mixed,
-         n_excluded=len(excluded))
 
 # %% [markdown]
 # ## Descriptions per task
@@ -153,15 +145,11 @@ glue_all(n_templated=len(templated), n_mixed=n_mixed, n_all_templated=len(templa
 fig = figures.figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
 per_task = fixed_corpus.descriptions_per_task(corpus_df)
-low, high = int(per_task.min()), int(per_task.max())
-most = sorted(per_task.index[per_task == high])
 report.show_figure(fig, "fig-descriptions-per-task",
                    f"How many fixed descriptions each of the {counts['tasks']} tasks has "
                    f"({counts['descriptions']} descriptions in all).",
-                   f"Bar chart: number of tasks for each count of descriptions, {low} to {high}.")
-glue_all(per_low=low, per_high=high, per_median=float(per_task.median()),
-         most_tasks=", ".join(most), most_verb="has" if len(most) == 1 else "have",
-         n_low=int((per_task == low).sum()), min_queries=low - 1)
+                   f"Bar chart: number of tasks for each count of descriptions, {per_task.min()} "
+                   f"to {per_task.max()}.")
 
 # %% [markdown]
 # ## Exact duplicates
@@ -182,10 +170,6 @@ report.show_table(dups, headers={"n_rows": "Rows"},
 if len(dups) != 1 or len(within) != 1:
     report.show_md("**Note.** The paragraph above describes one shared text and one text "
                    f"repeated inside a task; this corpus has {len(dups)} and {len(within)}.")
-glue_all(n_dups=len(dups), dup_text=dups["text"].iloc[0],
-         dup_tasks=dups["tasks"].iloc[0].replace(", ", " and "), n_within=len(within),
-         within_text=within["text"].iloc[0], within_rows=int(within["n_rows"].iloc[0]),
-         within_task=within["task"].iloc[0])
 
 # %% [markdown]
 # ## Preserved wording: typos and glued literals
@@ -211,10 +195,8 @@ report.show_table(oddities, caption=("Descriptions with a textual oddity (a doub
 glued = fixed_corpus.glued_literals(literals)
 report.show_table(glued[["task", "status", "line", "marked"]],
                   caption="Adjacent string literals Python glues into one description.")
-umbrella = literals[literals["task"] == "put_umbrella_in_umbrella_stand"]
-glue_all(n_oddities=len(oddities), n_glued=len(glued),
-         n_glued_fixed=int((glued["status"] == "fixed").sum()),
-         umbrella_pieces=int(umbrella["pieces"].map(len).sum()), umbrella_strings=len(umbrella))
+glue_all(n_oddities=len(oddities),
+         **phrases.corpus_facts(tables, excluded, per_task, dups, within, glued))
 
 # %% [markdown]
 # ## Comparison with the paper
@@ -229,12 +211,6 @@ glue_all(n_oddities=len(oddities), n_glued=len(glued),
 comparison = fixed_corpus.compare_with_paper(corpus_df, accounting)
 report.show_table(table_labels.quantities(comparison),
                   caption="The corpus we extract beside the corpus the paper reports.")
-d_tasks = counts["tasks"] - int(paper.CORPUS["tasks"])
-d_descriptions = counts["descriptions"] - int(paper.CORPUS["descriptions"])
-glue_all(tasks_vs_paper=fewer_or_more(d_tasks, "task"),
-         paper_tasks=int(paper.CORPUS["tasks"]),
-         paper_descriptions=int(paper.CORPUS["descriptions"]),
-         descriptions_vs_paper=fewer_or_more(d_descriptions, "description"))
 
 # %% [markdown]
 # Which rule would give the paper's count? The table applies alternative rules to the literals
@@ -254,14 +230,10 @@ glue_all(tasks_vs_paper=fewer_or_more(d_tasks, "task"),
 # %% tags=["remove-input"]
 alternatives = fixed_corpus.rule_alternatives(literals)
 report.show_table(alternatives, caption="The corpus under alternative extraction rules.")
-rules = alternatives.set_index("rule")
-single = alternatives[alternatives["rule"].str.startswith("split_one:")]
-matching = rules.index[rules["matches_paper"].astype(bool)]
-uniform = [r for r in matching if not r.startswith("split_one:")]
-glue_all(every_tasks=int(rules.loc["split_glued", "tasks"]),
-         every_descriptions=int(rules.loc["split_glued", "descriptions"]), n_single=len(single),
-         n_match=int(single["matches_paper"].sum()), uniform_rules=", ".join(uniform) or "none")
-if uniform != ["split_capital"]:
+n_first_listed = fixed_corpus.first_listed_scored_queries(corpus_df)
+facts = phrases.rule_facts(alternatives, counts, n_first_listed)
+glue_all(**{k: v for k, v in facts.items() if k != "only_capital"})
+if not facts["only_capital"]:
     report.show_md("**Note.** The sentences below about `split_capital` as the one uniform rule "
                    "that gives the paper's counts do not hold for this corpus.")
 
@@ -285,18 +257,6 @@ if uniform != ["split_capital"]:
 # not, the difference lies in the corpus the paper used, not in how it counted;
 # {doc}`05_reproduction_report` checks the other stated percentages.
 
-# %% tags=["remove-input"]
-candidates = list(range(counts["queries_per_trial"] - 6, counts["queries_per_trial"] + 7))
-n_ours = fixed_corpus.first_listed_scored_queries(corpus_df)
-n_paper = n_ours + int(paper.CORPUS["queries_per_trial"]) - counts["queries_per_trial"]
-fits_both = [set(paper.attainable_denominators(paper.FIRST_LISTED[r], candidates))
-             for r in ("word_char", "char")]
-consistent = sorted(fits_both[0] & fits_both[1])
-glue_all(fl_word_char=paper.FIRST_LISTED["word_char"], fl_char=paper.FIRST_LISTED["char"],
-         n_lo=min(candidates), n_hi=max(candidates), n_paper=n_paper, n_ours=n_ours,
-         consistent=", ".join(map(str, consistent)) or "none", paper_fits=fits(n_paper, consistent),
-         ours_fits=fits(n_ours, consistent))
-
 # %% [markdown]
 # ## What we found
 #
@@ -317,7 +277,7 @@ glue_all(fl_word_char=paper.FIRST_LISTED["word_char"], fl_char=paper.FIRST_LISTE
 write_json(out / "summary.json", {
     "revision": corpus_df["revision"].iloc[0], "re_extracted": bool(rlbench_dir),
     "files": len(accounting),
-    "files_by_status": {k: int(v) for k, v in by_status.items()},
+    "files_by_status": {k: int(v) for k, v in zip(status["status"], status["files"])},
     "tasks": counts["tasks"], "descriptions": counts["descriptions"],
     "paper": {**{k: paper.CORPUS[k]
                  for k in ("task_files", "tasks", "descriptions", "queries_per_trial")},

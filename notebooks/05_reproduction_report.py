@@ -223,9 +223,10 @@ glue_all(**phrases.alternative_facts(alt))
 # readings whose first-listed gallery reproduces **both** of the paper's percentages are:
 # {glue:text}`fingerprint`. Word+Char alone matches the paper's first-listed percentage for:
 # {glue:text}`word_char_readings`. Across all readings the Char TF-IDF mean stays between
-# {glue:text}`char_lo:.1f` % and {glue:text}`char_hi:.1f` % (paper {glue:text}`paper_char:.1f` %),
-# moving by at most {glue:text}`char_move:.1f` pp from the committed corpus: which description the
-# paper had {glue:text}`reading_verdict`.
+# {glue:text}`char_lo:.1f` % and {glue:text}`char_hi:.1f` % (paper {glue:text}`paper_char:.1f` %).
+# The readings with exactly the paper's counts, the plausible candidates for its corpus, move it
+# by at most {glue:text}`char_move:.1f` pp from the committed corpus: which description the paper
+# had {glue:text}`reading_verdict`.
 #
 # ## Investigation 3: is the gap between the paper's numbers and ours a draw effect?
 #

@@ -263,7 +263,8 @@ def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_dup
 
 def alternative_facts(alt: pd.DataFrame | None) -> dict:
     """Chapter 05: the extraction readings that give the paper's counts and first-listed
-    percentages, and how far they move the Char TF-IDF mean (NaN when they did not run)."""
+    percentages, and how far those with the paper's counts move the Char TF-IDF mean (NaN when
+    the readings did not run)."""
     from ..reproduction import paper
     from .table_labels import fingerprint_readings, reading_names
 
@@ -273,9 +274,60 @@ def alternative_facts(alt: pd.DataFrame | None) -> dict:
     same = (alt["tasks"] == paper.CORPUS["tasks"]) & (alt["descriptions"] == paper.CORPUS["descriptions"])
     word_char = alt.loc[alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"], "corpus"]
     base = alt.loc[alt["corpus"] == "committed", "mean_char"].item()
-    move = (alt["mean_char"] - base).abs().max()
+    move = (alt.loc[same, "mean_char"] - base).abs().max() if same.any() else NAN
     return {"n_same": int(same.sum()), "word_char_readings": reading_names(word_char),
             "fingerprint": reading_names(fingerprint_readings(alt, paper.FIRST_LISTED)),
             "char_lo": alt["mean_char"].min(), "char_hi": alt["mean_char"].max(), "char_move": move,
             "paper_char": paper.TABLE2["char"]["mean"],
             "reading_verdict": reading_verdict(move, base - paper.TABLE2["char"]["mean"])}
+
+
+def corpus_facts(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per_task: pd.Series,
+                 dups: pd.DataFrame, within: pd.DataFrame, glued: pd.DataFrame) -> dict:
+    """Chapter 01: the accounting of the task files, descriptions per task, duplicates and glued
+    literals (``tables``: ``fixed_corpus.committed_tables``; the rest from ``fixed_corpus``)."""
+    accounting, literals = tables["accounting"], tables["literals"]
+    files = accounting["status"].value_counts()
+    left_out = {s: int(n) for s, n in files.items() if s != "fixed"}
+    templated = excluded[excluded["status"] == "templated"]
+    n_mixed = int((templated["n_fixed_literals"] > 0).sum())
+    most = sorted(per_task.index[per_task == per_task.max()])
+    umbrella = literals[literals["task"] == "put_umbrella_in_umbrella_stand"]
+    return {"n_files": len(accounting), "n_fixed": int(files.get("fixed", 0)),
+            "largest_status": leader(left_out), "largest_n": max(left_out.values()),
+            "n_templated": len(templated), "n_mixed": n_mixed, "n_all_templated": len(templated) - n_mixed,
+            "n_excluded": len(excluded), "per_low": int(per_task.min()), "per_high": int(per_task.max()),
+            "per_median": float(per_task.median()), "most_tasks": ", ".join(most),
+            "most_verb": "has" if len(most) == 1 else "have", "n_low": int((per_task == per_task.min()).sum()),
+            "min_queries": int(per_task.min()) - 1, "n_dups": len(dups), "dup_text": dups["text"].iloc[0],
+            "dup_tasks": dups["tasks"].iloc[0].replace(", ", " and "), "n_within": len(within),
+            "within_text": within["text"].iloc[0], "within_rows": int(within["n_rows"].iloc[0]),
+            "within_task": within["task"].iloc[0], "n_glued": len(glued),
+            "n_glued_fixed": int((glued["status"] == "fixed").sum()),
+            "umbrella_pieces": int(umbrella["pieces"].map(len).sum()), "umbrella_strings": len(umbrella)}
+
+
+def rule_facts(alternatives: pd.DataFrame, counts: Mapping[str, int], n_first_listed: int) -> dict:
+    """Chapter 01: our corpus against the paper's, the extraction rules that give its counts, and
+    which counts of scored queries its first-listed percentages fit (``alternatives``:
+    ``fixed_corpus.rule_alternatives``; ``n_first_listed``: our first-listed scored queries)."""
+    from ..reproduction import paper
+
+    rules = alternatives.set_index("rule")
+    single = alternatives[alternatives["rule"].str.startswith("split_one:")]
+    uniform = [r for r in rules.index[rules["matches_paper"].astype(bool)] if not r.startswith("split_one:")]
+    window = list(range(counts["queries_per_trial"] - 6, counts["queries_per_trial"] + 7))
+    n_paper = n_first_listed + int(paper.CORPUS["queries_per_trial"]) - counts["queries_per_trial"]
+    sets = [set(paper.attainable_denominators(paper.FIRST_LISTED[r], window)) for r in ("word_char", "char")]
+    consistent = sorted(sets[0] & sets[1])
+    return {"tasks_vs_paper": fewer_or_more(counts["tasks"] - int(paper.CORPUS["tasks"]), "task"),
+            "descriptions_vs_paper": fewer_or_more(counts["descriptions"] - int(paper.CORPUS["descriptions"]),
+                                                   "description"),
+            "paper_tasks": int(paper.CORPUS["tasks"]), "paper_descriptions": int(paper.CORPUS["descriptions"]),
+            "every_tasks": int(rules.loc["split_glued", "tasks"]),
+            "every_descriptions": int(rules.loc["split_glued", "descriptions"]), "n_single": len(single),
+            "n_match": int(single["matches_paper"].sum()), "uniform_rules": ", ".join(uniform) or "none",
+            "only_capital": uniform == ["split_capital"], "fl_word_char": paper.FIRST_LISTED["word_char"],
+            "fl_char": paper.FIRST_LISTED["char"], "n_lo": min(window), "n_hi": max(window),
+            "n_paper": n_paper, "n_ours": n_first_listed, "consistent": ", ".join(map(str, consistent)) or "none",
+            "paper_fits": fits(n_paper, consistent), "ours_fits": fits(n_first_listed, consistent)}
