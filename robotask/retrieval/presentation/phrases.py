@@ -180,7 +180,8 @@ def policy_facts(policies: pd.DataFrame) -> dict:
 def first_listed_facts(fl: pd.DataFrame, summary: pd.DataFrame, stated: Mapping) -> dict:
     """Chapter 04: Word+Char and Char TF-IDF on the first-listed gallery against their means, and
     how many rankers' first-listed accuracy lies inside their range over random galleries."""
-    inside = int(((summary["min"] <= fl["primary"]) & (fl["primary"] <= summary["max"])).sum())
+    rng = summary.reindex(fl.index)
+    inside = int(((rng["min"] <= fl["primary"]) & (fl["primary"] <= rng["max"])).sum())
     out = {"n_inside": how_many(inside, len(fl), "ranker"), "paper_wc": stated["word_char"],
            "paper_c": stated["char"]}
     if not {"char", "word_char"} <= set(fl.index):
