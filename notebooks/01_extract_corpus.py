@@ -68,8 +68,10 @@ glue_all(source=source, revision=corpus_df["revision"].iloc[0],
 # %% [markdown]
 # ## How the extractor reads a task file
 #
-# The question is which descriptions a task file states verbatim, independently of the variation
-# the simulator is asked for. The extractor (`robotask.retrieval.rlbench.extraction`) parses each
+# Every later chapter ranks these descriptions, so the corpus is the ground on which the whole
+# reproduction stands: one description more or less changes the paper's percentages in their
+# last digit. The question is which descriptions a task file states verbatim, independently of
+# the variation the simulator is asked for. The extractor (`robotask.retrieval.rlbench.extraction`) parses each
 # file with Python's `ast` module; it never imports or runs task code. It finds `init_episode`,
 # collects its `return` statements (not those of nested functions) and reads the returned list:
 # either a list literal, or a variable bound once to a list literal and never changed. A

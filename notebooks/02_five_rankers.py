@@ -83,7 +83,8 @@ n_queries = len(corpus.texts) - len(corpus.tasks)
 ran_paper = [r for r in config.rankers if r in PAPER_RANKERS]
 glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries,
          n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
-         n_paper=len(PAPER_RANKERS),
+         n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
+         char_max=char_ngram_max,
          extra_rankers=phrases.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
@@ -92,6 +93,17 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
 # run draws {glue:text}`n_trials` galleries (seed {glue:text}`seed`) and scores
 # {glue:text}`n_rankers` rankers: {glue:text}`n_paper_ran` of the paper's {glue:text}`n_paper`,
 # and beyond the paper: {glue:text}`extra_rankers`.
+#
+# ## Why random galleries
+#
+# A robot that must map an instruction to one of its known tasks knows each task only through the
+# wordings someone wrote down. Which wording that is, is an accident: the task author could as
+# well have listed another paraphrase first. A method that wins on one choice of indexed
+# wording may lose on another, so the paper scores every ranker over many random choices and
+# reports the distribution, not one number. The score is {term}`top-1 accuracy <Top-k accuracy>`:
+# the share of scored queries whose highest-ranked task is the task they were written for. With
+# one wording indexed per task, a ranker that guessed would score one in {glue:text}`n_tasks`,
+# {glue:text}`chance:.1f` %.
 #
 # ## Method
 #
@@ -114,6 +126,13 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
 # - *LSA*: an exact SVD of the gallery word TF-IDF matrix, k = min(`lsa_dims`, rank) right singular
 #   vectors (rank by NumPy's `matrix_rank` tolerance); gallery and queries are projected and
 #   compared by cosine; a zero projection has similarity 0.
+#
+# None of them is trained: each builds its statistics from the gallery of the draw and nothing
+# else, which is what lets the paper compare them on a small corpus. They differ in what counts
+# as a match. BM25 and Word TF-IDF match whole words (Word TF-IDF also word pairs), Char TF-IDF
+# matches pieces of {glue:text}`char_min` to {glue:text}`char_max` characters inside words, so
+# *closing* still meets *close*, and LSA matches words through the few directions of a low-rank factorisation of
+# the gallery, so that words which co-occur in the gallery count as related.
 #
 # **Scoring.** S(t, q) is the best similarity of q to task t's gallery texts; the prediction is
 # the task with the highest S after rounding to 1e-9, ties going to the first task id in sorted
@@ -197,8 +216,8 @@ report.show_figure(
 # %% [markdown]
 # ## Paired comparisons
 #
-# Every ranker sees the same galleries and queries in a trial, so methods are compared trial by
-# trial: the mean {term}`paired difference` in percentage points ({term}`pp`) and how many
+# How sure is the ordering of two rankers whose means lie a few points apart? Every ranker sees
+# the same galleries and queries in a trial, so methods are compared trial by trial: the mean {term}`paired difference` in percentage points ({term}`pp`) and how many
 # galleries each side wins (a tie = the same number of correct queries). Pairing removes the
 # gallery-to-gallery spread seen above from the comparison: a gallery that is hard for one ranker
 # tends to be hard for the other, so a small mean difference that holds in nearly every gallery

@@ -93,7 +93,10 @@ if duplicates.empty:
 # %% [markdown]
 # ## Three scoring policies
 #
-# The three policies treat such queries as follows:
+# The paper's headline numbers drop these queries. A sceptical reader may ask whether that choice
+# flatters one ranker: a ranker that happens to send the shared text to the "wrong" owner loses
+# under strict scoring and not under the primary policy. Scoring the same draws under all three
+# policies answers the question directly. The three policies treat such queries as follows:
 #
 # - **primary (duplicates removed,
 #   {term}`accuracy on unambiguous queries`):** they are excluded from the score of the draw;
