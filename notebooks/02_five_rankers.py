@@ -47,28 +47,21 @@ output_dir: str = ""  # result folder (empty: _build/results/02_five_rankers)
 matched_draws: str = "continue"  # continue the generator, or reuse the draws
 save_all_predictions: bool = False  # write predictions of every trial
 
-# %%
+# %% tags=["remove-input"]
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, sentences, sentences_repro
+from robotask.retrieval.presentation import figures, phrases, table_labels
+from robotask.retrieval.presentation.phrases import glue_all
+from robotask.retrieval.presentation.sentences import ordering
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.rankers import registry
+from robotask.retrieval.rankers.registry import PAPER_RANKERS
 from robotask.retrieval.reproduction import paper
 from robotask.retrieval.statistics import across_galleries
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
-
 out = report.output_dir(output_dir, "02_five_rankers")
-TABLE2_HEADERS = {
-    "label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
-    "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)",
-}
-PAIRED_HEADERS = {
-    "a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
-    "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)",
-}
 
 # %% [markdown]
 # A study is a configuration built from the parameters and one call; the result holds one row
@@ -85,20 +78,40 @@ result = study.run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
 
-# %%
+# %% tags=["remove-input"]
 n_queries = len(corpus.texts) - len(corpus.tasks)
-report.show_md(
-    sentences_repro.primary_design(
-        len(corpus.tasks), len(corpus.texts), n_trials, seed, list(config.rankers)
-    )
-)
+ran_paper = [r for r in config.rankers if r in PAPER_RANKERS]
+glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries,
+         n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
+         n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
+         char_max=char_ngram_max,
+         extra_rankers=phrases.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
+# The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_descriptions` descriptions. Each
+# trial indexes one description per task and queries with the other {glue:text}`n_queries`. This
+# run draws {glue:text}`n_trials` galleries (seed {glue:text}`seed`) and scores
+# {glue:text}`n_rankers` rankers: {glue:text}`n_paper_ran` of the paper's {glue:text}`n_paper`,
+# and beyond the paper: {glue:text}`extra_rankers`.
+#
+# ## Why random galleries
+#
+# A robot that must map an instruction to one of its known tasks knows each task only through the
+# wordings someone wrote down. Which wording that is, is an accident: the task author could as
+# well have listed another paraphrase first. A method that wins on one choice of indexed
+# wording may lose on another, so the paper scores every ranker over many random choices and
+# reports the distribution, not one number. The score is {term}`top-1 accuracy <Top-k accuracy>`:
+# the share of scored queries whose highest-ranked task is the task they were written for. With
+# one wording indexed per task, a ranker that guessed would score one in {glue:text}`n_tasks`,
+# {glue:text}`chance:.1f` %.
+#
 # ## Method
 #
 # **Draws.** A single generator `np.random.default_rng(seed)` produces, for each trial and for
 # each task in sorted task-id order, `rng.permutation(n_task)`. The first shuffled description of
-# each task is its {term}`gallery` entry; all others are {term}`queries <Query>` labelled with their source task.
+# each task is its {term}`gallery` entry; all others are {term}`queries <Query>` labelled with
+# their source task. Every ranker sees the same draws, so any difference between two rankers in
+# one trial comes from the rankers, not from the luck of the draw.
 #
 # **Rankers.** Every statistic is fitted on the gallery texts of the draw only (a query term
 # that no gallery text contains is ignored, as a vectorizer fitted on the gallery ignores it):
@@ -114,50 +127,82 @@ report.show_md(
 #   vectors (rank by NumPy's `matrix_rank` tolerance); gallery and queries are projected and
 #   compared by cosine; a zero projection has similarity 0.
 #
+# None of them is trained: each builds its statistics from the gallery of the draw and nothing
+# else, which is what lets the paper compare them on a small corpus. They differ in what counts
+# as a match. BM25 and Word TF-IDF match whole words (Word TF-IDF also word pairs), Char TF-IDF
+# matches pieces of {glue:text}`char_min` to {glue:text}`char_max` characters inside words, so
+# *closing* still meets *close*, and LSA matches words through the few directions of a low-rank factorisation of
+# the gallery, so that words which co-occur in the gallery count as related.
+#
 # **Scoring.** S(t, q) is the best similarity of q to task t's gallery texts; the prediction is
 # the task with the highest S after rounding to 1e-9, ties going to the first task id in sorted
 # order. **Primary policy:** a query whose exact text is a description of more than one task
-# (here "press the light switch") is excluded from the score.
+# (here "press the light switch") is excluded from the score; {doc}`04_scoring_audit` shows
+# that the choice does not change the comparison.
 #
 # **Speed.** All queries of a trial are scored against the gallery in one sparse matrix product;
 # the term counts of each text (a pure function of the text) are computed once, the gallery
-# statistics are refitted for every draw. Chapter 05 times this against a plain implementation.
-
-# %% [markdown]
+# statistics are refitted for every draw. {doc}`05_reproduction_report` times this against a
+# plain implementation.
+#
 # ## Result: the paper's Table 2
 #
-# Mean, sample standard deviation (ddof = 1), 5th and 95th percentiles (NumPy's default
-# `linear` method) and the observed range of top-1 accuracy across galleries, in percent, beside
-# the paper's mean {cite:p}`yelamanchi2026reference`.
+# The table gives the mean, the sample standard deviation (ddof = 1), the 5th and 95th
+# percentiles (NumPy's default `linear` method) and the observed range of top-1 accuracy across
+# galleries, in percent, beside the paper's mean {cite:p}`yelamanchi2026reference`.
 
-# %%
+# %% tags=["remove-input"]
 summary = across_galleries.summary_table(per_trial)
-table2 = summary.assign(paper_mean=[paper.TABLE2.get(r, {}).get("mean") for r in summary["ranker"]])
-table2["diff_pp"] = table2["mean"] - table2["paper_mean"]
-report.show_table(table2.drop(columns=["ranker", "n_trials"]), digits=1, headers=TABLE2_HEADERS,
+report.show_table(table_labels.table2(summary, paper.TABLE2), digits=1,
+                  headers=table_labels.TABLE2_HEADERS,
                   caption=("Top-1 accuracy over random one-description galleries, "
                            "beside the paper's Table 2 (%)."))
-report.show_md(sentences_repro.best_ranker_range(summary, paper.TABLE2))
-not_in_paper = sentences_repro.rankers_not_in_paper(summary)
-if not_in_paper:
-    report.show_md(not_in_paper)
+stats = summary.set_index("ranker")
+glue_all(**phrases.spread_facts(stats, paper.TABLE2, PAPER_RANKERS))
+if not stats.index.isin(PAPER_RANKERS).any():
+    report.show_md("**Note.** This run scored none of the paper's rankers: the paragraphs below "
+                   "that compare with the paper do not apply.")
 
 # %% [markdown]
+# Among the paper's rankers, **{glue:text}`best`** has the highest mean,
+# {glue:text}`best_mean:.1f` % (the paper reports {glue:text}`best_paper:.1f` %), and
+# {glue:text}`worst` the lowest, {glue:text}`worst_mean:.1f` %. The paper's headline, that
+# character n-grams are the strongest training-free representation of these short instructions,
+# is read in {doc}`05_reproduction_report` against every other number the paper states.
+#
+# The spread matters as much as the mean. {glue:text}`best`'s accuracy ranges from
+# {glue:text}`best_min:.1f` % to {glue:text}`best_max:.1f` % across galleries (5th–95th
+# percentile {glue:text}`best_p5:.1f`–{glue:text}`best_p95:.1f` %) with nothing changed but which
+# paraphrase of each task is indexed: a {glue:text}`best_range:.1f`-point range. A single
+# arbitrary gallery is therefore a noisy basis for ranking methods whose means lie a few points
+# apart, which is why the paper, and this chapter, average over many draws.
+
+# %% tags=["remove-input"]
+if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).any():
+    report.show_md("**Note.** This run scored no ranker beyond the paper's (or none of the "
+                   "paper's): the next paragraph does not apply.")
+
+# %% [markdown]
+# Rows marked *(not in paper)* are scored on the same draws. The best of them,
+# {glue:text}`top_extra`, reaches {glue:text}`top_extra_mean:.1f` %, {glue:text}`top_extra_gap:+.1f`
+# points against {glue:text}`best`; {doc}`06_sentence_embeddings` asks where that difference
+# comes from and what it costs.
+#
 # ## Mean and gallery-to-gallery spread (the paper's Figures 2 and 3)
 #
-# The bars show how much the score depends on which paraphrase is indexed; they are not
-# confidence intervals (chapter 07 adds those).
+# The first figure places our means beside the paper's, with the 5th–95th percentile range over
+# galleries; the second shows every gallery. The bars show how much the score depends on which
+# paraphrase is indexed; they are not confidence intervals ({doc}`07_uncertainty` adds those).
 
-# %%
+# %% tags=["remove-input"]
 fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()})
 plots.save_figure(fig, out, "fig2_ranker_spread")
 report.show_figure(
     fig, "fig-ranker-spread",
-    f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over "
-    f"{sentences.count(n_trials, 'random one-description gallery')}; open diamonds are the "
-    "paper's means {cite:p}`yelamanchi2026reference` (Figure 2 of the paper).",
-    "Dot-and-bar chart, one row per ranker: "
-    f"{sentences.ordering(summary.set_index('ranker')['mean'])}.",
+    f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over {n_trials} "
+    "random one-description galleries; open diamonds are the paper's means "
+    "{cite:p}`yelamanchi2026reference` (the paper's Figure 2).",
+    f"Dot-and-bar chart, one row per ranker: {ordering(stats['mean'])}.",
 )
 fig = figures.figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
@@ -167,54 +212,68 @@ report.show_figure(
     "distribution (the paper's Figure 3).",
     "Box plots of per-gallery accuracy, one per ranker, with every gallery as a dot.",
 )
-report.show_md(
-    f"{report.fig_ref('fig-ranker-spread')} places our means beside the paper's; "
-    f"{report.fig_ref('fig-trial-distributions')} shows every gallery."
-)
 
 # %% [markdown]
 # ## Paired comparisons
 #
-# Every ranker sees the same galleries and queries in a trial, so methods are compared trial by
-# trial: the mean {term}`paired difference` in percentage points ({term}`pp`) and how many galleries each side wins
-# (a tie = the same number of correct queries).
+# How sure is the ordering of two rankers whose means lie a few points apart? Every ranker sees
+# the same galleries and queries in a trial, so methods are compared trial by trial: the mean {term}`paired difference` in percentage points ({term}`pp`) and how many
+# galleries each side wins (a tie = the same number of correct queries). Pairing removes the
+# gallery-to-gallery spread seen above from the comparison: a gallery that is hard for one ranker
+# tends to be hard for the other, so a small mean difference that holds in nearly every gallery
+# is a real difference between the rankers.
 
-# %%
-candidate_pairs = [
-    ("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"), ("word", "lsa"),
-]
+# %% tags=["remove-input"]
+candidate_pairs = [("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"),
+                   ("word", "lsa")]
 pairs = [(a, b) for a, b in candidate_pairs if {a, b} <= set(config.rankers)]
 paired = across_galleries.paired_table(per_trial, pairs) if pairs else None
 if paired is not None:
-    report.show_table(
-        paired.assign(a=paired["a"].map(sentences.label), b=paired["b"].map(sentences.label)),
-        digits=2, headers=PAIRED_HEADERS,
-        caption="Paired differences between rankers over the same galleries (pp).",
-    )
+    report.show_table(table_labels.paired(paired), digits=2, headers=table_labels.PAIR_HEADERS,
+                      caption="Paired differences between rankers over the same galleries (pp).")
     fig = figures.figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
     report.show_figure(
         fig, "fig-paired-histograms",
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
-        "Three histograms of per-gallery differences in percentage points, one per ranker pair.",
-    )
-
-# %%
-if paired is not None and {"char", "bm25", "word", "word_char"} <= set(config.rankers):
-    report.show_md(sentences_repro.paired_finding(paired, paper.PAIRED))
+        "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
+glue_all(**phrases.paired_facts(paired, paper.PAIRED))
+if paired is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
+    report.show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
+                   "the next paragraph, which compares them, does not apply.")
 
 # %% [markdown]
+# The paper's central comparison is Char TF-IDF against BM25. Char TF-IDF
+# {glue:text}`cb_verb` BM25 by {glue:text}`cb_diff:+.1f` pp on average (paper
+# {glue:text}`pb_diff:+.1f` pp) and wins {glue:text}`cb_wins`, ties {glue:text}`cb_ties` and loses
+# {glue:text}`cb_losses` of the {glue:text}`cb_n_trials` galleries (paper: {glue:text}`pb_wins` wins
+# and {glue:text}`pb_ties` tie of {glue:text}`pb_n`). Against Word TF-IDF, which shares its IDF weighting but
+# matches whole words, Char TF-IDF {glue:text}`cw_verb` it by {glue:text}`cw_diff:+.1f` pp (paper
+# {glue:text}`pw_diff:+.1f` pp), with {glue:text}`cw_wins` wins and {glue:text}`cw_losses`
+# losses. Sub-word pieces can match inflections (*close*, *closing*) and word parts that
+# whole-word tokens miss; {doc}`08_perturbations` tests this with controlled rewrites.
+#
+# Word+Char, the mean of the two cosines, {glue:text}`wc_verb` Char TF-IDF on average
+# ({glue:text}`wc_diff:+.2f` pp); gallery by gallery it is {glue:text}`wc_record`. Averaging
+# brings in the word cosine's matches and also its misses, so the combination is not guaranteed
+# to improve on its better half.
+#
 # ## What we found
+#
+# - Over {glue:text}`n_trials` random galleries the mean ordering is {glue:text}`ordering`.
+# - {glue:text}`best` leads the paper's rankers at {glue:text}`best_mean:.1f` % (paper
+#   {glue:text}`best_paper:.1f` %), but its accuracy moves over {glue:text}`best_range:.1f`
+#   points with the choice of indexed paraphrase alone, so one gallery is a noisy basis for
+#   ranking methods.
+# - Each paired comparison uses identical queries, so differences of a few points that hold in
+#   nearly every gallery are systematic, not noise of the draw.
 
-# %%
-report.show_md(sentences_repro.ranker_findings(summary, n_trials, registry.PAPER_RANKERS))
-
-# %%
+# %% tags=["remove-input"]
+glue_all(ordering=ordering(stats["mean"]))
 write_json(out / "summary.json", {
     "n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts), "n_trials": n_trials,
-    "seed": seed,
-    "table2": summary.set_index("ranker").drop(columns="label").to_dict(orient="index"),
+    "seed": seed, "table2": stats.drop(columns="label").to_dict(orient="index"),
     "paired": paired.to_dict(orient="records") if paired is not None else [],
     "files": sorted(p.name for p in files.values()),
 })

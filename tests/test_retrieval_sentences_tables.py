@@ -1,13 +1,10 @@
-"""Readers' names for table ids, and chapter 01's and 02's sentences agree with their tables."""
+"""Readers' names for table ids, and the tables chapters 01 to 05 shape for a reader."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from robotask.retrieval.presentation import sentences_corpus as sc
-from robotask.retrieval.presentation import sentences_repro as sr
 from robotask.retrieval.presentation import table_labels as tl
-from robotask.retrieval.rankers.registry import PAPER_RANKERS
 
 
 def test_number_labels_name_table_ranker_and_statistic():
@@ -34,43 +31,81 @@ def test_every_number_of_the_report_gets_a_label_without_ids():
         assert "_" not in text and "." not in text.replace("5th", "").replace("95th", ""), (key, text)
 
 
-def test_reading_labels():
+def test_reading_labels_and_names():
     assert tl.reading_label("split_one:play_jenga") == "split the glued literal of play_jenga"
     assert tl.reading_label("committed") == "the committed corpus"
     assert tl.reading_label("dedupe_within_task") == "drop texts repeated inside a task"
+    assert tl.reading_names(["committed", "split_one:a"]) == "the committed corpus; split the glued literal of a"
+    assert tl.reading_names([]) == "none"
 
 
-def _excluded() -> pd.DataFrame:
-    rows = [("a.py", "branches", 4, 4), ("b.py", "templated", 0, 5), ("c.py", "templated", 0, 3),
-            ("stack_cups.py", "templated", 1, 5), ("d.py", "too_few", 2, 0)]
-    return pd.DataFrame(rows, columns=["file", "status", "n_fixed_literals", "n_templates"])
+def test_plain_plurals_lists_and_ranker_labels():
+    assert tl.plain_plurals("returns 2 fixed description(s) and 1 template(s)") == (
+        "returns 2 fixed descriptions and 1 template")
+    text = "duplicates: ['press the light switch'] under ['lamp_off', 'lamp_on']"
+    assert tl.plain_lists(text) == "duplicates: press the light switch under lamp_off and lamp_on"
+    assert tl.ranker_labels("highest mean: char (61.0 %)") == "highest mean: Char TF-IDF (61.0 %)"
+    assert tl.ranker_labels("word_char beats char") == "Word+Char beats Char TF-IDF"
+    assert tl.ranker_labels("bm25 predicts x for 'word char'") == "BM25 predicts x for 'word char'"
+    assert tl.ranker_labels("charger, wordy, BM25") == "charger, wordy, BM25"
 
 
-def test_templated_files_sentence_agrees_with_the_rows():
-    text = sc.templated_files(_excluded(), "excluded_files.csv")
-    assert text == ("The other **3** excluded files are templated: 2 files fill every description from a "
-                    "template and `stack_cups.py` fills 5 of its 6. All 5 excluded files, each with the "
-                    "extractor's reason, are listed in `excluded_files.csv` in the output folder.")
-    none = sc.templated_files(_excluded().iloc[[0]], "x.csv")
-    assert none == ("The 1 excluded file, each with the extractor's reason, is listed in `x.csv` in the "
-                    "output folder.")
+def test_alternative_headers_use_ranker_labels():
+    heads = tl.alternative_headers(["corpus", "first_listed_scored", "fl_word_char", "mean_bm25"])
+    assert heads == {"corpus": "Reading", "first_listed_scored": "First-listed: scored queries",
+                     "fl_word_char": "First-listed: Word+Char", "mean_bm25": "Mean: BM25"}
 
 
-def test_per_task_caption_and_alt():
-    per_task = pd.Series([3, 3, 5, 9])
-    assert sc.per_task_caption({"tasks": 4, "descriptions": 20}) == (
-        "How many fixed descriptions each of the 4 tasks has (20 descriptions in all).")
-    assert sc.per_task_alt(per_task).endswith("from 3 to 9; 2 tasks have 3.")
-    assert sc.per_task_alt(pd.Series([2, 4])).endswith("1 task has 2.")
+def test_excluded_files_are_the_non_fixed_rows_sorted_by_status():
+    accounting = pd.DataFrame({"file": ["b.py", "a.py", "c.py"], "status": ["templated", "fixed", "branches"],
+                               "reason": ["fills 1 template(s)", "", "2 return(s)"],
+                               "n_fixed_literals": [0, 3, 2], "n_templates": [1, 0, 0]})
+    out = tl.excluded_files(accounting)
+    assert list(out["file"]) == ["c.py", "b.py"] and list(out["reason"]) == ["2 returns", "fills 1 template"]
 
 
-def test_primary_design_names_the_rankers_beyond_the_paper():
-    ids = list(PAPER_RANKERS) + ["minilm", "minilm_char"]
-    text = sr.primary_design(62, 295, 80, 413, ids)
-    n = len(PAPER_RANKERS)
-    assert text.endswith(f"with {len(ids)} rankers: all {n} of the paper's rankers and 2 that are not in "
-                         "the paper (MiniLM and MiniLM+Char).")
-    assert sr.primary_design(62, 295, 80, 413, list(PAPER_RANKERS)).endswith(
-        f"with all {n} of the paper's rankers.")
-    assert sr.primary_design(62, 295, 80, 413, ["bm25", "minilm"]).endswith(
-        f"with 2 rankers: 1 of the paper's {n} rankers and 1 that is not in the paper (MiniLM).")
+def test_comparison_overview_and_largest_differences():
+    comp = pd.DataFrame({"key": ["table2.bm25.mean", "table2.char.mean", "settings.seed"],
+                         "unit": ["%", "%", "setting"], "paper": [50.0, 60.0, 413.0],
+                         "ours": [50.0, 62.0, 413.0], "diff": [0.0, 2.0, 0.0]})
+    over = tl.comparison_overview(comp).set_index("numbers")
+    assert over.loc["Table 2 (random galleries)", "agree"] == 1
+    assert over.loc["Table 2 (random galleries)", "within_1"] == 1
+    top = tl.largest_differences(comp, 5)
+    assert list(top["key"]) == ["Char TF-IDF mean", "BM25 mean"]  # settings are never listed
+
+
+def test_table2_and_table3_sit_beside_the_papers_numbers():
+    summary = pd.DataFrame({"ranker": ["char", "minilm"], "label": ["Char TF-IDF", "MiniLM"],
+                            "n_trials": [3, 3], "mean": [63.0, 70.0]})
+    t2 = tl.table2(summary, {"char": {"mean": 61.0}})
+    assert t2["diff_pp"].iloc[0] == 2.0 and pd.isna(t2["paper_mean"].iloc[1])
+    matched = pd.DataFrame({"ranker": ["bm25"], "label": ["BM25"], "one": [50.0], "two": [55.0],
+                            "diff": [5.0], "sd_diff": [1.0], "two_better": [2], "same": [0],
+                            "two_worse": [0]})
+    t3 = tl.table3(matched, {"bm25": {"one": 49.0, "two": 59.0, "diff": 10.0}})
+    assert t3[["paper_one", "paper_two", "paper_diff"]].iloc[0].tolist() == [49.0, 59.0, 10.0]
+    both, heads = tl.two_readings(matched, matched.assign(diff=3.0), "continue", "reuse")
+    assert both["diff_reuse"].iloc[0] == 3.0 and heads["diff_reuse"] == "Gain (reuse, pp)"
+
+
+def test_error_examples_pick_one_query_per_kind():
+    errors = pd.DataFrame([
+        ("bm25", "clean up the mess", "wipe_desk", "scoop"), ("char", "clean up the mess", "wipe_desk", "scoop"),
+        ("bm25", "open the bbq", "open_grill", "open_oven"), ("char", "open the bbq", "open_grill", "open_oven"),
+        ("bm25", "lift the seat", "seat_up", "seat_down"), ("char", "lift the seat", "seat_up", "seat_down"),
+        ("char", "open the box", "open_box", "open_oven")], columns=["ranker", "text", "task", "predicted"])
+    gallery = {"wipe_desk": "wipe dirt off the desk", "open_grill": "open the grill", "seat_up": "seat up",
+               "open_box": "open box"}
+    out = tl.error_examples(errors, gallery, {"seat_up": "seat_down"}, n_rankers=2)
+    assert list(out["query"]) == ["clean up the mess", "lift the seat", "open the bbq", "open the box"]
+    assert list(out["missed_by"]) == ["all", "all", "all", "Char TF-IDF"]
+    assert out["kind"].tolist() == list(tl.ERROR_KINDS.values())
+
+
+def test_draw_gap_is_in_standard_errors_of_the_mean():
+    summary = pd.DataFrame({"ranker": ["char"], "label": ["Char TF-IDF"], "mean": [64.0], "sd": [4.0]})
+    gap = tl.draw_gap(summary, {"char": {"mean": 62.0}}, n_trials=16)
+    assert gap["se_of_mean"].item() == 1.0 and gap["diff_in_se"].item() == 2.0
+    cells = pd.Series(["229 232", "none", "230"])
+    assert tl.fits_counts(cells, {232, 233}) == [True, False, False]
