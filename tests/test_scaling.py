@@ -93,6 +93,8 @@ def test_shape_phrases():
     assert phrases.direction(10.2, "helps", "hurts", "changes little") == "helps"
     assert phrases.direction(-0.3, "helps", "hurts", "changes little") == "changes little"
     assert phrases.direction(-4.8, "rises", "falls", "barely moves") == "falls"
+    assert phrases.budget_effect(10.2, 9.6, 10.8) == "helps" and phrases.budget_effect(-2, -3, -1) == "hurts"
+    assert phrases.budget_effect(1.1, -4.9, 5.0) == "makes no clear difference"
     assert phrases.share_phrase(0.6) == "most" and phrases.share_phrase(0.4) == "less than half"
     assert phrases.span(pd.Series([2, 8, 4])) == "k = 2 to 8" and phrases.span([4, 4]) == "k = 4"
     assert phrases.shape(-8.0, -3.0) == "steeper among small libraries"

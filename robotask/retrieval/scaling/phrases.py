@@ -47,6 +47,12 @@ def direction(change: float, up: str, down: str, flat: str, tolerance: float = 0
     return up if change > tolerance else down if change < -tolerance else flat
 
 
+def budget_effect(mean: float, lo: float, hi: float) -> str:
+    """What more wordings do, judged by the band of the paired gain: 'helps', 'hurts' or 'makes no clear
+    difference' (the band includes zero)."""
+    return "helps" if lo > 0 else "hurts" if hi < 0 else "makes no clear difference"
+
+
 def share_phrase(fraction: float) -> str:
     """'most' (at least half) or 'less than half' of something (``fraction`` 0–1)."""
     return "most" if fraction >= 0.5 else "less than half"
