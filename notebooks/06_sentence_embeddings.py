@@ -70,9 +70,8 @@ t_load = time.perf_counter() - t0
 runs, seconds = {}, {}
 for name, group in (("lexical", lexical), ("neural", neural)):
     t0 = time.perf_counter()
-    config = study.config_from_parameters(
-        seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=group, save_all_predictions=True
-    )
+    config = study.config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
+                                          rankers=group, save_all_predictions=True)
     runs[name] = study.run_study(corpus, config, parts=("primary",))
     seconds[name] = time.perf_counter() - t0
 result = runs["neural"]
@@ -176,6 +175,12 @@ if "minilm_char" not in acc.index:
 # within tasks and galleries resampled; chapter 07 states the method). Two means whose intervals
 # overlap can still differ reliably, because the rankers are scored on the same queries; the paired
 # table below answers that.
+#
+# Reading the paired table: *mean difference* is the average over galleries of the first ranker's
+# accuracy minus the second's, with its 95 % bootstrap interval; *wins*, *ties* and *losses* count
+# the galleries where the first ranker answers more, as many or fewer queries correctly; the two
+# P-values test whether the rankers could be interchangeable (sign test on wins against losses,
+# and the sign-flip permutation test on the differences, chapter 07).
 
 # %%
 pairs = [(a, b) for a, b in [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
@@ -314,6 +319,20 @@ sb.glue_values(
 # ranker has the same weakness for a different reason (one differing word out of four is a small
 # change of overlap), but it at least gives the reversing word its full weight.
 #
+# ## What this chapter does not show
+#
+# - **One model.** all-MiniLM-L6-v2 is small and general-purpose. A larger model, or one trained on
+#   instructions, may place paraphrases and opposite commands differently; the protocol accepts any
+#   ranker (DEVELOPING.md, "How to add a ranker"), so such a model can be compared on these same
+#   galleries.
+# - **No tuning.** Neither MiniLM nor the fusion is adapted to robot commands, and the fusion's
+#   weights are fixed at one half each. A negative result for the fusion is a result for *this*
+#   fusion.
+# - **Top-1 only.** As in the paper, a query counts as right only when its task ranks first; a
+#   ranker that puts the right task second scores the same as one that puts it last.
+# - **Timings are of one run on this machine.** They move between runs and machines; the order of
+#   magnitude between the embedding and the lexical rankers is what they show.
+#
 # ## What we found
 #
 # - **Accuracy.** MiniLM's mean is {glue:text}`acc_minilm:.1f` % against Char TF-IDF's
@@ -330,15 +349,13 @@ sb.glue_values(
 #   lexical rankers together ({glue:text}`t_lexical:.1f` s).
 
 # %%
-files = {"per_trial": "per_trial.csv", "predictions": "predictions.csv"}
-write_csv(out / files["per_trial"], per_trial)
-write_csv(out / files["predictions"], predictions)
+write_csv(out / "per_trial.csv", per_trial)
+write_csv(out / "predictions.csv", predictions)
 write_json(out / "summary.json", {
     "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
     "summary": summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict("index"),
-    "paired": comp.to_dict(orient="records"),
-    "opposite_confusions": confusions.to_dict(orient="records"),
-    "files": sorted(files.values()),
+    "paired": comp.to_dict(orient="records"), "opposite_confusions": confusions.to_dict("records"),
+    "files": ["per_trial.csv", "predictions.csv"],
 })
 assert set(per_trial["ranker"]) == set(rankers)
 assert per_trial["accuracy"].between(0, 100).all()

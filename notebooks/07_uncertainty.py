@@ -198,6 +198,13 @@ sb.glue_values(
 )
 
 # %% [markdown]
+# Reading the table: each row is one pair A − B. *Mean difference* is the average over galleries of
+# A's accuracy minus B's; the interval beside it is the paired bootstrap interval (both resamplings
+# at once). *Wins*, *ties* and *losses* count galleries where A answers more, as many or fewer
+# queries correctly. *P (sign test)* asks whether wins and losses could be a fair coin; *P
+# (permutation)* asks the same of the signed differences, so it also weighs how large they are; *P
+# (Holm)* is the permutation P-value after the correction for testing every pair at once.
+#
 # Pairs that differ by both criteria (Holm-adjusted permutation P below {glue:text}`alpha:g` and a
 # paired bootstrap interval that excludes zero): **{glue:text}`n_sig` of {glue:text}`n_pairs`**.
 # Pairs among them whose single-mean intervals overlap: {glue:text}`n_overlap_sig`. For such a
@@ -295,7 +302,25 @@ report.show_figure(
 # %% [markdown]
 # {numref}`fig-paired-differences` shows each pair gallery by gallery. A pair whose dots all sit on
 # one side of zero is consistent across galleries, whatever its mean; a pair whose dots spread over
-# both sides depends on which description happened to be indexed.
+# both sides depends on which description happened to be indexed. The pairs shown are the paper's
+# comparisons (Char TF-IDF against BM25, Word TF-IDF and Word+Char; Word+Char against BM25; BM25
+# against Word TF-IDF and LSA) and the two embedding comparisons of chapter 06, as far as this run
+# has their rankers. The sign test
+# reads only which side of zero each dot is on; the permutation test also reads how far from zero
+# the dots are, which is why the two can disagree for a pair whose few losses are large.
+#
+# ## What this chapter does not show
+#
+# - **Other tasks.** The bootstrap resamples RLBench's descriptions of *these* tasks: it says how
+#   far the means could move with another set of instructions for the same tasks. How the rankers
+#   do on other tasks and other libraries is a different question, which chapter 09, *Transfer*,
+#   asks directly.
+# - **Other protocols.** Every interval is conditional on the paper's protocol: one indexed
+#   description per task, top-1 accuracy and primary scoring. A different protocol (chapter 04
+#   compares the scoring policies) can change the means and so the verdicts.
+# - **Practical size.** A supported ordering can rest on a difference of a point or less; whether
+#   that matters for a robot is not a statistical question. The paired differences and their
+#   intervals are in the table to judge it.
 #
 # ## What we found
 #

@@ -198,7 +198,12 @@ if missing:
 # change, {glue:text}`object_removed_big` pp for {glue:text}`object_removed_big_ranker` (95 %
 # interval {glue:text}`object_removed_big_lo` to {glue:text}`object_removed_big_hi` pp),
 # measures how much of what a ranker retrieves rests on the names of objects rather than on the
-# verb and the structure of the command.
+# verb and the structure of the command. The two variants differ in what is left: with the generic
+# noun a query keeps its length and its word order (*put the object in the object*), so a ranker
+# that weighs structure or the position of words still has something to match; with the object
+# deleted only the verbs, prepositions and state words remain. RoboTwin's placeholder fill in
+# chapter 09, *Libraries*, is the same experiment on another library, applied to the indexed texts
+# and the queries alike.
 #
 # ## Direction swaps: does the prediction follow the flipped meaning?
 #
@@ -234,6 +239,20 @@ else:
 # target). The two directions of a pair share their object and often most of their words, so a
 # lexical ranker that follows the flip does so on the strength of one or two words; the share that
 # stays on the source task is, roughly, the share decided by the object words.
+#
+# ## What this chapter does not show
+#
+# - **Natural variation.** Every perturbation is a rule applied to every applicable query at once.
+#   Real users inflect, misspell and name objects in their own ways, one at a time and together;
+#   the rules isolate one factor each so that its effect can be read, not to imitate users.
+# - **Grammar.** Rule-based rewrites can produce awkward text (*the object on the object*); a
+#   ranker that relies on fluent text, like MiniLM, may be penalised for the awkwardness as much as
+#   for the missing information.
+# - **Only one typo.** The spelling perturbation changes one word of each query; two or more typos
+#   would hit character n-grams harder.
+# - **A fixed lexicon.** The verbs that are inflected and the directional words that are swapped
+#   come from hand-written lists in `perturbations/vocabulary.py`; words outside them are left as
+#   they are, which the *not applicable* counts reflect.
 #
 # ## What we found
 #

@@ -220,7 +220,10 @@ glue_values(**st.by_library(
 # CALVIN {glue:text}`matched_calvin`. A second description can only help a ranker that scores a
 # label by its best-matching text (the maximum over its indexed texts, as here): the second text
 # is one more chance to share words with the query. How much it helps depends on how different the
-# two indexed texts are.
+# two indexed texts are: two near-identical template fills add little, two independently written
+# instructions add a second vocabulary. Each cell of the table reads "gain (accuracy with one →
+# with two descriptions)", on the same queries, so the gain is not confounded with a change in
+# what is asked.
 #
 # ## The paper's claims, library by library
 #
@@ -308,7 +311,9 @@ glue_values(**st.by_library(
 #
 # Wrong answers of char TF-IDF in the first gallery of each library, with the text indexed for the
 # true label and the text indexed for the label it predicted. Each is re-scored against the whole
-# first gallery to check that the ranker really gives that answer.
+# first gallery to check that the ranker really gives that answer. Read each row as the ranker
+# sees it: the query on the left, and the two indexed texts it had to choose between; the wrong one
+# won because its character n-gram vector has the higher cosine with the query's.
 
 # %%
 verified = {k: transfer.verify_examples(r, config) for k, r in runs.items()}
@@ -318,6 +323,18 @@ for key, run in runs.items():
                       caption="Example wrong answers on this library.")
 
 # %% [markdown]
+# ## What this chapter does not show
+#
+# - **Run-time descriptions.** RLBench-full's template fills are evaluated
+#   statically from the task files (chapter 01 explains how); a variation that the simulator could
+#   describe differently at run time is described here as its file writes it.
+# - **Other metrics.** Every number is top-1 accuracy under primary scoring, as in the paper; a
+#   library where the right task is often second would look better under a ranking metric such as
+#   {term}`MRR`.
+# - **Larger libraries and more wordings.** Each library is used as it is; how accuracy moves with
+#   more wordings per task and with more tasks is the subject of the next chapter, 09,
+#   *Libraries*.
+#
 # ## What we found
 #
 # - **Best ranker.** RLBench-62: {glue:text}`best_rlbench62`; RLBench-full, task level:
