@@ -223,10 +223,13 @@ sb.glue_values(fusion_change=sb.sign_word(f_d), fusion_d=sb.shown(abs(f_d)),
 #
 # **Why the smallest P-values look alike.** The permutation P-value compares the observed mean
 # difference with {glue:text}`n_permutations_text` random sign patterns and is computed as
-# (1 + hits)/(1 + patterns), so it cannot fall below 1/(1 + patterns), here
-# {glue:text}`p_floor:.1g`. A P-value printed at that floor means "smaller than anything this many
-# patterns can resolve", not an exact probability. Chapter 07, *Uncertainty*, uses as many patterns
-# but then adjusts for the number of pairs it tests (Holm), which raises its floor.
+# (1 + hits)/(1 + patterns): the observed pattern counts as one of its own, so even when no random
+# pattern reaches the observed difference, P cannot fall below 1/(1 + patterns), here
+# {glue:text}`p_floor:.1g`. (With at most 16 non-zero differences the test enumerates every sign
+# pattern instead, and their number sets the floor.) A P-value printed at that floor means "smaller
+# than anything this many patterns can resolve", not an exact probability. Chapter 07,
+# *Uncertainty*, uses as many patterns but then adjusts for the number of pairs it tests (Holm),
+# which multiplies the floor by that number.
 
 # %%
 fig = figures.figure_means_with_intervals(summary)
@@ -316,7 +319,7 @@ sb.glue_values(
 # fridge" / "pull the fridge door open" is {glue:text}`cos_paraphrase:.2f`. The opposite command is
 # {glue:text}`cos_reading`. A mean-pooled embedding averages over every token, so a shared object
 # can dominate the vector, and one reversing word can move it little. A lexical
-# ranker has the same weakness for a different reason (one differing word out of four is a small
+# ranker can share the weakness for a different reason (one differing word out of four is a small
 # change of overlap), but it at least gives the reversing word its full weight.
 #
 # ## What this chapter does not show

@@ -61,8 +61,8 @@ pq = bootstrap.per_query_from_predictions(result.predictions)
 acc = 100 * bootstrap.trial_accuracy(pq)[rankers]
 sb.glue_values(
     n_rankers=len(rankers), n_trials=n_trials, seed=seed, n_tasks=pq["task"].nunique(),
-    n_queries=pq["query_id"].nunique(), n_scored=len(pq) // len(rankers),
-    n_bootstrap=n_bootstrap, n_permutations=n_permutations, alpha=alpha,
+    n_queries=pq["query_id"].nunique(), n_scored=f"{len(pq) // len(rankers):,}",
+    n_bootstrap=f"{n_bootstrap:,}", n_permutations=f"{n_permutations:,}", alpha=alpha,
 )
 
 # %% [markdown]
@@ -274,8 +274,8 @@ sb.glue_values(
 #
 # The paper's strongest statement is Char TF-IDF over BM25 in {glue:text}`paper_wins` of
 # {glue:text}`paper_galleries` galleries with {glue:text}`paper_ties`
-# {cite:p}`yelamanchi2026reference`. Here Char TF-IDF wins {glue:text}`cb_wins`, ties
-# {glue:text}`cb_ties` and loses {glue:text}`cb_losses` galleries (sign test
+# {cite:p}`yelamanchi2026reference`. Here Char TF-IDF is ahead in {glue:text}`cb_wins`,
+# level in {glue:text}`cb_ties` and behind in {glue:text}`cb_losses` of the galleries (sign test
 # {glue:text}`cb_sign`); the Holm-adjusted permutation test gives {glue:text}`cb_holm` and the paired
 # bootstrap interval runs from {glue:text}`cb_lo` to {glue:text}`cb_hi` pp: **{glue:text}`cb_agreement`**.
 # The two criteria can disagree for a reason worth knowing: the permutation test treats the

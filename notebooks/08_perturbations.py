@@ -195,12 +195,13 @@ if missing:
 # {glue:text}`object_generic_high` pp ({glue:text}`object_generic_high_ranker`); deleting them
 # gives {glue:text}`object_removed_low` pp ({glue:text}`object_removed_low_ranker`) to
 # {glue:text}`object_removed_high` pp ({glue:text}`object_removed_high_ranker`). The largest
-# change, {glue:text}`object_removed_big` pp for {glue:text}`object_removed_big_ranker` (95 %
-# interval {glue:text}`object_removed_big_lo` to {glue:text}`object_removed_big_hi` pp),
+# change when they are deleted, {glue:text}`object_removed_big` pp for
+# {glue:text}`object_removed_big_ranker` (95 % interval {glue:text}`object_removed_big_lo` to
+# {glue:text}`object_removed_big_hi` pp),
 # measures how much of what a ranker retrieves rests on the names of objects rather than on the
 # verb and the structure of the command. The two variants differ in what is left: with the generic
 # noun a query keeps its length and its word order (*put the object in the object*), so a ranker
-# that weighs structure or the position of words still has something to match; with the object
+# that matches word pairs or character n-grams across word boundaries still has something to match; with the object
 # deleted only the verbs, prepositions and state words remain. RoboTwin's placeholder fill in
 # chapter 09, *Libraries*, is the same experiment on another library, applied to the indexed texts
 # and the queries alike.

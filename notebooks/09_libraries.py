@@ -55,9 +55,9 @@ from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
 from robotask.retrieval.presentation.sentences import count, label
-from robotask.retrieval.presentation.sentences_beyond import glue_values, shown
+from robotask.retrieval.presentation.sentences_beyond import glue_values
 from robotask.retrieval.rankers.registry import display
-from robotask.retrieval.scaling import budget, catalog, figures, phrases, pool, run, tables
+from robotask.retrieval.scaling import budget, catalog, figures, phrases, pool, readings, run, tables
 
 plots.use_style()
 out = report.output_dir(output_dir, "09_libraries")
@@ -157,20 +157,8 @@ missing = [k for k in ("robotwin", "rlbench_full", "calvin") if k not in res.bud
 if missing:
     report.show_md(f"**Note.** This run studied the wording budget without {', '.join(missing)} "
                    "(parameter `budget_libraries`): the readings below show a dash for them.")
-values = {}
-for key in ("robotwin", "rlbench_full", "calvin"):
-    curve = res.budget.get(key)
-    if curve is None:
-        parts = ("gain", "gain_lo", "gain_hi", "kmax", "leaders", "plateau", "helps")
-        values.update({f"{what}_{key}": "—" for what in parts})
-        continue
-    gain = tables.paired_gain(curve, "char")
-    values.update({f"gain_{key}": shown(gain[0], True), f"gain_lo_{key}": shown(gain[1], True),
-                   f"gain_hi_{key}": shown(gain[2], True), f"kmax_{key}": int(curve["k"].max()),
-                   f"leaders_{key}": phrases.leaders_by(budget.order_by_k(curve)),
-                   f"plateau_{key}": phrases.span(budget.plateau_k(curve)),
-                   f"helps_{key}": phrases.budget_effect(*gain)})
-glue_values(**values, order_robotwin=summary.get("budget_robotwin_order", "—"))
+glue_values(**readings.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
+            order_robotwin=summary.get("budget_robotwin_order", "—"))
 fig = figures.budget_figure(res.budget, catalog.TITLES)
 plots.save_figure(fig, out, "wording_budget")
 report.show_figure(fig, "fig-wording-budget",
@@ -248,25 +236,8 @@ report.show_table(su.reset_index(names="Ranker"), digits=1,
 # expected to fall; the question is how fast, and for which ranker.
 
 # %% tags=["remove-input"]
-n_values = sorted(res.size["n"].unique())
 slopes = pool.slope_per_doubling(res.size)
-lo, hi = tables.slope_range(res.size, "char")
-small, large = tables.slope_halves(res.size, "char")
-by_n = res.size.groupby(["n", "ranker"])["accuracy"].mean().unstack("ranker")
-orders = {int(n): sorted(row.index, key=lambda r: (-row[r], r)) for n, row in by_n.iterrows()}
-best = summary["size_best_at_smallest"], summary["size_best_at_largest"]
-glue_values(n_sizes=len(n_values), n_min=int(n_values[0]), n_all=int(n_values[-1]),
-            size_draws=count(size_draws, "draw"), slope_char=shown(slopes["char"], True),
-            slope_lo=shown(lo, True), slope_hi=shown(hi, True), slope_small=shown(small, True),
-            slope_large=shown(large, True),
-            size_shape=phrases.shape(small, large),
-            falls=phrases.direction(float(slopes["char"]), "rises", "falls", "barely moves"),
-            acc_small=by_n["char"].iloc[0], acc_large=by_n["char"].iloc[-1],
-            slope_min=shown(slopes.min(), True), slope_max=shown(slopes.max(), True),
-            steepest=label(slopes.idxmin()), flattest=label(slopes.idxmax()),
-            best_small=label(best[0]), best_large=label(best[1]),
-            best_stays="stays" if best[0] == best[1] else "does not stay",
-            size_leaders=phrases.leaders_by(orders, "n"))
+glue_values(**readings.size_readings(res.size), size_draws=count(size_draws, "draw"))
 fig = figures.size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
 report.show_figure(fig, "fig-library-size",

@@ -73,3 +73,12 @@ def test_perturbation_values_read_the_table():
     missing = sb.perturbation_values(table, "inflection")
     assert set(missing.values()) == {"—"} and len(missing) == len(v)
     assert not any(isinstance(x, float) and math.isnan(x) for x in v.values())
+
+
+def test_glue_values_glues_plain_numbers(monkeypatch):
+    import myst_nb
+
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.update({name: (value, display)}))
+    sb.glue_values(mean=pd.Series([64.8]).iloc[0], who="Char TF-IDF")
+    assert glued == {"mean": (64.8, False), "who": ("Char TF-IDF", False)} and type(glued["mean"][0]) is float

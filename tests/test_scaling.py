@@ -140,3 +140,21 @@ def test_claims_on_a_library():
     assert len(without_word) == 4 and "Char TF-IDF beats word TF-IDF on average" not in without_word
     cells, held = claims.claims_table({"Lib": found})
     assert cells.loc[0, "Lib"].startswith("holds: Char") and held["Lib"].all()
+
+
+def test_readings_of_the_curves():
+    from robotask.retrieval.scaling import readings
+
+    curve = pd.DataFrame({"trial": [0, 0, 1, 1] * 2, "k": [1, 2] * 4, "ranker": ["char"] * 4 + ["bm25"] * 4,
+                          "accuracy": [50.0, 60.0, 40.0, 70.0, 55.0, 56.0, 45.0, 46.0]})
+    found = readings.budget_readings({"robotwin": curve}, ("robotwin", "calvin"))
+    assert found["gain_robotwin"] == "+20.0" and found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
+    assert found["leaders_robotwin"] == "BM25 at k = 1, Char TF-IDF at k = 2"
+    assert {found[f"{part}_calvin"] for part in readings.BUDGET_PARTS} == {"—"}
+    size = pd.DataFrame({"n": [8, 16, 32] * 2, "draw": [0] * 6, "ranker": ["char"] * 3 + ["bm25"] * 3,
+                         "accuracy": [90.0, 80.0, 70.0, 95.0, 80.0, 60.0]})
+    got = readings.size_readings(size)
+    assert (got["slope_char"], got["falls"], got["n_all"], got["acc_large"]) == ("−10.0", "falls", 32, 70.0)
+    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "does not stay"
+    assert got["steepest"] == "BM25"
+    assert got["size_leaders"] == "BM25 at n = 8–16, Char TF-IDF at n = 32"  # a tie goes to the first id
