@@ -57,7 +57,8 @@ from robotask.io import write_json
 from robotask.retrieval.presentation.sentences import count, label
 from robotask.retrieval.presentation.sentences_beyond import glue_values
 from robotask.retrieval.rankers.registry import display
-from robotask.retrieval.scaling import budget, catalog, figures, phrases, pool, readings, run, tables
+from robotask.retrieval.scaling import budget, catalog, figures, phrases, pool, readings, run
+from robotask.retrieval.scaling import tables
 
 plots.use_style()
 out = report.output_dir(output_dir, "09_libraries")
