@@ -34,6 +34,7 @@ rankers: list = [  # any subset of RANKERS that holds minilm and char
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
 n_bootstrap: int = 1000  # bootstrap replicates of the intervals (chapter 07)
+n_permutations: int = 20000  # random sign patterns of the permutation test (chapter 07)
 n_examples: int = 5  # examples listed per question
 vector_cache: bool = False  # reuse cached MiniLM vectors (False: honest timing)
 corpus_path: str = ""  # CSV with task and text columns (empty: RLBench)
@@ -46,8 +47,9 @@ import pandas as pd
 
 from robotask import plots
 from robotask.book import report
-from robotask.io import write_json
-from robotask.retrieval.presentation import figures, sentences, sentences_beyond
+from robotask.io import write_csv, write_json
+from robotask.retrieval.presentation import figures, sentences
+from robotask.retrieval.presentation import sentences_beyond as sb
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
 from robotask.retrieval.rankers import embedding
@@ -68,23 +70,52 @@ t_load = time.perf_counter() - t0
 runs, seconds = {}, {}
 for name, group in (("lexical", lexical), ("neural", neural)):
     t0 = time.perf_counter()
-    config = study.config_from_parameters(
-        seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=group, save_all_predictions=True
-    )
+    config = study.config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
+                                          rankers=group, save_all_predictions=True)
     runs[name] = study.run_study(corpus, config, parts=("primary",))
     seconds[name] = time.perf_counter() - t0
 result = runs["neural"]
 per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
 predictions = pd.concat([r.predictions for r in runs.values()], ignore_index=True)
 result.per_trial, result.predictions = per_trial, predictions
-t_neural = t_load + seconds["neural"]
-report.show_md(sentences_beyond.embedding_timing(
-    (len(corpus.tasks), len(corpus.texts), len(set(corpus.texts))), n_trials, seed,
-    {"load": t_load, "neural": t_neural, "lexical": seconds["lexical"]},
-    embedding.n_encoded(), vector_cache, neural,
-))
+
+# %% tags=["remove-input"]
+n_distinct = len(set(corpus.texts))
+sb.glue_values(
+    n_tasks=len(corpus.tasks), n_texts=len(corpus.texts), n_distinct=n_distinct, n_trials=n_trials,
+    seed=seed, t_load=t_load, t_neural=t_load + seconds["neural"], t_lexical=seconds["lexical"],
+    vectors=sb.cache_source(vector_cache, embedding.n_encoded(), n_distinct),
+    neural_names=sentences.join([sentences.label(r) for r in neural]),
+    cost_reading=sb.time_ratio(t_load + seconds["neural"], seconds["lexical"]),
+    n_permutations_text=f"{n_permutations:,}",
+)
 
 # %% [markdown]
+# **The run.** The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_texts` descriptions,
+# scored over {glue:text}`n_trials` galleries drawn with seed {glue:text}`seed`. The vectors of the
+# {glue:text}`n_distinct` distinct descriptions were {glue:text}`vectors`, which took
+# **{glue:text}`t_load:.1f` s** including loading the model. Evaluating {glue:text}`neural_names` over
+# all galleries took **{glue:text}`t_neural:.1f` s** with the model loading counted,
+# {glue:text}`cost_reading` the lexical rankers together ({glue:text}`t_lexical:.1f` s). When the
+# model has to run, that factor is the price of an embedding on a CPU, and the reason chapter 09,
+# *Libraries*, leaves MiniLM out of its larger studies.
+
+# %% [markdown]
+# ## The question
+#
+# Every ranker of the paper compares *forms*: words (BM25, word TF-IDF), character n-grams (char
+# TF-IDF) or a low-rank projection of word counts (LSA). A paraphrase that shares no form with the
+# indexed description, *shut the lid of the box* for *close the box*, defeats them all, and the
+# paper's error tables show such queries. A sentence embedding maps texts with similar meaning to
+# nearby vectors whatever their words, so it should retrieve those paraphrases. It may also pay for
+# it: an embedding trained on general text may place *open the fridge* and *close the fridge* close
+# together, because they talk about the same object. So we ask three things:
+#
+# 1. Is MiniLM, the model the paper's script names, better than the paper's best lexical ranker on
+#    the paper's own galleries?
+# 2. Where does it help: on queries that share no content word with the indexed description?
+# 3. Where does it fail: on commands that differ from another task by one reversing word?
+#
 # ## Method
 #
 # **MiniLM.** `sentence-transformers/all-MiniLM-L6-v2` (6 layers, 384-dimensional mean-pooled
@@ -99,11 +130,14 @@ report.show_md(sentences_beyond.embedding_timing(
 # the gallery descriptions are each **z-scored across that query's gallery** (subtract the mean, divide
 # by the population SD; a constant row becomes zeros), then averaged with **fixed equal weights ½ and ½**.
 # Character TF-IDF is the paper's best lexical ranker. **The weights and the normalisation were not
-# tuned** on this corpus or any other.
+# tuned** on this corpus or any other: a tuned fusion would need a held-out corpus to tune on, which
+# the study does not have, and a fusion tuned on the galleries it is scored on would flatter itself.
 #
 # Scoring, draws, ties and the primary policy are those of chapter 02 (the first shuffled description of
 # each task is indexed, the rest are queries; the cross-task duplicate "press the light switch" is
-# excluded).
+# excluded). Because every ranker answers the same queries in the same galleries, the comparison of
+# two rankers is *paired*: we look at their difference gallery by gallery, which removes the
+# variation that comes from the draw itself.
 
 # %% [markdown]
 # ## Result: the paper's lexical rankers and the rankers it does not report
@@ -115,33 +149,87 @@ ci, _ = bootstrap.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed
 summary = summary.merge(ci[["ranker", "lo", "hi"]], on="ranker")
 in_paper = ["yes" if RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]]
 summary.insert(2, "in paper", in_paper)
-shown = summary.drop(columns=["ranker", "n_trials", "label"]).assign(
-    ranker=[RANKERS[r].label for r in summary["ranker"]]
-)
+shown = summary.assign(label=[RANKERS[r].label for r in summary["ranker"]])
 report.show_table(
-    shown[["ranker", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
-    headers={"in paper": "In the paper", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
-             "lo": "95 % CI low", "hi": "95 % CI high"},
+    shown[["label", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
+    headers={"label": "Ranker", "in paper": "In the paper", "sd": "SD", "p5": "5th pct.",
+             "p95": "95th pct.", "lo": "95 % CI low", "hi": "95 % CI high"},
     caption="Top-1 accuracy of the lexical and embedding rankers over the same galleries (%).",
 )
 acc = summary.set_index("ranker")["mean"]
-pairs = [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
-pairs = [(a, b) for a, b in pairs if a in acc.index and b in acc.index]
-comp = uncertainty.paired_comparisons(pq, pairs, n_bootstrap, seed)
-report.show_md(sentences_beyond.minilm_against_char(acc, lexical))
+
+# %% tags=["remove-input"]
+sb.glue_values(acc_minilm=acc["minilm"], acc_char=acc["char"],
+               acc_fusion=sb.shown(acc.get("minilm_char", float("nan"))),
+               best_lexical=sb.best_of(acc, lexical))
+if "minilm_char" not in acc.index:
+    report.show_md("**Note.** This run leaves out the fusion MiniLM+Char (parameter `rankers`): "
+                   "the sentences below about the fusion do not apply.")
 
 # %% [markdown]
-# The interval columns are 95 % percentile-bootstrap intervals of the mean (descriptions resampled within
-# tasks and galleries resampled; chapter 07 states the method). Paired by gallery:
+# MiniLM reaches **{glue:text}`acc_minilm:.1f` %** mean top-1 accuracy against
+# **{glue:text}`acc_char:.1f` %** for Char TF-IDF, the paper's best ranker; in this run the best
+# lexical ranker is {glue:text}`best_lexical`. The untuned fusion MiniLM+Char reaches
+# **{glue:text}`acc_fusion` %**. The columns 5th and 95th percentile describe single galleries;
+# the interval columns are 95 % percentile-bootstrap intervals of the *mean* (descriptions resampled
+# within tasks and galleries resampled; chapter 07 states the method). Two means whose intervals
+# overlap can still differ reliably, because the rankers are scored on the same queries; the paired
+# table below answers that.
+#
+# Reading the paired table: *mean difference* is the average over galleries of the first ranker's
+# accuracy minus the second's, with its 95 % bootstrap interval; *wins*, *ties* and *losses* count
+# the galleries where the first ranker answers more, as many or fewer queries correctly; the two
+# P-values test whether the rankers could be interchangeable (sign test on wins against losses,
+# and the sign-flip permutation test on the differences, chapter 07).
 
 # %%
-show = comp.assign(
-    pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
-)
+pairs = [(a, b) for a, b in [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
+         if a in acc.index and b in acc.index]
+comp = uncertainty.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
+show = comp.assign(pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in pairs])
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
 report.show_table(uncertainty.format_p(show[columns]), headers=sentences.PAIRED_HEADERS,
                   caption="Paired comparisons of the embedding ranker with the lexical ones (pp).")
-report.show_md(sentences_beyond.minilm_paired(comp))
+
+# %% tags=["remove-input"]
+mc = comp.set_index(["a", "b"]).loc[("minilm", "char")]
+sb.glue_values(
+    mc_wins=int(mc["wins"]), mc_ties=int(mc["ties"]), mc_losses=int(mc["losses"]),
+    mc_diff=sb.shown(mc["mean_diff"], True), mc_lo=sb.shown(mc["lo"], True),
+    mc_hi=sb.shown(mc["hi"], True), mc_side=sb.interval_side(mc["lo"], mc["hi"]),
+    p_floor=1 / (1 + n_permutations),
+)
+fused = comp.set_index(["a", "b"]).reindex([("minilm", "minilm_char")]).iloc[0]  # NaN if not run
+f_d, f_lo, f_hi = -fused["mean_diff"], -fused["hi"], -fused["lo"]  # the fusion minus MiniLM
+sb.glue_values(fusion_change=sb.sign_word(f_d), fusion_d=sb.shown(abs(f_d)),
+               fusion_lo=sb.shown(f_lo, True), fusion_hi=sb.shown(f_hi, True),
+               fusion_side=sb.interval_side(f_lo, f_hi))
+
+# %% [markdown]
+# Gallery by gallery, MiniLM is ahead of Char TF-IDF in **{glue:text}`mc_wins` galleries**, level in
+# {glue:text}`mc_ties` and behind in {glue:text}`mc_losses`. The mean paired difference MiniLM − Char
+# TF-IDF is **{glue:text}`mc_diff` pp**, and its 95 % interval ({glue:text}`mc_lo` to
+# {glue:text}`mc_hi` pp) {glue:text}`mc_side`. An interval that lies wholly on one side of zero
+# means the order of the two rankers would survive another draw of galleries *and* another sample of
+# instructions of the same kind.
+#
+# Fusing MiniLM with Char TF-IDF {glue:text}`fusion_change` the accuracy relative to MiniLM alone, by
+# {glue:text}`fusion_d` pp (95 % interval {glue:text}`fusion_lo` to
+# {glue:text}`fusion_hi` pp, which {glue:text}`fusion_side`). With equal, untuned weights the
+# character scores pull every query towards the forms it shares with a description, which is
+# exactly what the embedding was meant to look past, so a fusion can lower the accuracy as well as
+# raise it; whether a tuned weight would help is a question this protocol cannot answer without a
+# second corpus to tune on.
+#
+# **Why the smallest P-values look alike.** The permutation P-value compares the observed mean
+# difference with {glue:text}`n_permutations_text` random sign patterns and is computed as
+# (1 + hits)/(1 + patterns): the observed pattern counts as one of its own, so even when no random
+# pattern reaches the observed difference, P cannot fall below 1/(1 + patterns), here
+# {glue:text}`p_floor:.1g`. (With at most 16 non-zero differences the test enumerates every sign
+# pattern instead, and their number sets the floor.) A P-value printed at that floor means "smaller
+# than anything this many patterns can resolve", not an exact probability. Chapter 07,
+# *Uncertainty*, uses as many patterns but then adjusts for the number of pairs it tests (Holm),
+# which multiplies the floor by that number.
 
 # %%
 fig = figures.figure_means_with_intervals(summary)
@@ -153,37 +241,53 @@ report.show_figure(
     "second colour.",
     f"Interval chart, one row per ranker; MiniLM's mean is {acc['minilm']:.1f} % and Char TF-IDF's "
     f"{acc['char']:.1f} %.")
-report.show_md(f"{report.fig_ref('fig-minilm-intervals')} puts the intervals side by side.")
+row = summary.set_index("ranker").loc["char"]
+sb.glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
 
 # %% [markdown]
+# {numref}`fig-minilm-intervals` puts the two kinds of bar side by side. For Char TF-IDF the thin
+# line (single galleries) is {glue:text}`band_ratio:.1f` times as wide as the thick one (the mean).
+# They answer different questions: the thin line says where one gallery can land, the thick one
+# where the mean is, so the paper's percentile bands cannot by themselves say whether one ranker
+# beats another.
+#
 # ## Where embeddings help: paraphrases with no shared word
 #
-# We pair MiniLM's and character TF-IDF's predictions query by query and keep the cases where the query
-# shares **no content word** (function words removed) with the indexed description of its own task, MiniLM
-# is right and character TF-IDF is wrong. Listed are the most frequent such query–gallery pairs over the
-# galleries (`trials` counts how many galleries produced the pair).
+# If MiniLM earns its cost anywhere, it is on queries that share no word with what was indexed. We
+# pair MiniLM's and character TF-IDF's predictions query by query and keep the queries that share
+# **no content word** (function words removed) with the indexed description of their own task.
+# The table lists the most frequent query–gallery pairs where MiniLM is right and character TF-IDF
+# wrong (`trials` counts how many galleries produced the pair).
 
 # %%
 both = error_analysis.paired_predictions(result, "minilm", "char")
 no_overlap = both[both["shared"] == 0]
-rate = no_overlap.groupby(lambda i: 0).agg(
-    minilm=("correct_minilm", "mean"), char=("correct_char", "mean")
-)
-right = {"minilm": rate["minilm"].iloc[0], "char": rate["char"].iloc[0]}  # fractions, 0 to 1
 helped = error_analysis.help_examples(both, "minilm", "char", n_examples)
 report.show_table(helped, headers=sentences.ranker_headers(helped.columns),
-                  caption=("Queries with no word in common with "
-                           "their task's description that an embedding gets right."))
-report.show_md(sentences_beyond.no_overlap_finding(
-    len(no_overlap), len(both), right["minilm"], right["char"]
-))
+                  caption=("Queries with no word in common with their task's description "
+                           "that an embedding gets right."))
+
+# %% tags=["remove-input"]
+right = {r: no_overlap[f"correct_{r}"].mean() for r in ("minilm", "char")}  # fractions, 0 to 1
+sb.glue_values(
+    no_overlap_share=100 * len(no_overlap) / len(both), no_overlap_minilm=100 * right["minilm"],
+    no_overlap_char=100 * right["char"],
+    no_overlap_order=sb.sign_word(right["minilm"] - right["char"], "more", "less", "as"))
 
 # %% [markdown]
+# Queries sharing no content word with their task's gallery description make up
+# **{glue:text}`no_overlap_share:.1f` %** of all scored queries. On them MiniLM is right
+# **{glue:text}`no_overlap_minilm:.1f` %** of the time and Char TF-IDF
+# **{glue:text}`no_overlap_char:.1f` %**: MiniLM is right {glue:text}`no_overlap_order` often. A
+# lexical ranker can only match fragments when no content word is shared, while the embedding can
+# place a synonym near the indexed wording. The table above shows which wordings these are.
+#
 # ## Where embeddings fail: opposing commands
 #
 # Tasks such as `open_box` / `close_box`, `lamp_on` / `lamp_off` or `plug_charger_in_power_supply` /
 # `unplug_charger` are *opposites* (the rule is in chapter 08: swapping the directional words of one task id
-# gives the other, plus three hand-listed pairs). For queries of these tasks we count how often each ranker
+# gives the other, plus three hand-listed pairs). Their descriptions share the object and differ in
+# the one word that decides the command. For queries of these tasks we count how often each ranker
 # names the opposite task.
 
 # %%
@@ -193,39 +297,68 @@ report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions
                            "to_opposite": "Sent to the opposite task (%)",
                            "share_of_errors": "Share of errors (%)"},
                   caption="How often each ranker sends a query to the opposite task.")
-conf = confusions.set_index("ranker")
-opp_cos, para_cos = embedding.score_minilm(
-    ["open the fridge"], ["close the fridge", "pull the fridge door open"]
-)[:, 0]
 report.show_table(error_analysis.fail_examples(predictions, corpus.tasks, "minilm", n_examples),
                   caption="Example queries the embedding ranker sends to the opposite task.")
-report.show_md(sentences_beyond.opposite_finding(conf, opp_cos, para_cos))
+
+# %% tags=["remove-input"]
+conf = confusions.set_index("ranker")
+pair = ["close the fridge", "pull the fridge door open"]
+opp_cos, para_cos = embedding.score_minilm(["open the fridge"], pair)[:, 0]
+sb.glue_values(
+    opp_minilm=conf.loc["minilm", "to_opposite"], opp_char=conf.loc["char", "to_opposite"],
+    opp_share=conf.loc["minilm", "share_of_errors"], cos_opposite=float(opp_cos),
+    cos_paraphrase=float(para_cos),
+    cos_reading=sb.cosine_reading(float(opp_cos), float(para_cos)),
+)
 
 # %% [markdown]
+# MiniLM sends **{glue:text}`opp_minilm:.1f` %** of these queries to the opposite task (Char
+# TF-IDF: {glue:text}`opp_char:.1f` %), and **{glue:text}`opp_share:.1f` %** of its errors on them
+# are exactly that confusion. Two cosines show why. The MiniLM cosine of "open the fridge" and
+# "close the fridge" is **{glue:text}`cos_opposite:.2f`**; that of the paraphrase pair "open the
+# fridge" / "pull the fridge door open" is {glue:text}`cos_paraphrase:.2f`. The opposite command is
+# {glue:text}`cos_reading`. A mean-pooled embedding averages over every token, so a shared object
+# can dominate the vector, and one reversing word can move it little. A lexical
+# ranker can share the weakness for a different reason (one differing word out of four is a small
+# change of overlap), but it at least gives the reversing word its full weight.
+#
+# ## What this chapter does not show
+#
+# - **One model.** all-MiniLM-L6-v2 is small and general-purpose. A larger model, or one trained on
+#   instructions, may place paraphrases and opposite commands differently; the protocol accepts any
+#   ranker (DEVELOPING.md, "How to add a ranker"), so such a model can be compared on these same
+#   galleries.
+# - **No tuning.** Neither MiniLM nor the fusion is adapted to robot commands, and the fusion's
+#   weights are fixed at one half each. A negative result for the fusion is a result for *this*
+#   fusion.
+# - **Top-1 only.** As in the paper, a query counts as right only when its task ranks first; a
+#   ranker that puts the right task second scores the same as one that puts it last.
+# - **Timings are of one run on this machine.** They move between runs and machines; the order of
+#   magnitude between the embedding and the lexical rankers is what they show.
+#
 # ## What we found
+#
+# - **Accuracy.** MiniLM's mean is {glue:text}`acc_minilm:.1f` % against Char TF-IDF's
+#   {glue:text}`acc_char:.1f` %; paired by gallery the difference is {glue:text}`mc_diff` pp
+#   (interval {glue:text}`mc_lo` to {glue:text}`mc_hi` pp), ahead in
+#   {glue:text}`mc_wins` galleries and behind in {glue:text}`mc_losses`. The untuned fusion
+#   {glue:text}`fusion_change` the accuracy relative to MiniLM alone by {glue:text}`fusion_d` pp.
+# - **Where it helps.** On the {glue:text}`no_overlap_share:.1f` % of queries that share no content
+#   word with their description, MiniLM is right {glue:text}`no_overlap_minilm:.1f` % of the time,
+#   Char TF-IDF {glue:text}`no_overlap_char:.1f` %.
+# - **Where it fails.** On opposing commands MiniLM names the opposite task for
+#   {glue:text}`opp_minilm:.1f` % of the queries (Char TF-IDF {glue:text}`opp_char:.1f` %).
+# - **Cost.** The neural rankers took {glue:text}`t_neural:.1f` s, {glue:text}`cost_reading` all
+#   lexical rankers together ({glue:text}`t_lexical:.1f` s).
 
 # %%
-report.show_md(sentences_beyond.bullets([
-    sentences_beyond.minilm_against_char(acc, lexical),
-    sentences_beyond.minilm_paired(comp),
-    sentences_beyond.help_and_fail(right["minilm"], right["char"], conf),
-    sentences_beyond.neural_timing(neural, n_trials, t_neural),
-]))
-
-# %%
-files = {"per_trial": "per_trial.csv", "predictions": "predictions.csv"}
-from robotask.io import write_csv  # noqa: E402
-
-write_csv(out / files["per_trial"], per_trial)
-write_csv(out / files["predictions"], predictions)
+write_csv(out / "per_trial.csv", per_trial)
+write_csv(out / "predictions.csv", predictions)
 write_json(out / "summary.json", {
     "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
-    "summary": (
-        summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict(orient="index")
-    ),
-    "paired": comp.to_dict(orient="records"),
-    "opposite_confusions": confusions.to_dict(orient="records"),
-    "files": sorted(files.values()),
+    "summary": summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict("index"),
+    "paired": comp.to_dict(orient="records"), "opposite_confusions": confusions.to_dict("records"),
+    "files": ["per_trial.csv", "predictions.csv"],
 })
 assert set(per_trial["ranker"]) == set(rankers)
 assert per_trial["accuracy"].between(0, 100).all()

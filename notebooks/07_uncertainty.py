@@ -37,12 +37,12 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 
 # %% tags=["show-input"]
 import numpy as np
-from myst_nb import glue
 
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import figures, sentences, sentences_beyond
+from robotask.retrieval.presentation import figures, sentences
+from robotask.retrieval.presentation import sentences_beyond as sb
 from robotask.retrieval.protocol import study
 from robotask.retrieval.protocol.draws import load_study_corpus
 from robotask.retrieval.rankers.registry import RANKERS
@@ -59,19 +59,36 @@ config = study.config_from_parameters(
 result = study.run_study(corpus, config, parts=("primary",))
 pq = bootstrap.per_query_from_predictions(result.predictions)
 acc = 100 * bootstrap.trial_accuracy(pq)[rankers]
-report.show_md(sentences_beyond.uncertainty_setup(
-    len(rankers), n_trials, seed, pq["query_id"].nunique(), pq["task"].nunique(),
-    len(pq) // len(rankers),
-))
+sb.glue_values(
+    n_rankers=len(rankers), n_trials=n_trials, seed=seed, n_tasks=pq["task"].nunique(),
+    n_queries=pq["query_id"].nunique(), n_scored=f"{len(pq) // len(rankers):,}",
+    n_bootstrap=f"{n_bootstrap:,}", n_permutations=f"{n_permutations:,}", alpha=alpha,
+)
 
 # %% [markdown]
+# **The run.** {glue:text}`n_rankers` rankers and {glue:text}`n_trials` galleries (seed
+# {glue:text}`seed`): {glue:text}`n_queries` distinct query descriptions in {glue:text}`n_tasks`
+# tasks give {glue:text}`n_scored` scored (gallery, query) pairs per ranker.
+#
+# ## The question
+#
+# The paper's Table 2 orders its rankers by mean accuracy over its galleries and gives the 5th and
+# 95th percentiles of single galleries beside each mean. A reader who wants to know whether Char
+# TF-IDF is *really* better than BM25 needs something else: how far the mean itself could move if
+# the study were repeated, and whether a difference between two rankers is larger than that
+# movement. Two things could change on a repeat: the galleries drawn (another seed), and the
+# instructions themselves (another set of people writing RLBench's descriptions). This chapter
+# puts a number on both and then asks, ordering by ordering, which of the paper's statements
+# survive.
+#
 # ## Method
 #
 # **What varies.** A mean accuracy over galleries depends on two finite samples: the galleries that were
 # drawn, and the descriptions RLBench happens to contain. The paper's percentiles describe the first
 # only, as a spread, not as uncertainty of the mean.
 #
-# **{term}`Bootstrap <Bootstrap interval>` (percentile method).** Each of the `n_bootstrap` replicates
+# **{term}`Bootstrap <Bootstrap interval>` (percentile method).** Each of the {glue:text}`n_bootstrap`
+# replicates
 # 1. resamples the corpus descriptions **within each task** with replacement (a task with *n*
 #    descriptions gets *n* draws); a description drawn *k* times counts *k* times as a query in every
 #    gallery where it is held out — one resampled instruction set, shared by all galleries;
@@ -83,15 +100,20 @@ report.show_md(sentences_beyond.uncertainty_setup(
 # only step 1 ("queries") or only step 2 ("galleries") to show which source dominates.
 #
 # **Paired tests over galleries.** For rankers A and B, *d* is the per-gallery accuracy difference.
-# The *sign-flip permutation test* ({term}`permutation P-value`) compares |mean *d*| with its distribution when each *d* gets a random
-# sign (exact enumeration for at most 16 non-zero differences, otherwise `n_permutations` random sign
-# patterns, P = (1 + hits)/(1 + patterns)). The *sign test* is the exact two-sided binomial test of wins
-# against losses, ties dropped. Both treat galleries as the random unit for this fixed corpus; the
-# bootstrap adds the description sample. P-values of the permutation test are Holm-adjusted over all pairs.
+# The *sign-flip permutation test* ({term}`permutation P-value`) compares |mean *d*| with its
+# distribution when each *d* gets a random sign: if the two rankers were interchangeable, each
+# gallery's difference would be as likely positive as negative. It enumerates every sign pattern
+# exactly for at most 16 non-zero differences, otherwise draws {glue:text}`n_permutations` random
+# patterns, with P = (1 + hits)/(1 + patterns). The *sign test* is the exact two-sided binomial test
+# of wins against losses, ties dropped. Both treat galleries as the random unit for this fixed
+# corpus; the bootstrap adds the description sample. P-values of the permutation test are
+# Holm-adjusted over all pairs, because testing every pair of rankers at once would otherwise
+# produce some small P-values by chance alone.
 #
-# **Verdict on an ordering "A > B".** *Supported* when the Holm-adjusted permutation P is below `alpha`
-# **and** the paired bootstrap interval of A − B lies above zero; *contradicted* when both hold in the
-# other direction; otherwise *not resolved*.
+# **Verdict on an ordering "A > B".** *Supported* when the Holm-adjusted permutation P is below
+# {glue:text}`alpha:g` **and** the paired bootstrap interval of A − B lies above zero; *contradicted*
+# when both hold in the other direction; otherwise *not resolved*. Requiring both criteria asks the
+# difference to be consistent across galleries *and* robust to the instruction sample.
 
 # %% [markdown]
 # ## Result: spread across galleries and intervals of the mean
@@ -100,22 +122,39 @@ report.show_md(sentences_beyond.uncertainty_setup(
 spread = across_galleries.summary_table(result.per_trial)
 ci, reps = bootstrap.bootstrap_table(pq, rankers, n_bootstrap, seed)
 intervals = spread.merge(ci.drop(columns="mean"), on="ranker")
-intervals["width"] = intervals["hi"] - intervals["lo"]
-intervals["width_queries"] = intervals["hi_queries"] - intervals["lo_queries"]
-intervals["width_galleries"] = intervals["hi_galleries"] - intervals["lo_galleries"]
+for part in ("", "_queries", "_galleries"):
+    intervals[f"width{part}"] = intervals[f"hi{part}"] - intervals[f"lo{part}"]
 intervals["label"] = [RANKERS[r].display for r in intervals["ranker"]]
+headers = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", "lo": "95 % CI low",
+           "hi": "95 % CI high", "width": "CI width", "width_queries": "Width: queries only",
+           "width_galleries": "Width: galleries only"}
 columns = ["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width", "width_queries",
            "width_galleries"]
-report.show_table(intervals[columns], headers={
-    "label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", "lo": "95 % CI low",
-    "hi": "95 % CI high", "width": "CI width", "width_queries": "Width: queries only",
-    "width_galleries": "Width: galleries only",
-},
-                  caption=("Mean top-1 accuracy with bootstrap 95 % "
-                           "intervals, and the share from queries and galleries."))
+report.show_table(intervals[columns], headers=headers,
+                  caption=("Mean top-1 accuracy with bootstrap 95 % intervals, and the share from "
+                           "queries and galleries."))
+
+# %% tags=["remove-input"]
 focus_ranker = "char" if "char" in rankers else intervals["ranker"].iloc[0]
-focus = intervals.set_index("ranker").loc[focus_ranker]  # the row the next sentence reads
-report.show_md(sentences_beyond.interval_sources(focus, n_trials))
+focus = intervals.set_index("ranker").loc[focus_ranker]  # the row the next paragraph reads
+parts = ("lo", "hi", "width", "width_galleries", "width_queries", "p5", "p95")
+sb.glue_values(
+    **{f"focus_{key}": focus[key] for key in parts}, focus=sentences.label(focus_ranker),
+    width_min=intervals["width"].min(), width_max=intervals["width"].max(),
+    focus_source=sb.dominant_source(focus["width_queries"], focus["width_galleries"]))
+
+# %% [markdown]
+# For {glue:text}`focus` the 95 % interval of the mean is
+# **{glue:text}`focus_lo:.1f`–{glue:text}`focus_hi:.1f` %** (width {glue:text}`focus_width:.1f` pp).
+# Resampling the galleries alone gives a width of {glue:text}`focus_width_galleries:.1f` pp,
+# resampling the descriptions alone {glue:text}`focus_width_queries:.1f` pp: the uncertainty of the
+# mean comes mainly from {glue:text}`focus_source`. The 5th–95th percentile spread
+# ({glue:text}`focus_p5:.1f`–{glue:text}`focus_p95:.1f` %) describes single galleries, not the mean.
+#
+# Why can the two sources differ? The galleries are the study's own choice, and averaging
+# over many of them shrinks their share of the uncertainty; the descriptions are fixed by RLBench,
+# and each task has only a handful, so a few easy or hard descriptions move every gallery at once.
+# More galleries can shrink the first source but never the second: only more instructions can.
 
 # %%
 fig = figures.figure_means_with_intervals(intervals)
@@ -127,45 +166,61 @@ report.show_figure(
     "Interval chart, one row per ranker; interval widths range from "
     f"{intervals['width'].min():.1f} to {intervals['width'].max():.1f} percentage points.",
 )
-report.show_md(f"{report.fig_ref('fig-means-intervals')} contrasts the two kinds of bar.")
 
 # %% [markdown]
+# {numref}`fig-means-intervals` contrasts the two kinds of bar: the thin line is what one gallery can
+# give, the thick one is where the mean is. The intervals of the mean are
+# {glue:text}`width_min:.1f` to {glue:text}`width_max:.1f` pp wide across the rankers, so two
+# rankers whose means differ by less than that cannot be told apart by their intervals alone. They
+# can still be told apart by pairing, because both are scored on the same queries in the same
+# galleries, which the next section does.
+#
 # ## Result: every pair of rankers
 
 # %%
-pairs = uncertainty.all_pairs(rankers)
-comp = uncertainty.paired_comparisons(
-    pq, pairs, n_bootstrap, seed, n_permutations, replicates=reps["both"]
-)
+comp = uncertainty.paired_comparisons(pq, uncertainty.all_pairs(rankers), n_bootstrap, seed,
+                                      n_permutations, replicates=reps["both"])
 comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
 report.show_table(uncertainty.format_p(comp[columns]), headers=sentences.PAIRED_HEADERS,
                   caption="Paired ranker differences with intervals and Holm-corrected P-values.")
-glue("p_floor", 1 / (1 + n_permutations), display=False)
-glue("n_pairs", len(comp), display=False)
-glue("holm_floor", len(comp) / (1 + n_permutations), display=False)
-n_sig = int(((comp["p_perm_holm"] < alpha) & ((comp["lo"] > 0) | (comp["hi"] < 0))).sum())
+
+# %% tags=["remove-input"]
+separated = (comp["p_perm_holm"] < alpha) & ((comp["lo"] > 0) | (comp["hi"] < 0))
 lo_hi = intervals.set_index("ranker")[["lo", "hi"]]
-overlap = np.array([
-    max(lo_hi.loc[a, "lo"], lo_hi.loc[b, "lo"]) <= min(lo_hi.loc[a, "hi"], lo_hi.loc[b, "hi"])
-    for a, b in zip(comp["a"], comp["b"])
-])
-n_overlap_sig = int(
-    (comp["p_perm_holm"].lt(alpha) & (comp["lo"].gt(0) | comp["hi"].lt(0)) & overlap).sum()
+overlap = np.array([max(lo_hi.loc[[a, b], "lo"]) <= min(lo_hi.loc[[a, b], "hi"])
+                    for a, b in zip(comp["a"], comp["b"])])
+n_sig, n_overlap_sig = int(separated.sum()), int((separated & overlap).sum())
+sb.glue_values(
+    n_pairs=len(comp), n_sig=n_sig, n_overlap_sig=n_overlap_sig,
+    p_floor=1 / (1 + n_permutations), holm_floor=len(comp) / (1 + n_permutations),
 )
-report.show_md(sentences_beyond.pairs_significant(n_sig, len(comp), alpha))
-
 
 # %% [markdown]
-# **Why the smallest P-values differ between columns and chapters.** With random sign patterns, a
-# permutation P-value cannot fall below 1/(1 + patterns), here {glue:text}`p_floor:.1g`; chapter 06
-# (*Rank held-out paraphrases with sentence embeddings*) prints unadjusted P-values with the same floor. Holm's adjustment
-# multiplies the smallest of the {glue:text}`n_pairs` P-values by their number, so the adjusted
-# column cannot go below about {glue:text}`holm_floor:.1g`. A P-value at its floor says "smaller
-# than any the test can resolve", not an exact probability.
-
-# %% [markdown]
+# Reading the table: each row is one pair A − B. *Mean difference* is the average over galleries of
+# A's accuracy minus B's; the interval beside it is the paired bootstrap interval (both resamplings
+# at once). *Wins*, *ties* and *losses* count galleries where A answers more, as many or fewer
+# queries correctly. *P (sign test)* asks whether wins and losses could be a fair coin; *P
+# (permutation)* asks the same of the signed differences, so it also weighs how large they are; *P
+# (Holm)* is the permutation P-value after the correction for testing every pair at once.
+#
+# Pairs that differ by both criteria (Holm-adjusted permutation P below {glue:text}`alpha:g` and a
+# paired bootstrap interval that excludes zero): **{glue:text}`n_sig` of {glue:text}`n_pairs`**.
+# Pairs among them whose single-mean intervals overlap: {glue:text}`n_overlap_sig`. For such a
+# pair the intervals of the previous section would call the difference unclear, while pairing
+# resolves it.
+#
+# **Why the smallest P-values differ between columns and chapters.** A permutation P-value from
+# random sign patterns is (1 + hits)/(1 + patterns): even when no random pattern reaches the observed
+# difference, the observed pattern itself counts once, so P cannot fall below 1/(1 + patterns), here
+# {glue:text}`p_floor:.1g`. (With at most 16 non-zero differences the test enumerates every pattern
+# instead, and its floor is set by their number.) Chapter 06, *Sentence embeddings*, prints
+# unadjusted P-values with the same floor. Holm's adjustment multiplies the smallest of the
+# {glue:text}`n_pairs` P-values by their number, so the adjusted column cannot go below about
+# {glue:text}`holm_floor:.1g`. A P-value at its floor says "smaller than any the test can
+# resolve", not an exact probability; more patterns would lower the floor.
+#
 # ## Which of the paper's orderings hold here?
 #
 # Every ordering implied by the paper's Table 2 means (among the rankers the paper reports), judged
@@ -173,26 +228,61 @@ report.show_md(sentences_beyond.pairs_significant(n_sig, len(comp), alpha))
 
 # %%
 paper_means = {r: v["mean"] for r, v in paper.TABLE2.items()}
-claims = uncertainty.ordering_verdicts(
-    comp, uncertainty.paper_orderings(paper_means, rankers), alpha
-)
-claims["paper_diff"] = [paper_means[c.split(" > ")[0]] - paper_means[c.split(" > ")[1]]
-                        for c in claims["claim"]]
-columns = ["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties", "losses",
-           "p_perm_holm", "verdict"]
+orderings = uncertainty.paper_orderings(paper_means, rankers)
+claims = uncertainty.ordering_verdicts(comp, orderings, alpha)
+claims["paper_diff"] = [paper_means[a] - paper_means[b] for a, b in
+                        (c.split(" > ") for c in claims["claim"])]
 report.show_table(
-    uncertainty.format_p(claims[columns]).assign(
-        claim=claims["claim"].map(sentences.claim_label)
-    ),
+    uncertainty.format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
+                                 "losses", "p_perm_holm", "verdict"]]).assign(
+        claim=claims["claim"].map(sentences.claim_label)),
     headers=sentences.PAIRED_HEADERS,
-    caption="The paper's ranking claims, tested on paired differences.",
+    caption="The paper's ranking claims, tested on paired differences.")
+
+# %% tags=["remove-input"]
+n_verdict = claims["verdict"].value_counts()
+for key in ("supported", "not resolved", "contradicted"):
+    name = key.replace(" ", "_")
+    sb.glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
+                      f"claims_{name}": sb.claims_with(claims, key)})
+pp_ = paper.PAIRED[("char", "bm25")]
+sb.glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
+               paper_ties=sentences.count(pp_["ties"], "tie"),
+               paper_galleries=int(pp_["wins"] + pp_["ties"] + pp_["losses"]))
+has_cb = "char > bm25" in set(claims["claim"])
+if not has_cb:
+    report.show_md("**Note.** This run leaves out Char TF-IDF or BM25 (parameter `rankers`): the "
+                   "paragraph below about the paper's strongest statement does not apply.")
+nan_row = dict.fromkeys(("wins", "ties", "losses", "p_sign", "p_perm_holm", "lo", "hi"), np.nan)
+cb = claims.set_index("claim").loc["char > bm25"] if has_cb else nan_row
+sb.glue_values(
+    cb_wins=sb.shown(cb["wins"], digits=0), cb_ties=sb.shown(cb["ties"], digits=0),
+    cb_losses=sb.shown(cb["losses"], digits=0), cb_sign=sb.p_value(cb["p_sign"]),
+    cb_holm=sb.p_value(cb["p_perm_holm"]), cb_lo=sb.shown(cb["lo"], True),
+    cb_hi=sb.shown(cb["hi"], True),
+    cb_agreement=sb.criteria_agreement(cb["p_perm_holm"], cb["lo"], cb["hi"], alpha),
 )
-report.show_md(sentences_beyond.ordering_verdicts(claims))
-if "char > bm25" in set(claims["claim"]):
-    cb = claims.set_index("claim").loc["char > bm25"]
-    report.show_md(sentences_beyond.strongest_claim(cb, paper.PAIRED[("char", "bm25")], alpha))
 
 # %% [markdown]
+# Of the {glue:text}`n_claims` orderings, the verdict is *supported* for
+# {glue:text}`n_supported` ({glue:text}`claims_supported`), *not resolved* for
+# {glue:text}`n_not_resolved` ({glue:text}`claims_not_resolved`) and *contradicted* for
+# {glue:text}`n_contradicted` ({glue:text}`claims_contradicted`). "Not resolved" is not a refutation:
+# it says that this corpus and these galleries cannot tell the two rankers apart at the level used.
+# The table gives the paper's difference for each ordering beside ours, to compare with the widths
+# of the intervals above.
+#
+# The paper's strongest statement is Char TF-IDF over BM25 in {glue:text}`paper_wins` of
+# {glue:text}`paper_galleries` galleries with {glue:text}`paper_ties`
+# {cite:p}`yelamanchi2026reference`. Here Char TF-IDF is ahead in {glue:text}`cb_wins`,
+# level in {glue:text}`cb_ties` and behind in {glue:text}`cb_losses` of the galleries (sign test
+# {glue:text}`cb_sign`); the Holm-adjusted permutation test gives {glue:text}`cb_holm` and the paired
+# bootstrap interval runs from {glue:text}`cb_lo` to {glue:text}`cb_hi` pp: **{glue:text}`cb_agreement`**.
+# The two criteria can disagree for a reason worth knowing: the permutation test treats the
+# corpus as fixed and asks only whether the difference is consistent across galleries, while the
+# bootstrap also resamples the instructions. A difference that every gallery shows but that rests
+# on a few descriptions passes the first and fails the second.
+#
 # ## Per-gallery paired differences
 #
 # A comparison whose dots straddle zero depends on the draw.
@@ -208,17 +298,41 @@ report.show_figure(
     "Per-gallery accuracy difference of ranker pairs (dots, one per gallery) and their mean "
     "(black bar); the dashed line is zero.",
     f"Strip chart of {len(key)} ranker pairs, one row each, differences in percentage points.")
-report.show_md(f"{report.fig_ref('fig-paired-differences')} shows each pair gallery by gallery.")
 
 # %% [markdown]
+# {numref}`fig-paired-differences` shows each pair gallery by gallery. A pair whose dots all sit on
+# one side of zero is consistent across galleries, whatever its mean; a pair whose dots spread over
+# both sides depends on which description happened to be indexed. The pairs shown are the paper's
+# comparisons (Char TF-IDF against BM25, Word TF-IDF and Word+Char; Word+Char against BM25; BM25
+# against Word TF-IDF and LSA) and the two embedding comparisons of chapter 06, as far as this run
+# has their rankers. The sign test
+# reads only which side of zero each dot is on; the permutation test also reads how far from zero
+# the dots are, which is why the two can disagree for a pair whose few losses are large.
+#
+# ## What this chapter does not show
+#
+# - **Other tasks.** The bootstrap resamples RLBench's descriptions of *these* tasks: it says how
+#   far the means could move with another set of instructions for the same tasks. How the rankers
+#   do on other tasks and other libraries is a different question, which chapter 09, *Transfer*,
+#   asks directly.
+# - **Other protocols.** Every interval is conditional on the paper's protocol: one indexed
+#   description per task, top-1 accuracy and primary scoring. A different protocol (chapter 04
+#   compares the scoring policies) can change the means and so the verdicts.
+# - **Practical size.** A supported ordering can rest on a difference of a point or less; whether
+#   that matters for a robot is not a statistical question. The paired differences and their
+#   intervals are in the table to judge it.
+#
 # ## What we found
-
-# %%
-report.show_md(sentences_beyond.bullets([
-    sentences_beyond.interval_widths(intervals, focus, n_trials),
-    sentences_beyond.orderings_headline(claims),
-    sentences_beyond.pairing_finding(n_overlap_sig, len(comp)),
-]))
+#
+# - **Intervals.** The 95 % bootstrap intervals of the mean are {glue:text}`width_min:.1f` to
+#   {glue:text}`width_max:.1f` pp wide; for {glue:text}`focus` most of the width comes from
+#   {glue:text}`focus_source`.
+# - **Orderings.** Of the {glue:text}`n_claims` orderings implied by the paper's Table 2, supported
+#   on this corpus: {glue:text}`n_supported`; not resolved: {glue:text}`n_not_resolved`;
+#   contradicted: {glue:text}`n_contradicted`.
+# - **Pairing.** Pairs that differ by both criteria although their single-mean intervals overlap:
+#   {glue:text}`n_overlap_sig` of {glue:text}`n_pairs`. Pairing resolves them because both rankers
+#   are scored on identical queries.
 
 # %%
 write_csv(out / "intervals.csv", intervals)

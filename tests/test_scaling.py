@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from robotask.retrieval.rankers.registry import PAPER_RANKERS, RANKERS
 from robotask.retrieval.scaling import budget, phrases, pool
@@ -83,3 +84,77 @@ def test_chapter_listed_after_transfer():
 
     ids = [c.id for c in CHAPTERS]
     assert ids.index("09_libraries") == ids.index("09_transfer") + 1
+
+
+def test_shape_phrases():
+    assert phrases.leaders_by({1: ["a", "b"], 2: ["char", "a"], 4: ["char"], 8: ["bm25"]}) == (
+        "a at k = 1, Char TF-IDF at k = 2–4, BM25 at k = 8")
+    assert phrases.leaders_by({8: ["char"], 352: ["char"]}, "n") == "Char TF-IDF at n = 8–352"
+    assert phrases.direction(10.2, "helps", "hurts", "changes little") == "helps"
+    assert phrases.direction(-0.3, "helps", "hurts", "changes little") == "changes little"
+    assert phrases.direction(-4.8, "rises", "falls", "barely moves") == "falls"
+    assert phrases.budget_effect(10.2, 9.6, 10.8) == "helps" and phrases.budget_effect(-2, -3, -1) == "hurts"
+    assert phrases.budget_effect(1.1, -4.9, 5.0) == "makes no clear difference"
+    assert phrases.share_phrase(0.6) == "most" and phrases.share_phrase(0.4) == "less than half"
+    assert phrases.span(pd.Series([2, 8, 4])) == "k = 2 to 8" and phrases.span([4, 4]) == "k = 4"
+    assert phrases.shape(-8.0, -3.0) == "steeper among small libraries"
+    assert phrases.shape(-3.0, -8.0) == "steeper among large libraries"
+    assert phrases.shape(-4.5, -5.0).startswith("about as steep at every size")
+    assert phrases.shape(float("nan"), -5.0).startswith("too few sizes")
+    mm = pd.DataFrame({"library": ["a", "a", "b", "c"], "difference": [0.2, -1.6, 0.5, 8.0]})
+    assert phrases.disagree_where(mm, {"a": "A", "c": "C"}) == "A and C"
+    assert phrases.disagree_where(mm[mm["library"] == "b"], {}) == "no library"
+
+
+def test_curve_tables():
+    from robotask.retrieval.scaling import tables
+
+    curve = pd.DataFrame({"trial": [0, 0, 1, 1], "k": [1, 2, 1, 2], "ranker": ["char"] * 4,
+                          "accuracy": [50.0, 60.0, 40.0, 70.0]})
+    cells = tables.band_table(curve, "k")
+    assert list(cells.columns) == ["Ranker", "At k = 1", "At k = 2"] and cells.loc[0, "At k = 1"] == "45.0 (40.5–49.5)"
+    mean, lo, hi = tables.paired_gain(curve, "char")
+    assert mean == 20.0 and lo < mean < hi
+    size = pd.DataFrame({"n": [2, 4, 8, 2, 4, 8], "draw": [0, 0, 0, 1, 1, 1], "ranker": ["bm25"] * 6,
+                         "accuracy": [90.0, 80.0, 70.0, 90.0, 85.0, 80.0]})
+    assert tables.slope_range(size, "bm25") == pytest.approx((-10.0, -5.0))
+    small, large = tables.slope_halves(size, "bm25")
+    assert (small, large) == pytest.approx((-7.5, -7.5))  # three sizes: the middle one is in both halves
+
+
+def test_claims_on_a_library():
+    from robotask.retrieval.scaling import claims
+
+    per_trial = pd.DataFrame([
+        {"trial": t, "ranker": r, "condition": "one", "policy": "primary", "accuracy": a, "n_correct": a,
+         "n_queries": 100} for t in range(10) for r, a in (("bm25", 60), ("word", 55), ("char", 70 - (t == 0) * 15),
+                                                           ("word_char", 65), ("lsa", 40))])
+    second = pd.DataFrame([{"trial": 0, "k": k, "ranker": r, "accuracy": a + (k == 2) * g}
+                           for r, a, g in (("bm25", 60, 9), ("word", 55, 3), ("char", 70, 5), ("word_char", 65, 4),
+                                           ("lsa", 40, 1)) for k in (1, 2)])
+    found = claims.claims_of(per_trial, second)
+    assert [v[0] for v in found.values()] == [True, True, True, True, True]
+    assert found["Char TF-IDF beats BM25 in nearly all galleries (at least 90 %)"][1] == (
+        "wins 9, ties 0, loses 1 of 10")
+    without_word = claims.claims_of(per_trial[per_trial["ranker"] != "word"], second)
+    assert len(without_word) == 4 and "Char TF-IDF beats word TF-IDF on average" not in without_word
+    cells, held = claims.claims_table({"Lib": found})
+    assert cells.loc[0, "Lib"].startswith("holds: Char") and held["Lib"].all()
+
+
+def test_readings_of_the_curves():
+    from robotask.retrieval.scaling import readings
+
+    curve = pd.DataFrame({"trial": [0, 0, 1, 1] * 2, "k": [1, 2] * 4, "ranker": ["char"] * 4 + ["bm25"] * 4,
+                          "accuracy": [50.0, 60.0, 40.0, 70.0, 55.0, 56.0, 45.0, 46.0]})
+    found = readings.budget_readings({"robotwin": curve}, ("robotwin", "calvin"))
+    assert found["gain_robotwin"] == "+20.0" and found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
+    assert found["leaders_robotwin"] == "BM25 at k = 1, Char TF-IDF at k = 2"
+    assert {found[f"{part}_calvin"] for part in readings.BUDGET_PARTS} == {"—"}
+    size = pd.DataFrame({"n": [8, 16, 32] * 2, "draw": [0] * 6, "ranker": ["char"] * 3 + ["bm25"] * 3,
+                         "accuracy": [90.0, 80.0, 70.0, 95.0, 80.0, 60.0]})
+    got = readings.size_readings(size)
+    assert (got["slope_char"], got["falls"], got["n_all"], got["acc_large"]) == ("−10.0", "falls", 32, 70.0)
+    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "does not stay"
+    assert got["steepest"] == "BM25"
+    assert got["size_leaders"] == "BM25 at n = 8–16, Char TF-IDF at n = 32"  # a tie goes to the first id
