@@ -83,3 +83,9 @@ def test_coverage_display_in_percent_with_headers():
     shown = figures_windows.coverage_display(cov)
     assert list(shown.columns) == list(figures_windows.COVERAGE_HEADERS.values())
     assert shown["Coverage (%)"].tolist() == [60.0]
+
+
+def test_baseline_label_and_hand_gap():
+    assert phrases.baseline_label("zero velocity (last observed pose)") == "zero velocity, last observed pose"
+    assert "ridge's, not" in phrases.hand_gap(25.0, 1.2)
+    assert "only part" in phrases.hand_gap(25.0, 10.0)

@@ -74,3 +74,57 @@ def of_tasks(k: int, n: int) -> str:
     if k == n:
         return "the one task" if n == 1 else f"all {count(n, 'task')}"
     return f"{k:,} of the {count(n, 'task')}"
+
+
+def metric_name(metric: str) -> str:
+    """A metric key as a reader reads it: ``macro_f1`` → "macro-F1"."""
+    from .summary import METRIC_LABELS
+
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+def targets(original: str, improved: str) -> str:
+    """The improved protocol's target beside the original's: "the same as the original's (x)" or
+    "y, where the original's is x"."""
+    if original == improved:
+        return f"the same as the original's ({original})"
+    return f"{improved}, where the original's is {original}"
+
+
+def zero_score_note(where: str, head: str, metric: str, fitted_share: float, n_test: int,
+                    best_epoch: int | None) -> str:
+    """Why a head scores exactly 0: none of the test samples has a class it was fitted on."""
+    kept = f" Early stopping kept epoch {best_epoch}." if best_epoch else ""
+    return (f"{where}, the {head} scores a {metric} of 0.000. It is fitted on the training part "
+            f"without its validation tail, and {100 * fitted_share:.1f} % of the {count(n_test, 'test sample')} "
+            f"carry a class it was fitted on: every class the test part shares with training lies in "
+            f"that tail. It cannot be right on any test sample, so every class's F1 is 0.{kept} Not a bug "
+            "of the metric: the split leaves the MLP nothing to recognise.")
+
+
+def pooled_r2_note(where: str, head: str, cause: dict, best_epoch: int | None) -> str:
+    """A negative pooled R² explained by near-constant target columns (``cause``:
+    ``figures_tasks.r2_without_tiny``), or "" when they do not explain it."""
+    if cause["r2_all"] is None or cause["r2_all"] >= 0 or cause["error_share"] < 0.5:
+        return ""
+    kept = f" (early stopping kept epoch {best_epoch})" if best_epoch else ""
+    return (f"{where}, the {head}'s R² is {number(cause['r2_all'])}. {cause['n_tiny']:,} of the "
+            f"{count(cause['n_columns'], 'target column')} hardly vary in training (std below "
+            f"{cause['floor']:g}): {100 * cause['variance_share']:.2f} % of the test variance, but "
+            f"{100 * cause['error_share']:.0f} % of the squared error, because this protocol's std floor "
+            f"leaves them unscaled and the network has not driven its output to their value{kept}. "
+            f"Without them the same R² is {number(cause['r2_rest'])}.")
+
+
+def baseline_label(name: str) -> str:
+    """A baseline name for use inside brackets: "zero velocity (last observed pose)" → "zero
+    velocity, last observed pose", so that brackets never nest."""
+    return name.replace(" (", ", ").replace(")", "")
+
+
+def hand_gap(ratio_minimal: float, ratio_mlp: float) -> str:
+    """Whose the gap to the published hand MPJPE is: the published ridge's when the MLPs are within a
+    third of the minimal heads' ratio, else not the ridge's alone."""
+    if ratio_mlp < ratio_minimal / 3:
+        return "most of the gap is the published ridge's, not the targets'"
+    return "the published ridge explains only part of the gap; the real targets move more than ours"
