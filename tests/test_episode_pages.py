@@ -39,11 +39,20 @@ def test_caption_names_the_bar_groups_in_the_drawn_order():
     assert "_" not in titles and "macro f1" not in titles and "macro-F1" in titles
 
 
-def test_schedule_and_fix_text_uses_metric_names():
-    text = figures_suite.schedule_and_fix_text(_long(), ["repeating"], ["original", "improved"])
-    assert "better by 0.100" in text
-    for key in ("macro_f1", "macro f1", "(mrr,", "(r2,", "(mpjpe,", "top5"):
-        assert key not in text
+def test_protocol_changes_and_wins_use_metric_names_and_directions():
+    long = _long()
+    changes = figures_suite.protocol_changes(long, "repeating")
+    # three largest gains, then every loss: lower is better for MPJPE, so the minimal head's 0.3 → 0.4
+    assert list(changes["Gain"].round(3)) == [0.1, 0.1, 0.1, -0.1]
+    assert changes.iloc[-1]["Task"] == TASKS["hand_trajectory_forecast"].display_name
+    assert not set(changes["Metric"]) & {"macro_f1", "mrr", "r2", "mpjpe", "top5_accuracy"}
+    worse = long.assign(value=long["value"].where(long["model"] != "minimal", 0.2))
+    assert figures_suite.winners(worse, "repeating", "original", "minimal") == [
+        t.display_name for t in TASKS.values() if t.higher_is_better]
+    lost = figures_suite.winners(worse, "repeating", "original", "minimal", baseline_wins=True)
+    assert lost == [t.display_name for t in TASKS.values() if not t.higher_is_better]
+    wins = figures_suite.wins_table(long, ["repeating"], ["original"])
+    assert wins.iloc[0]["Tasks that ran"] == len(TASKS)
 
 
 def _fit_result(y_train, y_test, core=None, baseline="majority class"):
@@ -157,6 +166,6 @@ def test_summary_repeats_the_task_pages_explanations():
                                                          "−3.911."]},
             "timeline_action": {"name": "Action Recognition", "explanations": []}}
     text = figures_suite.explanations_text(docs)
-    assert text.count("\n- ") == 1 and "**Cross-Modal Reconstruction**: On `s`" in text
+    assert text.count("- ") == 1 and text.startswith("- **Cross-Modal Reconstruction**: On `s`")
     assert figures_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
     assert figures_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before
