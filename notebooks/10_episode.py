@@ -37,7 +37,6 @@ output_dir: str = ""  # where result files go; empty: _build/results/10_episode
 
 # %% tags=["show-input"]
 import numpy as np
-from myst_nb import glue
 
 from robotask import plots
 from robotask.book import report
@@ -55,11 +54,9 @@ stop = min(ep.n_frames, start + max(n_frames_shown, 1))
 stats = figures_episode.label_statistics(ep)
 
 # %% tags=["remove-input"]
-glue("kind", phrases.episode_kind(ep.is_synthetic, schedule, seed, resolution), display=False)
-glue("n_frames", ep.n_frames, display=False)
-glue("seconds", ep.n_frames / ep.fps, display=False)
-glue("fps", ep.fps, display=False)
-glue("shown", phrases.frame_range(start, stop), display=False)
+phrases.glue_all(kind=phrases.episode_kind(ep.is_synthetic, schedule, seed, resolution),
+                 n_frames=ep.n_frames, seconds=ep.n_frames / ep.fps, fps=ep.fps,
+                 shown=phrases.frame_range(start, stop))
 
 # %% [markdown]
 # The episode on this page is {glue:text}`kind`. It has {glue:text}`n_frames:,` frames,
@@ -98,15 +95,16 @@ report.show_figure(fig, "fig-episode-timeline",
                    "with a legend naming every class.")
 
 # %% tags=["remove-input"]
-glue("main_task", ep.captions.main_task, display=False)
-for key in ("action", "subtask"):
-    glue(f"{key}_classes", count(stats[f"{key}_classes"], f"{key} class"), display=False)
-    glue(f"{key}_runs", count(stats[f"{key}_runs"], "run"), display=False)
-glue("max_runs", count(stats["action_max_runs_per_class"], "run"), display=False)
-glue("run_seconds", stats["action_mean_run_frames"] / ep.fps, display=False)
-glue("seen_share", 100 * stats["seen_test_action_share"], display=False)
-glue("objects", count(stats["objects_vocabulary"], "distinct object"), display=False)
-glue("objects_per_frame", stats["objects_per_frame"], display=False)
+phrases.glue_all(main_task=ep.captions.main_task,
+                 action_classes=count(stats["action_classes"], "action class"),
+                 subtask_classes=count(stats["subtask_classes"], "subtask class"),
+                 action_runs=count(stats["action_runs"], "run"),
+                 subtask_runs=count(stats["subtask_runs"], "run"),
+                 max_runs=count(stats["action_max_runs_per_class"], "run"),
+                 run_seconds=stats["action_mean_run_frames"] / ep.fps,
+                 seen_share=100 * stats["seen_test_action_share"],
+                 objects=count(stats["objects_vocabulary"], "distinct object"),
+                 objects_per_frame=stats["objects_per_frame"])
 
 # %% [markdown]
 # The main task is *{glue:text}`main_task`*. The frames carry {glue:text}`action_classes` in
@@ -163,12 +161,9 @@ if depth is None or not (depth > 0).any():
 
 # %% tags=["remove-input"]
 d = figures_episode.depth_summary(depth, conf)
-glue("depth_frame", mid, display=False)
-glue("depth_size", f"{d['height']}×{d['width']}", display=False)
-glue("depth_scale", f"{ep.depth_scale:g}", display=False)
-glue("depth_valid", 100 * d["valid_share"], display=False)
-glue("depth_median", d["median_m"], display=False)
-glue("depth_conf", d["confidence"], display=False)
+phrases.glue_all(depth_frame=mid, depth_size=f"{d['height']}×{d['width']}",
+                 depth_scale=f"{ep.depth_scale:g}", depth_valid=100 * d["valid_share"],
+                 depth_median=d["median_m"], depth_conf=d["confidence"])
 
 # %% [markdown]
 # At frame {glue:text}`depth_frame` the depth map is {glue:text}`depth_size` pixels, scale
@@ -196,15 +191,12 @@ report.show_figure(fig, "fig-episode-hands",
 
 # %% tags=["remove-input"]
 m = figures_episode.motion_summary(ep, start, stop)
-glue("wrist_m", m["wrist_distance_m"], display=False)
-glue("path_m", m["camera_path_m"], display=False)
-for key in ("hand_contact_frame_share", "foot_contact_frame_share", "hand_contact_window_share",
-            "any_contact_window_share"):
-    glue(key, 100 * stats[key], display=False)
+phrases.glue_all(**m, **{k: 100 * v for k, v in stats.items() if k.endswith("contact_window_share")
+                          or k.endswith("contact_frame_share")})
 
 # %% [markdown]
-# Over the range the right wrist stays {glue:text}`wrist_m:.2f` m from the camera on average and
-# the camera moves {glue:text}`path_m:.2f` m. These are the scales of the hand-forecasting task:
+# Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
+# the camera moves {glue:text}`camera_path_m:.2f` m. These are the scales of the hand-forecasting task:
 # its error, the {term}`MPJPE`, is a distance in metres between predicted and true joints, so it
 # can only be read against how far a wrist moves in a second.
 #
@@ -230,16 +222,13 @@ if not imu["samples"]:
                    "measurement.")
 
 # %% tags=["remove-input"]
-glue("imu_samples", imu["samples"], display=False)
-glue("imu_per_frame", imu["per_frame"], display=False)
-glue("imu_force", imu["force"], display=False)
-glue("imu_gyro", imu["gyro_std"], display=False)
+phrases.glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 
 # %% [markdown]
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
 # frame. The mean specific force has a magnitude of {glue:text}`imu_force:.2f` m/s²: over a
 # range the head's accelerations average out and gravity remains. The angular rate has a standard
-# deviation of {glue:text}`imu_gyro:.3f` rad/s per axis.
+# deviation of {glue:text}`imu_gyro_std:.3f` rad/s per axis.
 #
 # ## Audio
 #
@@ -254,9 +243,9 @@ report.show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track ove
                    "A spectrogram: frequency against time, colour showing power.")
 
 # %% tags=["remove-input"]
-glue("contact_verdict", phrases.contact_label(stats["any_contact_window_share"]), display=False)
-glue("hand_verdict", phrases.contact_label(stats["hand_contact_window_share"]), display=False)
-glue("kind_short", "synthetic" if ep.is_synthetic else "real", display=False)
+phrases.glue_all(contact_verdict=phrases.contact_label(stats["any_contact_window_share"]),
+                 hand_verdict=phrases.contact_label(stats["hand_contact_window_share"]),
+                 kind_short="synthetic" if ep.is_synthetic else "real")
 
 # %% [markdown]
 # ## What we found

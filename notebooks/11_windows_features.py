@@ -38,14 +38,14 @@ output_dir: str = ""  # where result files go; empty: _build/results/11_windows_
 import time
 
 import numpy as np
-from myst_nb import glue
 
 from robotask import plots
 from robotask.book import report
-from robotask.episode.report import figures_windows
+from robotask.episode.report import figures_diagnostics, figures_windows, phrases
 from robotask.episode.synthesis import generate as synth
 from robotask.episode.features import windows, windowset
 from robotask.io import write_json
+from robotask.words import number
 
 out = report.output_dir(output_dir, "11_windows_features")
 path = episode_dir or synth.ensure_episode(frames, seed, resolution, "repeating")
@@ -55,12 +55,9 @@ build_s = time.perf_counter() - start
 windowset.write_artifacts(ws, out)
 
 # %% tags=["remove-input"]
-glue("kind", "synthetic (repeating schedule)" if ws.episode.is_synthetic else "real", display=False)
-glue("n_frames", ws.episode.n_frames, display=False)
-glue("n_windows", len(ws.windows), display=False)
-glue("window", ws.options.window, display=False)
-glue("stride", ws.options.stride, display=False)
-glue("n_features", ws.X.shape[1], display=False)
+phrases.glue_all(kind="synthetic (repeating schedule)" if ws.episode.is_synthetic else "real",
+                 n_frames=ws.episode.n_frames, n_windows=len(ws.windows), window=ws.options.window,
+                 stride=ws.options.stride, n_features=ws.X.shape[1])
 
 # %% [markdown]
 # The episode is {glue:text}`kind`: {glue:text}`n_frames:,` frames, cut into
@@ -94,9 +91,8 @@ report.show_figure(fig, "fig-windows-blocks",
                    "Horizontal bars, one per feature block, whose length is the block's dimension.")
 
 # %% tags=["remove-input"]
-glue("n_blocks", len(ws.manifest), display=False)
-for name, size in groups.items():
-    glue(f"dim_{name}", size, display=False)
+phrases.glue_all(n_blocks=len(ws.manifest),
+                 **{f"dim_{name}": size for name, size in groups.items()})
 
 # %% [markdown]
 # The {glue:text}`n_blocks` blocks add up to **{glue:text}`n_features:,` dimensions**. The
@@ -126,9 +122,8 @@ report.show_table(figures_windows.layout_table(ws.manifest, ws.modalities["block
 # %% tags=["remove-input"]
 train_idx, _ = windows.chronological_split(len(ws.X))
 n_const, n_tiny = figures_windows.spread_counts(ws.X[train_idx])
-glue("n_train", len(train_idx), display=False)
-glue("n_const", n_const, display=False)
-glue("n_tiny", n_tiny, display=False)
+phrases.glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
+                 published_r2=number(figures_diagnostics.PUBLISHED_HAND["minimal_r2"], 1))
 
 # %% [markdown]
 # Of the {glue:text}`n_features:,` columns, **{glue:text}`n_const:,`** show no spread on the
@@ -138,8 +133,8 @@ glue("n_tiny", n_tiny, display=False)
 # column moves a little gets an enormous standardised value there; a linear head that put any
 # weight on that column then makes an enormous error. This is the suspected cause of the ridge
 # blow-up the original suite published for hand forecasting on the real sample (an R² of
-# about −1,763; hypothesis 9 of the suite's specification), and the reason the improved protocol
-# raises the floor to 10⁻³.
+# {glue:text}`published_r2`; hypothesis 9 of the suite's specification), and the reason the
+# improved protocol raises the floor to 10⁻³.
 #
 # ## Window labels
 #
@@ -161,9 +156,8 @@ report.show_figure(fig, "fig-windows-labels",
 
 # %% tags=["remove-input"]
 labelled = figures_windows.labelled_windows(ws.windows)
-glue("n_action", labelled["action_label"], display=False)
-glue("n_subtask", labelled["subtask_label"], display=False)
-glue("pure", 100 * float((ws.windows["action_fraction"] == 1.0).mean()), display=False)
+phrases.glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
+                 pure=100 * float((ws.windows["action_fraction"] == 1.0).mean()))
 
 # %% [markdown]
 # **{glue:text}`n_action:,`** of the {glue:text}`n_windows:,` windows carry an action label and
@@ -204,10 +198,9 @@ report.show_figure(fig, "fig-windows-coverage",
 
 # %% tags=["remove-input"]
 cov = coverage.set_index(["episode", "labels"])["coverage"]
-glue("cov_repeating", float(100 * cov["repeating", "action"]), display=False)
-glue("cov_sample", float(100 * cov["sample-like", "action"]), display=False)
-glue("cov_real", float(100 * ref["action"]), display=False)
-glue("n_real_test", ref["action_test_windows"], display=False)
+phrases.glue_all(cov_repeating=float(100 * cov["repeating", "action"]),
+                 cov_sample=float(100 * cov["sample-like", "action"]),
+                 cov_real=float(100 * ref["action"]), n_real_test=ref["action_test_windows"])
 
 # %% [markdown]
 # With the `repeating` schedule **{glue:text}`cov_repeating:.1f` %** of the action test windows

@@ -36,8 +36,6 @@ mlp_epochs: int = 80  # epochs of the MLP (80 as published)
 output_dir: str = ""  # where result files go; empty: _build/results/12_task_<task>
 
 # %%
-from myst_nb import glue
-
 from robotask import plots
 from robotask.book import report
 from robotask.episode.report import figures_diagnostics, figures_tasks, phrases, summary
@@ -71,22 +69,15 @@ ok = figures_tasks.ok_results(results)
 
 # %% tags=["remove-input"]
 f = facts[main]
-glue("title", spec.display_name, display=False)
-glue("question", spec.question, display=False)
-glue("input", spec.input_desc, display=False)
-glue("target", spec.target_desc, display=False)
-glue("head", spec.head, display=False)
-glue("metric", phrases.metric_name(spec.primary_metric), display=False)
-glue("direction", "higher" if spec.higher_is_better else "lower", display=False)
-glue("schedule", main, display=False)
-glue("train_pct", round(100 * (1 - tasks.TEST_FRACTION)), display=False)
-glue("val_pct", round(100 * tasks.VALIDATION_FRACTION), display=False)
-glue("core_pct", round(100 * (1 - tasks.VALIDATION_FRACTION)), display=False)
-glue("future", FUTURE_FRAMES, display=False)
-glue("kind", "synthetic, not the real sample" if f["is_synthetic"] else "the real recording",
-     display=False)
-for key in ("n_frames", "n_windows", "n_features"):
-    glue(key, f[key], display=False)
+phrases.glue_all(title=spec.display_name, question=spec.question, input=spec.input_desc,
+                 target=spec.target_desc, head=spec.head,
+                 metric=phrases.metric_name(spec.primary_metric),
+                 direction="higher" if spec.higher_is_better else "lower", schedule=main,
+                 train_pct=round(100 * (1 - tasks.TEST_FRACTION)),
+                 val_pct=round(100 * tasks.VALIDATION_FRACTION),
+                 core_pct=round(100 * (1 - tasks.VALIDATION_FRACTION)), future=FUTURE_FRAMES)
+phrases.glue_all(kind="synthetic, not the real sample" if f["is_synthetic"] else "real",
+                 n_frames=f["n_frames"], n_windows=f["n_windows"], n_features=f["n_features"])
 
 # %% [markdown]
 # ## The question
@@ -128,16 +119,11 @@ for proto in fixes.PROTOCOLS:
                        + not_run(results[proto]))
 
 # %% tags=["remove-input"]
-glue("fixes", join(fixes.describe_fixes()).replace("*", ""), display=False)
-glue("baseline_name", phrases.baseline_label(next(
-    (r.info["baseline_name"] for r in ok.values()), "trivial")), display=False)
-for proto in fixes.PROTOCOLS:
-    p = results[proto].primary if proto in results else {}
-    for part in ("baseline", "minimal", "mlp"):
-        glue(f"{proto}_{part}", number(p.get(part)), display=False)
-    for head in ("minimal", "mlp"):
-        glue(f"{proto}_{head}_verdict", phrases.verdict(p.get(head), p.get("baseline"),
-                                                        spec.higher_is_better), display=False)
+phrases.glue_all(fixes=join(fixes.describe_fixes()).replace("*", ""),
+                 **figures_diagnostics.page_values(results))
+if len(ok) < 2:
+    report.show_md("**Note.** The two protocols did not both run, so the comparison of the "
+                   "protocols below has dashes.")
 
 # %% [markdown]
 # Under the original protocol the baseline ({glue:text}`baseline_name`) scores
@@ -157,18 +143,6 @@ for proto in fixes.PROTOCOLS:
 # why the baseline's own score
 # moves, {glue:text}`baseline_change`, although the rule that makes its predictions is the same.
 # The minimal head moves {glue:text}`minimal_change`, the MLP {glue:text}`mlp_change`.
-
-# %% tags=["remove-input"]
-both = {p: results[p] for p in fixes.PROTOCOLS if p in ok}
-n_test = [str(r.info["num_test"]) for r in both.values()]
-glue("n_test_change", " → ".join(n_test) if len(both) == 2 else "–", display=False)
-glue("targets", phrases.targets(*[figures_diagnostics.target_text(r) for r in both.values()])
-     if len(both) == 2 else "–", display=False)
-if len(both) < 2:
-    report.show_md("**Note.** The two protocols did not both run, so this comparison has dashes.")
-for part in ("baseline", "minimal", "mlp"):
-    values = [r.primary.get(part) for r in both.values()] if len(both) == 2 else [None, None]
-    glue(f"{part}_change", phrases.change(*values, spec.higher_is_better), display=False)
 
 # %% [markdown]
 # ### What limits the score
@@ -259,8 +233,7 @@ else:
 
 # %% tags=["remove-input"]
 published = suite.PUBLISHED_REAL_SAMPLE[task]
-glue("pub_minimal", float(published["minimal"]), display=False)
-glue("pub_mlp", float(published["mlp"]), display=False)
+phrases.glue_all(pub_minimal=float(published["minimal"]), pub_mlp=float(published["mlp"]))
 
 # %% [markdown]
 # ## The published numbers

@@ -29,8 +29,6 @@ task_results: str = ""  # folder of the task chapters' results; empty: _build/re
 output_dir: str = ""  # where result files go; empty: _build/results/13_suite_summary
 
 # %% tags=["show-input"]
-from myst_nb import glue
-
 from robotask import paths
 from robotask.book import report
 from robotask.episode.report import figures_suite, phrases, summary
@@ -46,9 +44,8 @@ schedules, protocols = summary.schedules_of(long), summary.protocols_of(long)
 _ = write_csv(out / "primary_metrics.csv", long)
 
 # %% tags=["remove-input"]
-glue("n_tasks", count(len(docs), "task chapter"), display=False)
-glue("schedules", join(schedules), display=False)
-glue("protocols", join(protocols), display=False)
+phrases.glue_all(n_tasks=count(len(docs), "task chapter"), schedules=join(schedules),
+                 protocols=join(protocols))
 
 # %% [markdown]
 # This page read the written results of {glue:text}`n_tasks`, for the schedules
@@ -109,7 +106,7 @@ report.show_table(figures_suite.coverage_table(windows_summary, suite.PUBLISHED_
 # Their mean macro-F1 under the {glue:text}`first_protocol` protocol:
 
 # %% tags=["remove-input"]
-glue("first_protocol", protocols[0], display=False)
+phrases.glue_all(first_protocol=protocols[0])
 
 # %%
 report.show_table(figures_suite.label_task_means(long, schedules, protocols[0]), digits=3,
@@ -150,37 +147,27 @@ report.show_md(explained or "**Note.** No task page of this build flagged an ano
 
 # %% tags=["remove-input"]
 last = protocols[-1]
-glue("last_protocol", last, display=False)
-n = figures_suite.ran(long, schedules[0], last)
-glue("schedule_0", schedules[0], display=False)
-glue("ran_0", count(n, "task"), display=False)
-for model in ("minimal", "mlp"):
-    wins = figures_suite.winners(long, schedules[0], last, model)
-    glue(f"{model}_wins_0", phrases.of_tasks(len(wins), n), display=False)
-lost = figures_suite.winners(long, schedules[0], last, "minimal", baseline_wins=True)
-glue("baseline_wins_0", join(lost) if lost else "no task", display=False)
+phrases.glue_all(last_protocol=last, schedule_0=schedules[0],
+                 **figures_suite.recap_values(long, schedules[0], last))
 
 # %% [markdown]
 # ## What we found
 #
 # On the {glue:text}`schedule_0` schedule under the {glue:text}`last_protocol` protocol,
-# {glue:text}`ran_0` ran; the minimal head beats the {term}`trivial baseline` on
-# {glue:text}`minimal_wins_0` and the MLP on {glue:text}`mlp_wins_0`. The baseline beats the
-# minimal head on {glue:text}`baseline_wins_0`. Where a baseline wins, its task page weighs the
+# {glue:text}`ran` ran; the minimal head beats the {term}`trivial baseline` on
+# {glue:text}`minimal_wins` and the MLP on {glue:text}`mlp_wins`. The baseline beats the
+# minimal head on {glue:text}`baseline_wins`. Where a baseline wins, its task page weighs the
 # reason; the usual ones are a target that barely changes over the horizon (the last pose is
 # hard to beat), a label the split makes unlearnable, and a pair task a linear head cannot
 # represent.
 
 # %%
 if len(schedules) > 1:
-    s1, n1 = schedules[1], figures_suite.ran(long, schedules[1], last)
-    lost = figures_suite.winners(long, s1, last, "minimal", baseline_wins=True)
-    wins = {m: phrases.of_tasks(len(figures_suite.winners(long, s1, last, m)), n1)
-            for m in ("minimal", "mlp")}
-    report.show_md(f"On the {s1} schedule, which splits like the real sample, the minimal head "
-                   f"beats the baseline on {wins['minimal']} that ran and the MLP on "
-                   f"{wins['mlp']}; the baseline beats the minimal head on "
-                   f"{join(lost) if lost else 'no task'}.")
+    w = figures_suite.recap_values(long, schedules[1], last)
+    report.show_md(f"On the {schedules[1]} schedule, which splits like the real sample, the "
+                   f"minimal head beats the baseline on {w['minimal_wins']} and the MLP on "
+                   f"{w['mlp_wins']}; the baseline beats the minimal head on "
+                   f"{w['baseline_wins']}.")
 else:
     report.show_md("**Note.** This build ran one schedule only (the task pages' parameter "
                    "`schedules`), so the comparison with the real sample's structure is missing.")

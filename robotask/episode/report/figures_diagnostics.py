@@ -180,3 +180,32 @@ def recap_table(runs: dict[str, dict[str, TaskResult]]) -> pd.DataFrame:
                 row[label] = float("nan") if v is None else float(v)
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def page_values(results: dict[str, TaskResult]) -> dict[str, str]:
+    """The task page's glued words for its results and protocol comparison: per protocol the primary
+    metric of each part (``original_minimal``) and each head's verdict against the baseline
+    (``improved_mlp_verdict``); the baseline's name; the test-set, target and metric changes between
+    the protocols ("–" unless both ran)."""
+    from ...words import number
+    from ..tasks.protocols import PROTOCOLS
+    from . import phrases
+
+    ok = ok_results(results)
+    spec = TASKS[next(iter(results.values())).task]
+    out = {"baseline_name": phrases.baseline_label(next((r.info["baseline_name"] for r in ok.values()),
+                                                        "trivial"))}
+    for proto in PROTOCOLS:
+        p = results[proto].primary if proto in results else {}
+        for part in ("baseline", "minimal", "mlp"):
+            out[f"{proto}_{part}"] = number(p.get(part))
+        for head in ("minimal", "mlp"):
+            out[f"{proto}_{head}_verdict"] = phrases.verdict(p.get(head), p.get("baseline"), spec.higher_is_better)
+    both = [ok[p] for p in PROTOCOLS if p in ok]
+    paired = len(both) == 2
+    out["n_test_change"] = " → ".join(f"{r.info['num_test']:,}" for r in both) if paired else "–"
+    out["targets"] = phrases.targets(*[target_text(r) for r in both]) if paired else "–"
+    for part in ("baseline", "minimal", "mlp"):
+        values = [r.primary.get(part) for r in both] if paired else [None, None]
+        out[f"{part}_change"] = phrases.change(*values, spec.higher_is_better)
+    return out

@@ -239,3 +239,15 @@ def coverage_table(windows_summary: dict | None, published: dict) -> pd.DataFram
               "Coverage (%)": 100 * published[task]}
              for labels, task in (("action", "timeline_action"), ("subtask", "timeline_subtask"))]
     return pd.DataFrame(rows)
+
+
+def recap_values(long: pd.DataFrame, schedule: str, proto: str) -> dict[str, str]:
+    """The recap's glued words for one run: tasks that ran, on how many each head beats the baseline
+    ("5 of the 11 tasks"), and the tasks on which the baseline beats the minimal head."""
+    from ...words import count, join
+    from .phrases import of_tasks
+
+    n = ran(long, schedule, proto)
+    lost = winners(long, schedule, proto, "minimal", baseline_wins=True)
+    return {"ran": count(n, "task"), "baseline_wins": join(lost) if lost else "no task",
+            **{f"{m}_wins": of_tasks(len(winners(long, schedule, proto, m)), n) for m in ("minimal", "mlp")}}

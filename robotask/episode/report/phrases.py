@@ -128,3 +128,11 @@ def hand_gap(ratio_minimal: float, ratio_mlp: float) -> str:
     if ratio_mlp < ratio_minimal / 3:
         return "most of the gap is the published ridge's, not the targets'"
     return "the published ridge explains only part of the gap; the real targets move more than ours"
+
+
+def glue_all(**values: object) -> None:
+    """Glue every value for the page's Markdown (``{glue:text}`name```), shown nowhere else."""
+    from myst_nb import glue
+
+    for name, value in values.items():
+        glue(name, value, display=False)
