@@ -72,6 +72,13 @@ phrases.glue_all(kind=phrases.episode_kind(ep.is_synthetic, schedule, seed, reso
 # camera-from-body extrinsics; hand joints are in that camera's frame, body joints in the world.
 # Depth stays on disk and is read in chunks; the videos and the audio are decoded with PyAV only
 # when a figure needs them. The table lists every stream with its rate and shape.
+#
+# Not every stream is a task input in the same way. The twelve tasks of chapter 12 read
+# 20-frame summaries of all of them (chapter 11), but some streams are also targets: the
+# caption's labels for the timeline tasks, the hand joints for forecasting, the contacts for the
+# contact task, the caption's objects and text for object relevance and grounding, the visual
+# streams for retrieval and reconstruction. A task that predicts a stream from itself would be
+# trivial, so those tasks leave their target's block out of the input.
 
 # %%
 report.show_table(figures_episode.modality_table(ep),
@@ -95,18 +102,12 @@ report.show_figure(fig, "fig-episode-timeline",
                    "with a legend naming every class.")
 
 # %% tags=["remove-input"]
-phrases.glue_all(main_task=ep.captions.main_task,
-                 action_classes=count(stats["action_classes"], "action class"),
-                 subtask_classes=count(stats["subtask_classes"], "subtask class"),
-                 action_runs=count(stats["action_runs"], "run"),
-                 subtask_runs=count(stats["subtask_runs"], "run"),
-                 max_runs=count(stats["action_max_runs_per_class"], "run"),
-                 run_seconds=stats["action_mean_run_frames"] / ep.fps,
-                 seen_share=100 * stats["seen_test_action_share"],
-                 objects=count(stats["objects_vocabulary"], "distinct object"),
-                 objects_per_frame=stats["objects_per_frame"])
+phrases.glue_all(main_task=ep.captions.main_task, **figures_episode.label_words(stats, ep.fps))
 
 # %% [markdown]
+# Read the timeline for two things: how long an action lasts, and whether it comes back. Both
+# decide what the label tasks can learn, as the numbers below make precise.
+#
 # The main task is *{glue:text}`main_task`*. The frames carry {glue:text}`action_classes` in
 # {glue:text}`action_runs` (at most {glue:text}`max_runs` of one class; a run lasts
 # {glue:text}`run_seconds:.1f` s on average) and {glue:text}`subtask_classes` in
@@ -114,7 +115,7 @@ phrases.glue_all(main_task=ep.captions.main_task,
 #
 # How often an action recurs decides what a chronological split can test. Train on the first
 # 70 % of the frames and test on the rest, as the timeline tasks do: here
-# {glue:text}`seen_share:.1f` % of the test frames carry an action that also occurs in the
+# {glue:text}`seen_test_action_share:.1f` % of the test frames carry an action that also occurs in the
 # training part. A test frame whose action never occurs in training cannot be classified
 # correctly by any classifier, so this share is the ceiling of action recognition on this
 # episode; chapter 11 measures it again on the windows the tasks really use.
@@ -161,15 +162,14 @@ if depth is None or not (depth > 0).any():
 
 # %% tags=["remove-input"]
 d = figures_episode.depth_summary(depth, conf)
-phrases.glue_all(depth_frame=mid, depth_size=f"{d['height']}×{d['width']}",
-                 depth_scale=f"{ep.depth_scale:g}", depth_valid=100 * d["valid_share"],
-                 depth_median=d["median_m"], depth_conf=d["confidence"])
+phrases.glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
+                 **{f"depth_{k}": v for k, v in d.items()})
 
 # %% [markdown]
-# At frame {glue:text}`depth_frame` the depth map is {glue:text}`depth_size` pixels, scale
-# {glue:text}`depth_scale` of the stereo image. {glue:text}`depth_valid:.1f` % of its pixels are
-# valid, with a median depth of {glue:text}`depth_median:.2f` m and a mean confidence of
-# {glue:text}`depth_conf:.2f`. The feature extractor of chapter 11 summarises each depth map by
+# At frame {glue:text}`depth_frame` the depth map is {glue:text}`depth_height`×{glue:text}`depth_width` pixels, scale
+# {glue:text}`depth_scale` of the stereo image. {glue:text}`depth_valid_pct:.1f` % of its pixels are
+# valid, with a median depth of {glue:text}`depth_median_m:.2f` m and a mean confidence of
+# {glue:text}`depth_confidence:.2f`. The feature extractor of chapter 11 summarises each depth map by
 # statistics of its valid pixels, a coarse grid and the same statistics of the confidence.
 #
 # ## Hands and body
@@ -191,8 +191,7 @@ report.show_figure(fig, "fig-episode-hands",
 
 # %% tags=["remove-input"]
 m = figures_episode.motion_summary(ep, start, stop)
-phrases.glue_all(**m, **{k: 100 * v for k, v in stats.items() if k.endswith("contact_window_share")
-                          or k.endswith("contact_frame_share")})
+phrases.glue_all(**m)
 
 # %% [markdown]
 # Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
@@ -228,7 +227,9 @@ phrases.glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
 # frame. The mean specific force has a magnitude of {glue:text}`imu_force:.2f` m/s²: over a
 # range the head's accelerations average out and gravity remains. The angular rate has a standard
-# deviation of {glue:text}`imu_gyro_std:.3f` rad/s per axis.
+# deviation of {glue:text}`imu_gyro_std:.3f` rad/s per axis. Chapter 11 summarises the IMU
+# samples of each window the same way as every other stream, so the head's turns toward an
+# object reach the motion input group of the tasks.
 #
 # ## Audio
 #
@@ -254,7 +255,7 @@ phrases.glue_all(contact_verdict=phrases.contact_label(stats["any_contact_window
 #   aligned on one {glue:text}`fps:.0f` Hz frame clock; a real recording goes through the same
 #   code.
 # - Its labels hold {glue:text}`action_classes` and {glue:text}`subtask_classes`;
-#   {glue:text}`seen_share:.1f` % of the chronological test frames carry an action seen in
+#   {glue:text}`seen_test_action_share:.1f` % of the chronological test frames carry an action seen in
 #   training, which caps what any action classifier can score.
 # - Hand contacts (a hand channel above 0.5) occur in {glue:text}`hand_contact_window_share:.1f` %
 #   of the windows: a hand-contact label is {glue:text}`hand_verdict`. The original suite's

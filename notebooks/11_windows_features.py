@@ -108,6 +108,11 @@ report.show_table(figures_windows.layout_table(ws.manifest, ws.modalities["block
                   "episode has it.")
 
 # %% [markdown]
+# Read the table in layout order: hands, body, contacts, camera and IMU (motion), then depth and
+# the six videos (visual), then audio (motion again), the caption text and the two static
+# blocks. A task that leaves a group out of its input drops that group's columns and keeps the
+# others where they are.
+#
 # The layout is fixed. Where the original drops a block when its input is missing (hands, body,
 # contacts, IMU, point cloud), changing the dimension, this implementation writes zeros and
 # records `present: false` in `available_modalities.json`; missing video, depth or audio are

@@ -75,7 +75,8 @@ phrases.glue_all(title=spec.display_name, question=spec.question, input=spec.inp
                  direction="higher" if spec.higher_is_better else "lower", schedule=main,
                  train_pct=round(100 * (1 - tasks.TEST_FRACTION)),
                  val_pct=round(100 * tasks.VALIDATION_FRACTION),
-                 core_pct=round(100 * (1 - tasks.VALIDATION_FRACTION)), future=FUTURE_FRAMES)
+                 core_pct=round(100 * (1 - tasks.VALIDATION_FRACTION)), future=FUTURE_FRAMES,
+                 hidden=cfg.mlp.hidden_dim, mlp_epochs=cfg.mlp.epochs)
 phrases.glue_all(kind="synthetic, not the real sample" if f["is_synthetic"] else "real",
                  n_frames=f["n_frames"], n_windows=f["n_windows"], n_features=f["n_features"])
 
@@ -96,6 +97,16 @@ phrases.glue_all(kind="synthetic, not the real sample" if f["is_synthetic"] else
 # ignores the input (the largest training class, the mean target, the last observed pose or a
 # random ranking, whichever fits the task), the {term}`minimal head` and the MLP. A head is only
 # worth something where it beats the baseline.
+#
+# The two heads differ in what they can represent. The minimal head is linear in the
+# standardised features: a softmax for labels, a logistic regression per object, a ridge
+# regression (solved in its dual, since there are far more features than samples) for vectors,
+# and the same ridge as a projection for retrieval. The MLP puts a LayerNorm in front of two
+# hidden layers of {glue:text}`hidden` units with GELU and dropout, trained with AdamW for
+# {glue:text}`mlp_epochs` epochs on this run. With thousands of features and a few hundred
+# training samples, both can often fit the training part perfectly (the table of what limits the
+# score says whether they did); the test part shows how much of that fit is about the task and
+# how much about the particular windows.
 #
 # Each task runs under two {term}`protocol`s. The *original* one reproduces the published suite,
 # flaws included. The *improved* one switches on every fix of the suite's specification that
@@ -188,6 +199,10 @@ report.show_table(figures_diagnostics.diagnostics_table(results), headers={"fact
 # ## The samples
 #
 # A few test samples, spread over the test part, and what the task asks to predict for them.
+# The window index and frames place each sample in the episode. The target is decoded into words
+# for labels and objects; for a vector target (hand joints, visual features) the table shows its
+# first values. The test part is the end of the recording, so these samples come from the last
+# steps of the procedure, which the training part may never have shown.
 
 # %%
 first = next(iter(ok.values()), None)
@@ -201,7 +216,19 @@ if first is not None:
 # ## Figures
 #
 # The figures show the predictions themselves, per protocol, so that a number in the table can
-# be traced to where on the test part it is won or lost.
+# be traced to where on the test part it is won or lost. Each task kind has its own view:
+#
+# - a label task shows a confusion matrix with per-class F1, and a timeline of the true and
+#   predicted class of each test window, where a class the training part never held shows as a
+#   stretch no head gets right;
+# - the boundary task shows the predicted probability of a transition over time against the true
+#   boundaries;
+# - hand forecasting shows one wrist's coordinates, true and forecast, over the test windows;
+# - a retrieval task shows where the correct window ranks among all test candidates, against a
+#   random ranking;
+# - reconstruction shows true and reconstructed visual features of a few windows;
+# - object relevance shows the F1 of each object, with the objects the training part never saw
+#   marked.
 
 # %%
 shown = []
@@ -272,8 +299,12 @@ if task == "hand_trajectory_forecast" and "original" in ok:
 # On the {glue:text}`schedule` episode under the improved protocol, the minimal head
 # {glue:text}`improved_minimal_verdict` the baseline ({glue:text}`improved_minimal` against
 # {glue:text}`improved_baseline`, {glue:text}`metric`) and the MLP
-# {glue:text}`improved_mlp_verdict` it ({glue:text}`improved_mlp`). The table gathers every run
-# of this page.
+# {glue:text}`improved_mlp_verdict` it ({glue:text}`improved_mlp`). Under the original protocol
+# the minimal head {glue:text}`original_minimal_verdict` it and the MLP
+# {glue:text}`original_mlp_verdict` it. Whether a head beats the baseline, and under which
+# protocol, is the page's answer to its question; the table of what limits the score says how
+# far that answer can be trusted on this episode, and the other schedule says whether it
+# survives a split shaped like the real sample's. The table gathers every run of this page.
 
 # %%
 report.show_table(figures_diagnostics.recap_table(runs), digits=3,

@@ -78,6 +78,13 @@ report.show_figure(fig, "fig-suite-summary", caption,
                    "published real-sample values as dotted lines.")
 
 # %% [markdown]
+# Read the figure panel by panel: each panel is one task, with its own axis and direction
+# (lower is better for the hand-forecasting error, higher for everything else). Within a panel,
+# compare a head's bar with the baseline's bar of the same group first; only then compare
+# groups, because a group is a different split or protocol, and its baseline moves with it.
+# The dotted lines are the published real-sample values: a guide to the order of magnitude on
+# real data, not a target.
+#
 # ## Why the label tasks score near zero on the real sample
 #
 # A classifier can only predict classes it has seen. In the real sample every action occurs in
@@ -98,7 +105,9 @@ report.show_table(figures_suite.coverage_table(windows_summary, suite.PUBLISHED_
 # %% [markdown]
 # Where the coverage is low, a macro-F1 near zero is what the split allows, not a verdict on the
 # features: the real sample's published label scores are of that kind, and the `sample-like`
-# rows above reproduce them on data of the same shape.
+# rows above reproduce them on data of the same shape. The remedy is not a better head but a
+# split that tests seen classes on unseen time, or more episodes: chapter 14 trains on some
+# episodes and tests on unseen ones.
 #
 # ## What the schedule and the fixes change
 #
@@ -160,6 +169,12 @@ phrases.glue_all(last_protocol=last, schedule_0=schedules[0],
 # reason; the usual ones are a target that barely changes over the horizon (the last pose is
 # hard to beat), a label the split makes unlearnable, and a pair task a linear head cannot
 # represent.
+#
+# The count of wins is the part's headline, but it hides what the task pages show: a task on
+# which a head wins under `repeating` and loses under `sample-like` has learned the classes of
+# one recording, not the actions; a task whose baseline wins everywhere asks something that this
+# input cannot answer, or that the last observation already answers. The table after the next
+# paragraph gives the counts per run.
 
 # %%
 if len(schedules) > 1:

@@ -65,9 +65,9 @@ def test_depth_summary_measures_the_valid_pixels():
     depth = np.array([[0.0, 1.0], [2.0, 3.0]])
     conf = np.array([[0, 255], [255, 0]])
     d = figures_episode.depth_summary(depth, conf)
-    assert d["valid_share"] == 0.75 and d["median_m"] == 2.0 and d["confidence"] == pytest.approx(2 / 3)
+    assert d["valid_pct"] == 75.0 and d["median_m"] == 2.0 and d["confidence"] == pytest.approx(2 / 3)
     assert np.isnan(figures_episode.depth_summary(np.zeros((2, 2)), conf)["median_m"])
-    assert figures_episode.depth_summary(None, None)["valid_share"] == 0.0
+    assert figures_episode.depth_summary(None, None)["valid_pct"] == 0.0
 
 
 def test_spread_counts_and_labelled_windows():
@@ -89,3 +89,13 @@ def test_baseline_label_and_hand_gap():
     assert phrases.baseline_label("zero velocity (last observed pose)") == "zero velocity, last observed pose"
     assert "ridge's, not" in phrases.hand_gap(25.0, 1.2)
     assert "only part" in phrases.hand_gap(25.0, 10.0)
+
+
+def test_label_words_count_with_nouns_and_percent():
+    stats = {"action_classes": 6, "action_runs": 7, "action_max_runs_per_class": 2, "action_mean_run_frames": 28.0,
+             "subtask_classes": 1, "subtask_runs": 1, "objects_vocabulary": 6, "objects_per_frame": 3.0,
+             "seen_test_action_share": 0.75, "hand_contact_window_share": 0.378}
+    w = figures_episode.label_words(stats, 20.0)
+    assert w["action_classes"] == "6 action classes" and w["subtask_classes"] == "1 subtask class"
+    assert w["subtask_runs"] == "1 run" and w["max_runs"] == "2 runs" and w["run_seconds"] == 1.4
+    assert w["seen_test_action_share"] == 75.0 and w["hand_contact_window_share"] == pytest.approx(37.8)

@@ -307,13 +307,13 @@ def moments_table(ep: Episode, frames: list[int]) -> pd.DataFrame:
 
 
 def depth_summary(depth: np.ndarray | None, confidence: np.ndarray | None) -> dict:
-    """Size, valid share, median depth (m) and mean confidence (0–1) of one depth frame (None: no depth)."""
+    """Size, valid share (%), median depth (m) and mean confidence (0–1) of one depth frame (None: no depth)."""
     if depth is None:
-        return {"height": 0, "width": 0, "valid_share": 0.0, "median_m": float("nan"),
+        return {"height": 0, "width": 0, "valid_pct": 0.0, "median_m": float("nan"),
                 "confidence": float("nan")}
     valid = depth > 0
     return {"height": int(depth.shape[0]), "width": int(depth.shape[1]),
-            "valid_share": float(valid.mean()),
+            "valid_pct": 100 * float(valid.mean()),
             "median_m": float(np.median(depth[valid])) if valid.any() else float("nan"),
             "confidence": float(confidence[valid].mean() / 255) if valid.any() else float("nan")}
 
@@ -333,3 +333,17 @@ def imu_summary(ep: Episode, start: int, stop: int) -> dict:
     return {"samples": n, "per_frame": n / max(stop - start, 1),
             "force": float(np.linalg.norm(accel.mean(0))) if n else float("nan"),
             "gyro_std": float(gyro.std(0).mean()) if n else float("nan")}
+
+
+def label_words(stats: dict, fps: float) -> dict:
+    """:func:`label_statistics` as the page glues it: counts with their nouns ("29 action classes"),
+    shares in percent, run lengths in seconds."""
+    from ...words import count
+
+    words = {f"{k}_{w}": count(stats[f"{k}_{w}"], f"{k} class" if w == "classes" else "run")
+             for k in ("action", "subtask") for w in ("classes", "runs")}
+    return {**words, "max_runs": count(stats["action_max_runs_per_class"], "run"),
+            "run_seconds": stats["action_mean_run_frames"] / fps,
+            "objects": count(stats["objects_vocabulary"], "distinct object"),
+            "objects_per_frame": stats["objects_per_frame"],
+            **{k: 100 * v for k, v in stats.items() if k.endswith("_share")}}
