@@ -150,9 +150,10 @@ if len(ok) < 2:
 # Read each head against the baseline *of the same protocol*, not one protocol's numbers against
 # the other's. The improved protocol changes what is scored, not only how the heads are fitted:
 # it scores {glue:text}`n_test_change` test samples (the {term}`purge gap` drops the test samples
-# that share a frame with a training sample), and its target is {glue:text}`targets`. That is
-# why the baseline's own score
-# moves, {glue:text}`baseline_change`, although the rule that makes its predictions is the same.
+# that share a frame with a training sample), and its target is {glue:text}`targets`. The
+# baseline's own score {glue:text}`baseline_moves` between the protocols although the rule that
+# makes its predictions is the same, so any move of the baseline is the test set's or the
+# target's doing, and a head's move means something only beside it.
 # The minimal head moves {glue:text}`minimal_change`, the MLP {glue:text}`mlp_change`.
 
 # %% [markdown]

@@ -99,3 +99,9 @@ def test_label_words_count_with_nouns_and_percent():
     assert w["action_classes"] == "6 action classes" and w["subtask_classes"] == "1 subtask class"
     assert w["subtask_runs"] == "1 run" and w["max_runs"] == "2 runs" and w["run_seconds"] == 1.4
     assert w["seen_test_action_share"] == 75.0 and w["hand_contact_window_share"] == pytest.approx(37.8)
+
+
+def test_moves_compares_the_printed_values():
+    assert phrases.moves(0.0, 0.0) == "stays at 0.000"
+    assert phrases.moves(0.0159, 0.0099) == "moves from 0.016 to 0.010"
+    assert phrases.moves(None, 0.1) == "cannot be compared"

@@ -208,4 +208,5 @@ def page_values(results: dict[str, TaskResult]) -> dict[str, str]:
     for part in ("baseline", "minimal", "mlp"):
         values = [r.primary.get(part) for r in both] if paired else [None, None]
         out[f"{part}_change"] = phrases.change(*values, spec.higher_is_better)
+    out["baseline_moves"] = phrases.moves(*([r.primary.get("baseline") for r in both] if paired else [None, None]))
     return out

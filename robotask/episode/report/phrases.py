@@ -136,3 +136,13 @@ def glue_all(**values: object) -> None:
 
     for name, value in values.items():
         glue(name, value, display=False)
+
+
+def moves(before: float | None, after: float | None) -> str:
+    """How a score moves between protocols as printed: "stays at 0.000", "moves from 0.016 to 0.010",
+    "cannot be compared" when either is missing."""
+    if before is None or after is None:
+        return "cannot be compared"
+    if number(before) == number(after):
+        return f"stays at {number(after)}"
+    return f"moves from {number(before)} to {number(after)}"
