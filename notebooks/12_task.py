@@ -246,9 +246,10 @@ if not shown:
 # %% [markdown]
 # ## Under the other schedule
 #
-# The `sample-like` schedule performs each action in one run, as the real sample does, so a
-# chronological split puts whole classes into the test part only (chapter 11). The table gives
-# the primary metric there; the suite summary (chapter 13) compares the schedules across tasks.
+# The same task on the page's other episodes. Of the two synthetic schedules, `sample-like`
+# performs each action in one run, as the real sample does, so a chronological split puts whole
+# classes into the test part only; `repeating` lets the classes recur (chapter 11). The table
+# gives the primary metric; the suite summary (chapter 13) compares the schedules across tasks.
 
 # %%
 explained = figures_diagnostics.anomalies(others)

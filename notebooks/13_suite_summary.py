@@ -105,7 +105,7 @@ report.show_table(figures_suite.coverage_table(windows_summary, suite.PUBLISHED_
 # %% [markdown]
 # Where the coverage is low, a macro-F1 near zero is what the split allows, not a verdict on the
 # features: the real sample's published label scores are of that kind, and the `sample-like`
-# rows above reproduce them on data of the same shape. The remedy is not a better head but a
+# schedule, where this build ran it, puts our episodes under the same constraint. The remedy is not a better head but a
 # split that tests seen classes on unseen time, or more episodes: chapter 14 trains on some
 # episodes and tests on unseen ones.
 #

@@ -122,8 +122,9 @@ def diagnostics(result: TaskResult) -> dict[str, Any]:
             cause = r2_without_tiny(data.y[data.train], data.y[data.test], result.outputs[head].pred,
                                     standardized=standardized)
             out["Target columns with train std below 10⁻³"] = cause["n_tiny"]
-            which = "standardised R²" if standardized else "R²"
-            out[f"{HEADS[head]}: {which} without them"] = cause["r2_rest"]
+            if cause["n_tiny"]:
+                which = "standardised R²" if standardized else "R²"
+                out[f"{HEADS[head]}: {which} without them"] = cause["r2_rest"]
     return out
 
 
