@@ -39,34 +39,66 @@ def test_caption_names_the_bar_groups_in_the_drawn_order():
     assert "_" not in titles and "macro f1" not in titles and "macro-F1" in titles
 
 
-def test_schedule_and_fix_text_uses_metric_names():
-    text = figures_suite.schedule_and_fix_text(_long(), ["repeating"], ["original", "improved"])
-    assert "better by 0.100" in text
-    for key in ("macro_f1", "macro f1", "(mrr,", "(r2,", "(mpjpe,", "top5"):
-        assert key not in text
+def test_protocol_changes_and_wins_use_metric_names_and_directions():
+    long = _long()
+    changes = figures_suite.protocol_changes(long, "repeating")
+    # three largest gains, then every loss: lower is better for MPJPE, so the minimal head's 0.3 → 0.4
+    assert list(changes["Gain"].round(3)) == [0.1, 0.1, 0.1, -0.1]
+    assert changes.iloc[-1]["Task"] == TASKS["hand_trajectory_forecast"].display_name
+    assert not set(changes["Metric"]) & {"macro_f1", "mrr", "r2", "mpjpe", "top5_accuracy"}
+    worse = long.assign(value=long["value"].where(long["model"] != "minimal", 0.2))
+    assert figures_suite.winners(worse, "repeating", "original", "minimal") == [
+        t.display_name for t in TASKS.values() if t.higher_is_better]
+    lost = figures_suite.winners(worse, "repeating", "original", "minimal", baseline_wins=True)
+    assert lost == [t.display_name for t in TASKS.values() if not t.higher_is_better]
+    wins = figures_suite.wins_table(long, ["repeating"], ["original"])
+    assert wins.iloc[0]["Tasks that ran"] == len(TASKS)
 
 
-def test_lower_is_better_verdicts_speak_of_error():
-    from robotask.episode.report import sentences as S
-
-    text = S.head_verdicts("hand_trajectory_forecast", {"baseline": 0.024, "minimal": 0.035, "mlp": 0.02},
-                           "zero velocity")
-    assert "the minimal head (0.035) has a larger error than it" in text
-    assert "the MLP (0.020) has a smaller error than it" in text and "falls below" not in text
-    nested = S.head_verdicts("caption_grounding", {"baseline": 0.01, "minimal": 0.1}, "random ranking (expected)")
-    assert "The baseline (random ranking, expected) scores 0.010" in nested and "))" not in nested
-
-
-def test_majority_absent_is_claimed_only_when_true():
+def _fit_result(y_train, y_test, core=None, baseline="majority class"):
+    """A classification TaskResult with a training part (and a fitted core when ``core`` is given)."""
     import numpy as np
 
-    from robotask.episode.report import sentences as S
+    from robotask.episode.suite.run import TaskResult
+    from robotask.episode.tasks.builders import TaskData
 
-    names = ["pick", "place", "wipe"]
-    text = S.majority_absent(names, np.array([0, 0, 0, 1]), np.array([1, 2, 2]), "majority class")
-    assert "always predicts *pick*" in text and "3 train samples" in text and "3 test samples" in text
-    assert S.majority_absent(names, np.array([0, 0, 1]), np.array([0, 2]), "majority class") == ""
-    assert S.majority_absent(names, np.array([0, 0, 1]), np.array([1, 2]), "train mean") == ""
+    y = np.concatenate([y_train, y_test])
+    n, k = len(y_train), len(y_test)
+    data = TaskData(kind="classification", X=None, y=y, rows=pd.DataFrame({"window_index": range(n + k)}),
+                    class_names=["pick", "place", "wipe"], train=np.arange(n), test=np.arange(n, n + k))
+    if core is not None:
+        data.val, data.extra["train_core"] = np.arange(core, n), np.arange(core)
+    return TaskResult("timeline_action", "ok", {"baseline_name": baseline, "num_train": n, "num_test": k}, {},
+                      data=data)
+
+
+def test_majority_class_says_whether_the_test_part_has_it():
+    import numpy as np
+
+    assert F_majority(np.array([0, 0, 0, 1]), np.array([1, 2, 2])) == ("pick", False)
+    assert F_majority(np.array([0, 0, 1]), np.array([0, 2])) == ("pick", True)
+    from robotask.episode.report import figures_diagnostics as F
+
+    assert F.majority_class(_fit_result(np.array([0, 0, 1]), np.array([1]), baseline="train mean")) is None
+
+
+def F_majority(y_train, y_test):
+    from robotask.episode.report import figures_diagnostics as F
+
+    return F.majority_class(_fit_result(y_train, y_test))
+
+
+def test_fit_coverage_counts_the_classes_of_the_fitted_part_only():
+    import numpy as np
+
+    from robotask.episode.report import figures_diagnostics as F
+
+    # training: pick, pick, place, wipe; the MLP is fitted on the first two; test: wipe, wipe, pick, place
+    result = _fit_result(np.array([0, 0, 1, 2]), np.array([2, 2, 0, 1]), core=2)
+    assert F.fit_coverage(result) == 0.25
+    assert F.fit_coverage(_fit_result(np.array([0, 0, 1, 2]), np.array([2, 2, 0, 1]))) == 1.0
+    table = F.diagnostics_table({"improved": result})
+    assert "Test samples with a class the MLP was fitted on" in set(table["fact"])
 
 
 def test_metric_table_shows_ceiling_as_percentage_and_ranks_as_integers():
@@ -134,6 +166,6 @@ def test_summary_repeats_the_task_pages_explanations():
                                                          "−3.911."]},
             "timeline_action": {"name": "Action Recognition", "explanations": []}}
     text = figures_suite.explanations_text(docs)
-    assert text.count("\n- ") == 1 and "**Cross-Modal Reconstruction**: On `s`" in text
+    assert text.count("- ") == 1 and text.startswith("- **Cross-Modal Reconstruction**: On `s`")
     assert figures_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
     assert figures_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before

@@ -1,4 +1,4 @@
-"""The sentences of the episode, window-set and collection chapters say what their numbers say."""
+"""The sentences of the collection chapter (14) say what their numbers say."""
 
 import re
 
@@ -21,10 +21,6 @@ def _plain(text):
 # ------------------------------------------------------------------ helpers
 def test_helpers_count_and_agree():
     assert S.share(0.613) == "61.3 %"
-    assert S.bold_count(6, "action class") == "**6** action classes"
-    assert S.bold_count(1, "run") == "**1** run"
-    assert S.bold_count(8546, "feature") == "**8,546** features"
-    assert S.frame_range(0, 200) == "frames 0–199" and S.frame_range(5, 6) == "frame 5"
     assert S.agree(1, "has", "have") == "has" and S.agree(0, "has", "have") == "have"
     assert S.small(2) == "two" and S.small(12) == "12"
 
@@ -35,130 +31,6 @@ def test_helpers_count_and_agree():
 ])
 def test_of_tasks(k, n, text):
     assert S.of_tasks(k, n) == text
-
-
-# ------------------------------------------------------------------ chapter 10
-STATS = {"is_synthetic": True, "action_classes": 6, "action_runs": 7, "action_max_runs_per_class": 2,
-         "action_mean_run_frames": 28.0, "subtask_classes": 1, "subtask_runs": 1,
-         "seen_test_action_share": 0.75, "objects_vocabulary": 6, "objects_per_frame": 3.0,
-         "hand_contact_frame_share": 0.155, "foot_contact_frame_share": 1.0,
-         "hand_contact_window_share": 0.378, "any_contact_window_share": 1.0}
-
-
-def test_episode_opening_says_what_the_episode_is():
-    text = S.episode_opening(True, 5821, 20.0, 1200, 1600, "repeating", 0, 128)
-    assert "**synthetic**" in text and "schedule `repeating`, seed 0, 128-pixel videos" in text
-    assert "5,821 frames, 291.1 s at 20.0 frames per second" in text and "frames 1200–1599" in text
-    real = S.episode_opening(False, 1, 20.0, 0, 1, "repeating", 0, 128)
-    assert "**the real recording**" in real and "1 frame," in real and "frame 0." in real
-    _plain(text + real)
-
-
-def test_timeline_caption_counts_the_classes():
-    text = S.timeline_caption(STATS, 0, 200)
-    assert "1 subtask class (top) and 6 action classes (bottom)" in text and "frames 0–199" in text
-
-
-def test_labels_paragraph_states_the_statistics():
-    text = S.labels_paragraph("Make coffee", STATS, 20.0)
-    assert "*Make coffee*" in text and "**6** action classes in 7 runs" in text
-    assert "at most 2 runs per class; a run lasts 1.4 s" in text  # 28 frames at 20 fps
-    assert "**1** subtask class in 1 run." in text and "75.0 % of the test frames" in text
-    assert "6 distinct objects, 3.0 per frame" in text
-    _plain(text)
-
-
-def test_moments_sentence_times_each_moment():
-    text = S.moments_sentence([0, 50, 99], ["Reach", "", "Pour"], 20.0)
-    assert text == "Actions at the three moments: 0.0 s: *Reach*; 2.5 s: *no action*; 5.0 s: *Pour*."
-    assert S.moments_sentence([10], ["Stir"], 20.0).startswith("Action at the moment: 0.5 s")
-
-
-def test_depth_sentence_measures_the_valid_pixels():
-    depth = np.array([[0.0, 1.0], [2.0, 3.0]])
-    conf = np.array([[0, 255], [255, 0]])
-    text = S.depth_sentence(7, depth, conf, 0.5)
-    assert "At frame 7 the depth map is 2×2 (scale 0.5" in text
-    assert "75.0 % of its pixels are valid, with a median of 2.00 m" in text
-    assert "mean confidence of 0.67" in text  # (1 + 1 + 0) / 3
-    assert S.depth_sentence(7, np.zeros((2, 2)), conf, 0.5).endswith("none of its pixels is valid.")
-
-
-def test_motion_sentence_measures_distance_and_path():
-    wrist = np.array([[1.0, 0.0, 0.0], [0.0, 3.0, 0.0]])  # 1 m and 3 m from the camera
-    camera = np.array([[0.0, 0.0, 0.0], [3.0, 4.0, 0.0], [3.0, 4.0, 1.0]])  # 5 m then 1 m
-    text = S.motion_sentence(wrist, camera, STATS)
-    assert "stays 2.00 m from the camera" in text and "the camera moves 6.00 m" in text
-    assert "Hand contact covers 15.5 % of all frames, foot contact 100.0 %; 37.8 %" in text
-
-
-def test_imu_sentence_counts_samples_per_frame():
-    accel = np.tile([0.0, 0.0, 9.81], (40, 1))
-    gyro = np.zeros((40, 3))
-    text = S.imu_sentence(accel, gyro, 4)
-    assert "40 IMU samples (10.0 per frame)" in text and "magnitude 9.81 m/s²" in text
-    assert "deviation of 0.000 rad/s" in text
-    assert (S.imu_sentence(np.zeros((0, 3)), np.zeros((0, 3)), 4) ==
-        "The range of 4 frames holds no IMU sample.")
-
-
-def test_episode_findings_explains_a_constant_contact_label_only_when_it_is_constant():
-    constant = S.episode_findings(STATS, 20.0)
-    assert "20 Hz" in constant and "6 action classes and 1 subtask class" in constant
-    assert "set in 100.0 % of the windows, a constant" in constant and "only the channels" in constant
-    varying = S.episode_findings({**STATS, "is_synthetic": False, "any_contact_window_share": 0.4}, 20.0)
-    assert varying.endswith("set in 40.0 % of the windows.") and "the real recording" in varying
-    _plain(constant + varying)
-
-
-# ------------------------------------------------------------------ chapter 11
-def test_windows_opening_and_layout():
-    text = S.windows_opening(True, 200, 37, 20, 5, 8546, 0.123)
-    assert "**synthetic (`repeating` schedule)**: 200 frames, cut into **37** windows" in text
-    assert "of 20 frames every 5 frames" in text and "**8,546** features (built in 0.1 s" in text
-    assert "**real**" in S.windows_opening(False, 1, 1, 20, 5, 1, 0.0)
-    manifest = [{"name": "a", "dim": 2000}, {"name": "b", "dim": 415}, {"name": "c", "dim": 10}]
-    layout = S.layout_sentence(manifest, {"motion": 2415, "visual": 10, "text": 0})
-    assert layout.startswith("The 3 blocks add up to **2,425** dimensions.")
-    assert "motion (2,415 dimensions:" in layout and "visual (10:" in layout and "text (0)" in layout
-
-
-def test_spread_counts_and_sentence_agree():
-    x = np.array([[1.0, 0.0, 0.0, 5.0], [1.0, 1e-4, 1e-8, 6.0], [1.0, 0.0, 0.0, 7.0]])
-    n_const, n_tiny = S.spread_counts(x)
-    assert (n_const, n_tiny) == (2, 1)  # columns 0 and 2 have no spread; column 1 a tiny one
-    text = S.spread_sentence(4, 3, n_const, n_tiny)
-    assert "Of the 4 columns, **2** have no spread on the 3 training windows" in text
-    assert "**1** has a spread between" in text
-
-
-def test_window_labels_count_and_purity():
-    w = pd.DataFrame({"action_label": ["a", "", "b", "b"], "subtask_label": ["s", "s", "", "t"],
-                      "action_fraction": [1.0, 0.0, 0.7, 1.0]})
-    assert S.labelled_windows(w) == {"action_label": 3, "subtask_label": 3}
-    text = S.window_labels_sentence(w)
-    assert text.startswith("**3** of 4 windows carry an action label and **3** a subtask label")
-    assert "50.0 % of the windows lie entirely inside one action" in text
-    one = S.window_labels_sentence(w.assign(action_label=["a", "", "", ""]))
-    assert one.startswith("**1** of 4 windows carries an action label")
-
-
-COVERAGE = pd.DataFrame({"episode": ["repeating", "repeating", "sample-like", "sample-like"],
-                         "labels": ["action", "subtask"] * 2, "coverage": [1.0, 0.9, 0.6, 0.5]})
-REF = {"action": 64 / 343, "subtask": 0.166, "action_test_windows": 343}
-
-
-def test_schedule_coverage_and_findings_quote_the_right_cells():
-    text = S.schedule_coverage_sentence(COVERAGE, REF)
-    assert "`repeating` schedule **100.0 %** of the action" in text
-    assert "`sample-like`, **60.0 %**" in text and "18.7 % (343 test windows;" in text
-    found = S.windows_findings((37, 8546), 18, (1165, 1), {"action_label": 1, "subtask_label": 37},
-                               COVERAGE, REF)
-    assert "37 windows × 8,546 features in 18 blocks; 1,165 columns are constant" in found
-    assert "and 1 more is nearly so" in found and "- 1 window has an action label and 37" in found
-    assert "sees 100.0 % of its action" in found and "and 60.0 % with" in found
-    assert "the real sample: 18.7 %" in found
-    _plain(text + found)
 
 
 # ------------------------------------------------------------------ chapter 14

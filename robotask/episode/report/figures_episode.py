@@ -298,3 +298,52 @@ def figure_spectrogram(ep: Episode, start: int, stop: int, sample_rate: int = 16
     ax.set_title("Audio of fisheye_cam0.mp4 (dotted: action changes; ▼: hand-contact onsets)")
     ax.grid(False)
     return fig
+
+
+def moments_table(ep: Episode, frames: list[int]) -> pd.DataFrame:
+    """The action at each shown moment: frame, time in seconds, action ("no action" when unlabelled)."""
+    return pd.DataFrame({"frame": frames, "time (s)": [f / ep.fps for f in frames],
+                         "action": [ep.captions.action_label[f] or "no action" for f in frames]})
+
+
+def depth_summary(depth: np.ndarray | None, confidence: np.ndarray | None) -> dict:
+    """Size, valid share (%), median depth (m) and mean confidence (0–1) of one depth frame (None: no depth)."""
+    if depth is None:
+        return {"height": 0, "width": 0, "valid_pct": 0.0, "median_m": float("nan"),
+                "confidence": float("nan")}
+    valid = depth > 0
+    return {"height": int(depth.shape[0]), "width": int(depth.shape[1]),
+            "valid_pct": 100 * float(valid.mean()),
+            "median_m": float(np.median(depth[valid])) if valid.any() else float("nan"),
+            "confidence": float(confidence[valid].mean() / 255) if valid.any() else float("nan")}
+
+
+def motion_summary(ep: Episode, start: int, stop: int) -> dict:
+    """Mean right-wrist distance from the camera and the camera's path length over [start, stop), in m."""
+    wrist = np.linalg.norm(ep.right_joints[start:stop, 0], axis=1).mean()
+    path = np.linalg.norm(np.diff(ep.t_c2w[start:stop], axis=0), axis=1).sum()
+    return {"wrist_distance_m": float(wrist), "camera_path_m": float(path)}
+
+
+def imu_summary(ep: Episode, start: int, stop: int) -> dict:
+    """IMU samples of [start, stop), per frame, mean specific force (m/s²) and gyroscope spread (rad/s)."""
+    lo, hi = ep.imu.frame_range(start, stop)
+    accel, gyro = ep.imu.accel[lo:hi], ep.imu.gyro[lo:hi]
+    n = len(accel)
+    return {"samples": n, "per_frame": n / max(stop - start, 1),
+            "force": float(np.linalg.norm(accel.mean(0))) if n else float("nan"),
+            "gyro_std": float(gyro.std(0).mean()) if n else float("nan")}
+
+
+def label_words(stats: dict, fps: float) -> dict:
+    """:func:`label_statistics` as the page glues it: counts with their nouns ("29 action classes"),
+    shares in percent, run lengths in seconds."""
+    from ...words import count
+
+    words = {f"{k}_{w}": count(stats[f"{k}_{w}"], f"{k} class" if w == "classes" else "run")
+             for k in ("action", "subtask") for w in ("classes", "runs")}
+    return {**words, "max_runs": count(stats["action_max_runs_per_class"], "run"),
+            "run_seconds": stats["action_mean_run_frames"] / fps,
+            "objects": count(stats["objects_vocabulary"], "distinct object"),
+            "objects_per_frame": stats["objects_per_frame"],
+            **{k: 100 * v for k, v in stats.items() if k.endswith("_share")}}

@@ -2,7 +2,7 @@
 
 Every function takes the long table of primary metrics over (schedule, protocol) runs
 (:func:`robotask.episode.report.summary.primary_long` of the task chapters' written results) and returns a
-figure or a Markdown string.
+figure or a table; :func:`explanations_text` lists what the task pages wrote about their anomalies.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ...words import number
 from ..tasks.registry import TASKS
 from .figures_tasks import COLORS, HEAD_LABELS
 
@@ -145,77 +144,11 @@ def _mean(values: list[float | None]) -> float | None:
     return float(np.mean(vals)) if vals else None
 
 
-def schedule_and_fix_text(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> str:
-    """Computed prose: label tasks across schedules, and the per-task effect of the improved protocol."""
-    lines = []
-    proto0 = protocols[0]
-    for s in schedules:
-        for model in ("baseline", "minimal", "mlp"):
-            m = _mean([_value(long, s, proto0, t, model) for t in LABEL_TASKS])
-            if m is not None:
-                lines.append(f"- `{s}`, {proto0} protocol, {HEAD_LABELS[model]}: mean macro-F1 of the three label "
-                             f"tasks (action, step, next action) {number(m)}.")
-    if "original" in protocols and "improved" in protocols:
-        for s in schedules:
-            changes = []
-            for t, spec in TASKS.items():
-                for model in ("minimal", "mlp"):
-                    a, b = _value(long, s, "original", t, model), _value(long, s, "improved", t, model)
-                    if a is not None and b is not None:
-                        gain = (b - a) if spec.higher_is_better else (a - b)
-                        changes.append((gain, t, model, a, b))
-                    elif a is None and b is not None and model == "minimal":
-                        lines.append(f"- `{s}`: **{spec.display_name}** only runs under the improved protocol "
-                                     "(the original label is degenerate or the task was skipped); minimal "
-                                     f"{number(b)}.")
-            changes.sort(reverse=True)
-            for gain, t, model, a, b in changes[:3] + [c for c in changes[-2:] if c[0] < 0]:
-                lines.append(f"- `{s}`: {TASKS[t].display_name}, {HEAD_LABELS[model]}: {number(a)} → {number(b)} "
-                             f"({_metric(TASKS[t].primary_metric)}, {'better' if gain > 0 else 'worse'} "
-                             f"by {abs(gain):.3f}).")
-    return "\n".join(lines) if lines else "Only one protocol and schedule were run."
-
-
 def explanations_text(docs: dict[str, dict]) -> str:
     """The task pages' explanations of anomalies in the numbers above, one bullet per explanation."""
     lines = [f"- **{doc.get('name', task)}**: {text}" for task, doc in docs.items()
              for text in doc.get("explanations", [])]
-    return "The task pages explain the anomalies among these numbers:\n\n" + "\n".join(lines) if lines else ""
-
-
-def suite_recap(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> str:
-    """Computed recap: per run, how many tasks each head wins against the baseline, and how many did not run."""
-    lines = []
-    for s in schedules:
-        for p in protocols:
-            wins = {}
-            for model in ("minimal", "mlp"):
-                n = 0
-                for t, spec in TASKS.items():
-                    v, b = _value(long, s, p, t, model), _value(long, s, p, t, "baseline")
-                    if v is not None and b is not None and (v > b if spec.higher_is_better else v < b):
-                        n += 1
-                wins[model] = n
-            sub = long[(long["schedule"] == s) & (long["protocol"] == p) & (long["model"] == "minimal")]
-            idle = int((sub["status"] != "ok").sum())
-            lines.append(f"- `{s}` / {p}: the minimal head beats the trivial baseline on {wins['minimal']} of 12 "
-                         f"tasks, the MLP on {wins['mlp']}; "
-                         + (f"{idle} {'task' if idle == 1 else 'tasks'} did not run (degenerate or skipped)."
-                            if idle else "every task ran."))
     return "\n".join(lines)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def reading_text(docs: dict, schedules: list[str], protocols: list[str]) -> str:
-    """What the chapter read: how many task results, for which schedules and protocols."""
-    sched = " and ".join(f"`{s}`" for s in schedules)
-    return (f"Read the written results of {_count(len(docs), 'task chapter')}: "
-            f"{_count(len(schedules), 'schedule')} ({sched}) × {_count(len(protocols), 'protocol')} "
-            f"({' and '.join(protocols)}), three models each. Nothing is recomputed here; every "
-            f"number is on its task's own page.")
 
 
 def summary_caption(schedules: list[str], protocols: list[str],
@@ -240,15 +173,81 @@ def summary_caption(schedules: list[str], protocols: list[str],
     return text + rule + f" ({items})."
 
 
-def coverage_text(windows_summary: dict | None, published: dict) -> str:
-    """Label coverage per schedule (written by chapter 11) beside the published real-sample coverage."""
-    lines = []
-    for rec in (windows_summary or {}).get("coverage", []):
-        lines.append(f"- `{rec['episode']}`, {rec['labels']} labels: {100 * rec['coverage']:.1f} % of "
-                     f"{rec['test windows']} test windows carry a label seen in training.")
-    if not lines:
-        lines.append("- The window chapter has not written its coverage yet; run `robotask run 11`.")
-    lines.append(f"- Real sample (derived from the original suite's published outputs "
-                 f"{{cite}}`chaoyue2026tasksuite`; other data): action {100 * published['timeline_action']:.1f} %, "
-                 f"subtask {100 * published['timeline_subtask']:.1f} %.")
-    return "Label coverage of the chronological test split:\n\n" + "\n".join(lines)
+def _beats(value: float | None, base: float | None, higher_is_better: bool) -> bool:
+    """Whether ``value`` beats ``base`` in the metric's direction (False when either is missing)."""
+    return value is not None and base is not None and (value > base if higher_is_better else value < base)
+
+
+def winners(long: pd.DataFrame, schedule: str, proto: str, model: str, baseline_wins: bool = False) -> list[str]:
+    """Display names of the tasks on which ``model`` beats the baseline under (schedule, protocol), in
+    task order; with ``baseline_wins``, those on which the baseline beats ``model`` instead."""
+    out = []
+    for t, spec in TASKS.items():
+        v, b = _value(long, schedule, proto, t, model), _value(long, schedule, proto, t, "baseline")
+        if _beats(b, v, spec.higher_is_better) if baseline_wins else _beats(v, b, spec.higher_is_better):
+            out.append(spec.display_name)
+    return out
+
+
+def ran(long: pd.DataFrame, schedule: str, proto: str) -> int:
+    """How many tasks produced metrics under (schedule, protocol)."""
+    sub = long[(long["schedule"] == schedule) & (long["protocol"] == proto) & (long["model"] == "minimal")]
+    return int((sub["status"] == "ok").sum())
+
+
+def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> pd.DataFrame:
+    """Per schedule and protocol: tasks that ran, and on how many each head beats the baseline."""
+    return pd.DataFrame([{"Schedule": s, "Protocol": p, "Tasks that ran": ran(long, s, p),
+                          "Minimal head beats the baseline": len(winners(long, s, p, "minimal")),
+                          "MLP beats the baseline": len(winners(long, s, p, "mlp"))}
+                         for s in schedules for p in protocols])
+
+
+def label_task_means(long: pd.DataFrame, schedules: list[str], proto: str) -> pd.DataFrame:
+    """Mean macro-F1 of the three label tasks (action, step, next action) per schedule and model."""
+    rows = []
+    for s in schedules:
+        row = {"Schedule": s}
+        for model in ("baseline", "minimal", "mlp"):
+            m = _mean([_value(long, s, proto, t, model) for t in LABEL_TASKS])
+            row[HEAD_LABELS[model].capitalize() if model != "mlp" else "MLP"] = float("nan") if m is None else m
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def protocol_changes(long: pd.DataFrame, schedule: str, n: int = 3) -> pd.DataFrame:
+    """The ``n`` largest gains and every loss of a head from the original to the improved protocol on
+    ``schedule``, in the metric's good direction."""
+    rows = []
+    for t, spec in TASKS.items():
+        for model in ("minimal", "mlp"):
+            a, b = _value(long, schedule, "original", t, model), _value(long, schedule, "improved", t, model)
+            if a is not None and b is not None:
+                rows.append({"Task": spec.display_name, "Head": HEAD_LABELS[model],
+                             "Metric": _metric(spec.primary_metric), "Original": a, "Improved": b,
+                             "Gain": (b - a) if spec.higher_is_better else (a - b)})
+    frame = pd.DataFrame(rows, columns=["Task", "Head", "Metric", "Original", "Improved", "Gain"])
+    frame = frame.sort_values("Gain", ascending=False, kind="stable")
+    return pd.concat([frame.head(n), frame.iloc[n:][frame.iloc[n:]["Gain"] < 0]]).reset_index(drop=True)
+
+
+def coverage_table(windows_summary: dict | None, published: dict) -> pd.DataFrame:
+    """Label coverage per schedule (written by chapter 11) beside the published real sample's (other data)."""
+    rows = [{"Episode": rec["episode"], "Labels": rec["labels"], "Test windows": rec["test windows"],
+             "Coverage (%)": 100 * rec["coverage"]} for rec in (windows_summary or {}).get("coverage", [])]
+    rows += [{"Episode": "real sample (other data)", "Labels": labels, "Test windows": float("nan"),
+              "Coverage (%)": 100 * published[task]}
+             for labels, task in (("action", "timeline_action"), ("subtask", "timeline_subtask"))]
+    return pd.DataFrame(rows)
+
+
+def recap_values(long: pd.DataFrame, schedule: str, proto: str) -> dict[str, str]:
+    """The recap's glued words for one run: tasks that ran, on how many each head beats the baseline
+    ("5 of the 11 tasks"), and the tasks on which the baseline beats the minimal head."""
+    from ...words import count, join
+    from .phrases import of_tasks
+
+    n = ran(long, schedule, proto)
+    lost = winners(long, schedule, proto, "minimal", baseline_wins=True)
+    return {"ran": count(n, "task"), "baseline_wins": join(lost) if lost else "no task",
+            **{f"{m}_wins": of_tasks(len(winners(long, schedule, proto, m)), n) for m in ("minimal", "mlp")}}

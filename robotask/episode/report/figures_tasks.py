@@ -323,9 +323,13 @@ def format_metric(v: Any) -> str:
 
 
 def episode_facts(ws: WindowSet) -> dict:
-    """What the page says about the episode: synthetic or real, frames, windows, features."""
+    """What the page says about the episode: synthetic or real, frames, windows, features, and how far
+    the camera (the head) gets from its first position (m)."""
+    t = getattr(ws.episode, "t_c2w", None)
+    reach = float(np.linalg.norm(t - t[0], axis=1).max()) if t is not None and len(t) else float("nan")
     return {"is_synthetic": bool(getattr(ws.episode, "is_synthetic", False)),
-            "n_frames": int(ws.episode.n_frames), "n_windows": int(len(ws.X)), "n_features": int(ws.X.shape[1])}
+            "n_frames": int(ws.episode.n_frames), "n_windows": int(len(ws.X)), "n_features": int(ws.X.shape[1]),
+            "camera_reach_m": reach}
 
 
 TABLE_HEADERS = {"protocol": "Protocol", "model": "Model", "accuracy": "Accuracy",
@@ -380,20 +384,3 @@ def caption(name: str, result: TaskResult, proto: str) -> tuple[str, str]:
                       "Bar chart of per-object F1 for the minimal head and the MLP."),
     }
     return texts[name]
-
-
-def schedule_table(task: str, others: dict[str, dict[str, TaskResult]]) -> pd.DataFrame:
-    """Primary metric of the baseline and both heads per other schedule and protocol."""
-    spec = TASKS[task]
-    rows = []
-    for schedule, results in others.items():
-        for proto, r in results.items():
-            row = {"Schedule": schedule, "Protocol": proto, "Status": "ran" if r.ok else r.status}
-            for part in ("baseline", "minimal", "mlp"):
-                v = r.primary.get(part)
-                row[{"baseline": "Baseline", "minimal": "Minimal head", "mlp": "MLP"}[part]] = (
-                    float("nan") if v is None else float(v))
-            rows.append(row)
-    frame = pd.DataFrame(rows)
-    frame.attrs["metric"] = spec.primary_metric
-    return frame

@@ -140,3 +140,50 @@ def figure_schedule_coverage(table: pd.DataFrame, reference: dict | None = None)
     ax.legend(title="labels", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Chronological 70/30 split: label coverage of the test part")
     return fig
+
+
+LAYOUT_HEADERS = {"block": "Block", "group": "Group", "start": "First column", "end": "End column",
+                  "dim": "Dimensions", "present": "Present"}
+COVERAGE_HEADERS = {"episode": "Episode", "labels": "Labels", "test windows": "Test windows",
+                    "seen in training": "Seen in training", "coverage": "Coverage (%)",
+                    "unseen classes": "Unseen classes"}
+
+
+def layout_table(manifest: Sequence[dict], present: dict[str, bool]) -> pd.DataFrame:
+    """:func:`manifest_table` with a "present" column (yes/no) and readers' headers."""
+    table = manifest_table(manifest).assign(
+        present=["yes" if present.get(b["name"], True) else "no" for b in manifest])
+    return table.rename(columns=LAYOUT_HEADERS)
+
+
+def coverage_table(sources: dict[str, object]) -> pd.DataFrame:
+    """Label coverage of the chronological split, one row per episode (``sources``: name → folder)
+    and label level: test windows, those whose label occurs in training, their share, unseen classes."""
+    from ..features.windowset import episode_windows
+    from ..files.loader import load_episode
+
+    rows = []
+    for name, src in sources.items():
+        table = episode_windows(load_episode(src))
+        for labels in ("action", "subtask"):
+            cov = W.split_coverage(table, f"{labels}_label")
+            rows.append({"episode": name, "labels": labels, "test windows": cov["n_test"],
+                         "seen in training": cov["n_test_seen"], "coverage": cov["coverage"],
+                         "unseen classes": len(cov["unseen_test_classes"])})
+    return pd.DataFrame(rows)
+
+
+def coverage_display(coverage: pd.DataFrame) -> pd.DataFrame:
+    """The coverage table for the page: coverage in percent, readers' headers."""
+    return coverage.assign(coverage=100 * coverage["coverage"]).rename(columns=COVERAGE_HEADERS)
+
+
+def spread_counts(x_train: np.ndarray) -> tuple[int, int]:
+    """Columns with no spread (std < 10⁻⁶) and a tiny one (10⁻⁶ ≤ std < 10⁻³) in training."""
+    std = np.asarray(x_train).astype(np.float64).std(axis=0)
+    return int((std < 1e-6).sum()), int(((std >= 1e-6) & (std < 1e-3)).sum())
+
+
+def labelled_windows(windows: pd.DataFrame) -> dict[str, int]:
+    """Windows with a non-empty action label and with a non-empty subtask label."""
+    return {c: int((windows[c] != "").sum()) for c in ("action_label", "subtask_label")}

@@ -49,7 +49,7 @@ def task_summary(task: str, runs: dict[str, dict[str, Any]], explanations: Itera
     """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult.
 
     ``explanations`` are the sentences the task page gives for an anomaly (a negative pooled R²,
-    ``sentences.other_schedules_notes``), so that the suite summary can repeat them where it shows
+    ``figures_tasks.anomalies``), so that the suite summary can repeat them where it shows
     the same numbers.
     """
     return {"task": task, "name": TASKS[task].display_name,
