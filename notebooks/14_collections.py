@@ -59,6 +59,7 @@ from robotask.episode.collection import study as cs
 from robotask.episode.files.collection import load_collection
 from robotask.episode.models.mlp import MLPConfig
 from robotask.episode.suite.fit import SuiteConfig
+from robotask.episode.tasks.registry import TEST_FRACTION
 from robotask.io import write_csv, write_json
 
 plots.use_style()
@@ -80,9 +81,9 @@ def glue_all(values: dict) -> None:
 # %% [markdown]
 # ## Why one episode cannot answer, and what the design does instead
 #
-# Every other chapter of Part III splits one episode in time: the first 70 % trains, the last 30 % tests. The
-# test part then shares the subject, the scene, the camera and the lighting with the training part, and it
-# even continues the same activity. A head can score well there by recognising *this* episode. The honest test
+# Every other chapter of Part III splits one episode in time: the first part trains, the last
+# {glue:text}`test_pct:.0f` % tests. The test part then shares the subject, the scene, the camera and the
+# lighting with the training part, and it even continues the same activity. A head can score well there by recognising *this* episode. The honest test
 # is a whole episode the head has never seen.
 #
 # The design has four parts, each answering one question:
@@ -99,9 +100,12 @@ def glue_all(values: dict) -> None:
 # 4. **Learning curves** over the number of training episodes, with several random draws of the training
 #    episodes per point (draw *d* tests on fold *d*), so that each point has an interval.
 #
-# The minimal head runs everywhere. The MLP runs on the cross-validation folds of the protocols in
-# `mlp_protocols` only: it costs several times the minimal head per fold, and with it on every setting the
-# chapter would not fit its share of the book's ten-minute budget.
+# The minimal head runs everywhere. The MLP trains on the cross-validation folds of the protocols in
+# `mlp_protocols` only, to keep the chapter within its share of the book's time budget; the chronological
+# split, the shifts and the learning curves use the minimal head (and the baseline) alone.
+
+# %% tags=["remove-input"]
+glue("test_pct", 100 * TEST_FRACTION, display=False)
 
 # %% [markdown]
 # ## The collection
@@ -112,13 +116,16 @@ def glue_all(values: dict) -> None:
 # and each uses a part of it. This run has {glue:text}`n_eps` episodes of {glue:text}`frames` frames at
 # {glue:text}`res` px, from {glue:text}`n_subjects` subjects in {glue:text}`n_scenes` scenes;
 # {glue:text}`n_problems` episodes of the collection were unusable. The size was chosen for the book's budget:
-# enough episodes for five folds of several test episodes each and a learning curve that doubles four times,
-# at a cost the whole book can carry (the run time is on chapter 99, *Reproducing*).
+# enough episodes for {glue:text}`n_folds` folds of several test episodes each and a learning curve that
+# doubles up to {glue:text}`n_train_cv` training episodes, short enough episodes that the whole chapter costs
+# a few minutes (its run time is on chapter 99, *Reproducing*).
 # The table below shows the first episodes' factors.
 
 # %% tags=["remove-input"]
 about = facts.collection_facts(coll, frames, resolution)
 glue_all(about)
+glue("n_folds", folds, display=False)
+glue("n_train_cv", len(coll.ids) - -(-len(coll.ids) // folds), display=False)
 if not synthetic:
     report.show_md("**Note.** This run reads real episodes (parameter `collection_dir`): the "
                    "sentences about the synthetic variation describe the synthetic collection.")
@@ -151,9 +158,10 @@ report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
 # The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
 # {glue:text}`episode_s:.2f` s per episode, and the two workers reached {glue:text}`efficiency:.0f` % of the
 # ideal doubling. What limits it on this machine: it has {glue:text}`cpus` cores, so two workers are the
-# ceiling, and the driver and the scheduler share those cores with them; each Dask task is short (about a
-# second), so the per-task overhead and the last task running alone weigh; and decoding already uses threads
-# inside one worker, so a single worker is not single-core to begin with. Each worker's peak resident memory
+# ceiling, and the driver and the scheduler share those cores with them; each Dask task is short (about
+# {glue:text}`episode_s:.1f` s), so the per-task overhead and the last task running alone weigh; and the
+# video decoding inside one worker already lets FFmpeg use its own threads (`thread_type = "AUTO"`), so a
+# single worker does not leave the second core idle to begin with. Each worker's peak resident memory
 # stayed below {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
 
 # %% tags=["remove-input"]
@@ -164,13 +172,13 @@ if not timing["speedup"] > 0:
                    "`worker_counts`), so the speed-up above is not measured.")
 
 # %% [markdown]
-# ## Five folds over episodes, under both protocols
+# ## Folds over episodes, under both protocols
 #
 # All settings of the design run in one call: the folds under each protocol, the chronological split, the
 # held-out subjects and scenes with their random counterparts, and the learning-curve draws. Identical splits
-# run once, and the settings run in {glue:text}`processes` processes side by side; each task fits on one BLAS thread,
-# so the values do not depend on that number. The folds are those of `robotask suite --collection DIR --split
-# group-kfold --folds 5`.
+# run once, and the settings run in {glue:text}`processes` processes side by side; each task fits on one
+# BLAS thread, so the values do not depend on that number. The folds are those of
+# `robotask suite --collection DIR --split group-kfold --folds N` with the same number of folds.
 
 # %%
 cv = design.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
@@ -194,14 +202,16 @@ report.show_table(tables.protocol_table(summary), headers={"task": "Task", "metr
 # head beats the trivial baseline on every fold: under the improved protocol that holds for
 # {glue:text}`n_transfer_imp` of the {glue:text}`n_ran_imp` tasks that ran ({glue:text}`transfer_imp`); under
 # the original protocol for {glue:text}`n_transfer_orig` of {glue:text}`n_ran_orig`. The two protocols
-# disagree where the protocol changes the label or the test set, not the head: the improved contact label
-# varies, so Contact State Prediction runs at all; the purge gap removes test windows that overlap training
-# windows. Where a task wins on some folds but not all, its mean ± sd straddles the baseline and the table
+# differ where the protocol changes the label or the test set, not the head: Contact State Prediction
+# {glue:text}`contact_orig` under the original protocol and {glue:text}`contact_imp` under the improved
+# one, whose contact label uses the channels that vary; the purge gap removes test windows that overlap
+# training windows. Where a task wins on some folds but not all, its mean ± sd straddles the baseline and the table
 # shows how many folds it won.
 
 # %% tags=["remove-input"]
 glue("processes", processes, display=False)
 glue_all(facts.transfer_facts(summary))
+glue_all(facts.runs_facts(summary, "contact_prediction", "contact"))
 if set(cv_protocols) != {"original", "improved"}:
     report.show_md("**Note.** This run did not use both protocols (parameter `cv_protocols`); "
                    "the counts of the missing protocol above are zero.")
@@ -270,7 +280,7 @@ glue_all(facts.shift_facts(shift_results))
 missing = [s for s in ("subject", "scene") if s not in usable_shifts]
 if missing:
     report.show_md(f"**Note.** This run does not hold out {' or '.join(missing)} (parameter "
-                   "`shifts`, or the manifest lacks the column), so the sentence above says none.")
+                   "`shifts`, or the manifest lacks the column), so the sentence above says no task.")
 
 # %% [markdown]
 # ## How many training episodes each task needs
@@ -308,8 +318,7 @@ glue_all(curve_glue)
 # A classifier cannot name a label it never saw in training. The table below gives,
 # per fold, the share of test windows whose action or subtask label occurs in the training episodes: the
 # ceiling of the label tasks' accuracy on that fold. It lies between {glue:text}`cov_min:.1f` % and
-# {glue:text}`cov_max:.1f` % for actions across the folds, so on this collection the ceiling is not what
-# limits the label tasks.
+# {glue:text}`cov_max:.1f` % for actions across the folds, {glue:text}`ceiling_phrase`.
 
 # %%
 coverage = tables.fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
@@ -318,11 +327,7 @@ report.show_table(shown.coverage_table(coverage), digits=1,
                   caption="Share of unseen test windows whose label occurs in training, per fold.")
 
 # %% tags=["remove-input"]
-ceiling = facts.coverage_facts(coverage)
-glue_all(ceiling)
-if ceiling["cov_min"] < 90:
-    report.show_md("**Note.** In this run some fold's action coverage is below 90 %, so the "
-                   "ceiling does limit the label tasks there; read their means against this table.")
+glue_all(facts.coverage_facts(coverage))
 
 # %% [markdown]
 # ## Tasks that did not run
@@ -347,9 +352,9 @@ glue("n_not_run", len(not_run), display=False)
 # (1) every episode has {glue:text}`full_frames` frames, as the published sample does; (2) the cost grows
 # linearly with frames; (3) the videos are decoded at this chapter's {glue:text}`res` px (full-resolution
 # decoding costs much more, so this is a lower bound); (4) the two-worker efficiency measured here holds on
-# every cluster size. Under these assumptions one episode costs {glue:text}`proj_episode_s:.0f` s on one worker,
-# the dataset {glue:text}`proj_worker_h:.0f` worker-hours: {glue:text}`proj_machine_h:.0f` hours on this
-# two-core machine, {glue:text}`proj_cluster_h:.1f` hours on {glue:text}`proj_workers` workers.
+# every cluster size. Under these assumptions one episode costs {glue:text}`proj_episode_s:.0f` s on one
+# worker, the dataset {glue:text}`proj_worker_h:,.0f` worker-hours: {glue:text}`proj_machine_h:,.0f` hours on
+# this machine with two workers, {glue:text}`proj_cluster_h:.1f` hours on {glue:text}`proj_workers` workers.
 #
 # ## When the collection outgrows one machine: a plan
 #
@@ -359,10 +364,11 @@ glue("n_not_run", len(not_run), display=False)
 #   (`ROBOTASK_CACHE`) must be on storage every worker sees. A worker needed at most {glue:text}`peak_mb:.0f` MiB
 #   here, so memory does not limit how many workers a node runs; cores do.
 # - **Feature storage** grows with frames: an episode's stored window features took
-#   {glue:text}`kb_per_episode:.0f` kB here, {glue:text}`proj_storage_gb:.1f` GB for the full dataset at this
-#   resolution, small next to the release itself (about 2.2 GiB per episode).
+#   {glue:text}`kb_per_episode:.0f` kB here, {glue:text}`proj_storage_gb:,.0f` GB for the full dataset at
+#   this resolution, small next to the release itself ({glue:text}`release_tb:.0f` TB by the specification's
+#   size per episode).
 # - **Training** is where one machine stops. The heads fit on the merged training windows in memory:
-#   {glue:text}`proj_windows:,.0f` windows of {glue:text}`dim` features are {glue:text}`proj_design_gb:.0f` GB as
+#   {glue:text}`proj_windows:,.0f` windows of {glue:text}`dim` features are {glue:text}`proj_design_gb:,.0f` GB as
 #   float32, and the dual ridge heads (caption grounding, cross-modal retrieval) build an n × n Gram matrix of
 #   {glue:text}`proj_gram_gb:,.0f` GB. The plan: fit the softmax heads and the MLP by minibatches streamed from
 #   the per-episode feature files (one fold's training episodes at a time, one fold per machine, since the folds
@@ -385,7 +391,8 @@ glue_all(facts.projection_facts(proj, bytes_ep, dim))
 # and subjects and scenes that differ along a few drawn factors. The chapter shows that the *method* works (the
 # folds, the protocols, the shifts and the curves run end to end and give intervals), and how much each task
 # leans on seeing the same episode in training. It does not show how the tasks transfer between real people,
-# kitchens and cameras, whose variation is richer than four subjects and three scenes. To run the same chapter
+# kitchens and cameras, whose variation is richer than {glue:text}`n_subjects` subjects and
+# {glue:text}`n_scenes` scenes. To run the same chapter
 # on real episodes, put them in one folder (or list them in a manifest CSV with `episode_id,path` and, for the
 # shifts, `subject` and `scene` columns) and run
 # `robotask run 14_collections -p collection_dir PATH`; the command line
@@ -409,7 +416,7 @@ report.show_table(shown.answer_table(tables.transfer_table(summary, shift_protoc
 
 # %%
 headline = facts.headline(summary, shift_protocol, lost, shift_results, usable_shifts, need,
-                          len(sets), folds, synthetic, timing["speedup"])
+                          len(sets), folds, synthetic)
 write_json(out / "summary.json", headline)
 assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
 assert len({s.split.test for s in cv}) == folds * len(cv_protocols) or len(cv_protocols) > 1

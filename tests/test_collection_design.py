@@ -113,7 +113,7 @@ def test_curve_shape_reads_the_whole_curve():
 
 
 def test_short_phrases():
-    assert phrases.task_list([]) == "none"
+    assert phrases.task_list([]) == "no task"
     assert phrases.task_list(["timeline_action", "next_action"]) == "Action Recognition and Next-Action Prediction"
     assert phrases.folds_won(5, 5) == "on every one of the 5 folds"
     assert phrases.folds_won(0, 5) == "on no fold" and phrases.folds_won(3, 5) == "on 3 of 5 folds"
@@ -139,3 +139,10 @@ def test_the_timing_chapter_runs_alone_after_the_others_and_before_the_readers()
     assert "14_collections" not in [c.id for c, _ in independent]
     order = [c.id for c, _ in later]
     assert order[0] == "14_collections" and set(order[1:]) == set(chapters.READERS)
+
+
+def test_ceiling_and_runs_phrases():
+    assert phrases.ceiling_phrase(95.0).endswith("not what limits the label tasks")
+    assert phrases.ceiling_phrase(60.0).startswith("so on some folds the ceiling caps")
+    assert phrases.runs_phrase(5, 5) == "runs on every fold" and phrases.runs_phrase(0, 5) == "runs on no fold"
+    assert phrases.runs_phrase(2, 5) == "runs on 2 of 5 folds"

@@ -76,9 +76,20 @@ def curve_facts(curve: pd.DataFrame, draws: int) -> tuple[dict, dict]:
 
 
 def coverage_facts(coverage: pd.DataFrame) -> dict:
-    """Lowest and highest action-label coverage (%) over the folds."""
+    """Lowest and highest action-label coverage (%) over the folds, and what that means for the label tasks."""
     act = coverage[coverage["label"] == "action"]["coverage"] * 100
-    return {"cov_min": float(act.min()), "cov_max": float(act.max())}
+    return {"cov_min": float(act.min()), "cov_max": float(act.max()),
+            "ceiling_phrase": phrases.ceiling_phrase(float(act.min()))}
+
+
+def runs_facts(summary: pd.DataFrame, task: str, name: str) -> dict:
+    """Whether ``task`` ran on the folds under each protocol ('runs on every fold', 'runs on no fold', …)."""
+    out = {}
+    for proto, short in (("original", "orig"), ("improved", "imp")):
+        d = summary[(summary["protocol"] == proto) & (summary["task"] == task) & (summary["head"] == "minimal")]
+        ran, of = (int(d["folds"].iloc[0]), int(d["of"].iloc[0])) if len(d) else (0, 0)
+        out[f"{name}_{short}"] = phrases.runs_phrase(ran, of)
+    return out
 
 
 def projection_facts(proj: dict, bytes_per_episode: float, dim: int) -> dict:
@@ -87,12 +98,13 @@ def projection_facts(proj: dict, bytes_per_episode: float, dim: int) -> dict:
              "proj_worker_h": "worker_hours", "proj_machine_h": "machine_hours", "proj_cluster_h": "cluster_hours",
              "proj_workers": "cluster_workers", "proj_storage_gb": "storage_gb", "proj_windows": "windows",
              "proj_design_gb": "design_gb", "proj_gram_gb": "gram_gb"}
-    return {k: proj[v] for k, v in names.items()} | {"kb_per_episode": bytes_per_episode / 1e3, "dim": int(dim)}
+    return {k: proj[v] for k, v in names.items()} | {"kb_per_episode": bytes_per_episode / 1e3, "dim": int(dim),
+                                                      "release_tb": proj["release_tb"]}
 
 
 def headline(summary: pd.DataFrame, protocol: str, lost: list[str], shifts: pd.DataFrame, shift_names: list[str],
-             need: dict, n_episodes: int, folds: int, synthetic: bool, speedup: float) -> dict:
-    """``summary.json``: the unseen-episode answer under clear keys (read by the home page)."""
+             need: dict, n_episodes: int, folds: int, synthetic: bool) -> dict:
+    """``summary.json``: the unseen-episode answer under clear keys (for the home page); no wall clock."""
     t = tables.transfer_table(summary, protocol)
     won, ran = won_every_fold(summary, protocol)
     by_task = {r["task"]: {"metric": r["metric"], "mean": _num(r["mean"]), "sd": _num(r["sd"]),
@@ -101,7 +113,7 @@ def headline(summary: pd.DataFrame, protocol: str, lost: list[str], shifts: pd.D
             "unseen_folds": folds, "unseen_tasks_ran": ran, "unseen_transfer_tasks": won,
             "unseen_transfer_count": len(won), "unseen_drop_tasks": lost, "unseen_by_task": by_task,
             "unseen_shift_hurts": {s: tables.hurt_tasks(shifts, s) if len(shifts) else [] for s in shift_names},
-            "unseen_episodes_needed": need, "dask_speedup_2_workers": _num(speedup)}
+            "unseen_episodes_needed": need}
 
 
 def _num(v: float) -> float | None:

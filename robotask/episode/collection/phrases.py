@@ -8,10 +8,10 @@ from ..tasks.registry import TASKS
 
 
 def task_list(task_ids: list[str]) -> str:
-    """Task titles joined with commas and 'and'; 'none' for an empty list."""
+    """Task titles joined with commas and 'and'; 'no task' for an empty list."""
     names = [TASKS[t].display_name for t in task_ids]
     if not names:
-        return "none"
+        return "no task"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -69,3 +69,19 @@ def speedup_phrase(speedup: float, workers: int) -> str:
     if not np.isfinite(speedup) or speedup <= 1.02:
         return f"no faster with {workers} workers than with one"
     return f"{speedup:.2f} times as fast with {workers} workers as with one"
+
+
+def ceiling_phrase(lowest_pct: float, limit: float = 90.0) -> str:
+    """What the lowest fold's label coverage means: below ``limit`` % the ceiling caps the label tasks there."""
+    if not np.isfinite(lowest_pct):
+        return "not measured"
+    if lowest_pct >= limit:
+        return "so on this collection the ceiling is not what limits the label tasks"
+    return "so on some folds the ceiling caps the label tasks: read their means against this table"
+
+
+def runs_phrase(ran: int, of: int) -> str:
+    """'runs on every fold', 'runs on no fold' or 'runs on 3 of 5 folds'."""
+    if of and ran == of:
+        return "runs on every fold"
+    return "runs on no fold" if ran == 0 else f"runs on {ran} of {of} folds"

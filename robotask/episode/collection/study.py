@@ -23,7 +23,8 @@ from ..tasks.registry import TASKS
 from .task_data import load_window_sets
 
 COLLECTIONS = Cache("collections")
-FULL_DATASET_EPISODES = 12103  # spec: episodes of the full Xperience-10M release
+FULL_DATASET_EPISODES = 12103  # spec §1.1: episodes of the full Xperience-10M release
+RELEASE_GIB_PER_EPISODE = 2.2  # spec §1.1: a complete episode is about 2.2 GiB
 
 
 def study_collection(episodes: int, frames: int, resolution: int, seed: int, workers: int = 2) -> Collection:
@@ -89,7 +90,8 @@ def project_full_dataset(scaling: pd.DataFrame, frames: int, bytes_per_episode: 
             "cluster_workers": cluster_workers, "cluster_hours": worker_hours / (cluster_workers * efficiency),
             "machine_hours": worker_hours / (2 * efficiency), "episodes": episodes, "full_frames": full_frames,
             "storage_gb": bytes_per_episode * scale * episodes / 1e9, "windows": windows,
-            "design_gb": windows * feature_dim * 4 / 1e9, "gram_gb": windows * windows * 8 / 1e9}
+            "design_gb": windows * feature_dim * 4 / 1e9, "gram_gb": windows * windows * 8 / 1e9,
+            "release_tb": RELEASE_GIB_PER_EPISODE * 2**30 * episodes / 1e12}
 
 
 def _metric_label(metric: str) -> str:
