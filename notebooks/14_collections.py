@@ -280,7 +280,7 @@ glue_all(facts.shift_facts(shift_results))
 missing = [s for s in ("subject", "scene") if s not in usable_shifts]
 if missing:
     report.show_md(f"**Note.** This run does not hold out {' or '.join(missing)} (parameter "
-                   "`shifts`, or the manifest lacks the column), so the sentence above says no task.")
+                   "`shifts`, or the manifest lacks its column), so the sentence says no task.")
 
 # %% [markdown]
 # ## How many training episodes each task needs
