@@ -22,6 +22,7 @@ from ..tasks.protocols import get_protocol
 from ..tasks.registry import TASKS
 from ..tasks.splits import EpisodeSplit, check_disjoint, doubling_sizes, group_kfold
 from .runs import run_collection_task
+from .task_data import forget_built, prebuild
 
 RESULT_COLUMNS = ("study", "protocol", "fold", "shift", "held_out", "n_train", "draw", "task", "metric",
                   "higher_is_better", "head", "value", "status", "reason")
@@ -133,8 +134,12 @@ def run_settings(sets: dict[str, WindowSet], settings: list[Setting], cfg: Suite
     cost = [len(r.split.train) * (3 if "mlp" in r.heads else 1) for r in runs]
     order = [[i] for i in sorted(range(len(runs)), key=lambda i: -cost[i])]  # the longest first
     by_key: dict[tuple, list[dict]] = {}
-    for rows in map_groups(_run_one, order, jobs, sets, runs, cfg):
-        by_key[runs[rows[0]["key"]].key] = rows
+    prebuild(sets, [get_protocol(p) for p in dict.fromkeys(r.protocol for r in runs)])  # shared by the forks
+    try:
+        for rows in map_groups(_run_one, order, jobs, sets, runs, cfg):
+            by_key[runs[rows[0]["key"]].key] = rows
+    finally:
+        forget_built()
     table = []
     for s in settings:
         wanted = {"baseline", *s.heads.split(",")}
