@@ -86,3 +86,18 @@ def test_cli_collection_exit_code(tiny, tmp_path):
     root, _ = tiny
     assert main(["features", "--collection", str(root / "good"), "--out", str(tmp_path / "a"), "--workers", "1"]) == 0
     assert main(["features", "--collection", str(root / "mixed"), "--out", str(tmp_path / "b"), "--workers", "1"]) == 1
+
+
+def test_suite_group_kfold_writes_every_fold_and_their_mean(tiny, tmp_path):
+    from robotask.cli import main
+
+    root, _ = tiny
+    assert main(["features", "--collection", str(root / "good"), "--out", str(tmp_path / "f"), "--workers", "1"]) == 0
+    assert main(["suite", "--collection", str(root / "good"), "--features", str(tmp_path / "f"), "--split",
+                 "group-kfold", "--folds", "3", "--tasks", "timeline_action", "--heads", "minimal",
+                 "--epochs", "2", "--no-models", "--out", str(tmp_path / "s")]) == 0
+    folds = pd.read_csv(tmp_path / "s" / "folds.csv")
+    assert sorted(folds["fold"].unique()) == ["fold0", "fold1", "fold2"]
+    assert set(folds["head"]) == {"baseline", "minimal"}
+    summary = pd.read_csv(tmp_path / "s" / "folds_summary.csv")
+    assert list(summary.columns) == ["task", "metric", "head", "mean", "sd", "folds"]

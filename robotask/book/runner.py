@@ -254,9 +254,12 @@ Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
 
 
 def split_readers(planned: Planned) -> tuple[Planned, Planned]:
-    """The chapters that may run side by side, and the readers (``chapters.READERS``) that run after them."""
-    independent = [p for p in planned if p[0].id not in chapters_mod.READERS]
-    return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
+    """The chapters that may run side by side, and those that run after them one at a time: the chapters
+    that time themselves (``chapters.ALONE``), then the readers (``chapters.READERS``)."""
+    later = chapters_mod.ALONE + chapters_mod.READERS
+    independent = [p for p in planned if p[0].id not in later]
+    alone = [p for p in planned if p[0].id in chapters_mod.ALONE]
+    return independent, alone + [p for p in planned if p[0].id in chapters_mod.READERS]
 
 
 def longest_first(planned: Planned, log_path: Path) -> Planned:
@@ -303,7 +306,8 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
 
 
 def _run_planned(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int = 1) -> list[RunRecord]:
-    """Execute the planned chapters (side by side in ``jobs`` processes, readers last), logging each."""
+    """Execute the planned chapters (side by side in ``jobs`` processes; the ALONE chapters, then the readers,
+    one at a time after them), logging each."""
     records: list[RunRecord] = []
     if jobs > 1:
         independent, planned = split_readers(planned)

@@ -1,6 +1,6 @@
-"""Chapter 14, one function per step: a synthetic collection, its features on Dask at 1 and 2 workers,
-learning curves over training episodes, unseen-episode vs chronological results, label coverage,
-and the projection of the measured cost to the full dataset.
+"""Chapter 14's collection and its costs: a synthetic collection, its features on Dask at 1 and 2 workers,
+the projection of the measured cost to the full dataset, and the learning-curve figure. The splits and
+runs are in ``design``, the tables in ``tables``, the phrases in ``phrases``.
 """
 
 from __future__ import annotations
@@ -15,19 +15,16 @@ import numpy as np
 import pandas as pd
 
 from ...cache import Cache, adopt_entries, content_key
-from ...words import count, number
 from ..features.distributed import close_client, extract_collection, open_client
 from ..features.windowset import WindowSet
 from ..files.collection import Collection, load_collection
-from ..suite.fit import SuiteConfig
 from ..synthesis.collection import MANIFEST, synth_collection
 from ..tasks.registry import TASKS
-from ..tasks.splits import EpisodeSplit, learning_curve_splits
-from .runs import run_collection_suite
 from .task_data import load_window_sets
 
 COLLECTIONS = Cache("collections")
-FULL_DATASET_EPISODES = 12103  # spec: episodes of the full Xperience-10M release
+FULL_DATASET_EPISODES = 12103  # spec §1.1: episodes of the full Xperience-10M release
+RELEASE_GIB_PER_EPISODE = 2.2  # spec §1.1: a complete episode is about 2.2 GiB
 
 
 def study_collection(episodes: int, frames: int, resolution: int, seed: int, workers: int = 2) -> Collection:
@@ -40,10 +37,10 @@ def study_collection(episodes: int, frames: int, resolution: int, seed: int, wor
 
 
 def measure_scaling(collection: Collection, worker_counts: list[int]) -> pd.DataFrame:
-    """Feature extraction of the whole collection from a cold cache with each worker count.
+    """Feature extraction of ``collection`` from a cold cache with each worker count.
 
-    Columns: workers, wall_s (cluster start excluded), speedup, frames_per_s, episode_s (mean task
-    seconds), peak_mb (largest worker peak resident memory).
+    Columns: workers, episodes, wall_s (cluster start excluded), speedup, frames_per_s, episode_s (mean task
+    seconds), peak_mb (largest worker peak resident memory). The entries built are adopted into the cache.
     """
     rows = []
     for w in worker_counts:
@@ -60,51 +57,41 @@ def measure_scaling(collection: Collection, worker_counts: list[int]) -> pd.Data
                 os.environ.pop("ROBOTASK_CACHE") if old is None else os.environ.__setitem__("ROBOTASK_CACHE", old)
             adopt_entries(Path(tmp) / "cache")  # the chapter's own extraction then finds them
         done = run.episodes[run.episodes["status"] == "computed"]
-        rows.append({"workers": w, "wall_s": wall, "frames_per_s": float(done["frames"].sum()) / wall,
+        rows.append({"workers": w, "episodes": int(len(done)), "wall_s": wall,
+                     "frames_per_s": float(done["frames"].sum()) / wall,
                      "episode_s": float(done["seconds"].mean()), "peak_mb": float(done["peak_rss_mb"].max())})
     table = pd.DataFrame(rows)
     table["speedup"] = table["wall_s"].iloc[0] / table["wall_s"]
     return table
 
 
-def project_full_dataset(scaling: pd.DataFrame, frames: int, full_frames: int = 5821,
-                         episodes: int = FULL_DATASET_EPISODES, cluster_workers: int = 256) -> dict:
-    """Worker-hours and wall time for the full dataset from the measured per-episode cost (linear in frames)."""
-    per_episode = float(scaling["episode_s"].iloc[0]) * full_frames / frames
+def feature_bytes(features_dir: str | os.PathLike, ids: list[str]) -> float:
+    """Mean size in bytes of an episode's stored window features (``shared_windows.npz``)."""
+    sizes = [(Path(features_dir) / e / "shared_windows.npz").stat().st_size for e in ids]
+    return float(np.mean(sizes))
+
+
+def project_full_dataset(scaling: pd.DataFrame, frames: int, bytes_per_episode: float, windows_per_episode: float,
+                         feature_dim: int, full_frames: int = 5821, episodes: int = FULL_DATASET_EPISODES,
+                         cluster_workers: int = 256) -> dict:
+    """A projection (not a measurement) of the full dataset from the measured costs, linear in frames.
+
+    Assumes every episode has ``full_frames`` frames at the measured resolution, that the per-episode cost of
+    one worker grows linearly with frames, and that the two-worker efficiency holds on ``cluster_workers``.
+    """
+    one = scaling[scaling["workers"] == 1]
+    two = scaling[scaling["workers"] == 2]
+    per_episode = float(one["episode_s"].iloc[0]) * full_frames / frames if len(one) else float("nan")
+    efficiency = float(two["speedup"].iloc[0]) / 2 if len(two) and len(one) else float("nan")
     worker_hours = per_episode * episodes / 3600
-    return {"per_episode_s": per_episode, "worker_hours": worker_hours, "cluster_workers": cluster_workers,
-            "cluster_hours": worker_hours / cluster_workers, "episodes": episodes, "full_frames": full_frames}
-
-
-def learning_curve(sets: dict[str, WindowSet], split: EpisodeSplit, sizes: list[int], cfg: SuiteConfig,
-                   seed: int = 0) -> pd.DataFrame:
-    """Primary metric of the baseline and the minimal head per task and number of training episodes."""
-    rows = []
-    for sub in learning_curve_splits(split, sizes, seed):
-        report = run_collection_suite(sets, sub, "all", "minimal", "original", None, cfg, progress=False)
-        for task, p in report["primary"].items():
-            rows.append({"n_train": len(sub.train), "task": task, "metric": p["metric"],
-                         "higher_is_better": p["higher_is_better"], "baseline": p["baseline"], "minimal": p["minimal"]})
-    return pd.DataFrame(rows)
-
-
-def compare_splits(sets: dict[str, WindowSet], split: EpisodeSplit, cfg: SuiteConfig, heads: str) -> pd.DataFrame:
-    """Primary metrics per task and head: unseen test episodes vs the chronological split of every episode."""
-    unseen = run_collection_suite(sets, split, "all", heads, "original", None, cfg, progress=False)
-    chrono = run_collection_suite(sets, EpisodeSplit("chronological", tuple(sets), ()), "all", heads, "original",
-                                  None, cfg, chronological=True, progress=False)
-    rows = []
-    for task in TASKS:
-        for head in heads.split(","):
-            a, b = unseen["primary"][task], chrono["primary"][task]
-            rows.append({"task": task, "head": head, "metric": a["metric"], "higher_is_better": a["higher_is_better"],
-                         "unseen": a[head], "unseen_baseline": a["baseline"],
-                         "chronological": b[head], "chronological_baseline": b["baseline"]})
-    table = pd.DataFrame(rows)
-    # why a task did not run (presentation only; not written to the CSV)
-    table.attrs["not_run"] = {t: {"status": r.status, **r.details}
-                              for t, r in unseen["results"].items() if r.status != "ok"}
-    return table
+    scale = full_frames / frames
+    windows = windows_per_episode * scale * episodes
+    return {"per_episode_s": per_episode, "worker_hours": worker_hours, "efficiency": efficiency,
+            "cluster_workers": cluster_workers, "cluster_hours": worker_hours / (cluster_workers * efficiency),
+            "machine_hours": worker_hours / (2 * efficiency), "episodes": episodes, "full_frames": full_frames,
+            "storage_gb": bytes_per_episode * scale * episodes / 1e9, "windows": windows,
+            "design_gb": windows * feature_dim * 4 / 1e9, "gram_gb": windows * windows * 8 / 1e9,
+            "release_tb": RELEASE_GIB_PER_EPISODE * 2**30 * episodes / 1e12}
 
 
 def _metric_label(metric: str) -> str:
@@ -135,16 +122,35 @@ def factor_table(episodes: pd.DataFrame, factors: list[str], n: int = 3) -> pd.D
     return shown
 
 
-def label_coverage(sets: dict[str, WindowSet], split: EpisodeSplit, sizes: list[int], seed: int = 0) -> pd.DataFrame:
-    """Share of test windows whose action / subtask label occurs in the training episodes (the accuracy ceiling)."""
-    rows = []
-    for sub in learning_curve_splits(split, sizes, seed):
-        for column in ("action_label", "subtask_label"):
-            seen = {str(x) for e in sub.train for x in sets[e].windows[column] if str(x)}
-            test = [str(x) for e in sub.test for x in sets[e].windows[column] if str(x)]
-            rows.append({"n_train": len(sub.train), "label": column.split("_")[0],
-                         "coverage": float(np.mean([t in seen for t in test])) if test else float("nan")})
-    return pd.DataFrame(rows)
+PANEL_FONT = 10
+
+
+def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
+    """One panel per task: the minimal head's mean over draws (line) with the lowest-to-highest band, and the
+    baseline's mean (dashed), against the number of training episodes."""
+    tasks = [t for t in TASKS if t in set(curve["task"])]
+    fig, axes = plt.subplots(4, 3, figsize=(11, 12.5), sharex=True)
+    for ax, task in zip(axes.ravel(), tasks):
+        for head, style in (("minimal", {"marker": "o", "color": "C0"}), ("baseline", {"ls": "--", "color": "grey"})):
+            d = curve[(curve["task"] == task) & (curve["head"] == head)].sort_values("n_train")
+            if d["mean"].isna().all():
+                continue
+            ax.plot(d["n_train"], d["mean"], label="minimal head" if head == "minimal" else "baseline", **style)
+            if head == "minimal":
+                ax.fill_between(d["n_train"], d["lo"], d["hi"], color="C0", alpha=0.2, label="range of the draws")
+        if curve[(curve["task"] == task) & (curve["head"] == "minimal")]["mean"].isna().all():
+            ax.text(0.5, 0.5, "no result", ha="center", va="center", transform=ax.transAxes, fontsize=PANEL_FONT)
+        ax.set_title(TASKS[task].display_name, fontsize=PANEL_FONT + 1)
+        ax.set_ylabel(_metric_label(TASKS[task].primary_metric), fontsize=PANEL_FONT)
+        ax.tick_params(labelsize=PANEL_FONT)
+        episode_axis(ax, curve["n_train"])
+    for ax in axes.ravel()[len(tasks):]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("training episodes", fontsize=PANEL_FONT)
+    axes[0, 0].legend(fontsize=PANEL_FONT - 1)
+    fig.tight_layout()
+    return fig
 
 
 def episode_axis(ax: plt.Axes, sizes: pd.Series) -> None:
@@ -153,57 +159,6 @@ def episode_axis(ax: plt.Axes, sizes: pd.Series) -> None:
     ax.set_xscale("log", base=2)
     ax.set_xticks(ticks, [str(n) for n in ticks])
     ax.minorticks_off()
-
-
-def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
-    """One small panel per task: minimal head (line) and baseline (dashed) over training episodes."""
-    tasks = list(dict.fromkeys(curve["task"]))
-    fig, axes = plt.subplots(3, 4, figsize=(11, 7), sharex=True)
-    for ax, task in zip(axes.ravel(), tasks):
-        d = curve[curve["task"] == task]
-        if d["minimal"].isna().all():
-            ax.text(0.5, 0.5, "no result\n(one class only)", ha="center", va="center", transform=ax.transAxes)
-        ax.plot(d["n_train"], d["minimal"], marker="o", label="minimal head")
-        _clip_r2(ax, d)
-        ax.plot(d["n_train"], d["baseline"], ls="--", color="grey", label="baseline")
-        ax.set_title(TASKS[task].display_name, fontsize=8)
-        ax.set_ylabel(_metric_label(d["metric"].iloc[0]), fontsize=7)
-        episode_axis(ax, d["n_train"])
-    for ax in axes[-1]:
-        ax.set_xlabel("training episodes")
-    axes[0, 0].legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-R2_FLOOR = -10.0  # R² below this is off the bottom of a learning-curve panel and written in it
-
-
-def _clip_r2(ax: plt.Axes, d: pd.DataFrame) -> None:
-    """On an R² panel, stop the axis at :data:`R2_FLOOR` and write the values below it in the panel."""
-    low = d[(d["metric"] == "r2") & (d["minimal"] < R2_FLOOR)]
-    if low.empty:
-        return
-    kept = d[["minimal", "baseline"]].stack()
-    kept = kept[kept >= R2_FLOOR]
-    ax.set_ylim(float(kept.min()) - 0.3, float(kept.max()) + 0.3)
-    notes = "; ".join(f"{count(n, 'episode')}: R² {number(v, 0)}" for n, v in zip(low["n_train"], low["minimal"]))
-    ax.text(0.5, 0.6, f"below the axis:\n{notes}", ha="center", va="center", fontsize=7, transform=ax.transAxes)
-
-
-def figure_coverage(coverage: pd.DataFrame) -> plt.Figure:
-    """Label-coverage ceiling of the test episodes over the number of training episodes."""
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    for label, d in coverage.groupby("label"):
-        ax.plot(d["n_train"], 100 * d["coverage"], marker="o", label=f"{label} labels")
-    episode_axis(ax, coverage["n_train"])
-    ax.set_xlabel("training episodes")
-    ax.set_ylabel("test windows with a seen label (%)")
-    ax.set_ylim(0, 105)
-    ax.legend()
-    fig.tight_layout()
-    return fig
-
 
 def sets_of(collection: Collection, features_dir: str | os.PathLike) -> dict[str, WindowSet]:
     """Window sets of every episode with artifacts (thin alias kept for the notebook)."""

@@ -102,14 +102,49 @@ def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, i
     return data
 
 
+_BUILT: dict[tuple, TaskData | TaskUnavailable] = {}  # (task, episode, window set, protocol) -> its TaskData
+
+
+def episode_task_data(task_id: str, eid: str, ws: WindowSet, protocol: Protocol) -> TaskData:
+    """``TASKS[task_id].build(ws, protocol)``, kept for the next split that uses the episode (merges copy it).
+
+    Raises the task's ``TaskUnavailable`` again for an episode that cannot build it.
+    """
+    key = (task_id, eid, id(ws), protocol)
+    if key not in _BUILT:
+        try:
+            _BUILT[key] = TASKS[task_id].build(ws, protocol)
+        except TaskUnavailable as exc:
+            _BUILT[key] = exc
+    built = _BUILT[key]
+    if isinstance(built, TaskUnavailable):
+        raise built
+    return built
+
+
+def prebuild(sets: dict[str, WindowSet], protocols: list[Protocol]) -> None:
+    """Build every task of every episode under each protocol now (before forked workers share them)."""
+    for protocol in protocols:
+        for task_id in TASKS:
+            for eid, ws in sets.items():
+                try:
+                    episode_task_data(task_id, eid, ws, protocol)
+                except TaskUnavailable:
+                    pass
+
+
+def forget_built() -> None:
+    """Drop the kept per-episode TaskData."""
+    _BUILT.clear()
+
+
 def _parts(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
            chronological: bool) -> list[tuple[str, TaskData, str]]:
     """Per-episode TaskData of the split's episodes (an episode lacking what the task needs is left out)."""
-    spec = TASKS[task_id]
     out = []
     for eid in (split.train + split.test if not chronological else split.train):
         try:
-            data = spec.build(sets[eid], protocol)
+            data = episode_task_data(task_id, eid, sets[eid], protocol)
         except TaskUnavailable:
             continue
         if not chronological:

@@ -37,7 +37,8 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--split", choices=SPLITS, default="episodes", help="with --collection: how to split")
     p.add_argument("--group", help="with --collection: manifest column to group by (subject, scene)")
     p.add_argument("--test-fraction", type=float, default=0.3, help="with --split episodes: test share")
-    p.add_argument("--folds", type=int, default=4, help="with --split group-kfold: number of folds")
+    p.add_argument("--folds", type=int, default=5,
+                   help="with --split group-kfold: number of episode folds (chapter 14 uses 5)")
     p.add_argument("--seed", type=int, default=0, help="with --collection: seed of the episode split")
     p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
     p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
