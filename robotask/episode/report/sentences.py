@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from ...words import count, join, number, pct
-from ..tasks.registry import TASKS
 
 
 class prose:  # noqa: N801 - the core's number words under the names this wing's sentences use
@@ -44,26 +41,3 @@ def not_run(result: Any) -> str:
     return f"The task did not run ({result.status}): {result.reason}."
 
 
-# ------------------------------------------------------------ chapter 14: a collection
-def not_run_sentence(skipped: dict) -> str:
-    """Why tasks show dashes in the split table: ``skipped`` maps a task to its status and details
-    (``compare_splits(...).attrs["not_run"]``); each reason is :func:`not_run`'s."""
-    from types import SimpleNamespace
-
-    return " ".join(f"**{TASKS[t].display_name}** shows dashes. " + not_run(SimpleNamespace(
-        status=d.get("status"), details=d, reason=d.get("reason"))) for t, d in skipped.items())
-
-
-def scaling_verdict(scaling: pd.DataFrame | None) -> str:
-    """Whether more workers made the extraction faster, from the measured speed-up
-    (``collection_study.measure_scaling``; None when not measured)."""
-    lead = "Feature extraction is one independent Dask task per episode"
-    if scaling is None or len(scaling) < 2:
-        return lead + " (its scaling with workers was not measured here)"
-    n, speedup = count(scaling.iloc[-1]["workers"], "worker"), float(scaling.iloc[-1]["speedup"])
-    base = f'{int(scaling.iloc[0]["workers"]):,}' if scaling.iloc[0]["workers"] > 1 else "one"
-    if speedup > 1:
-        return lead + f", and with {n} it ran {speedup:.2f} times as fast as with {base}"
-    return lead + (f", but with {n} it did not run faster than with {base} (speed-up "
-                   f"{speedup:.2f}): the timing comes from a machine shared with other work, so it "
-                   f"does not show the scaling the independent tasks allow")

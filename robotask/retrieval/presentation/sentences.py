@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import pandas as pd
-
 from ...words import count, join, pct, plural_of, pp  # noqa: F401 (the sentence modules import them from here)
 from ..rankers.registry import RANKERS
 
@@ -84,65 +82,3 @@ def headline(ours: Mapping[str, Mapping[str, float]], paper: Mapping[str, Mappin
             f"({theirs}). Our rerun of its protocol on our own extraction of RLBench gives "
             f"**{pct(ours[lead]['mean'])}** ({mine}); {verdict}.")
 
-
-def claims_reproduced(claims: Mapping[str, bool]) -> str:
-    """How many of the paper's qualitative claims our run reproduces (chapter 05's ``claims``)."""
-    n_ok = sum(bool(v) for v in claims.values())
-    return f"{n_ok} of the paper's {len(claims)} qualitative claims are reproduced."
-
-
-def minilm_finding(summary: Mapping[str, Mapping[str, float]]) -> str:
-    """MiniLM's mean next to the best lexical ranker's, with their intervals (chapter 06's ``summary``)."""
-    if "minilm" not in summary:
-        return "The sentence-embedding chapter did not score MiniLM in this build."
-    lexical = [r for r in summary if r in RANKERS and RANKERS[r].in_paper]
-    best = max(lexical, key=lambda r: summary[r]["mean"])
-    m, b = summary["minilm"], summary[best]
-    return (f"A sentence-embedding ranker (MiniLM, not in the paper) reaches {pct(m['mean'])} "
-            f"(95 % interval {pct(m['lo'])} to {pct(m['hi'])}) against {pct(b['mean'])} for "
-            f"{label(best)}, the best lexical ranker, without training or tuning.")
-
-
-def verdicts_finding(claims: Sequence[Mapping[str, object]]) -> str:
-    """How many of the paper's orderings the intervals and paired tests support (chapter 07).
-
-    The others are counted in chapter 07's words: "not resolved" and "contradicted" (reversed).
-    """
-    verdicts = [str(c["verdict"]) for c in claims]
-    n_sup = verdicts.count("supported")
-    text = (f"Confidence intervals and paired tests support {n_sup} of the {len(verdicts)} orderings "
-            "the paper's means imply")
-    rest = [(verdicts.count(v), v) for v in ("not resolved", "contradicted")]
-    rest += [(verdicts.count(v), v) for v in dict.fromkeys(verdicts)
-             if v not in ("supported", "not resolved", "contradicted")]
-    if n_sup == len(verdicts):
-        return text + "."
-    parts = [f"{n} {verb(n, 'is', 'are')} {v}" if n else f"none is {v}" for n, v in rest]
-    return text + f"; {join(parts)}."
-
-
-def perturbation_headline(table: Sequence[Mapping[str, object]]) -> str:
-    """The largest drop any controlled perturbation causes (chapter 08's ``table``)."""
-    rows = pd.DataFrame(list(table))
-    worst = rows.loc[rows["change"].idxmin()]
-    names = join(list(dict.fromkeys(rows["perturbation"].str.replace("_", " "))))
-    text = f"Controlled rewrites of the queries ({names}) show what each representation relies on: "
-    if round(float(worst["change"]), 1) >= 0:
-        return text + "no rewrite lowers any ranker's accuracy."
-    return (text + f"the largest drop is {abs(float(worst['change'])):.1f} pp, for "
-            f"{label(worst['ranker'])} under {str(worst['perturbation']).replace('_', ' ')}.")
-
-
-def transfer_finding(table2: Sequence[Mapping[str, object]]) -> str:
-    """Which ranker leads in each instruction library of chapter 09 (``title, ranker, mean``)."""
-    rows = pd.DataFrame(list(table2))
-    tops = [grp.loc[grp["mean"].idxmax()] for _, grp in rows.groupby("title", sort=False)]
-    leaders = list(dict.fromkeys(t["ranker"] for t in tops))
-    if len(leaders) == 1:
-        n = len(tops)
-        where = ("the one instruction library" if n == 1 else "both instruction libraries" if n == 2
-                 else f"all {WORDS.get(n, str(n))} instruction libraries")
-        return (f"Under the same protocol, {label(leaders[0])} leads on {where}: "
-                f"{join([pct(t['mean']) + ' on ' + str(t['title']) for t in tops])}.")
-    parts = [f"{label(t['ranker'])} on {t['title']} at {pct(t['mean'])}" for t in tops]
-    return f"Under the same protocol, the leading ranker differs between libraries: {join(parts)}."
