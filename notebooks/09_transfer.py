@@ -163,8 +163,8 @@ glue_values(**st.by_library(
 # galleries, when its wins are large and its losses small. Why might the lead differ away from the
 # paper's corpus? Character n-grams reward shared word pieces (*open*, *opens*, *opening*), which
 # helps where descriptions of one task are inflections of each other; on texts written
-# independently by many people, or on templates that differ only in a value, that advantage has
-# less to work with.
+# independently by many people that advantage has less to work with, while on template fills the
+# shared pieces are the template itself.
 #
 # ## Gallery sensitivity
 #
@@ -274,7 +274,7 @@ glue_values(**st.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs},
 # At variation level {glue:text}`var_near` % of the texts have a one-word neighbour under another
 # label (RLBench-62: {glue:text}`near_rlbench62` %; task level: {glue:text}`near_rlbench_task` %;
 # CALVIN: {glue:text}`near_calvin` %). On average {glue:text}`var_excluded` queries per gallery
-# are left out because several variations share the text. The best ranker reaches
+# are left out because several variations share the text. The best ranker there is
 # {glue:text}`var_best`. Of Char TF-IDF's wrong answers at variation level,
 # {glue:text}`var_task_right` % name another variation of the right task file, whatever words
 # differ: {glue:text}`var_reading`. (The error table below sorts the same wrong answers by the words
