@@ -86,3 +86,15 @@ def test_paper_values_read_the_chapters():
     values = answers.paper_values(s02, None, {"claims": {"a": True, "b": False}}, answers.char_vs_bm25(TRANSFER, None))
     assert values["lead_ours"] == "Char TF-IDF" and values["n_claims_ok"] == 1 and values["wins_paper"] == 79
     assert values["off_dir"] == "above" and values["se_max"] > values["se_min"] > 0
+
+
+def test_unseen_values_name_tasks_by_title():
+    s14 = {"unseen_episodes": 20, "unseen_folds": 5, "unseen_protocol": "improved", "unseen_synthetic": True,
+           "unseen_transfer_tasks": ["timeline_action"], "unseen_tasks_ran": 11, "unseen_drop_tasks": [],
+           "unseen_shift_hurts": {"subject": ["next_action"], "scene": []},
+           "unseen_episodes_needed": {"timeline_action": 1, "next_action": None}}
+    values, answered = episode_answers.unseen_values(s14)
+    assert answered and values["u_won"] == 1 and values["u_won_tasks"] == "Action Recognition"
+    assert values["u_drop_tasks"] == "no task" and values["u_subject"] == "Next-Action Prediction"
+    assert values["u_first"] == "Action Recognition" and values["u_never"] == "Next-Action Prediction"
+    assert episode_answers.unseen_values({"unseen_episodes": 3}) == (episode_answers.unseen_values(None)[0], False)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ...task_names import TASK_TITLES
 from ...words import join
 
 
@@ -76,3 +77,25 @@ def suite_values(s10: Mapping | None, s13: Mapping | None) -> tuple[dict, bool]:
     if HAND in sample.index:
         out.update(hold_base=float(sample.loc[HAND, "baseline"]), hold_head=float(sample.loc[HAND, "head"]))
     return out, premise
+
+
+def unseen_values(s14: Mapping | None) -> tuple[dict, bool]:
+    """The home page's unseen-episode answer from chapter 14's ``summary.json`` (its ``unseen_*`` keys),
+    by glue name, and whether chapter 14 wrote that answer."""
+    def titles(ids: Sequence[str]) -> str:
+        return join(TASK_TITLES.get(t, t) for t in ids) if ids else "no task"
+
+    keys = ("unseen_episodes", "unseen_folds", "unseen_protocol", "unseen_transfer_tasks", "unseen_tasks_ran",
+            "unseen_drop_tasks", "unseen_shift_hurts", "unseen_episodes_needed")
+    if not s14 or not all(k in s14 for k in keys):
+        return {k: "–" for k in ("u_episodes", "u_folds", "u_protocol", "u_kind", "u_won", "u_ran", "u_won_tasks",
+                                 "u_drop", "u_drop_tasks", "u_subject", "u_scene", "u_first", "u_never")}, False
+    hurts, need = s14["unseen_shift_hurts"], s14["unseen_episodes_needed"]
+    return {"u_episodes": s14["unseen_episodes"], "u_folds": s14["unseen_folds"],
+            "u_protocol": s14["unseen_protocol"], "u_kind": "synthetic" if s14.get("unseen_synthetic") else "recorded",
+            "u_won": len(s14["unseen_transfer_tasks"]), "u_ran": s14["unseen_tasks_ran"],
+            "u_won_tasks": titles(s14["unseen_transfer_tasks"]), "u_drop": len(s14["unseen_drop_tasks"]),
+            "u_drop_tasks": titles(s14["unseen_drop_tasks"]), "u_subject": titles(hurts.get("subject", [])),
+            "u_scene": titles(hurts.get("scene", [])),
+            "u_first": titles([t for t, n in need.items() if n == 1]),
+            "u_never": titles([t for t, n in need.items() if n is None])}, True
