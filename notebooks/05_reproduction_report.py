@@ -249,8 +249,8 @@ glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=how_many(int((z > 3).sum()), len(z
 # {glue:text}`n_trials`-draw mean, with {glue:text}`n_beyond` beyond 3 SE.
 # {glue:text}`draw_verdict`. The standard error is small because a mean over many galleries
 # averages away most of the gallery-to-gallery spread of {doc}`02_five_rankers`; the paper's own
-# draws would carry a standard error of the same size, so even a different seed on the paper's
-# side would not move its means by more than about one standard error. As for the corpus,
+# draws would carry a standard error of the same size, so a different seed on the paper's side
+# would typically move its means by about one standard error, not by several. As for the corpus,
 # {glue:text}`offset_left`.
 #
 # ## Performance
