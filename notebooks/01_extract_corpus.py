@@ -21,7 +21,8 @@
 # the paper reports.
 #
 # - **Inputs:** the committed extraction in `data/rlbench/` (`corpus.csv`, `accounting.csv`,
-#   `literals.csv`), or an RLBench checkout given as `rlbench_dir` to re-extract and check against it.
+#   `literals.csv`), or an RLBench checkout given as `rlbench_dir` to re-extract and check against
+#   it.
 # - **Outputs:** the tables and figure below; `summary.json`, `excluded_files.csv` (every excluded
 #   file with its reason) and `descriptions_per_task.png` in the output folder.
 
@@ -71,7 +72,8 @@ glue_all(source=source, revision=corpus_df["revision"].iloc[0],
 # Every later chapter ranks these descriptions, so the corpus is the ground on which the whole
 # reproduction stands: one description more or less changes the paper's percentages in their
 # last digit. The question is which descriptions a task file states verbatim, independently of
-# the variation the simulator is asked for. The extractor (`robotask.retrieval.rlbench.extraction`) parses each
+# the variation the simulator is asked for. The extractor (`robotask.retrieval.rlbench.extraction`)
+# parses each
 # file with Python's `ast` module; it never imports or runs task code. It finds `init_episode`,
 # collects its `return` statements (not those of nested functions) and reads the returned list:
 # either a list literal, or a variable bound once to a list literal and never changed. A
@@ -137,7 +139,8 @@ report.show_table(excluded[excluded["status"] != "templated"],
 # ## Descriptions per task
 #
 # How many paraphrases a task has decides how many queries it contributes to the retrieval
-# chapters, so the distribution matters. {numref}`fig-descriptions-per-task` shows it. Tasks have between
+# chapters, so the distribution matters. {numref}`fig-descriptions-per-task` shows it. Tasks have
+# between
 # {glue:text}`per_low` and {glue:text}`per_high` descriptions (median {glue:text}`per_median:g`);
 # {glue:text}`most_tasks` {glue:text}`most_verb` the most. {glue:text}`n_low` tasks have only
 # {glue:text}`per_low`, so with one indexed description per task every task still contributes at
@@ -253,10 +256,11 @@ if not facts["only_capital"]:
 # accuracy is a fraction $k/n$ of the $n$ scored queries (the queries less the copies of the
 # cross-task duplicate), so a percentage printed to one decimal is compatible with only some $n$.
 # Trying every $n$ from {glue:text}`n_lo` to {glue:text}`n_hi`, both percentages are whole
-# fractions only for $n$ in {glue:text}`consistent`. The paper's corpus, one description larger than
-# ours, scores $n$ = {glue:text}`n_paper` there, which {glue:text}`paper_fits`; ours scores
-# $n$ = {glue:text}`n_ours`, which {glue:text}`ours_fits`. When the larger corpus fits and ours does
-# not, the difference lies in the corpus the paper used, not in how it counted;
+# fractions only for $n$ in {glue:text}`consistent`. The paper's corpus, with
+# {glue:text}`paper_vs_ours` than ours, scores $n$ = {glue:text}`n_paper` there, which
+# {glue:text}`paper_fits`; ours scores $n$ = {glue:text}`n_ours`, which {glue:text}`ours_fits`.
+# When the paper's corpus fits and ours does not, the difference lies in the corpus the paper used,
+# not in how it counted;
 # {doc}`05_reproduction_report` checks the other stated percentages.
 
 # %% [markdown]
@@ -269,7 +273,7 @@ if not facts["only_capital"]:
 #   Splitting one glued literal reproduces the paper's counts for {glue:text}`n_match` of the
 #   {glue:text}`n_single`; the uniform rule that does so ({glue:text}`uniform_rules`) is fitted
 #   after the fact, so we keep Python's strings. On the first-listed gallery, the count of scored
-#   queries of a corpus one description larger {glue:text}`paper_fits` the paper's percentages;
+#   queries of a corpus of the paper's size {glue:text}`paper_fits` the paper's percentages;
 #   ours {glue:text}`ours_fits` them.
 # - One text, “{glue:text}`dup_text`”, is shared by {glue:text}`dup_tasks`;
 #   {glue:text}`n_oddities` descriptions carry a typo, a double space or a repeated word, and

@@ -25,7 +25,8 @@
 # - **Inputs:** the RLBench corpus (`data/rlbench/corpus.csv`) or any CSV with `task` and `text`
 #   columns (`corpus_path`).
 # - **Outputs:** `per_trial.csv` (one row per trial × ranker × scoring policy), `predictions.csv`
-#   (per-query predictions; every trial when `save_all_predictions`), `draws.csv` (the permutations),
+#   (per-query predictions; every trial when `save_all_predictions`), `draws.csv` (the
+#   permutations),
 #   the figures below and `summary.json`, in the output folder.
 #
 # Rows marked *(not in paper)* are these rankers; {doc}`06_sentence_embeddings` discusses them.
@@ -131,7 +132,8 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
 # else, which is what lets the paper compare them on a small corpus. They differ in what counts
 # as a match. BM25 and Word TF-IDF match whole words (Word TF-IDF also word pairs), Char TF-IDF
 # matches pieces of {glue:text}`char_min` to {glue:text}`char_max` characters inside words, so
-# *closing* still meets *close*, and LSA matches words through the few directions of a low-rank factorisation of
+# *closing* still meets *close*, and LSA matches words through the few directions of a low-rank
+# factorisation of
 # the gallery, so that words which co-occur in the gallery count as related.
 #
 # **Scoring.** S(t, q) is the best similarity of q to task t's gallery texts; the prediction is
@@ -217,7 +219,8 @@ report.show_figure(
 # ## Paired comparisons
 #
 # How sure is the ordering of two rankers whose means lie a few points apart? Every ranker sees
-# the same galleries and queries in a trial, so methods are compared trial by trial: the mean {term}`paired difference` in percentage points ({term}`pp`) and how many
+# the same galleries and queries in a trial, so methods are compared trial by trial: the mean
+# {term}`paired difference` in percentage points ({term}`pp`) and how many
 # galleries each side wins (a tie = the same number of correct queries). Pairing removes the
 # gallery-to-gallery spread seen above from the comparison: a gallery that is hard for one ranker
 # tends to be hard for the other, so a small mean difference that holds in nearly every gallery
@@ -248,7 +251,8 @@ if paired is None or not {"char", "bm25", "word", "word_char"} <= set(config.ran
 # {glue:text}`cb_verb` BM25 by {glue:text}`cb_diff:+.1f` pp on average (paper
 # {glue:text}`pb_diff:+.1f` pp) and wins {glue:text}`cb_wins`, ties {glue:text}`cb_ties` and loses
 # {glue:text}`cb_losses` of the {glue:text}`cb_n_trials` galleries (paper: {glue:text}`pb_wins` wins
-# and {glue:text}`pb_ties` tie of {glue:text}`pb_n`). Against Word TF-IDF, which shares its IDF weighting but
+# and {glue:text}`pb_ties` tie of {glue:text}`pb_n`). Against Word TF-IDF, which shares its IDF
+# weighting but
 # matches whole words, Char TF-IDF {glue:text}`cw_verb` it by {glue:text}`cw_diff:+.1f` pp (paper
 # {glue:text}`pw_diff:+.1f` pp), with {glue:text}`cw_wins` wins and {glue:text}`cw_losses`
 # losses. Sub-word pieces can match inflections (*close*, *closing*) and word parts that

@@ -234,7 +234,8 @@ glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 
 # %% [markdown]
 # Of the {glue:text}`n_named` residual errors the paper names for this gallery,
-# {glue:text}`named_occur` recur in our run with the same wrong prediction (the table). An error that recurs in an independent reimplementation belongs to the query and the
+# {glue:text}`named_occur` recur in our run with the same wrong prediction (the table). An error
+# that recurs in an independent reimplementation belongs to the query and the
 # gallery, not to one implementation.
 #
 # ## What we found

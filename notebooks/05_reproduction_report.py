@@ -170,7 +170,8 @@ glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
 # ## Investigation 1: how large was the paper's corpus?
 #
 # Against the paper's corpus, ours has {glue:text}`tasks_vs_paper` and
-# {glue:text}`descriptions_vs_paper` ({doc}`01_extract_corpus`). The stated percentages themselves carry information: an accuracy is
+# {glue:text}`descriptions_vs_paper` ({doc}`01_extract_corpus`). The stated percentages themselves
+# carry information: an accuracy is
 # k/n for a whole number k of correct queries out of n scored ones, so a percentage rounded to one
 # decimal is compatible only with some n. In a random gallery, n is the number of held-out queries
 # less the copies of the shared text that land among them. The table lists, for each minimum,
@@ -245,11 +246,11 @@ glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=how_many(int((z > 3).sum()), len(z
 
 # %% [markdown]
 # The differences are {glue:text}`z_lo:.1f` to {glue:text}`z_hi:.1f` standard errors of our
-# {glue:text}`n_trials`-draw mean, with {glue:text}`n_beyond` beyond 3 SE. A difference of that
-# size {glue:text}`draw_verdict`. The standard error is small because a mean over many galleries
+# {glue:text}`n_trials`-draw mean, with {glue:text}`n_beyond` beyond 3 SE.
+# {glue:text}`draw_verdict`. The standard error is small because a mean over many galleries
 # averages away most of the gallery-to-gallery spread of {doc}`02_five_rankers`; the paper's own
-# draws would carry a standard error of the same size, so even a different seed on the paper's
-# side would not move its means by more than about one standard error. As for the corpus,
+# draws would carry a standard error of the same size, so a different seed on the paper's side
+# would typically move its means by about one standard error, not by several. As for the corpus,
 # {glue:text}`offset_left`.
 #
 # ## Performance
@@ -292,10 +293,13 @@ else:
 #   reading. Queries are the third and later shuffled descriptions of each task in both conditions.
 # - **Tokenisation:** BM25 lowercase `[a-z0-9]+`; word TF-IDF uses scikit-learn's default token
 #   pattern (two or more word characters), so one-letter words such as "a" are dropped.
-# - **TF:** sublinear (1 + ln tf) for word TF-IDF only; raw tf for character TF-IDF and in LSA's input
+# - **TF:** sublinear (1 + ln tf) for word TF-IDF only; raw tf for character TF-IDF and in LSA's
+#   input
 #   it is the word TF-IDF (sublinear). IDF: scikit-learn's smoothed ln((1 + n)/(1 + df)) + 1.
-# - **LSA:** exact SVD (NumPy LAPACK) of the gallery word TF-IDF without centring; k = min(`lsa_dims`,
-#   rank), rank by NumPy's `matrix_rank` tolerance; cosine in the reduced space; zero projection → 0.
+# - **LSA:** exact SVD (NumPy LAPACK) of the gallery word TF-IDF without centring; k =
+#   min(`lsa_dims`,
+#   rank), rank by NumPy's `matrix_rank` tolerance; cosine in the reduced space; zero projection →
+#   0.
 # - **Ties:** task scores rounded to 1e-9; the first task id in sorted order wins.
 # - **Duplicates:** exact string equality across tasks (no normalisation); texts repeated inside one
 #   task are kept as separate descriptions.

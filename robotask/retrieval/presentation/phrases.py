@@ -110,9 +110,9 @@ def offset_reading(n_higher: int, n: int) -> str:
 def draw_verdict(n_beyond: int) -> str:
     """What differences of ``n_beyond`` rankers beyond 3 standard errors say about the draws."""
     if n_beyond:
-        return ("is not explained by the particular draws; it lies in the corpus texts or in "
-                "implementation details the paper does not state")
-    return "can be explained by the draws alone"
+        return ("A difference beyond 3 SE is not explained by the particular draws; it lies in the "
+                "corpus texts or in implementation details the paper does not state")
+    return "No difference exceeds 3 SE, so the draws alone can explain them"
 
 
 def size_verdict(n_fit_paper: int, n_fit_ours: int, n: int) -> str:
@@ -329,6 +329,7 @@ def rule_facts(alternatives: pd.DataFrame, counts: Mapping[str, int], n_first_li
     return {"tasks_vs_paper": fewer_or_more(counts["tasks"] - int(paper.CORPUS["tasks"]), "task"),
             "descriptions_vs_paper": fewer_or_more(counts["descriptions"] - int(paper.CORPUS["descriptions"]),
                                                    "description"),
+            "paper_vs_ours": fewer_or_more(int(paper.CORPUS["descriptions"]) - counts["descriptions"], "description"),
             "paper_tasks": int(paper.CORPUS["tasks"]), "paper_descriptions": int(paper.CORPUS["descriptions"]),
             "every_tasks": int(rules.loc["split_glued", "tasks"]),
             "every_descriptions": int(rules.loc["split_glued", "descriptions"]), "n_single": len(single),
