@@ -55,29 +55,49 @@ table = pd.DataFrame([
     for o in outcomes])
 
 # %% [markdown]
-# ## Every case, its expected outcome and what happened
+# ## The summary
 #
-# One table per group of cases. "Expected" is the outcome a case must get: *error* means the run
-# stops before doing any work with a message that names the file, key or parameter and what was
-# expected; *warning* means the run goes on and says what was degraded and by how much. "Got" is
-# what really happened, marked when it is not the expected outcome; a Python traceback of any other
-# exception would show as *crash*. Temporary folders are shown as `<tmp>`.
+# Of {glue:text}`n_cases` cases in {glue:text}`n_groups` groups, {glue:text}`n_ok` got the outcome they
+# must get and {glue:text}`n_crash` ended in a Python traceback. "Expected" is the outcome a case must
+# get: *error* means the run stops before doing any work, with a message that names the file, key or
+# parameter and what was expected; *warning* means the run goes on and says what was degraded and by
+# how much. "Got" is what really happened; a traceback of any other exception counts as a *crash*.
 
-# %%
+# %% tags=["remove-input"]
+from myst_nb import glue
+
+n_ok = sum(o.ok for o in outcomes)
+by_group = table.groupby("group", sort=False).size().to_dict()
+for name, value in {"n_cases": len(outcomes), "n_groups": len(by_group), "n_ok": n_ok,
+                    "n_crash": sum(o.got == "crash" for o in outcomes)}.items():
+    glue(name, value, display=False)
+ok, must = table["ok"] == "yes", table["expected"]
+groups = pd.DataFrame({"cases": table.groupby("group", sort=False).size(),
+                       "as_expected": ok.groupby(table["group"], sort=False).sum(),
+                       "errors": (must == "error").groupby(table["group"], sort=False).sum(),
+                       "warnings": (must == "warning").groupby(table["group"], sort=False).sum()})
+report.show_table(groups.reset_index(), headers={
+    "group": "Group", "cases": "Cases", "as_expected": "As expected",
+    "errors": "Must stop with an error", "warnings": "Must go on with a warning"},
+    caption="Bad-input cases per group, and how many got the outcome they must get.")
+not_ok = table[table["ok"] != "yes"]
+if len(not_ok):
+    report.show_md(f"**Note.** {len(not_ok)} cases did not get their expected outcome; "
+                   "they are marked below.")
+
+# %% [markdown]
+# ## Every case and the message it got
+#
+# One table per group, folded below: open them to read each input, its expected outcome and the exact
+# message the study printed. Temporary folders are shown as `<tmp>`.
+
+# %% tags=["remove-input", "hide-output"]
 headers = {"input": "Input", "expected": "Expected", "got": "Got", "message": "Message"}
 shown = table.assign(got=[g if ok == "yes" else f"{g} (not as expected)"
                           for g, ok in zip(table["got"], table["ok"])])
 for group, part in shown.groupby("group", sort=False):
-    report.show_md(f"**{group[:1].upper() + group[1:]}**")
-    report.show_table(part[list(headers)], headers=headers, code_columns=("message",))
-
-# %% [markdown]
-# ## What we found
-
-# %%
-n_ok = sum(o.ok for o in outcomes)
-by_group = table.groupby("group", sort=False).size().to_dict()
-report.show_md(report.outcomes_sentence(by_group, n_ok, sum(o.got == "crash" for o in outcomes)))
+    report.show_table(part[list(headers)], headers=headers, code_columns=("message",),
+                      caption=f"Bad input: {group}.")
 
 # %%
 write_json(out / "summary.json", {"n_cases": len(outcomes), "n_ok": n_ok,
