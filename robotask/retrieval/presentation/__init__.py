@@ -1,8 +1,10 @@
-"""What a reader of the retrieval chapters sees: figures and computed sentences.
+"""What a reader of the retrieval chapters sees: figures, tables, and the numbers and short phrases the
+chapters' Markdown glues in.
 
 - ``figures``: every figure of the retrieval chapters (``figure_<what>``);
-- ``sentences``: the number words and the claims shared by the chapters and the home page;
-- ``sentences_corpus``, ``sentences_repro``, ``sentences_beyond``, ``sentences_transfer``: the claims
-  of chapter 01, chapters 02 to 05, the chapters beyond the paper, and chapter 09;
-- ``table_labels``: readers' names for the ids in the chapters' tables.
+- ``phrases``: the values and data-dependent words chapters 01 to 05 glue (``*_facts``);
+- ``sentences``, ``sentences_beyond``, ``sentences_transfer``: number words and the short phrases of
+  the chapters beyond the paper (06 to 09.1);
+- ``answers``: the home page's answers (and the part pages', which paste them);
+- ``table_labels``: readers' names for the ids in the chapters' tables, and their table shapes.
 """
