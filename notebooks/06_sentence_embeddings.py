@@ -97,7 +97,7 @@ sb.glue_values(
 # **{glue:text}`t_load:.1f` s** including loading the model. Evaluating {glue:text}`neural_names` over
 # all galleries took **{glue:text}`t_neural:.1f` s** with the model loading counted,
 # {glue:text}`cost_reading` the lexical rankers together ({glue:text}`t_lexical:.1f` s). When the
-# model has to run, that factor is the price of an embedding on a CPU, and the reason chapter 09,
+# model has to run, that factor is the price of an embedding on a CPU, and the reason chapter 09.2,
 # *Libraries*, leaves MiniLM out of its larger studies.
 
 # %% [markdown]

@@ -313,7 +313,7 @@ report.show_figure(
 #
 # - **Other tasks.** The bootstrap resamples RLBench's descriptions of *these* tasks: it says how
 #   far the means could move with another set of instructions for the same tasks. How the rankers
-#   do on other tasks and other libraries is a different question, which chapter 09, *Transfer*,
+#   do on other tasks and other libraries is a different question, which chapter 09.1, *Transfer*,
 #   asks directly.
 # - **Other protocols.** Every interval is conditional on the paper's protocol: one indexed
 #   description per task, top-1 accuracy and primary scoring. A different protocol (chapter 04

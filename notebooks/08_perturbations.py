@@ -203,7 +203,7 @@ if missing:
 # noun a query keeps its length and its word order (*put the object in the object*), so a ranker
 # that matches word pairs or character n-grams across word boundaries still has something to match; with the object
 # deleted only the verbs, prepositions and state words remain. RoboTwin's placeholder fill in
-# chapter 09, *Libraries*, is the same experiment on another library, applied to the indexed texts
+# chapter 09.2, *Libraries*, is the same experiment on another library, applied to the indexed texts
 # and the queries alike.
 #
 # ## Direction swaps: does the prediction follow the flipped meaning?

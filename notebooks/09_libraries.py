@@ -133,7 +133,7 @@ glue_values(n_claims=len(held),
             **{f"held_{k}": f"{counts[catalog.TITLES[k]]} of {len(held)}" for k in run.NEW})
 
 # %% [markdown]
-# The claims are those chapter 09, *Transfer*, checks on RLBench and CALVIN, read the same way
+# The claims are those chapter 09.1, *Transfer*, checks on RLBench and CALVIN, read the same way
 # ("nearly all galleries" as at least the share given); the two about a second wording come from a
 # matched study of k = 1 against k = 2 on the same queries, over {glue:text}`budget_trials`.
 # Claims that hold, of {glue:text}`n_claims`: RoboCasa {glue:text}`held_robocasa`,
