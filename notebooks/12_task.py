@@ -185,7 +185,13 @@ if len(ok) < 2:
 #   queries have several equally correct windows; the improved protocol counts them all.
 # - **Shared visual halves.** In misalignment detection the motion half of every shifted sample
 #   equals that of its aligned twin; when the visual halves are shared too, a linear head, which
-#   scores the two halves separately, cannot tell the classes apart without memorising.
+#   scores the two halves separately, cannot tell the classes apart without memorising. Whether
+#   two halves belong together is an interaction, which the MLP's hidden layers can represent.
+# - **A pair task at chance on its own training part.** In temporal order a reversed sample swaps
+#   the two windows and negates their difference, so any direction in which adjacent windows
+#   change consistently separates the classes, and with far more inputs than samples such a
+#   direction exists. A linear head near chance on its training samples there (train accuracy
+#   close to the largest class share) is a failure of the fit, not of the data.
 # - **R² without near-constant target columns.** A target column that hardly varies in training
 #   has almost no variance to explain in the test part. In a standardised R², dividing by that tiny
 #   spread turns a small error into a huge one; in a pooled R², a protocol whose std floor leaves

@@ -169,3 +169,17 @@ def test_summary_repeats_the_task_pages_explanations():
     assert text.count("- ") == 1 and text.startswith("- **Cross-Modal Reconstruction**: On `s`")
     assert figures_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
     assert figures_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before
+
+
+def test_target_text_reads_the_protocols_own_target():
+    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import phrases
+    from robotask.episode.suite.run import TaskResult
+
+    def result(target, frame=None):
+        m = {"target": target, **({"hand_frame": frame} if frame else {})}
+        return TaskResult("next_action", "ok", {"target": "both targets"}, {}, metrics={"minimal": m})
+
+    a, b = F.target_text(result("action 20 frames after")), F.target_text(result("next different action"))
+    assert phrases.targets(a, b) == "next different action, where the original's is action 20 frames after"
+    assert F.target_text(result("joints", "world")) == "joints, hands in the world frame"

@@ -47,12 +47,6 @@ def test_change_shows_both_values_and_the_direction():
     assert phrases.change(None, 0.4, True) == "–"
 
 
-def test_classes_list():
-    assert phrases.classes_list([]) == "none"
-    assert phrases.classes_list(["a", "b"]) == "a and b"
-    assert phrases.classes_list(list("abcdef"), shown=4) == "a, b, c, d and 2 more"
-
-
 @pytest.mark.parametrize("k, n, text", [
     (9, 12, "9 of the 12 tasks"), (12, 12, "all 12 tasks"), (0, 12, "none of the 12 tasks"),
     (1, 1, "the one task"), (0, 1, "not the one task"),

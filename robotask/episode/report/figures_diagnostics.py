@@ -141,9 +141,11 @@ PUBLISHED_HAND = {"minimal_mse": 14.96, "minimal_r2": -1763.4, "mlp_mse": 0.0047
 
 
 def target_text(result: TaskResult) -> str:
-    """The target a run scored, with the hand frame where the task has one."""
-    frame = result.metrics.get("minimal", {}).get("hand_frame")
-    return result.info.get("target", "") + (f", hands in the {frame} frame" if frame else "")
+    """The target a run scored (the protocol's own, where the task's target depends on it), with the
+    hand frame where the task has one."""
+    m = result.metrics.get("minimal", {})
+    frame = m.get("hand_frame")
+    return (m.get("target") or result.info.get("target", "")) + (f", hands in the {frame} frame" if frame else "")
 
 
 def anomalies(runs: dict[str, dict[str, TaskResult]]) -> list[str]:

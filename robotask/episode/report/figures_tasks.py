@@ -1,13 +1,13 @@
-"""Figures, tables and computed prose of the task chapter ``12_task``.
+"""Figures, tables and captions of the task chapter ``12_task``.
 
 Every function takes the :class:`~robotask.episode.suite.run.TaskResult` of ``run_task`` (one per protocol)
-and returns a figure, a DataFrame or a Markdown string; the notebooks only call them.
+and returns a figure, a DataFrame or a caption; the page's prose is Markdown in the notebook, and the
+table of what bounds a score is in :mod:`.figures_diagnostics`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -315,11 +315,6 @@ def task_figures(task_id: str, result: TaskResult) -> Iterator[tuple[str, plt.Fi
         fn = FIGURES[name]
         if "minimal" in result.outputs:
             yield name, fn(result)
-
-
-def format_metric(v: Any) -> str:
-    """A metric value for prose."""
-    return "–" if v is None else f"{v:.3f}"
 
 
 def episode_facts(ws: WindowSet) -> dict:

@@ -6,7 +6,7 @@ depends on the data ("beats", "has a larger error than", "a synthetic episode"),
 
 from __future__ import annotations
 
-from ...words import count, join, number
+from ...words import count, number
 
 
 def episode_kind(is_synthetic: bool, schedule: str = "", seed: int = 0, resolution: int = 0) -> str:
@@ -55,16 +55,6 @@ def change(before: float | None, after: float | None, higher_is_better: bool) ->
         return "–"
     word = {"better": "better", "worse": "worse", "tied": "unchanged"}[compare(after, before, higher_is_better)]
     return f"{number(before)} → {number(after)} ({word})"
-
-
-def classes_list(names: list[str], shown: int = 4) -> str:
-    """A few class names for prose: "pour, stir and 3 more"; "none" for none."""
-    names = [str(n) for n in names]
-    if not names:
-        return "none"
-    if len(names) <= shown:
-        return join(names)
-    return f"{', '.join(names[:shown])} and {len(names) - shown:,} more"
 
 
 def of_tasks(k: int, n: int) -> str:
