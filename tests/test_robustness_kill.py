@@ -167,7 +167,7 @@ def _interrupt(args: list[str], env: dict, when) -> subprocess.CompletedProcess:
     """Start ``robotask ARGS`` in its own process group and press Ctrl-C (SIGINT to the whole group, as
     a terminal does) once ``when()`` is true, or after 60 s."""
     proc = subprocess.Popen([ROBOTASK, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_terminal_sigint)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and not when():
         time.sleep(0.01)
@@ -175,6 +175,12 @@ def _interrupt(args: list[str], env: dict, when) -> subprocess.CompletedProcess:
         os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _terminal_sigint() -> None:
+    """In the child before it starts: SIGINT as a terminal's shell leaves it (default), whatever the test
+    runner's worker process set (a pytest-xdist worker may ignore it, and children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _writing(root: Path):
