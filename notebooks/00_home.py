@@ -182,8 +182,9 @@ if not premise:
 unseen, answered = episode_answers.unseen_values(found["14_collections"])
 glue_all(**unseen)
 if unseen["u_kind"] == "synthetic":
-    report.show_md("These are synthetic episodes: the answer shows which tasks lean on having seen "
-                   "the same episode, not how they transfer between real people, kitchens and cameras.")
+    report.show_md("These are synthetic episodes: the answer shows which tasks lean on having "
+                   "seen the same episode, not how they transfer between real people, kitchens and "
+                   "cameras.")
 if not answered:
     report.show_md("**Note.** Chapter 14 of this build wrote no unseen-episode answer: the numbers "
                    "above read as dashes.")

@@ -228,7 +228,7 @@ def test_ctrl_c_at_each_stage_prints_one_line_and_loses_nothing(tmp_path, episod
     if command.startswith("features"):
         when = _after(0.3) if stage == "starting" else _writing(work)
     else:  # while a chapter's kernel runs; while the suite trains its heads
-        when = _after({"run": 4.0, "suite": 1.0}[command])
+        when = _after({"run": 4.0, "suite": 0.7}[command])
     got = _interrupt(args, env, when)
     if got.returncode == 0:
         pytest.skip(f"{command} finished before the interrupt reached it")
