@@ -156,11 +156,10 @@ glue_all(**answers.beyond_values(*(found[c] for c in ("06_sentence_embeddings", 
 # that never occur in training, so no head can name them.
 
 # %% tags=["remove-input"]
-values, premise = episode_answers.suite_values(found["10_episode"], found["13_suite_summary"])
+values, note = episode_answers.suite_values(found["10_episode"], found["13_suite_summary"])
 glue_all(**values)
-if not premise:
-    report.show_md("**Note.** In this build the baseline stays ahead on other tasks than the two "
-                   "pair tasks and the hand forecast: the bullets above describe those three only.")
+if note:
+    report.show_md(f"**Note.** {note}")
 
 # %% [markdown]
 # ### Do the tasks generalise to unseen episodes?

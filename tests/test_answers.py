@@ -75,8 +75,8 @@ def test_values_of_chapters_that_did_not_run_are_dashes_and_nan():
     assert part1["char_paper"] > 0  # the paper's own number is always there
     part2 = answers.beyond_values(None, None, None, None)
     assert part2["n_orderings"] == 0 and part2["best_small"] == "–"
-    part3, premise = episode_answers.suite_values(None, None)
-    assert premise and part3["kept"] == "–"
+    part3, note = episode_answers.suite_values(None, None)
+    assert note == "" and part3["kept"] == "–"
 
 
 def test_paper_values_read_the_chapters():

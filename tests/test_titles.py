@@ -65,7 +65,7 @@ def test_number_h1_prefixes_the_first_h1_once():
 
 
 def test_figures_are_numbered_per_page_after_the_chapter():
-    from robotask.book import fignumbers
+    from robotask.book import rendering as fignumbers
 
     numbers = {"book/chapters/02_five_rankers": {"figure": {"b": (7,), "a": (6,)}},
                "book/chapters/12_task_x": {"figure": {"c": (9,)}},

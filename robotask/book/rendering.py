@@ -1,5 +1,6 @@
-"""Number each page's figures after its chapter: Fig. 2.1, 2.2, … on chapter 02, Fig. 12.3.1 on 12.3.
+"""The book's Sphinx extension (listed in ``_config.yml``): two changes to how pages are rendered.
 
+**Figures are numbered after their chapter**: Fig. 2.1, 2.2, … on chapter 02, Fig. 12.3.1 on 12.3.
 Sphinx numbers figures through the whole book unless the table of contents is numbered, and this
 book numbers its pages itself (see :mod:`robotask.book.titles`). So chapter 02 showed "Fig. 4" and
 "Fig. 5" a few lines from "the paper's Figures 2 and 3". This Sphinx extension (listed in
@@ -7,6 +8,10 @@ book numbers its pages itself (see :mod:`robotask.book.titles`). So chapter 02 s
 page order, behind the number at the start of the page's title ("02 · …" gives 2, "12.3 · …" gives
 12.3). A page without a number (the home page, the glossary) numbers its figures 1, 2, ….
 Cross-references (``{numref}``) and captions both read the new numbers.
+
+**A glued value that is missing reads as a dash.** A chapter glues NaN under the names of a paragraph
+whose premise a parameter made false (a visible note says so), so that every key still resolves; the
+page shows "–" there, never "nan".
 """
 
 from __future__ import annotations
@@ -45,7 +50,21 @@ def _on_env_updated(app, env) -> list[str]:
     return []
 
 
+MISSING = {"nan", "-nan", "+nan", "nan %", "NaN"}
+DASH = "–"
+
+
+def _dash_missing(app, doctree, docname) -> None:
+    from docutils import nodes
+
+    for node in list(doctree.findall(nodes.inline)):
+        if "pasted-text" in node.get("classes", []) and node.astext().strip() in MISSING:
+            node[:] = [nodes.Text(DASH)]
+
+
 def setup(app) -> dict:
-    """Sphinx entry point: renumber after the toctree collector (priority 500) has numbered."""
+    """Sphinx entry point: renumber after the toctree collector (priority 500) has numbered; dash the
+    missing values of every page."""
     app.connect("env-get-updated", _on_env_updated, priority=900)
+    app.connect("doctree-resolved", _dash_missing)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
