@@ -27,7 +27,7 @@
 #   `learning_curve.csv`, `timings.json` (wall clock) and `summary.json` in the output folder.
 
 # %% tags=["parameters"]
-n_episodes: int = 18  # episodes in the synthetic collection
+n_episodes: int = 15  # episodes in the synthetic collection
 frames: int = 300  # annotation frames per episode at 20 fps
 resolution: int = 32  # video size in pixels
 seed: int = 0  # collection seed; episode i depends on this seed and i only
@@ -38,7 +38,7 @@ mlp_protocols: list = ["improved"]  # protocols whose folds also train the MLP
 shifts: list = ["subject", "scene"]  # manifest columns held out one value at a time
 shift_protocol: str = "improved"  # protocol of the shift study and the learning curves
 curve_draws: int = 3  # random draws of the training episodes per learning-curve point
-timing_episodes: int = 8  # episodes the Dask timing extracts from a cold cache per worker count
+timing_episodes: int = 6  # episodes the Dask timing extracts from a cold cache per worker count
 worker_counts: list = [1, 2]  # Dask worker processes to time the extraction with
 softmax_epochs: int = 60  # epochs of the linear heads
 mlp_epochs: int = 20  # epochs of the MLP
