@@ -83,7 +83,8 @@ def glue_all(values: dict) -> None:
 #
 # Every other chapter of Part III splits one episode in time: the first part trains, the last
 # {glue:text}`test_pct:.0f` % tests. The test part then shares the subject, the scene, the camera and the
-# lighting with the training part, and it even continues the same activity. A head can score well there by recognising *this* episode. The honest test
+# lighting with the training part, and it even continues the same activity. A head can score well there by
+# recognising *this* episode. The honest test
 # is a whole episode the head has never seen.
 #
 # The design has four parts, each answering one question:
@@ -117,7 +118,7 @@ glue("test_pct", 100 * TEST_FRACTION, display=False)
 # {glue:text}`res` px, from {glue:text}`n_subjects` subjects in {glue:text}`n_scenes` scenes;
 # {glue:text}`n_problems` episodes of the collection were unusable. The size was chosen for the book's budget:
 # enough episodes for {glue:text}`n_folds` folds of several test episodes each and a learning curve that
-# doubles up to {glue:text}`n_train_cv` training episodes, short enough episodes that the whole chapter costs
+# doubles up to {glue:text}`largest` training episodes, short enough episodes that the whole chapter costs
 # a few minutes (its run time is on chapter 99, *Reproducing*).
 # The table below shows the first episodes' factors.
 
@@ -125,7 +126,6 @@ glue("test_pct", 100 * TEST_FRACTION, display=False)
 about = facts.collection_facts(coll, frames, resolution)
 glue_all(about)
 glue("n_folds", folds, display=False)
-glue("n_train_cv", len(coll.ids) - -(-len(coll.ids) // folds), display=False)
 if not synthetic:
     report.show_md("**Note.** This run reads real episodes (parameter `collection_dir`): the "
                    "sentences about the synthetic variation describe the synthetic collection.")
@@ -152,7 +152,7 @@ run = cs.extract_collection(coll, features_dir, progress=False)
 sets = cs.sets_of(coll, features_dir)
 report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
                   caption="Feature extraction from a cold cache with each number of Dask workers "
-                          "(wall clock, measured with nothing else running in the book).")
+                          "(wall clock; in the book nothing else runs meanwhile).")
 
 # %% [markdown]
 # The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
@@ -161,8 +161,8 @@ report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
 # ceiling, and the driver and the scheduler share those cores with them; each Dask task is short (about
 # {glue:text}`episode_s:.1f` s), so the per-task overhead and the last task running alone weigh; and the
 # video decoding inside one worker already lets FFmpeg use its own threads (`thread_type = "AUTO"`), so a
-# single worker does not leave the second core idle to begin with. Each worker's peak resident memory
-# stayed below {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
+# single worker does not leave the second core idle to begin with. A worker's resident memory peaked at
+# {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
 
 # %% tags=["remove-input"]
 timing = facts.scaling_facts(scaling)
@@ -205,8 +205,7 @@ report.show_table(shown.protocol_table(summary),
 # differ where the protocol changes the label or the test set, not the head: Contact State Prediction
 # {glue:text}`contact_orig` under the original protocol and {glue:text}`contact_imp` under the improved
 # one, whose contact label uses the channels that vary; the purge gap removes test windows that overlap
-# training windows. Where a task wins on some folds but not all, its mean ± sd straddles the baseline and the table
-# shows how many folds it won.
+# training windows. The table shows how many folds each task won, so a mean that hides a split verdict shows.
 
 # %% tags=["remove-input"]
 glue("processes", processes, display=False)
@@ -223,8 +222,8 @@ if set(cv_protocols) != {"original", "improved"}:
 # The table below sets it beside the minimal head on the same folds. It beats the
 # baseline on every fold in {glue:text}`n_mlp_transfer` tasks, the minimal head in {glue:text}`n_min_transfer`;
 # the tasks only the MLP wins on every fold: {glue:text}`mlp_only`. The two pair tasks (temporal order and
-# synchronisation) ask whether two windows fit together; a linear head scores a weighted sum of both windows'
-# features and cannot compare them, a hidden layer can.
+# synchronisation) ask whether two windows fit together; a linear head can only add up weighted features of
+# the two windows, a hidden layer can combine them.
 
 # %%
 mlp_proto = mlp_protocols[0] if mlp_protocols else ""
@@ -238,16 +237,18 @@ glue_all(facts.mlp_facts(summary, mlp_proto))
 # %% [markdown]
 # ## Unseen episodes against the chronological split
 #
-# The same tasks and heads, once on the folds and once with every episode split 70/30 in time and the parts
-# pooled. The drop in the table below is the chronological value minus the unseen
+# The same tasks and heads, once on the folds and once with every episode split in time as in the other
+# chapters (its last {glue:text}`test_pct:.0f` % tests) and the parts pooled. The drop in the table below is
+# the chronological value minus the unseen
 # mean, turned so that a positive drop always means *worse on unseen episodes* (for the hand forecast, whose
-# error is better when lower, the sign is flipped). Under the improved protocol {glue:text}`n_drop` of the
+# error is better when lower, the sign is flipped). Under the {glue:text}`shift_protocol` protocol
+# {glue:text}`n_drop` of the
 # {glue:text}`n_drop_of` tasks do worse on unseen episodes by more than the spread over folds:
 # {glue:text}`drop_tasks`. For those tasks a chronological number in the other chapters is an upper bound,
-# not an estimate of what a new episode would give. The other direction occurs too: {glue:text}`n_gain` tasks
-# do *better* on unseen episodes by more than that spread ({glue:text}`gain_tasks`). A likely reason is that
-# the last part of an episode holds procedure steps its first part never showed, while the other episodes
-# show them: the chronological split tests on labels and moments it barely trained on.
+# not an estimate of what a new episode would give. Tasks that do *better* on unseen episodes by more than
+# that spread: {glue:text}`gain_tasks`. Where that happens, a likely reason is that the last part of an
+# episode holds procedure steps its first part never showed, while the other episodes show them: the
+# chronological split tests on labels and moments it barely trained on.
 
 # %%
 drops = {p: tables.chronological_drop(results, summary, p) for p in cv_protocols}
@@ -411,7 +412,7 @@ glue_all(facts.projection_facts(proj, bytes_ep, dim))
 # On unseen synthetic episodes, {glue:text}`n_transfer_imp` of {glue:text}`n_ran_imp` tasks transfer (the
 # minimal head beats the baseline on every fold): {glue:text}`transfer_imp`. Against the chronological split,
 # {glue:text}`n_drop` tasks lose more than the spread over folds ({glue:text}`drop_tasks`) and
-# {glue:text}`n_gain` gain. A new subject hurts
+# {glue:text}`n_gain` gain more than it. A new subject hurts
 # {glue:text}`hurt_subject`; a new scene hurts {glue:text}`hurt_scene`. The episodes each task needs before the
 # head stays ahead of the baseline are in the last column; intervals are the sd over folds (unseen episodes)
 # and the range over draws (learning curves).
