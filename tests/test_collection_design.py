@@ -146,3 +146,11 @@ def test_ceiling_and_runs_phrases():
     assert phrases.ceiling_phrase(60.0).startswith("so on some folds the ceiling caps")
     assert phrases.runs_phrase(5, 5) == "runs on every fold" and phrases.runs_phrase(0, 5) == "runs on no fold"
     assert phrases.runs_phrase(2, 5) == "runs on 2 of 5 folds"
+
+
+def test_still_improving_reads_the_last_doubling():
+    from robotask.episode.collection.facts import still_improving
+
+    curve = pd.DataFrame({"task": ["a"] * 3 + ["b"] * 3, "head": "minimal", "n_train": [1, 2, 4] * 2,
+                          "mean": [0.1, 0.3, 0.5, 0.1, 0.5, 0.505], "higher_is_better": True, "metric": "f1"})
+    assert still_improving(curve) == ["a"]

@@ -1,2 +1,4 @@
 """The suite over a collection of episodes: the tasks' data merged across episodes (``task_data``), the runs per
-split (``runs``), chapter 14's study (``study``) and ``robotask suite --collection`` (``cli``)."""
+split (``runs``), ``robotask suite --collection`` (``cli``), and chapter 14: the collection and its costs
+(``study``), the splits it runs (``design``), its tables (``tables``, ``shown``), its glued numbers (``facts``)
+and phrases (``phrases``)."""

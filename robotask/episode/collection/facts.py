@@ -47,18 +47,22 @@ def transfer_facts(summary: pd.DataFrame) -> dict:
 
 
 def mlp_facts(summary: pd.DataFrame, protocol: str) -> dict:
-    """Under the MLP's protocol: tasks where the MLP, and the minimal head, beat the baseline on every fold."""
-    has_mlp = protocol and (summary["head"] == "mlp").any()
-    return {"mlp_where": protocol or "no",
-            "n_mlp_transfer": len(won_every_fold(summary, protocol, "mlp")[0]) if has_mlp else 0,
-            "n_min_transfer": len(won_every_fold(summary, protocol)[0]) if has_mlp else 0}
+    """Under the MLP's protocol: tasks where the MLP, and the minimal head, beat the baseline on every fold,
+    and the tasks only the MLP wins on every fold."""
+    has_mlp = bool(protocol) and bool((summary["head"] == "mlp").any())
+    mlp = won_every_fold(summary, protocol, "mlp")[0] if has_mlp else []
+    minimal = won_every_fold(summary, protocol)[0] if has_mlp else []
+    return {"mlp_where": protocol or "no", "n_mlp_transfer": len(mlp), "n_min_transfer": len(minimal),
+            "mlp_only": phrases.task_list([t for t in mlp if t not in minimal])}
 
 
 def drop_facts(drops: pd.DataFrame) -> tuple[dict, list[str]]:
     """Tasks worse on unseen episodes than chronologically by more than the sd over folds (and how many)."""
     ok = drops.dropna(subset=["drop"])
     lost = ok[ok["drop"] > ok["unseen_sd"].fillna(0)]["task"].tolist()
-    return {"n_drop": len(lost), "n_drop_of": len(ok), "drop_tasks": phrases.task_list(lost)}, lost
+    gained = ok[-ok["drop"] > ok["unseen_sd"].fillna(0)]["task"].tolist()
+    return {"n_drop": len(lost), "n_drop_of": len(ok), "drop_tasks": phrases.task_list(lost),
+            "n_gain": len(gained), "gain_tasks": phrases.task_list(gained)}, lost
 
 
 def shift_facts(shifts: pd.DataFrame) -> dict:
@@ -72,7 +76,20 @@ def curve_facts(curve: pd.DataFrame, draws: int) -> tuple[dict, dict]:
     need = {t: tables.episodes_needed(curve, t) for t in curve["task"].unique()}
     return {"draws": draws, "largest": int(curve["n_train"].max()),
             "n_ahead_first": sum(n == 1 for n in need.values()),
-            "n_never": sum(n is None for n in need.values())}, need
+            "n_never": sum(n is None for n in need.values()),
+            "still_improving": phrases.task_list(still_improving(curve))}, need
+
+
+def still_improving(curve: pd.DataFrame, tolerance: float = 0.02) -> list[str]:
+    """Tasks whose minimal-head curve still improves by more than ``tolerance`` in its last step."""
+    out = []
+    for task, d in curve[curve["head"] == "minimal"].groupby("task", sort=False):
+        v = d.sort_values("n_train")["mean"].to_numpy(dtype=float)
+        sign = 1.0 if bool(d["higher_is_better"].iloc[0]) else -1.0
+        tol = tolerance / 10 if d["metric"].iloc[0] == "mpjpe" else tolerance  # metres
+        if len(v) > 1 and np.isfinite(v[-2:]).all() and sign * (v[-1] - v[-2]) > tol:
+            out.append(task)
+    return out
 
 
 def coverage_facts(coverage: pd.DataFrame) -> dict:

@@ -26,6 +26,20 @@ def _title(task: str) -> str:
     return TASKS[task].display_name
 
 
+def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
+    """One row per task: ``head`` and the baseline as mean ± sd over folds under each protocol, side by side."""
+    rows = []
+    for task in TASKS:
+        row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
+        for proto, g in summary[summary["task"] == task].groupby("protocol", sort=False):
+            h, b = g[g["head"] == head], g[g["head"] == "baseline"]
+            row[f"{proto}: {head}"] = pm(h["mean"].iloc[0], h["sd"].iloc[0]) if len(h) else "—"
+            row[f"{proto}: baseline"] = pm(b["mean"].iloc[0], b["sd"].iloc[0]) if len(b) else "—"
+            row[f"{proto}: folds won"] = f"{h['wins'].iloc[0]} of {h['of'].iloc[0]}" if len(h) else "—"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def mlp_table(summary: pd.DataFrame, protocol: str) -> pd.DataFrame:
     """Minimal head, MLP and baseline (mean ± sd over folds) under one protocol, with the folds each head wins."""
     d = summary[summary["protocol"] == protocol]
@@ -113,11 +127,11 @@ def answer_table(transfer: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFra
     for _, t in transfer.iterrows():
         task = t["task"]
         s = shifts[shifts["task"] == task]
-        worst = s.loc[s["drop"].idxmax()] if len(s) and s["drop"].notna().any() else None
+        worst = s.loc[s["drop"].idxmax()] if len(s) and (s["drop"] > 0).any() else None
         drop = drops.set_index("task")["drop"].get(task, np.nan)
         rows.append({"Task": _title(task), "Metric": metric_label(t["metric"]),
                      "Beats the baseline": phrases.folds_won(int(t["wins"]), int(t["of"])),
                      "Unseen episodes": pm(t["mean"], t["sd"]), "Drop from chronological": pm(drop, None),
-                     "Worst shift (drop)": "—" if worst is None else f"{worst['shift']} ({worst['drop']:.3f})",
+                     "Worst shift (drop)": "none" if worst is None else f"{worst['shift']} ({worst['drop']:.3f})",
                      "Episodes needed": phrases.needed(episodes_needed(curve, task), largest) if largest else "—"})
     return pd.DataFrame(rows)

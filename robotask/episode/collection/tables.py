@@ -39,20 +39,6 @@ def fold_summary(results: pd.DataFrame, study: str = "cv") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
-    """One row per task: ``head`` and the baseline as mean ± sd over folds under each protocol, side by side."""
-    rows = []
-    for task in TASKS:
-        row = {"task": TASKS[task].display_name, "metric": TASKS[task].primary_metric}
-        for proto, g in summary[summary["task"] == task].groupby("protocol", sort=False):
-            h, b = g[g["head"] == head], g[g["head"] == "baseline"]
-            row[f"{proto}: {head}"] = pm(h["mean"].iloc[0], h["sd"].iloc[0]) if len(h) else "—"
-            row[f"{proto}: baseline"] = pm(b["mean"].iloc[0], b["sd"].iloc[0]) if len(b) else "—"
-            row[f"{proto}: folds won"] = f"{h['wins'].iloc[0]} of {h['of'].iloc[0]}" if len(h) else "—"
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 def transfer_table(summary: pd.DataFrame, protocol: str, head: str = "minimal") -> pd.DataFrame:
     """Per task under one protocol: folds with a result, folds won against the baseline, mean and sd."""
     d = summary[(summary["protocol"] == protocol) & (summary["head"] == head)].set_index("task")
