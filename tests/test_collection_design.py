@@ -133,12 +133,21 @@ def test_cli_fold_table_and_means():
     assert means.loc["minimal", "mean"] == pytest.approx(0.6) and means.loc["minimal", "folds"] == 2
 
 
-def test_the_timing_chapter_runs_alone_after_the_others_and_before_the_readers():
+def test_the_timing_chapter_runs_beside_the_others_and_times_once_they_are_done(tmp_path, monkeypatch):
     planned = [(c, {}) for c in chapters.CHAPTERS]
     independent, later = runner.split_readers(planned)
-    assert "14_collections" not in [c.id for c, _ in independent]
-    order = [c.id for c, _ in later]
-    assert order[0] == "14_collections" and set(order[1:]) == set(chapters.READERS)
+    assert "14_collections" in [c.id for c, _ in independent]
+    assert {c.id for c, _ in later} == set(chapters.READERS)
+    monkeypatch.delenv(runner.ALONE_MARK, raising=False)
+    assert runner.wait_until_alone() is False  # run on its own: no wait
+    mark = tmp_path / ".alone"
+    monkeypatch.setenv(runner.ALONE_MARK, str(mark))
+    import threading
+    import time
+
+    threading.Timer(0.3, mark.touch).start()  # the runner: the other chapters have finished
+    start = time.monotonic()
+    assert runner.wait_until_alone(poll=0.05) is True and time.monotonic() - start >= 0.25
 
 
 def test_ceiling_and_runs_phrases():

@@ -57,8 +57,9 @@ READERS = ("13_suite_summary", "00_home", "99_reproducing")
 """Chapters that read other chapters' results or the run log: they run after all the others."""
 
 ALONE = ("14_collections",)
-"""Chapters that time parallel work (chapter 14 times Dask at 1 and 2 workers): with ``--jobs`` > 1 they run
-after the side-by-side chapters, one at a time with nothing else running, and before the readers."""
+"""Chapters that time parallel work (chapter 14 times Dask at 1 and 2 workers): with ``--jobs`` > 1 they start
+first, beside the others, and wait (``runner.wait_until_alone``) until the others have finished before they time
+anything, so the timing has the machine to itself."""
 
 
 def select(names: list[str] | None) -> list[Chapter]:

@@ -254,12 +254,28 @@ Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
 
 
 def split_readers(planned: Planned) -> tuple[Planned, Planned]:
-    """The chapters that may run side by side, and those that run after them one at a time: the chapters
-    that time themselves (``chapters.ALONE``), then the readers (``chapters.READERS``)."""
-    later = chapters_mod.ALONE + chapters_mod.READERS
-    independent = [p for p in planned if p[0].id not in later]
-    alone = [p for p in planned if p[0].id in chapters_mod.ALONE]
-    return independent, alone + [p for p in planned if p[0].id in chapters_mod.READERS]
+    """The chapters that may run side by side (the ``chapters.ALONE`` ones among them: they wait for the
+    others before they time anything, see :func:`wait_until_alone`), and the readers
+    (``chapters.READERS``), which run after them one at a time."""
+    independent = [p for p in planned if p[0].id not in chapters_mod.READERS]
+    return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
+
+
+ALONE_MARK = "ROBOTASK_ALONE_MARK"
+"""Environment variable the side-by-side kernels inherit: the file the runner creates once every chapter
+but the ``chapters.ALONE`` ones has finished."""
+
+
+def wait_until_alone(poll: float = 0.5) -> bool:
+    """In a chapter that times parallel work (chapter 14 times Dask at 1 and 2 workers): wait until it
+    is the only chapter still running, so that its timing has the machine to itself. Returns at once
+    (False) when the chapter runs on its own (one chapter, ``--jobs 1``, nbval, a user's kernel)."""
+    mark = os.environ.get(ALONE_MARK)
+    if not mark:
+        return False
+    while not Path(mark).exists():
+        time.sleep(poll)
+    return True
 
 
 def longest_first(planned: Planned, log_path: Path) -> Planned:
@@ -286,28 +302,45 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
 
     records, failures = [], []
     planned = longest_first(planned, log_path)
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        futures = {pool.submit(execute, chapter, parameters, out_dir): (chapter, parameters)
-                   for chapter, parameters in planned}
-        for done, fut in enumerate(as_completed(futures), 1):
-            chapter, parameters = futures[fut]
-            try:
-                seconds = fut.result()
-            except RobotaskError as exc:
-                print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
-                _record(log_path, chapter, set_name, parameters, None)
-                failures.append(exc)
-                continue
-            print(f"[robotask] {chapter.id} {seconds:.1f} s ({done}/{len(planned)})", flush=True)
-            records.append(_record(log_path, chapter, set_name, parameters, seconds))
+    alone = {c.id for c, _ in planned if c.id in chapters_mod.ALONE}
+    # An ALONE chapter sleeps while it waits for the others: it gets a worker of its own, so the
+    # others still run ``jobs`` at a time.
+    mark = out_dir / ".alone"  # created when only the ALONE chapters are left
+    mark.unlink(missing_ok=True)
+    os.environ[ALONE_MARK] = str(mark)
+    others = len(planned) - len(alone)
+    try:
+        with ProcessPoolExecutor(jobs + len(alone), mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {pool.submit(execute, chapter, parameters, out_dir): (chapter, parameters)
+                       for chapter, parameters in sorted(planned, key=lambda p: p[0].id not in alone)}
+            if not others:
+                mark.touch()
+            for done, fut in enumerate(as_completed(futures), 1):
+                chapter, parameters = futures[fut]
+                if chapter.id not in alone:
+                    others -= 1
+                    if not others:
+                        mark.touch()
+                try:
+                    seconds = fut.result()
+                except RobotaskError as exc:
+                    print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
+                    _record(log_path, chapter, set_name, parameters, None)
+                    failures.append(exc)
+                    continue
+                print(f"[robotask] {chapter.id} {seconds:.1f} s ({done}/{len(planned)})", flush=True)
+                records.append(_record(log_path, chapter, set_name, parameters, seconds))
+    finally:
+        os.environ.pop(ALONE_MARK, None)
+        mark.unlink(missing_ok=True)
     if failures:
         raise failures[0]
     return records
 
 
 def _run_planned(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int = 1) -> list[RunRecord]:
-    """Execute the planned chapters (side by side in ``jobs`` processes; the ALONE chapters, then the readers,
-    one at a time after them), logging each."""
+    """Execute the planned chapters (side by side in ``jobs`` processes, the ALONE chapters timing their
+    parallel work once the others are done; the readers one at a time after them), logging each."""
     records: list[RunRecord] = []
     if jobs > 1:
         independent, planned = split_readers(planned)
