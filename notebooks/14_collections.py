@@ -28,7 +28,7 @@
 
 # %% tags=["parameters"]
 n_episodes: int = 15  # episodes in the synthetic collection
-frames: int = 260  # annotation frames per episode at 20 fps
+frames: int = 220  # annotation frames per episode at 20 fps
 resolution: int = 32  # video size in pixels
 seed: int = 0  # collection seed; episode i depends on this seed and i only
 collection_dir: str = ""  # folder or manifest CSV of real episodes; empty: synthetic
