@@ -7,6 +7,7 @@ import os
 import numpy as np
 import pandas as pd
 
+from ...words import count
 from ..files.collection import Collection
 from . import phrases, tables
 
@@ -61,8 +62,9 @@ def drop_facts(drops: pd.DataFrame) -> tuple[dict, list[str]]:
     ok = drops.dropna(subset=["drop"])
     lost = ok[ok["drop"] > ok["unseen_sd"].fillna(0)]["task"].tolist()
     gained = ok[-ok["drop"] > ok["unseen_sd"].fillna(0)]["task"].tolist()
-    return {"n_drop": len(lost), "n_drop_of": len(ok), "drop_tasks": phrases.task_list(lost),
-            "n_gain": len(gained), "gain_tasks": phrases.task_list(gained)}, lost
+    return {"n_drop": len(lost), "n_drop_phrase": count(len(lost), "task"), "n_drop_of": len(ok),
+            "drop_tasks": phrases.task_list(lost), "n_gain": len(gained), "n_gain_phrase": count(len(gained), "task"),
+            "gain_tasks": phrases.task_list(gained)}, lost
 
 
 def shift_facts(shifts: pd.DataFrame) -> dict:
@@ -75,8 +77,8 @@ def curve_facts(curve: pd.DataFrame, draws: int) -> tuple[dict, dict]:
     """Draws, largest size, tasks ahead from one episode and never ahead; and episodes needed per task."""
     need = {t: tables.episodes_needed(curve, t) for t in curve["task"].unique()}
     return {"draws": draws, "largest": int(curve["n_train"].max()),
-            "n_ahead_first": sum(n == 1 for n in need.values()),
-            "n_never": sum(n is None for n in need.values()),
+            "n_ahead_phrase": count(sum(n == 1 for n in need.values()), "task"),
+            "n_never_phrase": count(sum(n is None for n in need.values()), "task"),
             "still_improving": phrases.task_list(still_improving(curve))}, need
 
 
