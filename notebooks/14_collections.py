@@ -53,7 +53,7 @@ import matplotlib.pyplot as plt
 from myst_nb import glue
 
 from robotask import paths, plots
-from robotask.book import report
+from robotask.book import report, run_order
 from robotask.episode.collection import design, facts, shown, tables
 from robotask.episode.collection import study as cs
 from robotask.episode.files.collection import load_collection
@@ -136,40 +136,16 @@ report.show_table(cs.factor_table(coll.episodes, factors), digits=2,
                   headers={"episode_id": "Episode", "absent": "Absent objects"})
 
 # %% [markdown]
-# ## Features on Dask, measured with nothing else running
+# ## Features on Dask
 #
-# One Dask task per episode builds its window features into the content-hash cache. The chapter times this on
-# the first {glue:text}`t_eps` episodes from a cold cache, first with one worker process and then with two (the
-# cluster's start is not counted), and the rest of the chapter reuses what they built. The book runs this
-# chapter alone, after all other chapters and before the pages that read their results (`robotask run` lists
-# it in `robotask.book.chapters.ALONE`), so the two workers have the machine's cores to themselves.
+# One Dask task per episode builds its window features into the content-hash cache; the rest of the
+# chapter reads them from there. How fast that goes with one and with two workers is measured at the end
+# of the chapter, when nothing else runs.
 
 # %%
-timing_set = coll.subset(coll.ids[:timing_episodes])
-scaling = cs.measure_scaling(timing_set, worker_counts)
 features_dir = out / "features"
 run = cs.extract_collection(coll, features_dir, progress=False)
 sets = cs.sets_of(coll, features_dir)
-report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
-                  caption="Feature extraction from a cold cache with each number of Dask workers "
-                          "(wall clock; in the book nothing else runs meanwhile).")
-
-# %% [markdown]
-# The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
-# {glue:text}`episode_s:.2f` s per episode, and the two workers reached {glue:text}`efficiency:.0f` % of the
-# ideal doubling. What limits it on this machine: it has {glue:text}`cpus` cores, so two workers are the
-# ceiling, and the driver and the scheduler share those cores with them; each Dask task is short (about
-# {glue:text}`episode_s:.1f` s), so the per-task overhead and the last task running alone weigh; and the
-# video decoding inside one worker already lets FFmpeg use its own threads (`thread_type = "AUTO"`), so a
-# single worker does not leave the second core idle to begin with. A worker's resident memory peaked at
-# {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
-
-# %% tags=["remove-input"]
-timing = facts.scaling_facts(scaling)
-glue_all(timing)
-if not timing["speedup"] > 0:
-    report.show_md("**Note.** This run did not time both one and two workers (parameter "
-                   "`worker_counts`), so the speed-up above is not measured.")
 
 # %% [markdown]
 # ## Folds over episodes, under both protocols
@@ -350,6 +326,40 @@ report.show_table(not_run, headers=shown.NOT_RUN_HEADERS,
 
 # %% tags=["remove-input"]
 glue("n_not_run", len(not_run), display=False)
+
+# %% [markdown]
+# ## Features on Dask, measured with nothing else running
+#
+# The chapter times the feature build on the first {glue:text}`t_eps` episodes from a cold cache, first with
+# one worker process and then with two (the cluster's start is not counted). In the book this chapter starts
+# beside the others and, before it times anything, waits until every other chapter has finished
+# (`robotask.book.chapters.ALONE`, `run_order.wait_until_alone`), so the two workers have the machine's cores
+# to themselves; run on its own, it times at once.
+
+# %%
+run_order.wait_until_alone()
+timing_set = coll.subset(coll.ids[:timing_episodes])
+scaling = cs.measure_scaling(timing_set, worker_counts)
+report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
+                  caption="Feature extraction from a cold cache with each number of Dask workers "
+                          "(wall clock; in the book nothing else runs meanwhile).")
+
+# %% [markdown]
+# The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
+# {glue:text}`episode_s:.2f` s per episode, and the two workers reached {glue:text}`efficiency:.0f` % of the
+# ideal doubling. What limits it on this machine: it has {glue:text}`cpus` cores, so two workers are the
+# ceiling, and the driver and the scheduler share those cores with them; each Dask task is short (about
+# {glue:text}`episode_s:.1f` s), so the per-task overhead and the last task running alone weigh; and the
+# video decoding inside one worker already lets FFmpeg use its own threads (`thread_type = "AUTO"`), so a
+# single worker does not leave the second core idle to begin with. A worker's resident memory peaked at
+# {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
+
+# %% tags=["remove-input"]
+timing = facts.scaling_facts(scaling)
+glue_all(timing)
+if not timing["speedup"] > 0:
+    report.show_md("**Note.** This run did not time both one and two workers (parameter "
+                   "`worker_counts`), so the speed-up above is not measured.")
 
 # %% [markdown]
 # ## What the full dataset would cost: a projection

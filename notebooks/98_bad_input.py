@@ -40,8 +40,9 @@ import robotask.cli
 import robotask.episode.files.badinput
 import robotask.retrieval.badinput
 from robotask import catalogue
-from robotask.book import prose, report
+from robotask.book import report
 from robotask.io import write_json
+from robotask.words import yes_no
 
 out = report.output_dir(output_dir, "98_bad_input")
 every_case = (robotask.book.badinput.cases(robotask.cli.parameter_ranges())
@@ -51,7 +52,7 @@ with contextlib.redirect_stdout(io.StringIO()):  # what a command prints is not 
     outcomes = [catalogue.run_case(c) for c in cases]
 table = pd.DataFrame([
     {"group": o.case.group, "input": o.case.name, "expected": o.case.outcome, "got": o.got,
-     "message": o.message, "ok": prose.yes_no(o.ok)}
+     "message": o.message, "ok": yes_no(o.ok)}
     for o in outcomes])
 
 # %% [markdown]

@@ -1,12 +1,13 @@
 """Words for counts and kinds, for sentences and error messages that read like a person wrote them.
 
 No "(s)" plurals, integers for counts, "an int" rather than "a int", true minus signs, units on
-percentages. The core holds these once so that every wing can use them (:mod:`robotask.book.prose`
-re-exports them). ``tests/test_words.py`` pins their behaviour.
+percentages, yes/no for booleans, a unit kept on its number's line. The core holds these once so that
+every wing can use them. ``tests/test_words.py`` and ``tests/test_prose.py`` pin their behaviour.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 IRREGULAR = {"query": "queries", "class": "classes", "loss": "losses", "index": "indices",
@@ -93,3 +94,16 @@ def join(items: Iterable[object], last: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def yes_no(flag: bool, yes: str = "yes", no: str = "no") -> str:
+    """Words for a boolean in prose or a table cell, never ``True``/``False``."""
+    return yes if bool(flag) else no
+
+
+_UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:%|pp)(?!\w))")
+
+
+def keep_units(text: str) -> str:
+    """A no-break space between a number and its ``%`` or ``pp``, so a line never starts with the unit."""
+    return _UNIT_SPACE.sub("\u00a0", text)

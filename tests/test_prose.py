@@ -2,7 +2,7 @@
 
 import pytest
 
-from robotask.book import prose
+from robotask import words as prose
 
 
 @pytest.mark.parametrize("n, word, text", [
@@ -22,7 +22,7 @@ def test_count_rejects_fractions_and_spells_small_numbers():
 def test_numbers_and_lists():
     assert prose.pct(63.27) == "63.3 %"
     assert prose.pp(4.94) == "+4.9 pp" and prose.pp(-1) == "−1.0 pp"
-    assert prose.num(-0.0661) == "−0.066"
+    assert prose.number(-0.0661) == "−0.066"
     assert prose.join(["a", "b", "c"]) == "a, b and c" and prose.join(["a"]) == "a" and prose.join([]) == ""
     assert prose.yes_no(True) == "yes" and prose.yes_no(False) == "no"
 

@@ -107,7 +107,7 @@ def test_run_times_and_outcomes_sentences_agree_with_their_numbers():
 
 
 def test_units_stay_on_their_numbers_line():
-    from robotask.book.prose import keep_units
+    from robotask.words import keep_units
 
     nbsp = "\u00a0"
     assert keep_units("95 % interval 70.8 % to 74.4 %; 53.6 pp.") == (

@@ -54,12 +54,6 @@ def test_kind_of_names_the_type_with_its_article():
     assert words.kind_of(None) == "null"
 
 
-def test_book_prose_re_exports_the_core_helpers():
-    from robotask.book import prose
-
-    assert prose.count is words.count and prose.plural_of is words.plural_of
-
-
 def test_wing_messages_count_without_parenthesised_plurals():
     from robotask.episode.tasks.splits import EpisodeSplit, check_disjoint
     from robotask.retrieval.perturbations.transforms import check_perturbations
@@ -110,8 +104,3 @@ def test_join_lists_items_as_a_sentence_would():
     assert words.join(["a", "b", "c"]) == "a, b and c" and words.join(("a", "b"), "or") == "a or b"
     assert words.join(["a"]) == "a" and words.join([]) == "" and words.join(i for i in (1, 2)) == "1 and 2"
 
-
-def test_book_prose_re_exports_the_number_words():
-    from robotask.book import prose
-
-    assert (prose.pct, prose.pp, prose.join, prose.num) == (words.pct, words.pp, words.join, words.number)

@@ -9,9 +9,8 @@ import pandas as pd
 
 from .. import paths
 from ..io import writable_dir
-from ..words import count, join
+from ..words import count, join, keep_units
 from . import chapters, titles
-from .prose import keep_units
 
 
 def show_md(text: str) -> None:

@@ -38,6 +38,7 @@ from ..parameters import Ranges
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
+from .run_order import ALONE_MARK, Planned, longest_first, split_readers
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
 """Code cells carrying this tag keep their input visible in the book: cells that teach the package."""
@@ -248,51 +249,6 @@ def kernel_environment(jobs: int) -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-
-
-Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
-
-
-def split_readers(planned: Planned) -> tuple[Planned, Planned]:
-    """The chapters that may run side by side (the ``chapters.ALONE`` ones among them: they wait for the
-    others before they time anything, see :func:`wait_until_alone`), and the readers
-    (``chapters.READERS``), which run after them one at a time."""
-    independent = [p for p in planned if p[0].id not in chapters_mod.READERS]
-    return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
-
-
-ALONE_MARK = "ROBOTASK_ALONE_MARK"
-"""Environment variable the side-by-side kernels inherit: the file the runner creates once every chapter
-but the ``chapters.ALONE`` ones has finished."""
-
-
-def wait_until_alone(poll: float = 0.5) -> bool:
-    """In a chapter that times parallel work (chapter 14 times Dask at 1 and 2 workers): wait until it
-    is the only chapter still running, so that its timing has the machine to itself. Returns at once
-    (False) when the chapter runs on its own (one chapter, ``--jobs 1``, nbval, a user's kernel)."""
-    mark = os.environ.get(ALONE_MARK)
-    if not mark:
-        return False
-    while not Path(mark).exists():
-        time.sleep(poll)
-    return True
-
-
-def longest_first(planned: Planned, log_path: Path) -> Planned:
-    """``planned`` with the chapters that took longest in the logged run first (new ones first of all).
-
-    Side by side, a long chapter started last runs alone at the end while the other cores idle.
-    """
-    try:
-        log = json.loads(log_path.read_text()) if log_path.is_file() else {}
-    except json.JSONDecodeError:
-        log = {}
-
-    def seconds(item: tuple[chapters_mod.Chapter, dict[str, Any]]) -> float:
-        entry = log.get(item[0].id)
-        return float("inf") if not isinstance(entry, dict) or entry.get("seconds") is None else entry["seconds"]
-
-    return sorted(planned, key=seconds, reverse=True)  # stable: equal times keep the book's order
 
 
 def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int) -> list[RunRecord]:

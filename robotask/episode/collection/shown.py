@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...words import count
 from ..tasks.registry import TASKS
 from . import phrases
 from .tables import episodes_needed, pm
@@ -97,8 +98,8 @@ def curve_table(curve: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFrame:
         first, last = h.iloc[0], h.iloc[-1]
         rows.append({"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric),
                      "Shape": phrases.curve_shape(list(h["mean"]), TASKS[task].higher_is_better, tol),
-                     f"{int(first['n_train'])} episode(s)": _range(first),
-                     f"{int(last['n_train'])} episodes": _range(last),
+                     count(int(first["n_train"]), "episode"): _range(first),
+                     count(int(last["n_train"]), "episode"): _range(last),
                      "Baseline at the largest": pm(b["mean"].iloc[-1], None) if len(b) else "—",
                      "Ahead of the baseline from": phrases.needed(episodes_needed(curve, task), largest)})
     return pd.DataFrame(rows)

@@ -1,0 +1,56 @@
+"""Which chapters run when: side by side, longest first; the readers after them; and the chapters that
+time parallel work (``chapters.ALONE``), which start beside the others and wait until they are alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from . import chapters as chapters_mod
+
+Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
+
+
+def split_readers(planned: Planned) -> tuple[Planned, Planned]:
+    """The chapters that may run side by side (the ``chapters.ALONE`` ones among them: they wait for the
+    others before they time anything, see :func:`wait_until_alone`), and the readers
+    (``chapters.READERS``), which run after them one at a time."""
+    independent = [p for p in planned if p[0].id not in chapters_mod.READERS]
+    return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
+
+
+ALONE_MARK = "ROBOTASK_ALONE_MARK"
+"""Environment variable the side-by-side kernels inherit: the file the runner creates once every chapter
+but the ``chapters.ALONE`` ones has finished."""
+
+
+def wait_until_alone(poll: float = 0.5) -> bool:
+    """In a chapter that times parallel work (chapter 14 times Dask at 1 and 2 workers): wait until it
+    is the only chapter still running, so that its timing has the machine to itself. Returns at once
+    (False) when the chapter runs on its own (one chapter, ``--jobs 1``, nbval, a user's kernel)."""
+    mark = os.environ.get(ALONE_MARK)
+    if not mark:
+        return False
+    while not Path(mark).exists():
+        time.sleep(poll)
+    return True
+
+
+def longest_first(planned: Planned, log_path: Path) -> Planned:
+    """``planned`` with the chapters that took longest in the logged run first (new ones first of all).
+
+    Side by side, a long chapter started last runs alone at the end while the other cores idle.
+    """
+    try:
+        log = json.loads(log_path.read_text()) if log_path.is_file() else {}
+    except json.JSONDecodeError:
+        log = {}
+
+    def seconds(item: tuple[chapters_mod.Chapter, dict[str, Any]]) -> float:
+        entry = log.get(item[0].id)
+        return float("inf") if not isinstance(entry, dict) or entry.get("seconds") is None else entry["seconds"]
+
+    return sorted(planned, key=seconds, reverse=True)  # stable: equal times keep the book's order
