@@ -168,14 +168,18 @@ if note:
 # episode. Chapter 14 trains on some episodes and tests on others the heads never saw:
 # {glue:text}`u_episodes` {glue:text}`u_kind` episodes that differ in subject, scene, script and
 # camera, {glue:text}`u_folds`-fold cross-validation grouped by episode, under the
-# {glue:text}`u_protocol` protocol. The minimal head beats the trivial baseline in every fold on
-# {glue:text}`u_won` of the {glue:text}`u_ran` tasks that ran ({glue:text}`u_won_tasks`).
-# Against the chronological split inside one episode, {glue:text}`u_drop` tasks score worse on unseen
-# episodes by more than their spread over folds ({glue:text}`u_drop_tasks`). Holding out every
-# episode of one subject hurts {glue:text}`u_subject`; holding out a scene hurts
-# {glue:text}`u_scene`, each measured against random episode folds of the same size. With one
-# training episode the head is already ahead on {glue:text}`u_first`; no number of training episodes
-# tried puts it ahead on {glue:text}`u_never`.
+# {glue:text}`u_protocol` protocol.
+#
+# - **What transfers.** The minimal head beats the trivial baseline in every fold on
+#   {glue:text}`u_won` of the {glue:text}`u_ran` tasks that ran: {glue:text}`u_won_tasks`.
+# - **What unseen episodes cost.** Against the chronological split inside one episode,
+#   {glue:text}`u_drop` tasks score worse by more than their spread over folds:
+#   {glue:text}`u_drop_tasks`.
+# - **Which shift hurts.** Holding out every episode of one subject hurts {glue:text}`u_subject`;
+#   holding out a scene hurts {glue:text}`u_scene` (each against random episode folds of the same
+#   size).
+# - **How many episodes.** With one training episode the head is already ahead on
+#   {glue:text}`u_first`; no number of training episodes tried puts it ahead on {glue:text}`u_never`.
 
 # %% tags=["remove-input"]
 unseen, answered = episode_answers.unseen_values(found["14_collections"])
