@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -40,6 +41,22 @@ def _call(group: list[str]) -> Any:
     return _SHARED["fn"](group, *_SHARED["args"])
 
 
+def _ignore_ctrl_c() -> None:
+    """In each task process: Ctrl-C (sent by a terminal to the whole process group) is the parent's to
+    handle. A task process that raised KeyboardInterrupt itself left the pool waiting for it forever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end the task processes now (a task's files are written atomically)."""
+    processes = list(getattr(pool, "_processes", {}).values())  # the pool keeps no public handle on them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+
+
 def map_groups(fn: Callable[..., Any], groups: list[list[str]], jobs: int, *args: Any) -> Iterator[Any]:
     """``fn(group, *args)`` for every group, in up to ``jobs`` forked processes; yields in completion order.
 
@@ -50,12 +67,17 @@ def map_groups(fn: Callable[..., Any], groups: list[list[str]], jobs: int, *args
         yield from (fn(g, *args) for g in groups)
         return
     _SHARED.update(fn=fn, args=args)
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_ctrl_c)
     try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_call, g) for g in groups]
-            for future in as_completed(futures):
-                yield future.result()
+        futures = [pool.submit(_call, g) for g in groups]
+        for future in as_completed(futures):
+            yield future.result()
+        pool.shutdown(wait=True)
+    except (KeyboardInterrupt, GeneratorExit):  # Ctrl-C (the task processes ignore it), or the caller stopped
+        _stop(pool)
+        raise
     except BrokenProcessPool:
+        _stop(pool)
         raise RobotaskError(f"a task process of the suite ended abruptly (killed, or out of memory with {jobs} "
                             "processes side by side); the tasks finished so far are written, run again with "
                             "--jobs 1 to use less memory") from None
