@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 
-from .errors import RobotaskError, WarningLog
+from .errors import RobotaskError, WarningLog, quiet_after_interrupt
 from .parameters import Range, merge
 
 # Subcommand -> module that adds it through ``register_cli(subparsers)``. Only the module of the
@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
+        quiet_after_interrupt()
         print("robotask: interrupted; files already written are complete", file=sys.stderr)
         return 130
 

@@ -70,3 +70,14 @@ class WarningLog:
         for text in self.lines():
             print(text, file=stream)
         stream.flush()
+
+
+def quiet_after_interrupt() -> None:
+    """After Ctrl-C: nothing more on stderr but the CLI's one line. A kernel, a Dask cluster or an event
+    loop cut short would otherwise print tracebacks as the process ends ("Task exception was never
+    retrieved", "Exception ignored in atexit callback")."""
+    import logging
+
+    for name in ("asyncio", "distributed", "tornado", "traitlets"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    sys.unraisablehook = lambda _: None

@@ -38,6 +38,7 @@ import pandas as pd
 
 from ... import paths
 from ...cache import Cache, content_key
+from ...errors import quiet_after_interrupt
 from ...io import write_csv, write_json
 from ...progress import enabled, tqdm
 from ..files import format as fmt
@@ -161,7 +162,7 @@ def open_client(scheduler: str | None = None, workers: int | None = None) -> Any
                                silence_logs=logging.ERROR)
         client = Client(cluster)
     except KeyboardInterrupt:
-        quiet_shutdown()
+        quiet_after_interrupt()
         raise
     finally:
         if saved is None:
@@ -170,14 +171,6 @@ def open_client(scheduler: str | None = None, workers: int | None = None) -> Any
             os.environ["PYTHONPATH"] = saved
     client._robotask_cluster = cluster  # closed with the client by close_client
     return client
-
-
-def quiet_shutdown() -> None:
-    """After Ctrl-C: let the half-started cluster die without printing. Dask's exit handler, its
-    nannies and asyncio would otherwise print tracebacks after the CLI's one line ("interrupted")."""
-    for name in ("distributed", "asyncio", "tornado"):
-        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
-    sys.unraisablehook = lambda _: None  # "Exception ignored in atexit callback" of close_clusters
 
 
 def close_client(client: Any) -> None:
@@ -292,7 +285,7 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
             n_workers = len(client.scheduler_info()["workers"])
             records = _run_jobs(client, jobs, options, decode_threads, progress)
         except KeyboardInterrupt:
-            quiet_shutdown()
+            quiet_after_interrupt()
             raise
         finally:
             if own:
