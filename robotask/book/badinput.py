@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import io
 from ..catalogue import Case
+from ..errors import RobotaskError
 from ..parameters import Ranges
 from . import chapters, params, runner
 
@@ -85,6 +86,34 @@ def _disk_full_after(tmp: Path, limit: int = 1000) -> Any:
         finally:  # the case fails (as a crash) unless the earlier file is intact and nothing is left over
             if (tmp / "results.csv").read_text(encoding="utf-8") != "kept\n" or len(list(tmp.iterdir())) != 1:
                 raise AssertionError("the full disk lost or left a file")
+
+
+def _interrupted_write(tmp: Path) -> Any:
+    """Ctrl-C in the middle of writing a result file over an earlier one (the write is cut after 1 kB,
+    as a KeyboardInterrupt cuts it): the earlier file must be intact and no partial file left. The
+    command line then prints its one line; ``tests/test_robustness_kill.py`` presses a real Ctrl-C at
+    each stage of ``run``, ``suite`` and ``features --collection``."""
+    from unittest import mock
+
+    import pandas as pd
+
+    (tmp / "results.csv").write_text("kept\n", encoding="utf-8")
+    real = Path.write_bytes
+
+    def cut(self: Path, data: bytes) -> int:
+        real(self, bytes(data[:1000]))
+        raise KeyboardInterrupt
+
+    try:
+        with mock.patch.object(Path, "write_bytes", cut):
+            io.write_csv(tmp / "results.csv", pd.DataFrame({"accuracy": range(4000)}))
+    except KeyboardInterrupt:
+        intact = (tmp / "results.csv").read_text(encoding="utf-8") == "kept\n" and len(list(tmp.iterdir())) == 1
+        if not intact:
+            raise AssertionError("the interrupted write lost or left a file") from None
+        raise RobotaskError("robotask: interrupted; files already written are complete "
+                            "(results.csv as it was, no partial file)") from None
+    return None
 
 
 def _run_into(ranges: Ranges, out: Path) -> Any:
@@ -168,6 +197,9 @@ def output_cases(ranges: Ranges) -> list[Case]:
              r"stopped after 1\.0 kB \(0 bytes free\); nothing half-written was left "
              r"and the files written before are unchanged",
              _disk_full_after),
+        Case("interrupts", "Ctrl-C while a result file is written over an earlier one", "error",
+             r"interrupted; files already written are complete \(results\.csv as it was, no partial file\)",
+             _interrupted_write),
         Case("outputs", "--out is not writable (for root: a read-only file system)", "error", r"is not writable",
              lambda tmp: _run_into(ranges, unwritable_folder(tmp))),
         Case("outputs", "ROBOTASK_RESULTS is not writable", "error", r"results folder .* is not writable",
