@@ -148,6 +148,8 @@ def test_the_timing_chapter_runs_beside_the_others_and_times_once_they_are_done(
     threading.Timer(0.3, mark.touch).start()  # the runner: the other chapters have finished
     start = time.monotonic()
     assert run_order.wait_until_alone(poll=0.05) is True and time.monotonic() - start >= 0.25
+    assert run_order.waited_seconds(mark) >= 0.25  # the runner takes the wait off the chapter's time
+    assert run_order.waited_seconds(mark) == 0.0  # read once, then gone
 
 
 def test_ceiling_and_runs_phrases():

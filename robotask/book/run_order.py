@@ -34,9 +34,28 @@ def wait_until_alone(poll: float = 0.5) -> bool:
     mark = os.environ.get(ALONE_MARK)
     if not mark:
         return False
+    start = time.perf_counter()
     while not Path(mark).exists():
         time.sleep(poll)
+    waited_file(Path(mark)).write_text(f"{time.perf_counter() - start:.3f}\n", encoding="utf-8")
     return True
+
+
+def waited_file(mark: Path) -> Path:
+    """Where :func:`wait_until_alone` leaves the seconds it waited: the runner takes them off the chapter's
+    run time, so page 99 shows the chapter's own time, not the other chapters'."""
+    return mark.with_name(mark.name + ".waited")
+
+
+def waited_seconds(mark: Path) -> float:
+    """The seconds a chapter waited for the others (0 when it did not wait); the record is removed."""
+    path = waited_file(mark)
+    try:
+        return float(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0.0
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def longest_first(planned: Planned, log_path: Path) -> Planned:

@@ -38,7 +38,7 @@ from ..parameters import Ranges
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
-from .run_order import ALONE_MARK, Planned, longest_first, split_readers
+from .run_order import ALONE_MARK, Planned, longest_first, split_readers, waited_seconds
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
 """Code cells carrying this tag keep their input visible in the book: cells that teach the package."""
@@ -284,11 +284,15 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
                     _record(log_path, chapter, set_name, parameters, None)
                     failures.append(exc)
                     continue
-                print(f"[robotask] {chapter.id} {seconds:.1f} s ({done}/{len(planned)})", flush=True)
+                waited = waited_seconds(mark) if chapter.id in alone else 0.0
+                seconds -= waited
+                note = f", after waiting {waited:.0f} s for the others" if waited else ""
+                print(f"[robotask] {chapter.id} {seconds:.1f} s{note} ({done}/{len(planned)})", flush=True)
                 records.append(_record(log_path, chapter, set_name, parameters, seconds))
     finally:
         os.environ.pop(ALONE_MARK, None)
         mark.unlink(missing_ok=True)
+        waited_seconds(mark)  # removes a leftover record
     if failures:
         raise failures[0]
     return records
