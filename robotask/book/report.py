@@ -69,10 +69,7 @@ def next_table_number() -> str:
 
 def set_page(chapter_id: str) -> None:
     """Number this page's tables after chapter ``chapter_id`` (``12.3.1`` on the third task page)."""
-    ids = [c.id for c in chapters.CHAPTERS]
-    siblings = titles.numbered_siblings(chapter_id, ids)
-    label = titles.chapter_label(chapter_id, siblings if len(siblings) > 1 else ())
-    _PAGE_PREFIX[0] = titles.number_prefix(label)
+    _PAGE_PREFIX[0] = titles.number_prefix(titles.page_label(chapter_id, [c.id for c in chapters.CHAPTERS]))
 
 
 def show_table(frame: pd.DataFrame, digits: int = 1, index: bool = False, headers: dict | None = None,

@@ -204,9 +204,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
             tmp_nb.unlink(missing_ok=True)
             raise RobotaskError(_failure_message(chapter, exc)) from None
         _publish_tags(tmp_nb)
-        siblings = titles.numbered_siblings(chapter.id, [c.id for c in chapters_mod.CHAPTERS])
-        titles.retitle(tmp_nb, chapter.title,
-                       titles.chapter_label(chapter.id, siblings if len(siblings) > 1 else ()))
+        titles.retitle(tmp_nb, chapter.title, titles.page_label(chapter.id, [c.id for c in chapters_mod.CHAPTERS]))
         os.replace(tmp_nb, tmp)
     return time.perf_counter() - start
 

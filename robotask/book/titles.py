@@ -72,6 +72,13 @@ def numbered_siblings(chapter_id: str, ids: list[str] | tuple[str, ...]) -> list
     return [i for i in ids if i.split("_", 1)[0] == head]
 
 
+def page_label(chapter_id: str, ids: list[str] | tuple[str, ...]) -> str:
+    """The number of page ``chapter_id`` among the pages ``ids``: ``02``, or ``09.2`` and ``12.3`` when
+    pages share a number (:func:`numbered_siblings`)."""
+    siblings = numbered_siblings(chapter_id, ids)
+    return chapter_label(chapter_id, siblings if len(siblings) > 1 else ())
+
+
 def number_prefix(label: str) -> str:
     """A page label as figure and table numbers start: ``02`` → ``2``, ``12.3`` → ``12.3``, ``""`` → ``""``."""
     return ".".join(str(int(part)) for part in label.split(".")) if label else ""

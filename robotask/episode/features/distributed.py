@@ -38,7 +38,6 @@ import pandas as pd
 
 from ... import paths
 from ...cache import Cache, content_key
-from ...errors import quiet_after_interrupt
 from ...io import write_csv, write_json
 from ...progress import enabled, tqdm
 from ..files import format as fmt
@@ -152,7 +151,8 @@ def open_client(scheduler: str | None = None, workers: int | None = None) -> Any
         return Client(scheduler)
     n = max(1, int(workers or os.cpu_count() or 1))
     # Ctrl-C in a terminal interrupts the whole process group; the worker processes ignore it (see
-    # worker_site/sitecustomize.py, first on their PYTHONPATH), and this process closes the cluster.
+    # worker_site/sitecustomize.py, first on their PYTHONPATH), and this process closes the cluster (the
+    # CLI then silences what a cluster cut short prints at exit: errors.quiet_after_interrupt).
     from distributed import Client, LocalCluster
 
     saved = os.environ.get("PYTHONPATH")
@@ -161,9 +161,6 @@ def open_client(scheduler: str | None = None, workers: int | None = None) -> Any
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
                                silence_logs=logging.ERROR)
         client = Client(cluster)
-    except KeyboardInterrupt:
-        quiet_after_interrupt()
-        raise
     finally:
         if saved is None:
             os.environ.pop("PYTHONPATH", None)
@@ -284,9 +281,6 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
         try:
             n_workers = len(client.scheduler_info()["workers"])
             records = _run_jobs(client, jobs, options, decode_threads, progress)
-        except KeyboardInterrupt:
-            quiet_after_interrupt()
-            raise
         finally:
             if own:
                 close_client(client)

@@ -9,12 +9,13 @@ workers' ``PYTHONPATH`` only, and any ``sitecustomize`` of the Python installati
 
 import importlib.machinery
 import importlib.util
+import os
 import signal
 import sys
 
 signal.signal(signal.SIGINT, signal.SIG_IGN)
-_here = __file__.rsplit("/", 1)[0].rsplit("\\", 1)[0]
-sys.path[:] = [p for p in sys.path if p.rstrip("/\\") != _here]
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p) != _here]
 _spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)  # the installation's own
 if _spec is not None and _spec.loader is not None:
     _spec.loader.exec_module(importlib.util.module_from_spec(_spec))
