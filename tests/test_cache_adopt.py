@@ -22,5 +22,6 @@ def test_adopts_missing_entries_and_keeps_existing_ones(tmp_path, monkeypatch):
     assert np.array_equal(Cache("features").load_npz("a.npz")["x"], np.arange(3))
     assert np.array_equal(Cache("features").load_npz("b.npz")["x"], np.arange(9))
     assert (target / "episodes" / "ep1" / "done.txt").read_text() == "1"
-    assert sorted(p.name for p in target.rglob("*")) == ["a.npz", "b.npz", "done.txt", "ep1", "episodes", "features"]
+    assert sorted(p.name for p in target.rglob("*")) == [".entry-checksums.json", "a.npz", "b.npz", "done.txt", "ep1",
+                                                         "episodes", "features"]
     assert adopt_entries(source) == 0

@@ -58,7 +58,7 @@ def cached_per_frame(kind: str, inputs: Sequence[str | Path], params: dict,
     if found is not None and {"features", "meta"} <= found.keys():
         return found["features"], json.loads(str(found["meta"]))
     feats, meta = compute()
-    FEATURE_CACHE.save_npz(name, features=feats, meta=np.array(json.dumps(meta, default=str)))
+    FEATURE_CACHE.keep_npz(name, {"features": feats, "meta": np.array(json.dumps(meta, default=str))})
     return feats, meta
 
 
