@@ -7,7 +7,7 @@ import importlib
 import os
 import sys
 
-from .errors import RobotaskError, WarningLog, quiet_after_interrupt
+from .errors import Parser, RobotaskError, WarningLog, quiet_after_interrupt
 from .parameters import Range, merge
 
 # Subcommand -> module that adds it through ``register_cli(subparsers)``. Only the module of the
@@ -37,7 +37,7 @@ def parameter_ranges() -> dict[str, Range]:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every subcommand, or with ``only`` when it names one."""
-    parser = argparse.ArgumentParser(prog="robotask", description=__doc__)
+    parser = Parser(prog="robotask", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
     modules = [COMMANDS[only]] if only in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for name in modules:

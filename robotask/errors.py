@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import warnings
@@ -12,6 +13,15 @@ class RobotaskError(ValueError):
 
     The CLI and the notebook runner print the message alone, without a traceback.
     """
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one :class:`RobotaskError` (the CLI prints ``robotask: error:
+    argument --frames: ...``, exit 2), like every other bad input, instead of argparse's usage block
+    and exit; its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise RobotaskError(f"{message} (see {self.prog} --help)")
 
 
 class RobotaskWarning(UserWarning):

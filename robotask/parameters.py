@@ -8,7 +8,8 @@ is given (:func:`robotask.book.params.resolve`) and imports no wing. The entry p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import argparse
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .errors import RobotaskError
@@ -37,11 +38,31 @@ class Range:
                                 f"expected {self.meaning}")
 
 
+def option(allowed: Range, kind: type[int] | type[float] = int) -> Callable[[str], float]:
+    """An ``argparse`` type for a numeric command-line option: the value, or one clear line naming
+    what was given and the allowed range (``robotask synth --frames -5`` → ``argument --frames:
+    -5 is out of range; expected between 1 and 100000 frames``), before any work starts."""
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            noun = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}; expected {allowed.meaning}") from None
+        if value != value or not allowed.admits(value):  # NaN admits nothing
+            raise argparse.ArgumentTypeError(f"{text} is out of range; expected {allowed.meaning}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
 Ranges = Mapping[str, Range]
 """Parameter name → its :class:`Range`. The same name means the same thing in every notebook."""
 
 SEED = Range(low=0, high=None, meaning=">= 0 (a NumPy seed)")
 """The range of a NumPy generator seed, which both studies' chapters take."""
+PROCESSES = Range(low=1, high=256, meaning="between 1 and 256 processes")
+"""The range of a number of worker processes or side-by-side jobs (``--jobs``, ``--workers``)."""
 
 
 def merge(*tables: Ranges) -> dict[str, Range]:

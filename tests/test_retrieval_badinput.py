@@ -65,7 +65,8 @@ def test_cli_prints_the_message_without_a_traceback(tmp_path):
     bad.write_text(badinput.GOOD)
     proc = _cli("retrieval", "--corpus", str(bad), "--trials", "0")
     assert proc.returncode == 2
-    assert proc.stderr.strip() == "robotask: error: --trials must be at least 1 (got 0)"
+    assert proc.stderr.strip() == ("robotask: error: argument --trials: 0 is out of range; expected between 1 and "
+                                   "10000 gallery trials (the paper: 80) (see robotask retrieval --help)")
     # A corpus the study ships is read as authored (its repeated texts kept), named or not.
     shipped = _cli("retrieval", "--corpus", "data/rlbench/full/corpus.csv", "--label", "variation", "--trials", "1")
     assert shipped.returncode == 0 and "Traceback" not in shipped.stderr

@@ -174,7 +174,7 @@ def test_exclusive_lock_refuses_a_second_holder_and_frees_on_exit(tmp_path):
 
 
 @pytest.mark.parametrize("chapter, override, message", [
-    ("02_five_rankers", {"n_trials": 0}, r"'n_trials' = 0 is out of range; expected >= 1"),
+    ("02_five_rankers", {"n_trials": 0}, r"'n_trials' = 0 is out of range; expected between 1 and 10000"),
     ("02_five_rankers", {"n_trials": -4}, r"'n_trials' = -4 is out of range"),
     ("10_episode", {"frames": -1}, r"'frames' = -1 is out of range"),
     ("11_windows_features", {"resolution": 0}, r"'resolution' = 0 is out of range"),

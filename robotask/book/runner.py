@@ -34,7 +34,7 @@ from typing import Any
 from .. import paths
 from ..errors import RobotaskError
 from ..io import atomic_path, exclusive_lock, writable_dir, write_json, write_text
-from ..parameters import Ranges
+from ..parameters import PROCESSES, Ranges, option
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
@@ -361,7 +361,8 @@ def register_cli(subparsers: Any, ranges: Ranges) -> None:
     p.add_argument("--set", default="paper", choices=params_mod.SETS, help="named parameter set (default: paper)")
     p.add_argument("--out", type=lambda t: Path(paths.from_caller(t)),
                    help="folder for executed notebooks (default: book/chapters)")
-    p.add_argument("--jobs", type=int, default=1, help="chapters run side by side (default 1); the chapters "
+    p.add_argument("--jobs", type=option(PROCESSES), default=1,
+                   help="chapters run side by side (default 1); the chapters "
                    "that read other chapters' results run after the rest")
     p.add_argument("--list", action="store_true", help="list chapters and their parameters, then exit")
     p.set_defaults(func=_cli, ranges=ranges)

@@ -6,15 +6,22 @@ the entry point (:func:`robotask.cli.parameter_ranges`) hands it this table. Imp
 
 from __future__ import annotations
 
-from ..parameters import SEED, Range
+from ..parameters import PROCESSES, SEED, Range
 
 RANGES: dict[str, Range] = {
     "seed": SEED,
-    "frames": Range(low=1, high=None, meaning=">= 1 frame"),
-    "resolution": Range(low=1, high=None, meaning=">= 1 pixel"),
+    # Upper bounds where a value makes a run take hours or exhaust memory (frames and resolution size
+    # every video and feature array; epochs, episodes, folds and draws multiply the fitting time).
+    "frames": Range(low=1, high=100_000, meaning="between 1 and 100000 frames (83 minutes at 20 fps)"),
+    "resolution": Range(low=1, high=512, meaning="between 1 and 512 pixels"),
     "start_frame": Range(low=0, high=None, meaning=">= 0 (a frame index)"),
-    "n_frames_shown": Range(low=1, high=None, meaning=">= 1 frame"),
-    "softmax_epochs": Range(low=1, high=None, meaning=">= 1 epoch"),
-    "mlp_epochs": Range(low=1, high=None, meaning=">= 1 epoch"),
+    "n_frames_shown": Range(low=1, high=20_000, meaning="between 1 and 20000 frames"),
+    "softmax_epochs": Range(low=1, high=10_000, meaning="between 1 and 10000 epochs"),
+    "mlp_epochs": Range(low=1, high=5_000, meaning="between 1 and 5000 epochs"),
+    "n_episodes": Range(low=1, high=1_000, meaning="between 1 and 1000 episodes"),
+    "folds": Range(low=2, high=100, meaning="between 2 and 100 folds"),
+    "curve_draws": Range(low=1, high=100, meaning="between 1 and 100 draws per learning-curve point"),
+    "timing_episodes": Range(low=1, high=1_000, meaning="between 1 and 1000 episodes"),
+    "processes": PROCESSES,
 }
 """Parameter name → allowed range, for every numeric parameter the episode chapters declare."""

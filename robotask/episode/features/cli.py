@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import paths
 from ...errors import RobotaskError
+from ...parameters import PROCESSES, option
 from .layout import FeatureOptions
 from .windowset import load_window_set, write_artifacts
 
@@ -32,7 +33,7 @@ def register_cli(subparsers: Any) -> None:
                    help="hands minus body root in the camera frame (original) or world frame (fixed)")
     p.add_argument("--no-cache", action="store_true", help="recompute the per-frame features (one episode only)")
     p.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786")
-    p.add_argument("--workers", type=int, help="LocalCluster worker processes (default: the CPU count)")
+    p.add_argument("--workers", type=option(PROCESSES), help="LocalCluster worker processes (default: the CPU count)")
     p.set_defaults(func=_cli_features)
 
 

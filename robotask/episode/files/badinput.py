@@ -204,11 +204,10 @@ def _keyframes_length(tmp: Path) -> None:
 # ---------------------------------------------------------------- outputs
 def _features(*argv: str) -> int:
     """Run ``robotask features ARGV`` through its handler (RobotaskError propagates)."""
-    import argparse
-
+    from ...errors import Parser
     from ..features.cli import register_cli
 
-    parser = argparse.ArgumentParser(prog="robotask")
+    parser = Parser(prog="robotask")
     register_cli(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["features", *argv])
     return args.func(args)

@@ -15,14 +15,18 @@ import pandas as pd
 
 from ... import paths
 from ...errors import RobotaskError
+from ...parameters import PROCESSES, SEED, Range, option
 from ..models.minimal import SOFTMAX_EPOCHS
 from ..models.mlp import MLPConfig
+from ..parameters import RANGES
 from ..tasks.protocols import get_protocol
 from ..tasks.registry import parse_tasks
 from ..tasks.splits import SPLITS
 from .fit import SuiteConfig
 from .jobs import default_jobs
 from .run import HEADS, load_windows, parse_heads, primary_table, run_suite
+
+TEST_FRACTION = Range(low=0.01, high=0.99, meaning="a share between 0.01 and 0.99 of the episodes")
 
 
 def register_cli(subparsers: Any) -> None:
@@ -36,18 +40,21 @@ def register_cli(subparsers: Any) -> None:
                                       "(default: computed into OUT/features on a LocalCluster)")
     p.add_argument("--split", choices=SPLITS, default="episodes", help="with --collection: how to split")
     p.add_argument("--group", help="with --collection: manifest column to group by (subject, scene)")
-    p.add_argument("--test-fraction", type=float, default=0.3, help="with --split episodes: test share")
-    p.add_argument("--folds", type=int, default=5,
+    p.add_argument("--test-fraction", type=option(TEST_FRACTION, float), default=0.3,
+                   help="with --split episodes: test share")
+    p.add_argument("--folds", type=option(RANGES["folds"]), default=5,
                    help="with --split group-kfold: number of episode folds (chapter 14 uses 5)")
-    p.add_argument("--seed", type=int, default=0, help="with --collection: seed of the episode split")
+    p.add_argument("--seed", type=option(SEED), default=0, help="with --collection: seed of the episode split")
     p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
     p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
     p.add_argument("--protocol", default="original", help="original or improved")
     p.add_argument("--out", required=True, type=paths.from_caller, help="output folder")
-    p.add_argument("--epochs", type=int, default=SOFTMAX_EPOCHS, help="epochs of the linear heads")
-    p.add_argument("--mlp-epochs", type=int, default=MLPConfig().epochs, help="epochs of the MLP")
+    p.add_argument("--epochs", type=option(RANGES["softmax_epochs"]), default=SOFTMAX_EPOCHS,
+                   help="epochs of the linear heads")
+    p.add_argument("--mlp-epochs", type=option(RANGES["mlp_epochs"]), default=MLPConfig().epochs,
+                   help="epochs of the MLP")
     p.add_argument("--no-models", action="store_true", help="do not write model files")
-    p.add_argument("--jobs", type=int, default=default_jobs(),
+    p.add_argument("--jobs", type=option(PROCESSES), default=default_jobs(),
                    help="with --episode: worker processes for the tasks (default: the cores, here %(default)s)")
     p.set_defaults(func=_cli)
 

@@ -33,7 +33,9 @@ import pandas as pd
 from ... import paths
 from ...errors import RobotaskError
 from ...io import write_csv
+from ...parameters import PROCESSES, SEED, option
 from ...progress import tqdm
+from ..parameters import RANGES
 from .generate import generate_episode
 from .script import OBJECT_NAMES, SUBTASKS, UNITS, Variation
 
@@ -163,11 +165,13 @@ def register_cli(subparsers: Any) -> None:
     p = subparsers.add_parser("synth-collection", help="write a collection of varied synthetic episodes")
     p.add_argument("--out", required=True, type=paths.from_caller,
                    help="collection folder (episodes ep0000 … and manifest.csv)")
-    p.add_argument("--episodes", type=int, required=True, help="number of episodes")
-    p.add_argument("--frames", type=int, default=600, help="annotation frames per episode (20 fps)")
-    p.add_argument("--resolution", type=int, default=32, help="video size in pixels (depth at half)")
-    p.add_argument("--seed", type=int, default=0, help="collection seed; episode i depends on (seed, i) only")
-    p.add_argument("--workers", type=int, default=None, help="parallel processes (default: CPU count)")
+    p.add_argument("--episodes", type=option(RANGES["n_episodes"]), required=True, help="number of episodes")
+    p.add_argument("--frames", type=option(RANGES["frames"]), default=600,
+                   help="annotation frames per episode (20 fps)")
+    p.add_argument("--resolution", type=option(RANGES["resolution"]), default=32,
+                   help="video size in pixels (depth at half)")
+    p.add_argument("--seed", type=option(SEED), default=0, help="collection seed; episode i depends on (seed, i) only")
+    p.add_argument("--workers", type=option(PROCESSES), default=None, help="parallel processes (default: CPU count)")
     p.set_defaults(func=_cli)
 
 

@@ -25,9 +25,11 @@ import numpy as np
 from ... import paths
 from ...cache import Cache, content_key
 from ...errors import RobotaskError
+from ...parameters import SEED, option
 from ...progress import tqdm
 from ..files import format as fmt
 from ..files.media import VideoWriter
+from ..parameters import RANGES
 from .audio import synth_audio
 from .camera import Trajectory, calibration, camera_trajectory, point_cloud, visible_objects
 from .motion import body_keypoints, contact_scores, hand_joints, matrix_to_quat_wxyz, simulate
@@ -223,9 +225,10 @@ def register_cli(subparsers) -> None:
     """Add ``robotask synth --out DIR [--frames] [--seed] [--resolution] [--schedule]``."""
     p = subparsers.add_parser("synth", help="write a synthetic episode in the Xperience-10M format")
     p.add_argument("--out", required=True, type=paths.from_caller, help="output folder (must not exist or be empty)")
-    p.add_argument("--frames", type=int, default=5821, help="annotation frames at 20 fps")
-    p.add_argument("--seed", type=int, default=0, help="random seed")
-    p.add_argument("--resolution", type=int, default=128, help="video size in pixels (depth at half)")
+    p.add_argument("--frames", type=option(RANGES["frames"]), default=5821, help="annotation frames at 20 fps")
+    p.add_argument("--seed", type=option(SEED), default=0, help="random seed")
+    p.add_argument("--resolution", type=option(RANGES["resolution"]), default=128,
+                   help="video size in pixels (depth at half)")
     p.add_argument("--schedule", choices=SCHEDULES, default="repeating", help="action schedule")
     p.set_defaults(func=_cli)
 

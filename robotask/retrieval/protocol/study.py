@@ -38,7 +38,9 @@ from threadpoolctl import threadpool_limits
 
 from ... import io, paths
 from ...errors import RobotaskError
+from ...parameters import SEED, option
 from ...words import named
+from ..parameters import RANGES
 from ..rankers.lexical import PAPER_SETTINGS, SETTING_NAMES, TextIndex
 from ..rankers.registry import PAPER_RANKERS, check_rankers, score
 from .draws import Corpus, Draws, design_rows, load_study_corpus, make_draws
@@ -276,10 +278,10 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--label", default="task", help="task, or variation (task:variation; needs a variation column)")
     p.add_argument("--keep-repeated-texts", action="store_true",
                    help="keep a text repeated within a task (default: an error)")
-    p.add_argument("--trials", type=int, default=StudyConfig.n_trials,
+    p.add_argument("--trials", type=option(RANGES["n_trials"]), default=StudyConfig.n_trials,
                    help="number of random one-description galleries")
     p.add_argument("--rankers", default=",".join(PAPER_RANKERS), help="comma-separated ranker names")
-    p.add_argument("--seed", type=int, default=StudyConfig.seed, help="NumPy generator seed of the draws")
+    p.add_argument("--seed", type=option(SEED), default=StudyConfig.seed, help="NumPy generator seed of the draws")
     p.add_argument("--out", default="", type=paths.from_caller,
                    help="folder for per_trial.csv, predictions.csv, draws.csv (optional)")
     p.add_argument("--all-predictions", action="store_true",

@@ -41,6 +41,7 @@ import pandas as pd
 from ... import io as rio
 from ... import paths
 from ...errors import RobotaskError
+from ...parameters import Range, option
 from ...words import count
 from .joins import JOIN_RULES, check_join_rule, glued_joins, piece_values, split_literal
 from .licence import RLBENCH_LICENCE
@@ -79,6 +80,7 @@ STATUS_LABELS: dict[str, str] = {
 """Human-readable name of each status."""
 
 MIN_DESCRIPTIONS = 3
+MIN_DESCRIPTIONS_RANGE = Range(low=1, high=1_000, meaning="between 1 and 1000 descriptions")
 """A task enters the corpus with at least this many fixed descriptions."""
 
 CORPUS_COLUMNS = ["task", "position", "text", "file", "line", "revision"]
@@ -380,7 +382,7 @@ def register_cli(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", default=str(paths.RLBENCH_DATA), type=paths.from_caller,
                         help="output folder (default: data/rlbench of this repository)")
     parser.add_argument("--revision", default=None, help="source revision recorded in the files")
-    parser.add_argument("--min-descriptions", type=int, default=MIN_DESCRIPTIONS,
+    parser.add_argument("--min-descriptions", type=option(MIN_DESCRIPTIONS_RANGE), default=MIN_DESCRIPTIONS,
                         help=f"fewest fixed descriptions per task (default {MIN_DESCRIPTIONS})")
     parser.add_argument("--join-rule", default="python", choices=sorted(JOIN_RULES),
                         help="how adjacent string literals are read (default: python, as returned)")
