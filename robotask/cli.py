@@ -7,7 +7,15 @@ import importlib
 import os
 import sys
 
-from .errors import Parser, RobotaskError, WarningLog, quiet_after_interrupt
+from .errors import (
+    TERMINATED_EXIT,
+    Parser,
+    RobotaskError,
+    Terminated,
+    WarningLog,
+    quiet_after_interrupt,
+    sigterm_as_interrupt,
+)
 from .parameters import Range, merge
 
 # Subcommand -> module that adds it through ``register_cli(subparsers)``. Only the module of the
@@ -53,17 +61,21 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the exit code."""
     argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser(argv[0] if argv else None).parse_args(argv)  # imports: Ctrl-C may come here too
-        with WarningLog():  # each distinct warning once, with its count, at the end of the run
-            return int(args.func(args) or 0)
+        with sigterm_as_interrupt():  # SIGTERM is handled as Ctrl-C is, with its own exit code
+            args = build_parser(argv[0] if argv else None).parse_args(argv)  # imports: Ctrl-C may come here too
+            with WarningLog():  # each distinct warning once, with its count, at the end of the run
+                return int(args.func(args) or 0)
     except RobotaskError as exc:
         print(f"robotask: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into e.g. `head`, which closed early
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         quiet_after_interrupt()
+        if isinstance(exc, Terminated):
+            print("robotask: terminated (SIGTERM); files already written are complete", file=sys.stderr)
+            return TERMINATED_EXIT
         print("robotask: interrupted; files already written are complete", file=sys.stderr)
         return 130
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class RobotaskError(ValueError):
@@ -91,3 +95,47 @@ def quiet_after_interrupt() -> None:
     for name in ("asyncio", "distributed", "tornado", "traitlets"):
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     sys.unraisablehook = lambda _: None
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``, a job scheduler's stop, ``timeout``), raised in the main thread where Ctrl-C
+    raises :class:`KeyboardInterrupt`, so that every clean-up written for Ctrl-C runs for it too."""
+
+
+TERMINATED_EXIT = 128 + signal.SIGTERM  # 143, what a shell reports for a process that SIGTERM ended
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM is Ctrl-C: the child processes (a kernel, Dask workers, task processes)
+    get SIGINT, as a terminal's Ctrl-C gives the whole process group, and :class:`Terminated` is raised
+    here. A second SIGTERM during the clean-up is ignored. Outside the main thread this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        _interrupt_children()
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt_children() -> None:
+    """SIGINT to every live descendant of this process (what Ctrl-C in a terminal would have reached)."""
+    import psutil
+
+    try:
+        children = psutil.Process().children(recursive=True)
+    except psutil.Error:
+        return
+    for child in children:
+        try:
+            child.send_signal(signal.SIGINT)
+        except psutil.Error:
+            pass

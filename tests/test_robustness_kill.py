@@ -163,18 +163,44 @@ def test_two_feature_builds_of_one_episode_share_one_result(tmp_path, episode):
 INTERRUPTED = "robotask: interrupted; files already written are complete"
 
 
-def _interrupt(args: list[str], env: dict, when) -> subprocess.CompletedProcess:
+def _interrupt(args: list[str], env: dict, when, sig: int = signal.SIGINT) -> subprocess.CompletedProcess:
     """Start ``robotask ARGS`` in its own process group and press Ctrl-C (SIGINT to the whole group, as
-    a terminal does) once ``when()`` is true, or after 60 s."""
+    a terminal does) once ``when()`` is true, or after 60 s; with ``sig=SIGTERM``, ``kill PID`` instead
+    (SIGTERM to the robotask process alone, as a job scheduler or ``timeout`` sends it)."""
     proc = subprocess.Popen([ROBOTASK, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=_terminal_sigint)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None and not when():
         time.sleep(0.01)
     if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGINT)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            os.kill(proc.pid, sig)
     out, err = proc.communicate(timeout=120)  # a hung command fails the test here
+    leftover = _group_members(proc.pid)
+    if leftover:  # a child left running is a failure too; end it so the next test starts clean
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert not leftover, f"processes left running after the interrupt: {leftover}"
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def _group_members(pgid: int) -> list[int]:
+    """Live processes of process group ``pgid`` (after a moment for them to finish exiting)."""
+    import psutil
+
+    for _ in range(50):
+        alive = []
+        for p in psutil.process_iter():
+            try:
+                if os.getpgid(p.pid) == pgid and p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(p.pid)
+            except (ProcessLookupError, psutil.Error):
+                pass
+        if not alive:
+            return []
+        time.sleep(0.2)
+    return alive
 
 
 def _terminal_sigint() -> None:
@@ -234,6 +260,42 @@ def test_ctrl_c_at_each_stage_prints_one_line_and_loses_nothing(tmp_path, episod
         pytest.skip(f"{command} finished before the interrupt reached it")
     assert got.returncode == 130, got.stderr[-2000:]
     assert "Traceback" not in got.stderr and got.stderr.strip().splitlines()[-1] == INTERRUPTED, got.stderr[-2000:]
+    _check_after_kill([out], before)
+    again = _run(args, env)
+    assert again.returncode == 0, again.stderr[-2000:]
+
+
+TERMINATED = "robotask: terminated (SIGTERM); files already written are complete"
+
+
+@pytest.mark.parametrize("command", ["run", "suite", "features --collection"])
+def test_sigterm_is_handled_like_ctrl_c_with_exit_143(tmp_path, episode, collection, command):
+    """``kill PID`` (SIGTERM to robotask alone): one line, exit 143, no child left running, earlier results
+    intact, nothing half-written, and the next run completes."""
+    env = _env(tmp_path)
+    if command == "run":
+        out = tmp_path / "executed"
+        args = ["run", CHAPTER, "--set", "smoke", "--out", str(out)]
+    elif command == "suite":
+        out = tmp_path / "suite"
+        args = ["suite", "--episode", str(episode), "--out", str(out), "--heads", "minimal", "--epochs", "5",
+                "--tasks", "all", "--jobs", "2"]
+    else:
+        out = tmp_path / "features"
+        args = ["features", "--collection", str(collection), "--out", str(out), "--workers", "2"]
+    first = _run(args, env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    before = {str(out): _visible(out)}
+    if command.startswith("features"):
+        env = _env(tmp_path, ROBOTASK_CACHE=str(tmp_path / "cache2"))
+        when = _writing(tmp_path / "cache2")
+    else:  # while the chapter's kernel runs; while the task processes train their heads
+        when = _after({"run": 4.0, "suite": 0.8}[command])
+    got = _interrupt(args, env, when, sig=signal.SIGTERM)
+    if got.returncode == 0:
+        pytest.skip(f"{command} finished before SIGTERM reached it")
+    assert got.returncode == 143, got.stderr[-2000:]
+    assert "Traceback" not in got.stderr and got.stderr.strip().splitlines()[-1] == TERMINATED, got.stderr[-2000:]
     _check_after_kill([out], before)
     again = _run(args, env)
     assert again.returncode == 0, again.stderr[-2000:]

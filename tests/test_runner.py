@@ -153,3 +153,39 @@ def test_side_by_side_chapters_start_longest_first_by_the_logged_run(tmp_path):
     assert [c.id for c, _ in run_order.longest_first(toys, log)] == ["new", "failed", "long", "short"]
     log.write_text("{not json")
     assert [c.id for c, _ in run_order.longest_first(toys, log)] == ["short", "new", "long", "failed"]
+
+
+def test_a_kernel_that_does_not_start_is_started_again_and_the_retry_is_printed(toy, monkeypatch, capsys):
+    import papermill
+
+    real, calls = papermill.execute_notebook, []
+
+    def slow_once(*args, **kwargs):
+        calls.append(kwargs["start_timeout"])
+        if len(calls) == 1:
+            raise RuntimeError("Kernel didn't respond in 180 seconds")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(papermill, "execute_notebook", slow_once)
+    runner.run(["toy"], "smoke", out_dir=toy / "out", ranges={})
+    assert calls == [180.0, 180.0] and (toy / "out" / "toy.ipynb").is_file()
+    assert "toy: the kernel did not start (Kernel didn't respond in 180 seconds); starting it again (try 2 of 2)" \
+        in capsys.readouterr().out
+
+
+def test_a_kernel_that_never_starts_is_one_clear_error_and_keeps_the_previous_copy(toy, monkeypatch):
+    import papermill
+
+    out = toy / "out"
+    runner.run(["toy"], "smoke", out_dir=out, ranges={})
+    good = (out / "toy.ipynb").read_text()
+
+    def never(*args, **kwargs):
+        raise RuntimeError("Kernel didn't respond in 5 seconds")
+
+    monkeypatch.setattr(papermill, "execute_notebook", never)
+    monkeypatch.setenv("ROBOTASK_KERNEL_START_TIMEOUT", "5")
+    with pytest.raises(RobotaskError, match=r"chapter toy: the kernel did not start \(Kernel didn't respond in 5 "
+                                            r"seconds\), 2 tries; the previous executed copy, if any, was left intact"):
+        runner.run(["toy"], "smoke", out_dir=out, ranges={})
+    assert (out / "toy.ipynb").read_text() == good and not list(out.glob(".*tmp*"))
