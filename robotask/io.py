@@ -201,3 +201,10 @@ def exclusive_lock(path: str | os.PathLike, what: str, wait: float = 0.0) -> Ite
         yield path
     finally:
         lock.release()
+
+
+def output_lock(out: str | os.PathLike, option: str = "--out"):
+    """The exclusive lock of an output folder, ``.<name>.lock`` beside it: a second command writing into
+    the same folder at once is refused with one line (the lock goes with the process that holds it)."""
+    out = Path(out).absolute()
+    return exclusive_lock(out.parent / f".{out.name}.lock", f"{option} {out}")

@@ -100,21 +100,49 @@ def _check_type(param: Param, value: Any, where: str, ranges: Ranges) -> Any:
     return value
 
 
-def parse_cli_value(text: str) -> Any:
+MAX_YAML_BYTES = 1 << 20
+"""The largest parameter file or ``-p`` value read (1 MiB; the study's own files are under 1 kB)."""
+MAX_YAML_ALIASES = 16
+"""The most YAML aliases (``*name``) a parameter file or value may hold: parameters need none, and a few
+nested anchors (an "alias bomb") expand to billions of values once the parameters are copied or written."""
+
+
+def safe_yaml(text: str, where: str) -> Any:
+    """``yaml.safe_load(text)`` after refusing, with a :class:`RobotaskError` naming ``where``, a text over
+    :data:`MAX_YAML_BYTES` or with more than :data:`MAX_YAML_ALIASES` aliases (counted on the event stream,
+    before anything is built). Invalid YAML raises ``yaml.YAMLError`` as ``safe_load`` does."""
+    size = len(text.encode(errors="surrogateescape"))
+    if size > MAX_YAML_BYTES:
+        raise RobotaskError(f"{where} holds {size} bytes; expected at most {MAX_YAML_BYTES} (1 MiB) of parameters")
+    aliases = sum(isinstance(event, yaml.AliasEvent) for event in yaml.parse(text, Loader=yaml.SafeLoader))
+    if aliases > MAX_YAML_ALIASES:
+        raise RobotaskError(f"{where} holds {aliases} YAML aliases (*name); expected at most {MAX_YAML_ALIASES}: "
+                            "parameters need none, and nested aliases expand to billions of values")
+    return yaml.safe_load(text)
+
+
+def parse_cli_value(text: str, where: str = "-p") -> Any:
     """Interpret a ``-p name value`` string as YAML (``3`` → int, ``[a, b]`` → list, ``x`` → str)."""
     try:
-        return yaml.safe_load(text)
+        return safe_yaml(text, where)
     except yaml.YAMLError:
         return text
 
 
 def load_yaml(path: Path) -> dict[str, Any]:
-    """Read a YAML mapping, with a clear error for a missing file or a non-mapping."""
+    """Read a YAML mapping, with a clear error for a missing file, a non-mapping, text that is not UTF-8,
+    or a file too large or with too many aliases (:func:`safe_yaml`)."""
     path = Path(path)
     if not path.is_file():
         raise RobotaskError(f"parameter file {path} does not exist")
+    if path.stat().st_size > MAX_YAML_BYTES:
+        raise RobotaskError(f"parameter file {path} holds {path.stat().st_size} bytes; expected at most "
+                            f"{MAX_YAML_BYTES} (1 MiB) of parameters")
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = safe_yaml(path.read_text(encoding="utf-8"), f"parameter file {path}") or {}
+    except UnicodeDecodeError as exc:
+        raise RobotaskError(f"parameter file {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at "
+                            f"offset {exc.start})") from None
     except yaml.YAMLError as exc:
         raise RobotaskError(f"parameter file {path} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict):

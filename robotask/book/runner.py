@@ -413,7 +413,7 @@ def _cli(args: Any) -> int:
             for param in params_mod.declared(chapter.source_path).values():
                 print(f"    {param.name}: {param.annotation} = {param.default!r}  # {param.help}")
         return 0
-    overrides = {name: params_mod.parse_cli_value(value) for name, value in args.parameter}
+    overrides = {name: params_mod.parse_cli_value(value, f"-p {name}") for name, value in args.parameter}
     if args.jobs < 1:
         raise RobotaskError(f"--jobs {args.jobs}: expected a whole number of at least 1")
     records = run(args.notebooks, args.set, args.params, overrides, args.out, jobs=args.jobs, ranges=args.ranges)

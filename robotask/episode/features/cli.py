@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import paths
 from ...errors import RobotaskError
+from ...io import output_lock
 from ...parameters import PROCESSES, option
 from .layout import FeatureOptions
 from .windowset import load_window_set, write_artifacts
@@ -46,10 +47,11 @@ def _cli_features(args: Any) -> int:
         paths.outside_inputs(args.out, {"the collection folder": args.collection})
     else:
         paths.outside_inputs(args.out, {"the episode folder": args.episode})
-    if args.collection is not None:
-        return _cli_collection(args, options)
-    ws = load_window_set(args.episode, options, cache=not args.no_cache)
-    written = write_artifacts(ws, args.out)
+    with output_lock(args.out):  # two builds into one --out at once: the second is refused
+        if args.collection is not None:
+            return _cli_collection(args, options)
+        ws = load_window_set(args.episode, options, cache=not args.no_cache)
+        written = write_artifacts(ws, args.out)
     print(f"{len(ws.windows)} windows × {ws.X.shape[1]} features; wrote " + ", ".join(p.name for p in written.values()))
     return 0
 

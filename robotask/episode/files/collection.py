@@ -9,6 +9,7 @@ and notebook ``14_collections``.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import warnings
@@ -53,9 +54,30 @@ class Collection:
         return Collection(self.root, table, self.problems.iloc[:0])
 
 
+def shown_name(text: str) -> str:
+    """A file name as it can be printed and written to UTF-8 files: bytes that are not UTF-8 (which
+    Python keeps as surrogates) are shown as ``\\xff``."""
+    return os.fsencode(text).decode("utf-8", "backslashreplace")
+
+
+def _resolved(path: str) -> str:
+    """``path`` resolved, or as given when it cannot be (a symlink loop)."""
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError for a symlink loop
+        return os.path.abspath(path)
+
+
 def episode_problem(folder: str | os.PathLike) -> str | None:
     """Why an episode folder is unusable (None when it passes the up-front checks)."""
     folder = Path(folder)
+    if shown_name(folder.name) != folder.name:
+        return f"the folder name is not UTF-8 ({shown_name(folder.name)}); rename it"
+    try:
+        folder.stat()
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"a symlink loop ({shown_name(str(folder))} leads back to itself)"
     if not folder.is_dir():
         return "episode folder not found"
     ann = folder / fmt.ANNOTATION
@@ -105,7 +127,7 @@ def _manifest_table(csv: Path) -> pd.DataFrame:
     if dup:
         raise RobotaskError(f"{csv}: episode_id values repeat ({', '.join(map(str, dup[:5]))}); expected unique ids")
     table["path"] = [str(p if Path(p).is_absolute() else (csv.parent / p)) for p in table["path"]]
-    resolved = pd.Series([str(Path(p).resolve()) for p in table["path"]])
+    resolved = pd.Series([_resolved(p) for p in table["path"]])
     same = resolved[resolved.duplicated(keep=False)]
     if not same.empty:
         ids = table.loc[same.index, "episode_id"].tolist()
@@ -116,16 +138,19 @@ def _manifest_table(csv: Path) -> pd.DataFrame:
 
 def _unlisted_folders(root: Path, table: pd.DataFrame) -> list[str]:
     """Episode folders beside a manifest that it does not list (folders holding an annotation file)."""
-    listed = {str(Path(p).resolve()) for p in table["path"]}
-    return [p.name for p in sorted(root.iterdir())
+    listed = {_resolved(p) for p in table["path"]}
+    return [shown_name(p.name) for p in sorted(root.iterdir())
             if p.is_dir() and not p.name.startswith(".") and (p / fmt.ANNOTATION).is_file()
-            and str(p.resolve()) not in listed]
+            and _resolved(str(p)) not in listed]
 
 
 def _folder_table(root: Path) -> pd.DataFrame:
-    """Every sub-folder of ``root`` (sorted) as an episode; hidden folders (temporary builds) are skipped."""
-    subs = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
-    return pd.DataFrame({"episode_id": [p.name for p in subs], "path": [str(p) for p in subs]})
+    """Every sub-folder of ``root`` (sorted) as an episode, and every symlink that leads nowhere (a loop,
+    a missing target: unusable, with its reason); hidden folders (temporary builds) are skipped. Ids are
+    the names as printable (a name that is not UTF-8 shows its bytes as ``\\xff``)."""
+    subs = sorted(p for p in root.iterdir()
+                  if not p.name.startswith(".") and (p.is_dir() or (p.is_symlink() and not p.exists())))
+    return pd.DataFrame({"episode_id": [shown_name(p.name) for p in subs], "path": [str(p) for p in subs]})
 
 
 def load_collection(path: str | os.PathLike) -> Collection:
@@ -152,5 +177,6 @@ def load_collection(path: str | os.PathLike) -> Collection:
     reasons = [episode_problem(p) for p in table["path"]]
     bad = [r is not None for r in reasons]
     problems = table.loc[bad, ["episode_id", "path"]].assign(reason=[r for r in reasons if r is not None])
+    problems["path"] = [shown_name(p) for p in problems["path"]]  # written to UTF-8 files and printed
     episodes = table.loc[[not b for b in bad]].reset_index(drop=True)
     return Collection(root, episodes, problems.reset_index(drop=True)[list(PROBLEM_COLUMNS)])

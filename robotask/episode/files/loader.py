@@ -128,9 +128,19 @@ class Episode:
         with h5py.File(self.path / fmt.ANNOTATION, "r") as f:
             dset = f[fmt.DEPTH]
             conf = f[fmt.DEPTH_CONF] if self.has_confidence else None
+            warned = False
             for s in range(start, stop, max(1, int(chunk))):
                 e = min(stop, s + chunk)
                 d = np.asarray(dset[s:e], dtype=np.float32)
+                bad = ~np.isfinite(d)
+                if bad.any():
+                    if not warned:
+                        first = s + int(np.argmax(bad.reshape(len(d), -1).any(axis=1)))
+                        warnings.warn(RobotaskWarning(
+                            f"{self.path / fmt.ANNOTATION}: {fmt.DEPTH} has NaN or inf values (first in frame "
+                            f"{first}); they are read as 0, no depth"), stacklevel=2)
+                        warned = True
+                    d[bad] = 0.0
                 c = None if conf is None else np.asarray(conf[s:e]).astype(np.uint8, copy=False)
                 if rep > 1:
                     d = d.repeat(rep, axis=1).repeat(rep, axis=2)
@@ -325,9 +335,13 @@ def _read_mocap(f: h5py.File, n: int) -> dict[str, np.ndarray | None]:
     right = _frame_array(f, fmt.RIGHT_JOINTS, n, (fmt.N_HAND_JOINTS, 3))
     if left is not None and right is None:
         right = np.zeros_like(left)
-    return {"left_joints": left, "right_joints": right,
-            "body_keypoints": _frame_array(f, fmt.BODY_KEYPOINTS, n, (fmt.N_BODY_JOINTS, 3)),
-            "contacts": _frame_array(f, fmt.BODY_CONTACTS, n, (fmt.N_CONTACTS,))}
+    arrays = {"left_joints": left, "right_joints": right,
+              "body_keypoints": _frame_array(f, fmt.BODY_KEYPOINTS, n, (fmt.N_BODY_JOINTS, 3)),
+              "contacts": _frame_array(f, fmt.BODY_CONTACTS, n, (fmt.N_CONTACTS,))}
+    for arr in arrays.values():  # an infinite coordinate is as unknown as a NaN: the frame is invalid
+        if arr is not None and arr.dtype.kind == "f":
+            arr[np.isinf(arr)] = np.nan
+    return arrays
 
 
 def _warn_invalid_mocap(episode: Episode, ann: Path) -> None:
@@ -337,7 +351,7 @@ def _warn_invalid_mocap(episode: Episode, ann: Path) -> None:
         if arr is not None and not np.isfinite(arr).all():
             bad[key] = int((~np.isfinite(arr.reshape(episode.n_frames, -1)).all(1)).sum())
     if bad:
-        warnings.warn(f"{ann}: invalid mocap frames (NaN or all-zero) {bad}; see Episode.body_valid / "
+        warnings.warn(f"{ann}: invalid mocap frames (NaN, inf or all-zero) {bad}; see Episode.body_valid / "
                       "left_hand_valid / right_hand_valid", stacklevel=3)
 
 
@@ -387,6 +401,8 @@ def _read_imu(f: h5py.File, n: int) -> Imu | None:
     if not len(ts) == len(accel) == len(gyro):
         raise RobotaskError(f"{f.filename}: imu/* lengths disagree (timestamps {len(ts)}, accel {len(accel)}, "
                             f"gyro {len(gyro)})")
+    for key, arr in ((fmt.IMU_ACCEL, accel), (fmt.IMU_GYRO, gyro)):
+        _interpolate_non_finite(arr, f"{f.filename}: {key}")
     ki = None
     if fmt.IMU_KEYFRAMES in f:
         ki = np.ravel(f[fmt.IMU_KEYFRAMES][()]).astype(np.int64)
@@ -394,3 +410,21 @@ def _read_imu(f: h5py.File, n: int) -> Imu | None:
             warnings.warn(f"{f.filename}: {fmt.IMU_KEYFRAMES} has {len(ki)} entries, {n} frames; "
                           "the suite drops the IMU block", stacklevel=3)
     return Imu(ts, accel, gyro, ki)
+
+
+def _interpolate_non_finite(arr: np.ndarray, where: str) -> None:
+    """Replace, in place, the samples (rows) of ``arr`` holding NaN or inf by linear interpolation between
+    the nearest finite samples (zeros when none is finite), with one warning naming ``where`` and the count."""
+    bad = ~np.isfinite(arr).all(axis=1)
+    if not bad.any():
+        return
+    warnings.warn(RobotaskWarning(f"{where} has NaN or inf in {int(bad.sum())} of {len(arr)} samples (first "
+                                  f"{int(np.argmax(bad))}); they are interpolated from the finite samples around "
+                                  "them"), stacklevel=4)
+    good = np.flatnonzero(~bad)
+    if not len(good):
+        arr[:] = 0.0
+        return
+    rows = np.flatnonzero(bad)
+    for axis in range(arr.shape[1]):
+        arr[rows, axis] = np.interp(rows, good, arr[good, axis])

@@ -32,7 +32,7 @@ import pandas as pd
 
 from ... import paths
 from ...errors import RobotaskError
-from ...io import write_csv
+from ...io import output_lock, write_csv
 from ...parameters import PROCESSES, SEED, option
 from ...progress import tqdm
 from ..parameters import RANGES
@@ -177,7 +177,8 @@ def register_cli(subparsers: Any) -> None:
 
 def _cli(args: Any) -> int:
     """Handler of ``robotask synth-collection``."""
-    manifest = synth_collection(args.out, args.episodes, args.frames, args.resolution, args.seed, args.workers,
-                                progress=True)
+    with output_lock(args.out):  # two builds into one --out at once: the second is refused
+        manifest = synth_collection(args.out, args.episodes, args.frames, args.resolution, args.seed,
+                                    args.workers, progress=True)
     print(f"wrote {len(manifest)} episodes and {Path(args.out) / MANIFEST}")
     return 0

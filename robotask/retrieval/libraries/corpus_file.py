@@ -41,6 +41,16 @@ EXPECTED = "a CSV file with task and text columns or a YAML file mapping tasks t
 LIBRARY_COLUMNS = ["task", "position", "text"]
 MIN_TEXTS = 2
 """A task needs one text to index and one to query."""
+MAX_TEXT_CHARS = 10_000
+"""The longest text (and task name) read, in characters: instructions run to a few hundred; a megabyte
+"instruction" is a pasted document, and every ranker's cost grows with it."""
+
+
+def too_long(name: str, where: str, value: str, what: str = "text") -> None:
+    """Raise a :class:`RobotaskError` when ``value`` is longer than :data:`MAX_TEXT_CHARS`."""
+    if len(value) > MAX_TEXT_CHARS:
+        raise RobotaskError(f"{name}: {where} has a {what} of {len(value)} characters ({value[:30]!r}...); "
+                            f"expected at most {MAX_TEXT_CHARS} characters")
 
 
 def check_label(label: str, where: str = "label") -> str:
@@ -115,6 +125,11 @@ def _parse_csv(text: str, name: str) -> pd.DataFrame:
         twin = next(i for i in same[1:] if frame.loc[i].equals(first))
         raise RobotaskError(f"{name}: data rows {same[0] + 1} and {twin + 1} are the same row (task "
                             f"{first['task']!r}, text {first['text']!r}); expected each description once")
+    for column in ("task", "text"):
+        lengths = frame[column].str.len()
+        if (lengths > MAX_TEXT_CHARS).any():
+            row = int(lengths.idxmax())
+            too_long(name, f"data row {row + 1}", frame.at[row, column], column)
     frame["_row"] = frame.index + 1
     if "position" in frame.columns:
         try:
@@ -211,6 +226,7 @@ def _check_texts(name: str, task: object, texts: object, keep_repeats: bool = Fa
     """The texts of one task, or RobotaskError naming the file, key and item."""
     if not isinstance(task, str) or not task.strip():
         raise RobotaskError(f"{name}: key {task!r} is not a task name; expected a non-empty string key")
+    too_long(name, "a key", task, "task name")
     if not isinstance(texts, list):
         raise RobotaskError(
             f"{name}: key {task!r} holds {kind_of(texts)}; expected a list of strings")
@@ -221,6 +237,7 @@ def _check_texts(name: str, task: object, texts: object, keep_repeats: bool = Fa
                                 "expected a string")
         if not text.strip():
             raise RobotaskError(f"{name}: key {task!r}, item {i} is empty or whitespace; expected a text")
+        too_long(name, f"key {task[:40]!r}, item {i}", text)
         if text in seen and not keep_repeats:
             raise RobotaskError(f"{name}: key {task!r} repeats the text {text!r} "
                                 f"(items {seen[text]} and {i}); expected distinct texts within a task")
