@@ -169,8 +169,8 @@ def test_a_kernel_that_does_not_start_is_started_again_and_the_retry_is_printed(
     monkeypatch.setattr(papermill, "execute_notebook", slow_once)
     runner.run(["toy"], "smoke", out_dir=toy / "out", ranges={})
     assert calls == [180.0, 180.0] and (toy / "out" / "toy.ipynb").is_file()
-    assert "toy: the kernel did not start (Kernel didn't respond in 180 seconds); starting it again (try 2 of 2)" \
-        in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "toy: the kernel did not start (Kernel didn't respond in 180 seconds); starting it again" in printed
 
 
 def test_a_kernel_that_never_starts_is_one_clear_error_and_keeps_the_previous_copy(toy, monkeypatch):
@@ -184,8 +184,7 @@ def test_a_kernel_that_never_starts_is_one_clear_error_and_keeps_the_previous_co
         raise RuntimeError("Kernel didn't respond in 5 seconds")
 
     monkeypatch.setattr(papermill, "execute_notebook", never)
-    monkeypatch.setenv("ROBOTASK_KERNEL_START_TIMEOUT", "5")
     with pytest.raises(RobotaskError, match=r"chapter toy: the kernel did not start \(Kernel didn't respond in 5 "
-                                            r"seconds\), 2 tries; the previous executed copy, if any, was left intact"):
+                                            r"seconds\), twice; the previous executed copy, if any, was left intact"):
         runner.run(["toy"], "smoke", out_dir=out, ranges={})
     assert (out / "toy.ipynb").read_text() == good and not list(out.glob(".*tmp*"))

@@ -183,28 +183,8 @@ def _kernel_stderr_to(log: Path) -> Iterator[None]:
 
 
 KERNEL_START_TIMEOUT = 180.0
-"""Seconds a kernel may take to start (papermill's default, 60, was once too short on a loaded machine);
-``ROBOTASK_KERNEL_START_TIMEOUT`` overrides it."""
-KERNEL_START_TRIES = 2
-"""A kernel that did not start is started once more (the retry is printed) before the chapter fails."""
-
-
-def kernel_start_timeout() -> float:
-    """The kernel start timeout in seconds (``ROBOTASK_KERNEL_START_TIMEOUT``, else :data:`KERNEL_START_TIMEOUT`)."""
-    text = os.environ.get("ROBOTASK_KERNEL_START_TIMEOUT", "")
-    try:
-        value = float(text) if text else KERNEL_START_TIMEOUT
-    except ValueError:
-        raise RobotaskError(f"ROBOTASK_KERNEL_START_TIMEOUT={text!r}: expected a number of seconds") from None
-    if not 1 <= value <= 3600:
-        raise RobotaskError(f"ROBOTASK_KERNEL_START_TIMEOUT={text!r}: expected between 1 and 3600 seconds")
-    return value
-
-
-def kernel_did_not_start(exc: BaseException) -> bool:
-    """Whether ``exc`` is jupyter_client's report of a kernel that never answered (not a failing cell)."""
-    return isinstance(exc, RuntimeError) and str(exc).startswith(
-        ("Kernel didn't respond", "Kernel died before replying"))
+"""Seconds a kernel may take to start (papermill's 60 was once too short); then one printed retry."""
+KERNEL_NOT_STARTED = ("Kernel didn't respond", "Kernel died before replying")  # jupyter_client's words
 
 
 def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: Path) -> float:
@@ -219,12 +199,12 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
     start = time.perf_counter()
     with atomic_path(out_path) as tmp, _kernel_stderr_to(work / f"{chapter.id}.stderr.log"):
         tmp_nb = tmp.with_suffix(".ipynb")
-        for attempt in range(1, KERNEL_START_TRIES + 1):
+        for attempt in (1, 2):
             try:
                 papermill.execute_notebook(
                     str(src_nb), str(tmp_nb), parameters=parameters, kernel_name="python3",
                     cwd=str(paths.ROOT), progress_bar=False, log_output=False,
-                    request_save_on_cell_execute=False, start_timeout=kernel_start_timeout(),
+                    request_save_on_cell_execute=False, start_timeout=KERNEL_START_TIMEOUT,
                 )
                 break
             except papermill.PapermillExecutionError as exc:
@@ -232,15 +212,12 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
                 raise RobotaskError(_failure_message(chapter, exc)) from None
             except RuntimeError as exc:
                 tmp_nb.unlink(missing_ok=True)
-                if not kernel_did_not_start(exc):
+                if not str(exc).startswith(KERNEL_NOT_STARTED):
                     raise
-                if attempt == KERNEL_START_TRIES:
-                    raise RobotaskError(f"chapter {chapter.id}: the kernel did not start ({exc}), "
-                                        f"{KERNEL_START_TRIES} tries; the previous executed copy, if any, was "
-                                        f"left intact; set ROBOTASK_KERNEL_START_TIMEOUT (seconds) higher on a "
-                                        "slow machine") from None
-                print(f"[robotask] {chapter.id}: the kernel did not start ({exc}); starting it again "
-                      f"(try {attempt + 1} of {KERNEL_START_TRIES})", flush=True)
+                if attempt == 2:
+                    raise RobotaskError(f"chapter {chapter.id}: the kernel did not start ({exc}), twice; the "
+                                        "previous executed copy, if any, was left intact") from None
+                print(f"[robotask] {chapter.id}: the kernel did not start ({exc}); starting it again", flush=True)
         _publish_tags(tmp_nb)
         titles.retitle(tmp_nb, chapter.title, titles.page_label(chapter.id, [c.id for c in chapters_mod.CHAPTERS]))
         os.replace(tmp_nb, tmp)

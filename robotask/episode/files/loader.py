@@ -21,6 +21,7 @@ import numpy as np
 from ...errors import RobotaskError, RobotaskWarning
 from . import format as fmt
 from .captions import Captions, parse_caption_document, read_caption_text, resolve_captions
+from .finite import finite_poses, inf_as_nan, interpolate_non_finite, zero_non_finite_depth
 from .format import decode_str, frame_stem
 from .poses import camera_poses, filter_point_cloud
 
@@ -132,15 +133,7 @@ class Episode:
             for s in range(start, stop, max(1, int(chunk))):
                 e = min(stop, s + chunk)
                 d = np.asarray(dset[s:e], dtype=np.float32)
-                bad = ~np.isfinite(d)
-                if bad.any():
-                    if not warned:
-                        first = s + int(np.argmax(bad.reshape(len(d), -1).any(axis=1)))
-                        warnings.warn(RobotaskWarning(
-                            f"{self.path / fmt.ANNOTATION}: {fmt.DEPTH} has NaN or inf values (first in frame "
-                            f"{first}); they are read as 0, no depth"), stacklevel=2)
-                        warned = True
-                    d[bad] = 0.0
+                warned = zero_non_finite_depth(d, s, self.path / fmt.ANNOTATION, warned)
                 c = None if conf is None else np.asarray(conf[s:e]).astype(np.uint8, copy=False)
                 if rep > 1:
                     d = d.repeat(rep, axis=1).repeat(rep, axis=2)
@@ -271,7 +264,7 @@ def _read_poses(f: h5py.File, ann: Path, calibration: dict) -> tuple[list[str], 
         if n == 0:
             raise RobotaskError(f"{ann}: {fmt.SLAM_NAMES} is empty (0 frames); expected one name per annotation frame")
         quat, trans = _frame_array(f, fmt.SLAM_QUAT, n, (4,)), _frame_array(f, fmt.SLAM_TRANS, n, (3,))
-        quat, trans = _finite_poses(ann, quat, trans)
+        quat, trans = finite_poses(ann, quat, trans)
         R_c2w, t_c2w = camera_poses(quat, trans, T_c0_b)
         return names, R_c2w, t_c2w
     n = next((int(f[k].shape[0]) for k in (fmt.LEFT_JOINTS, fmt.DEPTH, fmt.BODY_KEYPOINTS) if k in f), None)
@@ -279,20 +272,6 @@ def _read_poses(f: h5py.File, ann: Path, calibration: dict) -> tuple[list[str], 
         raise RobotaskError(f"{ann}: no slam/* datasets and none of hand_mocap/left_joints_3d, depth/depth, "
                             "full_body_mocap/keypoints to infer the frame count from")
     return [f"frame_{i:06d}.jpg" for i in range(n)], np.repeat(np.eye(3)[None], n, 0), np.zeros((n, 3))
-
-
-def _finite_poses(ann: Path, quat: np.ndarray, trans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Poses with NaN/inf frames replaced by the identity (warns with the count per dataset)."""
-    for key, arr, neutral in ((fmt.SLAM_QUAT, quat, np.array([1.0, 0, 0, 0])), (fmt.SLAM_TRANS, trans, np.zeros(3))):
-        bad = ~np.isfinite(arr).all(axis=1)
-        if bad.any():
-            warnings.warn(RobotaskWarning(
-                f"{ann}: {key} has NaN or inf in {int(bad.sum())} of {len(arr)} frames (first {int(np.argmax(bad))}); "
-                "those frames get the identity pose "
-                f"({'quaternion 1, 0, 0, 0' if key == fmt.SLAM_QUAT else 'zero translation'})"),
-                stacklevel=4)
-            arr[bad] = neutral
-    return quat, trans
 
 
 def _read_cloud(f: h5py.File, ann: Path) -> tuple[np.ndarray | None, int]:
@@ -338,10 +317,7 @@ def _read_mocap(f: h5py.File, n: int) -> dict[str, np.ndarray | None]:
     arrays = {"left_joints": left, "right_joints": right,
               "body_keypoints": _frame_array(f, fmt.BODY_KEYPOINTS, n, (fmt.N_BODY_JOINTS, 3)),
               "contacts": _frame_array(f, fmt.BODY_CONTACTS, n, (fmt.N_CONTACTS,))}
-    for arr in arrays.values():  # an infinite coordinate is as unknown as a NaN: the frame is invalid
-        if arr is not None and arr.dtype.kind == "f":
-            arr[np.isinf(arr)] = np.nan
-    return arrays
+    return inf_as_nan(arrays)
 
 
 def _warn_invalid_mocap(episode: Episode, ann: Path) -> None:
@@ -402,7 +378,7 @@ def _read_imu(f: h5py.File, n: int) -> Imu | None:
         raise RobotaskError(f"{f.filename}: imu/* lengths disagree (timestamps {len(ts)}, accel {len(accel)}, "
                             f"gyro {len(gyro)})")
     for key, arr in ((fmt.IMU_ACCEL, accel), (fmt.IMU_GYRO, gyro)):
-        _interpolate_non_finite(arr, f"{f.filename}: {key}")
+        interpolate_non_finite(arr, f"{f.filename}: {key}")
     ki = None
     if fmt.IMU_KEYFRAMES in f:
         ki = np.ravel(f[fmt.IMU_KEYFRAMES][()]).astype(np.int64)
@@ -411,20 +387,3 @@ def _read_imu(f: h5py.File, n: int) -> Imu | None:
                           "the suite drops the IMU block", stacklevel=3)
     return Imu(ts, accel, gyro, ki)
 
-
-def _interpolate_non_finite(arr: np.ndarray, where: str) -> None:
-    """Replace, in place, the samples (rows) of ``arr`` holding NaN or inf by linear interpolation between
-    the nearest finite samples (zeros when none is finite), with one warning naming ``where`` and the count."""
-    bad = ~np.isfinite(arr).all(axis=1)
-    if not bad.any():
-        return
-    warnings.warn(RobotaskWarning(f"{where} has NaN or inf in {int(bad.sum())} of {len(arr)} samples (first "
-                                  f"{int(np.argmax(bad))}); they are interpolated from the finite samples around "
-                                  "them"), stacklevel=4)
-    good = np.flatnonzero(~bad)
-    if not len(good):
-        arr[:] = 0.0
-        return
-    rows = np.flatnonzero(bad)
-    for axis in range(arr.shape[1]):
-        arr[rows, axis] = np.interp(rows, good, arr[good, axis])
