@@ -4,8 +4,10 @@ Each wing lists its own cases (``robotask.<wing>.badinput.CASES``; the book wing
 studies' parameter ranges, from ``robotask.book.badinput.cases(ranges)``); the appendix chapter runs them
 all and shows input, outcome and message, and ``tests/test_bad_input.py`` asserts every one. A case
 either must fail with a :class:`~robotask.errors.RobotaskError` whose message matches ``expect``, or
-must go on with a warning (``RobotaskWarning`` or any ``UserWarning``) whose text matches ``expect``.
-A traceback of any other exception is a failed case.
+must go on with a warning (``RobotaskWarning`` or any ``UserWarning``) whose text matches ``expect``,
+or must be *handled*: the run goes on with nothing to say and the right result (an input edited in
+place is seen, a killed build is rebuilt); the case checks that result itself and returns a one-line
+note of what it checked, which must match ``expect``. A traceback of any other exception is a failed case.
 """
 
 from __future__ import annotations
@@ -20,19 +22,20 @@ from typing import Any
 
 from .errors import RobotaskError
 
-OUTCOMES = ("error", "warning")
+OUTCOMES = ("error", "warning", "handled")
 
 
 @dataclass(frozen=True)
 class Case:
     """One bad input and the outcome it must get.
 
-    ``run(tmp)`` builds the input inside the empty folder ``tmp`` and performs the call a user would make.
+    ``run(tmp)`` builds the input inside the empty folder ``tmp`` and performs the call a user would make;
+    a ``handled`` case then checks the result and returns its note (a string).
     """
 
     group: str  # e.g. "videos", "annotation.hdf5", "corpora", "parameters", "outputs"
     name: str  # the input, in a few words: "fisheye_cam1.mp4 cut to 20 KB"
-    outcome: str  # "error" or "warning"
+    outcome: str  # "error", "warning" or "handled"
     expect: str  # regular expression the message must match (re.search)
     run: Callable[[Path], Any]
 
@@ -42,7 +45,7 @@ class Outcome:
     """What a case got: its outcome kind, the message, and whether that is what the case expects."""
 
     case: Case
-    got: str  # "error", "warning", "nothing" or "crash"
+    got: str  # "error", "warning", "handled", "nothing" or "crash"
     message: str
 
     @property
@@ -57,7 +60,7 @@ def run_case(case: Case) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="robotask-case-") as tmp, warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         try:
-            case.run(Path(tmp))
+            note = case.run(Path(tmp))
         except RobotaskError as exc:
             return Outcome(case, "error", str(exc).replace(tmp, "<tmp>"))
         except Exception as exc:  # noqa: BLE001 - a crash is what the catalogue exists to catch
@@ -65,4 +68,6 @@ def run_case(case: Case) -> Outcome:
     relevant = [str(w.message).replace(tmp, "<tmp>") for w in seen if issubclass(w.category, UserWarning)]
     if relevant:
         return Outcome(case, "warning", " | ".join(dict.fromkeys(relevant)))
+    if case.outcome == "handled" and isinstance(note, str):
+        return Outcome(case, "handled", note.replace(tmp, "<tmp>"))
     return Outcome(case, "nothing", "")

@@ -23,7 +23,7 @@ def test_book_case_gets_its_outcome(case):
 
 def test_book_cases_cover_parameters_and_outputs():
     groups = {c.group for c in BOOK_CASES}
-    assert groups == {"parameters", "outputs", "interrupts"}
+    assert groups == {"parameters", "outputs", "interrupts", "cache"}
     assert all(c.outcome in OUTCOMES for c in BOOK_CASES)
     assert len({(c.group, c.name) for c in BOOK_CASES}) == len(BOOK_CASES)
 

@@ -175,3 +175,17 @@ def test_two_collection_builds_into_one_out_at_once(tmp_path):
     from robotask.episode.files.collection import load_collection
 
     assert load_collection(out).ids == ["ep0000", "ep0001", "ep0002"]
+
+
+def test_a_handled_case_is_judged_by_the_note_it_returns():
+    from robotask.catalogue import Case, run_case
+
+    def warns(tmp):
+        import warnings
+
+        warnings.warn("degraded", RobotaskWarning, stacklevel=2)
+        return "rebuilt"
+
+    assert run_case(Case("g", "ok", "handled", r"^rebuilt in <tmp>$", lambda tmp: f"rebuilt in {tmp}")).ok
+    assert run_case(Case("g", "silent", "handled", r"rebuilt", lambda tmp: None)).got == "nothing"
+    assert run_case(Case("g", "loud", "handled", r"rebuilt", warns)).got == "warning"

@@ -1,4 +1,4 @@
-"""Bad input to the book tooling: parameters and output folders (:class:`robotask.catalogue.Case`).
+"""Bad input to the book tooling and the core: parameters, outputs, interrupts, the cache (``Case``).
 
 Every case does what a user would do (``robotask run`` with a typo, an output folder that cannot
 be written) and must be refused *before a kernel starts*, with a message that names the parameter,
@@ -14,6 +14,8 @@ The "not writable" case must fail for root too, who ignores permission bits: as 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,17 @@ def _cli_value(ranges: Ranges, chapter: str, name: str, text: str) -> Any:
 def _yaml_file(tmp: Path, text: str) -> Path:
     path = tmp / "params.yaml"
     path.write_text(text)
+    return path
+
+
+ALIAS_BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+"""Eight anchors of nine aliases each: 9**9, 387 million strings once expanded, in 300 bytes."""
+
+
+def _latin1_file(tmp: Path) -> Path:
+    path = tmp / "params.yaml"
+    path.write_bytes("output_dir: résultats\n".encode("latin-1"))
     return path
 
 
@@ -141,6 +154,137 @@ def _results_unwritable(ranges: Ranges, tmp: Path) -> Any:
             os.environ["ROBOTASK_RESULTS"] = old
 
 
+def _terminated_write(tmp: Path) -> Any:
+    """A real SIGTERM (``kill PID``) to this process in the middle of writing a result file over an earlier
+    one, with the command line's handler installed: the earlier file must be intact, no partial file left,
+    and the one line the command prints is the outcome (``tests/test_robustness_kill.py`` sends SIGTERM to
+    ``robotask run``, ``suite`` and ``features --collection``)."""
+    import signal
+    from unittest import mock
+
+    import pandas as pd
+
+    from ..errors import Terminated, sigterm_as_interrupt
+
+    (tmp / "results.csv").write_text("kept\n", encoding="utf-8")
+    real = Path.write_bytes
+
+    def cut(self: Path, data: bytes) -> int:
+        real(self, bytes(data[:1000]))
+        os.kill(os.getpid(), signal.SIGTERM)
+        return 1000
+
+    try:
+        with sigterm_as_interrupt(), mock.patch.object(Path, "write_bytes", cut):
+            io.write_csv(tmp / "results.csv", pd.DataFrame({"accuracy": range(4000)}))
+    except Terminated:
+        intact = (tmp / "results.csv").read_text(encoding="utf-8") == "kept\n" and len(list(tmp.iterdir())) == 1
+        if not intact:
+            raise AssertionError("the terminated write lost or left a file") from None
+        raise RobotaskError("robotask: terminated (SIGTERM); files already written are complete "
+                            "(results.csv as it was, no partial file); exit code 143") from None
+    return None
+
+
+@contextmanager
+def cache_at(root: Path) -> Iterator[Path]:
+    """``ROBOTASK_CACHE`` set to ``root`` while the block runs (a case's own cache), restored after."""
+    old = os.environ.get("ROBOTASK_CACHE")
+    os.environ["ROBOTASK_CACHE"] = str(root)
+    try:
+        yield root
+    finally:
+        if old is None:
+            os.environ.pop("ROBOTASK_CACHE", None)
+        else:
+            os.environ["ROBOTASK_CACHE"] = old
+
+
+def _cache_entry(tmp: Path, spoil: str) -> Any:
+    """Build an ``.npz`` cache entry in a cache under ``tmp``, spoil it as ``spoil`` says, and ask for it again:
+    the entry must be recomputed (the right arrays), never used."""
+    import numpy as np
+
+    from .. import cache
+
+    with cache_at(tmp / "cache"):
+        store = cache.Cache("features")
+        store.npz("entry.npz", lambda: {"x": np.arange(1000.0)})
+        path = store.path("entry.npz")
+        if spoil == "truncated":
+            path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+        else:  # other arrays under the checksum of the first ones: what a corrupted copy looks like
+            with np.load(path) as z:
+                claimed = z[cache.CHECKSUM]
+            io.write_npz(path, x=np.arange(1000.0) * 2, **{cache.CHECKSUM: claimed})
+        got = store.npz("entry.npz", lambda: {"x": np.arange(1000.0)})
+        if not np.array_equal(got["x"], np.arange(1000.0)):
+            raise AssertionError("the spoiled entry was used")
+        return got
+
+
+def _cache_folder_changed(tmp: Path) -> Any:
+    """A folder entry (a synthetic episode, say) one of whose files changed after it was built: rebuilt."""
+    from .. import cache
+
+    with cache_at(tmp / "cache"):
+        def build(folder: Path) -> None:
+            (folder / "video.mp4").write_bytes(b"\x00" * 4096)
+            (folder / "annotation.hdf5").write_bytes(b"\x01" * 4096)
+
+        entry = cache.Cache("episodes").folder("episode", build, marker="annotation.hdf5")
+        with open(entry / "video.mp4", "r+b") as fh:  # same size, one byte changed
+            fh.seek(2048)
+            fh.write(b"\xff")
+        cache.Cache("episodes").folder("episode", build, marker="annotation.hdf5")
+        if (entry / "video.mp4").read_bytes() != b"\x00" * 4096:
+            raise AssertionError("the changed entry was used")
+
+
+def _cache_cannot_keep(tmp: Path, where: str) -> Any:
+    """A cache folder that cannot take a new entry (``where``: ``read-only``, for root too, or ``full``,
+    simulated): the result is computed and used, with a warning that it was not kept."""
+    import errno
+    from unittest import mock
+
+    import numpy as np
+
+    from .. import cache
+
+    with cache_at(unwritable_folder(tmp) if where == "read-only" else tmp / "cache"):
+        store = cache.Cache("features")
+        if where == "read-only":
+            got = store.npz("entry.npz", lambda: {"x": np.arange(3)})
+        else:
+            with mock.patch("zipfile.ZipFile.open", side_effect=OSError(errno.ENOSPC, "No space left on device")):
+                got = store.npz("entry.npz", lambda: {"x": np.arange(3)})
+            if [p for p in store.root.iterdir() if p.suffix in (".npz", ".tmp")]:
+                raise AssertionError("a half-written cache entry was left")
+        if not np.array_equal(got["x"], np.arange(3)):
+            raise AssertionError("the result was lost")
+        return got
+
+
+def cache_cases() -> list[Case]:
+    """The ``cache`` group: spoiled entries and cache folders that cannot take more."""
+    return [
+        Case("cache", "a cache entry cut to half its bytes", "warning",
+             r"entry\.npz: unreadable cache entry; recomputing", lambda tmp: _cache_entry(tmp, "truncated")),
+        Case("cache", "a cache entry whose arrays do not match its checksum", "warning",
+             r"entry\.npz: cache entry does not match its checksum \(truncated or corrupted\); recomputing it",
+             lambda tmp: _cache_entry(tmp, "corrupted")),
+        Case("cache", "a cached episode folder with one byte of a video changed", "warning",
+             r"episodes/episode: cache entry does not match its checksums \(truncated or corrupted\); rebuilding",
+             _cache_folder_changed),
+        Case("cache", "a cache folder that cannot be written (for root: a read-only file system)", "warning",
+             r"cache folder \S+ cannot keep entry\.npz \(.+\); the result is used but not kept",
+             lambda tmp: _cache_cannot_keep(tmp, "read-only")),
+        Case("cache", "a full disk under the cache folder (simulated)", "warning",
+             r"cache folder \S+ cannot keep entry\.npz \(the disk holding \S+ is full.*\); the result is used "
+             r"but not kept", lambda tmp: _cache_cannot_keep(tmp, "full")),
+    ]
+
+
 def parameter_cases(ranges: Ranges) -> list[Case]:
     """The ``parameters`` group: what ``robotask run`` refuses, checked against ``ranges``."""
     return [
@@ -183,6 +327,27 @@ def parameter_cases(ranges: Ranges) -> list[Case]:
              lambda tmp: _plan(ranges, RETRIEVAL, params_file=tmp / "missing.yaml")),
         Case("parameters", "unknown parameter set: --set huge", "error", r"unknown parameter set 'huge'",
              lambda tmp: runner.plan(chapters.select([RETRIEVAL]), "huge", None, {}, ranges=ranges)),
+        Case("parameters", "a billion trials: -p n_trials 1000000000", "error",
+             r"'n_trials' = 1000000000 is out of range; expected between 1 and 10000 gallery trials",
+             lambda tmp: _cli_value(ranges, RETRIEVAL, "n_trials", "1000000000")),
+        Case("parameters", "a billion bootstrap replicates: -p n_bootstrap 1000000000", "error",
+             r"'n_bootstrap' = 1000000000 is out of range; expected between 1 and 100000",
+             lambda tmp: _cli_value(ranges, "07_uncertainty", "n_bootstrap", "1000000000")),
+        Case("parameters", "ten million frames: -p frames 10000000", "error",
+             r"'frames' = 10000000 is out of range; expected between 1 and 100000 frames",
+             lambda tmp: _cli_value(ranges, EPISODE, "frames", "10000000")),
+        Case("parameters", "a million MLP epochs: -p mlp_epochs 1000000", "error",
+             r"'mlp_epochs' = 1000000 is out of range; expected between 1 and 5000 epochs",
+             lambda tmp: _cli_value(ranges, "14_collections", "mlp_epochs", "1000000")),
+        Case("parameters", "a YAML alias bomb as --params (9 levels of 9 aliases)", "error",
+             r"params\.yaml holds 72 YAML aliases \(\*name\); expected at most 16",
+             lambda tmp: _plan(ranges, RETRIEVAL, params_file=_yaml_file(tmp, ALIAS_BOMB))),
+        Case("parameters", "a parameter file of 2 MB", "error",
+             r"params\.yaml holds 2000014 bytes; expected at most 1048576 \(1 MiB\)",
+             lambda tmp: _plan(ranges, RETRIEVAL, params_file=_yaml_file(tmp, "n_trials: 3\n# " + "x" * 2_000_000))),
+        Case("parameters", "a parameter file in Latin-1, not UTF-8", "error",
+             r"params\.yaml is not UTF-8 text \(byte 0xe9 at offset 13\)",
+             lambda tmp: _plan(ranges, RETRIEVAL, params_file=_latin1_file(tmp))),
     ]
 
 
@@ -201,6 +366,9 @@ def output_cases(ranges: Ranges) -> list[Case]:
         Case("interrupts", "Ctrl-C while a result file is written over an earlier one", "error",
              r"interrupted; files already written are complete \(results\.csv as it was, no partial file\)",
              _interrupted_write),
+        Case("interrupts", "SIGTERM (kill PID) while a result file is written over an earlier one", "error",
+             r"terminated \(SIGTERM\); files already written are complete \(results\.csv as it was, no partial "
+             r"file\); exit code 143", _terminated_write),
         Case("outputs", "--out is not writable (for root: a read-only file system)", "error", r"is not writable",
              lambda tmp: _run_into(ranges, unwritable_folder(tmp))),
         Case("outputs", "ROBOTASK_RESULTS is not writable", "error", r"results folder .* is not writable",
@@ -221,9 +389,9 @@ def output_cases(ranges: Ranges) -> list[Case]:
 
 
 def cases(ranges: Ranges) -> list[Case]:
-    """The book wing's bad-input cases (groups ``parameters`` and ``outputs``); ``ranges``: the
+    """The book wing's bad-input cases (groups ``parameters``, ``outputs``, ``interrupts``, ``cache``); ``ranges``: the
     studies' parameter ranges, merged (:func:`robotask.cli.parameter_ranges`)."""
-    return parameter_cases(ranges) + output_cases(ranges)
+    return parameter_cases(ranges) + output_cases(ranges) + cache_cases()
 
 
-__all__ = ["cases", "output_cases", "parameter_cases", "unwritable_folder"]
+__all__ = ["cache_at", "cache_cases", "cases", "output_cases", "parameter_cases", "unwritable_folder"]

@@ -102,4 +102,20 @@ CASES: list[Case] = [
          lambda tmp: StudyConfig(n_trials=0)),
     Case("corpora", "--rankers bm25,tfidf", "error", r"--rankers: unknown ranker(?:\(s\))? 'tfidf'; valid: bm25",
          corpus_file("corpus.csv", GOOD, "--rankers", "bm25,tfidf")),
+    Case("corpora", "--trials 1000000000 (a billion galleries)", "error",
+         r"argument --trials: 1000000000 is out of range; expected between 1 and 10000 gallery trials",
+         corpus_file("corpus.csv", GOOD, "--trials", "1000000000")),
+    Case("corpora", "--seed -1", "error", r"argument --seed: -1 is out of range; expected >= 0",
+         corpus_file("corpus.csv", GOOD, "--seed", "-1")),
+    Case("corpora", "corpus.csv with an instruction of a megabyte", "error",
+         r"corpus\.csv: data row 2 has a text of 1048576 characters \('pick up the cup pick up the cu'\.\.\.\); "
+         r"expected at most 10000 characters",
+         corpus_file("corpus.csv", GOOD.replace("lift the lid", "pick up the cup " * 65_536))),
+    Case("corpora", "library.yaml with a text of a megabyte", "error",
+         r"library\.yaml: key 'open_box', item 1 has a text of 1048576 characters .*; expected at most 10000",
+         corpus_file("library.yaml", f"open_box: [open the box, '{'pick up the cup ' * 65_536}']\n"
+                                     "close_box: [close it, shut it]\n")),
+    Case("corpora", "corpus.csv with a task name of 20000 characters", "error",
+         r"corpus\.csv: data row 1 has a task of 20000 characters .*; expected at most 10000 characters",
+         corpus_file("corpus.csv", GOOD.replace("open_box,open the box", "x" * 20_000 + ",open the box"))),
 ]
