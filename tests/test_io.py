@@ -50,15 +50,7 @@ def test_progress_bars_switch_off_with_the_environment(monkeypatch):
     bar.close()
 
 
-def test_benchmark_table_flattens_nested_results():
-    from robotask.book import provenance
 
-    table = provenance.benchmark_table({"b": {"wall_s": 1.23456, "runs": [{"n": 2}], "ok": True}})
-    assert table.to_dict("records") == [
-        {"benchmark": "b", "measure": "wall_s", "value": "1.235"},
-        {"benchmark": "b", "measure": "runs[0].n", "value": "2"},
-        {"benchmark": "b", "measure": "ok", "value": "yes"},
-    ]
 
 
 def test_chapter_benchmark_reads_what_a_chapter_saved(tmp_path):

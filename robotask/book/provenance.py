@@ -109,32 +109,3 @@ def chapter_benchmark(path: str | Path, key: str = "benchmark") -> dict | None:
         return None
     value = json.loads(path.read_text()).get(key)
     return value if isinstance(value, dict) and value else None
-
-
-def _flatten(value: object, prefix: str = "") -> list[tuple[str, object]]:
-    """``(dotted key, leaf)`` pairs of nested dicts and lists."""
-    if isinstance(value, dict):
-        return [kv for k, v in value.items() for kv in _flatten(v, f"{prefix}.{k}" if prefix else str(k))]
-    if isinstance(value, list) and value and all(isinstance(v, (dict, list)) for v in value):
-        return [kv for i, v in enumerate(value) for kv in _flatten(v, f"{prefix}[{i}]")]
-    return [(prefix, value)]
-
-
-def benchmark_table(results: dict[str, dict]) -> pd.DataFrame:
-    """One row per measured quantity of each benchmark, floats to 4 significant digits."""
-    rows = [
-        {"benchmark": name, "measure": key, "value": _plain(leaf)}
-        for name, result in results.items() for key, leaf in _flatten(result) if leaf is not None
-    ]
-    return pd.DataFrame(rows, columns=["benchmark", "measure", "value"])
-
-
-def _plain(leaf: object) -> str:
-    """A measured value as a reader reads it: floats to 4 significant digits, yes/no, lists as words."""
-    if isinstance(leaf, bool):
-        return "yes" if leaf else "no"
-    if isinstance(leaf, float):
-        return f"{leaf:.4g}"
-    if isinstance(leaf, (list, tuple)):
-        return ", ".join(_plain(v) for v in leaf)
-    return str(leaf)

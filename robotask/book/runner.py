@@ -38,7 +38,7 @@ from ..parameters import Ranges
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
-from .run_order import ALONE_MARK, Planned, longest_first, split_readers, waited_seconds
+from .scheduling import ALONE_MARK, Planned, longest_first, split_readers, waited_seconds
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
 """Code cells carrying this tag keep their input visible in the book: cells that teach the package."""
