@@ -61,3 +61,16 @@ def test_chapter_benchmark_reads_what_a_chapter_saved(tmp_path):
     assert provenance.chapter_benchmark(tmp_path / "none.json") is None
     (tmp_path / "t.json").write_text('{"benchmark": {"study_s": 1.5, "identical": true}}')
     assert provenance.chapter_benchmark(tmp_path / "t.json") == {"study_s": 1.5, "identical": True}
+
+
+def test_the_reproduction_page_lists_every_package_the_study_uses_and_each_library_revision():
+    from robotask.book import provenance
+
+    names = provenance.study_packages()
+    assert {"robotask", "numpy", "torch", "dask", "distributed", "wordllama", "bm25s", "jupyter-book"} <= set(names)
+    assert len(names) == len(set(names)) and "test_episode_tasks" not in names  # no test module, no repeats
+    versions = provenance.package_versions(("numpy", "no-such-package-here"))
+    assert versions["version"].tolist()[1] == "not installed"
+    libraries = provenance.library_revisions()
+    assert {"rlbench", "calvin", "libero", "robocasa", "robotwin"} <= set(libraries["library"])
+    assert (libraries["revision"].str.fullmatch(r"[0-9a-f]{12}(, [0-9a-f]{12})*")).all()
