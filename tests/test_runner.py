@@ -165,3 +165,14 @@ def test_the_makefile_reads_the_readers_from_the_chapter_list():
     assert line, "the Makefile's sed expects a one-line READERS = (...) in robotask/book/chapters.py"
     assert tuple(x.strip().strip('"') for x in line.group(1).split(",") if x.strip()) == chapters.READERS
     assert "READERS := $(shell sed" in (paths.ROOT / "Makefile").read_text()
+
+
+def test_the_reproduction_page_reads_the_log_of_the_run_that_executes_it(tmp_path):
+    """`make book SET=smoke` and `make test` write their logs to different places; page 99 gets the right one."""
+    page = next(c for c in chapters.CHAPTERS if c.id == "99_reproducing")
+    assert runner.with_run_log(page, {}, paths.BUILD / "run_log.json")["run_log"] == "_build/run_log.json"
+    smoke = runner.with_run_log(page, {}, paths.BUILD / "smoke" / "run_log.json")
+    assert smoke["run_log"] == "_build/smoke/run_log.json"
+    assert runner.with_run_log(page, {"run_log": "mine.json"}, paths.BUILD / "run_log.json") == {"run_log": "mine.json"}
+    other = next(c for c in chapters.CHAPTERS if c.id == "02_five_rankers")
+    assert runner.with_run_log(other, {"seed": 1}, paths.BUILD / "run_log.json") == {"seed": 1}
