@@ -37,7 +37,7 @@ from robotask.book import report
 from robotask.io import write_csv, write_json
 from robotask.retrieval.presentation import figures, phrases, table_labels
 from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.reproduction import paper
+from robotask.retrieval.reproduction import paper, versus_paper
 from robotask.retrieval.rlbench import extraction, fixed_corpus
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
@@ -213,7 +213,7 @@ glue_all(n_oddities=len(oddities),
 # for reproducing the paper's percentages exactly, so the rest of the chapter looks for it.
 
 # %% tags=["remove-input"]
-comparison = fixed_corpus.compare_with_paper(corpus_df, accounting)
+comparison = versus_paper.compare_with_paper(corpus_df, accounting)
 report.show_table(table_labels.quantities(comparison),
                   caption="The corpus we extract beside the corpus the paper reports.")
 
@@ -233,7 +233,7 @@ report.show_table(table_labels.quantities(comparison),
 # jenga‖Take the protruding block…”).
 
 # %% tags=["remove-input"]
-alternatives = fixed_corpus.rule_alternatives(literals)
+alternatives = versus_paper.rule_alternatives(literals)
 report.show_table(alternatives, caption="The corpus under alternative extraction rules.")
 n_first_listed = fixed_corpus.first_listed_scored_queries(corpus_df)
 facts = phrases.rule_facts(alternatives, counts, n_first_listed)

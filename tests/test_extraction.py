@@ -11,6 +11,7 @@ import pytest
 
 from robotask import cli
 from robotask.errors import RobotaskError
+from robotask.retrieval.reproduction import versus_paper
 from robotask.retrieval.rlbench import extraction, fixed_corpus, joins
 
 MIRROR = Path("/work/.mirror/stepjam+RLBench/repo")
@@ -318,7 +319,7 @@ def test_reextraction_from_mirror_equals_committed(tmp_path):
 
         write_csv(fresh, tables[name])
         assert fresh.read_text() == (fixed_corpus.paths.RLBENCH_DATA / f"{name}.csv").read_text(), name
-    alternatives = fixed_corpus.rule_alternatives(fixed_corpus.load_literals()).set_index("rule")
+    alternatives = versus_paper.rule_alternatives(fixed_corpus.load_literals()).set_index("rule")
     for rule in joins.JOIN_RULES:
         split, _ = extraction.extract_directory(tmp_path, join_rule=rule)
         assert alternatives.loc[rule, ["tasks", "descriptions"]].tolist() == [
@@ -333,7 +334,7 @@ def test_split_rule_agrees_with_the_literals_counterfactual(tasks_dir, tmp_path)
     from robotask.io import write_csv
 
     write_csv(path, tables["literals"])
-    alternatives = fixed_corpus.rule_alternatives(fixed_corpus.load_literals(path)).set_index("rule")
+    alternatives = versus_paper.rule_alternatives(fixed_corpus.load_literals(path)).set_index("rule")
     split, _ = extraction.extract_directory(tasks_dir, join_rule="split_glued")
     assert alternatives.loc["split_glued", "tasks"] == split["task"].nunique()
     assert alternatives.loc["split_glued", "descriptions"] == len(split)

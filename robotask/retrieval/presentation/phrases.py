@@ -316,7 +316,7 @@ def corpus_facts(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per
 def rule_facts(alternatives: pd.DataFrame, counts: Mapping[str, int], n_first_listed: int) -> dict:
     """Chapter 01: our corpus against the paper's, the extraction rules that give its counts, and
     which counts of scored queries its first-listed percentages fit (``alternatives``:
-    ``fixed_corpus.rule_alternatives``; ``n_first_listed``: our first-listed scored queries)."""
+    ``versus_paper.rule_alternatives``; ``n_first_listed``: our first-listed scored queries)."""
     from ..reproduction import paper
 
     rules = alternatives.set_index("rule")
