@@ -6,7 +6,7 @@ so importing one module loads only what that module needs (the ranker registry, 
 never imports torch).
 
 - ``rlbench``: the RLBench corpus, its extraction from the task files and its committed tables;
-- ``static_evaluator``: what ``init_episode`` returns per variation, computed with ``ast`` (the full corpus);
+- ``ast_interpreter``: what ``init_episode`` returns per variation, computed with ``ast`` (the full corpus);
 - ``libraries``: any corpus a user brings, CALVIN, and the protocol on other libraries (chapter 09);
 - ``rankers``: lexical and embedding rankers and the ``registry`` that names them all;
 - ``protocol``: the study corpus and its gallery draws, the study, and a plain reference;

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..protocol.study import StudyConfig, run_study
 from ..statistics.across_galleries import summary_table
-from . import averages, budget, catalog, claims, extras, pool
+from . import averages, budget, catalog, claims, pool, side_studies
 from .phrases import leader, order_change
 
 NEW = ("robocasa", "robotwin", "robotwin_placeholder")
@@ -43,13 +43,13 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, budget_trials: int,
         per_trial = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
         per_trials[key] = per_trial
         table2[key] = summary_table(per_trial, condition="one", policy="primary")
-        wins[key] = extras.paired_wins(per_trial, "char", "bm25")
+        wins[key] = side_studies.paired_wins(per_trial, "char", "bm25")
     second = {key: budget.budget_curve(frames[key], [1, 2], rankers, budget_trials, seed) for key in NEW}
     curves = {}
     for key in budget_libraries:
         usable = budget.usable_ks(frames[key], ks, min_budget_tasks)
         curves[key] = budget.budget_curve(frames[key], usable, rankers, budget_trials, seed)
-    su = extras.seen_unseen(frames["robotwin"], rankers, budget_trials, seed)
+    su = side_studies.seen_unseen(frames["robotwin"], rankers, budget_trials, seed)
     pooled = pool.pool({k: frames[k] for k in catalog.POOLED})
     n_all = pooled["task"].nunique()
     size = pool.size_curve(pooled, pool.log_sizes(size_min, n_all, size_steps), rankers, size_draws, seed)
@@ -57,7 +57,7 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, budget_trials: int,
                     for k in catalog.PATHS if k != "libero"], ignore_index=True)
     texts = pooled.groupby("task", sort=True)["text"]
     gallery, queries = texts.first().tolist(), pooled["text"][~pooled.index.isin(texts.head(1).index)].tolist()
-    cost = extras.cost(gallery, queries, rankers)
+    cost = side_studies.cost(gallery, queries, rankers)
     top = size[size["n"] == size["n"].max()].groupby("ranker")["accuracy"].mean()
     cost = cost.merge(top.rename("accuracy").reset_index(), on="ranker")
     return ScalingResults(table2, wins, curves, su, size, mm, cost, per_trials, second)
