@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from robotask.retrieval.presentation import phrases as ph
+from robotask.retrieval import presentation as ph
+from robotask.retrieval.presentation import phrases
 
 
 def test_leader_takes_the_highest_value_and_breaks_ties_by_name():
-    assert ph.leader({"bm25": 60.0, "char": 64.0}) == "char"
-    assert ph.leader({"b": 1.0, "a": 1.0}) == "a"
-    assert ph.leader(pd.Series({"x": -2.0, "y": -1.0})) == "y"
+    assert phrases.leader({"bm25": 60.0, "char": 64.0}) == "char"
+    assert phrases.leader({"b": 1.0, "a": 1.0}) == "a"
+    assert phrases.leader(pd.Series({"x": -2.0, "y": -1.0})) == "y"
 
 
 def test_fewer_or_more_and_fits():

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...words import join
 from ..rankers.registry import RANKERS
-from .sentences import label
+from .phrases import label
 
 QUANTITY_LABELS = {  # corpus quantities (versus_paper.compare_with_paper and the corpus.* numbers)
     "task_files": "Task files", "tasks": "Tasks in the corpus", "descriptions": "Descriptions",
