@@ -73,9 +73,10 @@ from robotask.words import count
 plots.use_style()
 out = report.output_dir(output_dir, "09_libraries")
 t0 = time.perf_counter()
-res = experiments.run_all(seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials,
-                          ks=ks, budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
-                          size_draws=size_draws, size_steps=size_steps, size_min=size_min)
+res = experiments.run_all(
+    seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials, ks=ks,
+    budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
+    size_draws=size_draws, size_steps=size_steps, size_min=size_min)
 seconds = time.perf_counter() - t0
 summary = experiments.summary(res)
 _ = write_json(out / "summary.json", summary)
