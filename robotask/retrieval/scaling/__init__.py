@@ -29,7 +29,6 @@ from .phrases import (
     shape,
     share_phrase,
     span,
-    wins_phrase,
 )
 from .pool import log_sizes, size_curve, slope_per_doubling
 from .side_studies import cost, paired_wins, seen_unseen
@@ -42,5 +41,5 @@ __all__ = [
     "direction", "disagree_where", "eligible", "leader", "leaders_by", "library_claims", "log_sizes", "macro_micro",
     "order_by_k", "order_change", "paired_gain", "paired_wins", "plateau_k", "read", "run_all", "run_matched",
     "seen_unseen", "shape", "share_phrase", "size_curve", "size_figure", "size_readings", "slope_halves",
-    "slope_per_doubling", "slope_range", "span", "summary", "usable_ks", "wins_phrase",
+    "slope_per_doubling", "slope_range", "span", "summary", "usable_ks",
 ]
