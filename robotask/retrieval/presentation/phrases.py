@@ -182,8 +182,3 @@ def reading_verdict(move: float, offset: float) -> str:
     if move < abs(offset) / 2:
         return "changes the fingerprint of one gallery, but not the offset of the means"
     return "moves the means by as much as their offset from the paper's"
-
-
-# ------------------------------------------------------------------ the values each chapter glues
-
-
