@@ -15,8 +15,7 @@ from __future__ import annotations
 import argparse
 
 from robotask import io, paths
-from robotask.retrieval.protocol import reference
-from robotask.retrieval.protocol.draws import load_study_corpus
+from robotask.retrieval.protocol import load_study_corpus, reference
 
 
 def main() -> None:

@@ -35,9 +35,14 @@ output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.reproduction import paper
+from robotask.retrieval.presentation import (
+    corpus_facts,
+    figure_descriptions_per_task,
+    glue_all,
+    rule_facts,
+    table_labels,
+)
+from robotask.retrieval.reproduction import paper, versus_paper
 from robotask.retrieval.rlbench import extraction, fixed_corpus
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
@@ -147,7 +152,7 @@ report.show_table(excluded[excluded["status"] != "templated"],
 # least {glue:text}`min_queries` queries.
 
 # %% tags=["remove-input"]
-fig = figures.figure_descriptions_per_task(corpus_df)
+fig = figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
 per_task = fixed_corpus.descriptions_per_task(corpus_df)
 report.show_figure(fig, "fig-descriptions-per-task",
@@ -201,7 +206,7 @@ glued = fixed_corpus.glued_literals(literals)
 report.show_table(glued[["task", "status", "line", "marked"]],
                   caption="Adjacent string literals Python glues into one description.")
 glue_all(n_oddities=len(oddities),
-         **phrases.corpus_facts(tables, excluded, per_task, dups, within, glued))
+         **corpus_facts(tables, excluded, per_task, dups, within, glued))
 
 # %% [markdown]
 # ## Comparison with the paper
@@ -213,7 +218,7 @@ glue_all(n_oddities=len(oddities),
 # for reproducing the paper's percentages exactly, so the rest of the chapter looks for it.
 
 # %% tags=["remove-input"]
-comparison = fixed_corpus.compare_with_paper(corpus_df, accounting)
+comparison = versus_paper.compare_with_paper(corpus_df, accounting)
 report.show_table(table_labels.quantities(comparison),
                   caption="The corpus we extract beside the corpus the paper reports.")
 
@@ -233,10 +238,10 @@ report.show_table(table_labels.quantities(comparison),
 # jenga‖Take the protruding block…”).
 
 # %% tags=["remove-input"]
-alternatives = fixed_corpus.rule_alternatives(literals)
+alternatives = versus_paper.rule_alternatives(literals)
 report.show_table(alternatives, caption="The corpus under alternative extraction rules.")
 n_first_listed = fixed_corpus.first_listed_scored_queries(corpus_df)
-facts = phrases.rule_facts(alternatives, counts, n_first_listed)
+facts = rule_facts(alternatives, counts, n_first_listed)
 glue_all(**{k: v for k, v in facts.items() if k != "only_capital"})
 if not facts["only_capital"]:
     report.show_md("**Note.** The sentences below about `split_capital` as the one uniform rule "

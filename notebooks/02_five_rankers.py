@@ -52,12 +52,19 @@ save_all_predictions: bool = False  # write predictions of every trial
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.presentation.sentences import ordering
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.rankers.registry import PAPER_RANKERS
+from robotask.retrieval.presentation import (
+    figure_paired_histograms,
+    figure_ranker_spread,
+    figure_trial_distributions,
+    glue_all,
+    labels,
+    ordering,
+    paired_facts,
+    spread_facts,
+    table_labels,
+)
+from robotask.retrieval.protocol import load_study_corpus, study
+from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import paper
 from robotask.retrieval.statistics import across_galleries
 
@@ -86,7 +93,7 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
          n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
          n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
          char_max=char_ngram_max,
-         extra_rankers=phrases.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
+         extra_rankers=labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
 # The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_descriptions` descriptions. Each
@@ -160,7 +167,7 @@ report.show_table(table_labels.table2(summary, paper.TABLE2), digits=1,
                   caption=("Top-1 accuracy over random one-description galleries, "
                            "beside the paper's Table 2 (%)."))
 stats = summary.set_index("ranker")
-glue_all(**phrases.spread_facts(stats, paper.TABLE2, PAPER_RANKERS))
+glue_all(**spread_facts(stats, paper.TABLE2, PAPER_RANKERS))
 if not stats.index.isin(PAPER_RANKERS).any():
     report.show_md("**Note.** This run scored none of the paper's rankers: the paragraphs below "
                    "that compare with the paper do not apply.")
@@ -197,7 +204,7 @@ if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).
 # paraphrase is indexed; they are not confidence intervals ({doc}`07_uncertainty` adds those).
 
 # %% tags=["remove-input"]
-fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()})
+fig = figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()})
 plots.save_figure(fig, out, "fig2_ranker_spread")
 report.show_figure(
     fig, "fig-ranker-spread",
@@ -206,7 +213,7 @@ report.show_figure(
     "{cite:p}`yelamanchi2026reference` (the paper's Figure 2).",
     f"Dot-and-bar chart, one row per ranker: {ordering(stats['mean'])}.",
 )
-fig = figures.figure_trial_distributions(per_trial)
+fig = figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
 report.show_figure(
     fig, "fig-trial-distributions",
@@ -234,14 +241,14 @@ paired = across_galleries.paired_table(per_trial, pairs) if pairs else None
 if paired is not None:
     report.show_table(table_labels.paired(paired), digits=2, headers=table_labels.PAIR_HEADERS,
                       caption="Paired differences between rankers over the same galleries (pp).")
-    fig = figures.figure_paired_histograms(per_trial, pairs[:3])
+    fig = figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
     report.show_figure(
         fig, "fig-paired-histograms",
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
         "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
-glue_all(**phrases.paired_facts(paired, paper.PAIRED))
+glue_all(**paired_facts(paired, paper.PAIRED))
 if paired is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
     report.show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
                    "the next paragraph, which compares them, does not apply.")

@@ -46,10 +46,14 @@ import dataclasses
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
+from robotask.retrieval.presentation import (
+    figure_matched,
+    glue_all,
+    matched_facts,
+    same_signs,
+    table_labels,
+)
+from robotask.retrieval.protocol import load_study_corpus, study
 from robotask.retrieval.reproduction import paper
 from robotask.retrieval.statistics import across_galleries
 
@@ -120,7 +124,7 @@ report.show_table(table_labels.table3(matched, paper.TABLE3), digits=1,
                   caption=("Matched study: one vs two indexed descriptions, same queries, "
                            "beside the paper's Table 3 (%)."))
 gains = matched.set_index("ranker")
-glue_all(**phrases.matched_facts(matched, paper.TABLE3))
+glue_all(**matched_facts(matched, paper.TABLE3))
 
 # %% [markdown]
 # On identical queries a second description changes the mean accuracy by between
@@ -142,7 +146,7 @@ glue_all(**phrases.matched_facts(matched, paper.TABLE3))
 # {numref}`fig-matched` shows the gain ranker by ranker, with every trial as a dot.
 
 # %% tags=["remove-input"]
-fig = figures.figure_matched(matched, per_trial, paper.TABLE3)
+fig = figure_matched(matched, per_trial, paper.TABLE3)
 plots.save_figure(fig, out, "fig4_matched")
 report.show_figure(
     fig, "fig-matched",
@@ -173,10 +177,10 @@ else:
     both, headers = table_labels.two_readings(matched, alt, matched_draws, other)
     report.show_table(both, digits=1, headers=headers,
                       caption="The matched study under the other way of drawing the galleries.")
-alt_facts = phrases.matched_facts(alt if alt is not None else matched, paper.TABLE3)
+alt_facts = matched_facts(alt if alt is not None else matched, paper.TABLE3)
 glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"], alt_hi=alt_facts["gain_hi"],
          alt_top=alt_facts["top"], alt_n_gain=alt_facts["n_gain"],
-         same_direction=phrases.same_signs(gains["diff"], (alt if alt is not None else matched)
+         same_direction=same_signs(gains["diff"], (alt if alt is not None else matched)
                                            .set_index("ranker")["diff"]))
 
 # %% [markdown]

@@ -43,12 +43,17 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 from robotask import io
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.perturbations.vocabulary import opposite_tasks
-from robotask.retrieval.presentation import phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all, per_draw
-from robotask.retrieval.presentation.sentences import label
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
+from robotask.retrieval.perturbations import opposite_tasks
+from robotask.retrieval.presentation import (
+    duplicate_facts,
+    first_listed_facts,
+    glue_all,
+    label,
+    per_draw,
+    policy_facts,
+    table_labels,
+)
+from robotask.retrieval.protocol import load_study_corpus, study
 from robotask.retrieval.reproduction import paper
 from robotask.retrieval.statistics import across_galleries
 
@@ -116,7 +121,7 @@ table4 = table_labels.policy_table(across_galleries.policy_table(per_trial), pap
 report.show_table(table4.drop(columns="ranker"), digits=1, headers=table_labels.POLICY_HEADERS,
                   caption="Top-1 accuracy under each scoring policy, beside the paper's Table 4.")
 policies = table4.set_index("ranker")[["strict", "either", "primary"]]
-glue_all(**phrases.policy_facts(policies))
+glue_all(**policy_facts(policies))
 if not {"char", "bm25"} <= set(config.rankers):
     report.show_md("**Note.** This run lacks Char TF-IDF or BM25: the next paragraph "
                    "does not apply.")
@@ -145,7 +150,7 @@ report.show_table(audit.assign(ranker=audit["ranker"].map(label)), digits=1,
                   caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
 fl = audit.set_index("ranker")
 summary = across_galleries.summary_table(per_trial).set_index("ranker")
-glue_all(n_trials=n_trials, **phrases.first_listed_facts(fl, summary, paper.FIRST_LISTED))
+glue_all(n_trials=n_trials, **first_listed_facts(fl, summary, paper.FIRST_LISTED))
 if not {"char", "word_char"} <= set(config.rankers):
     report.show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph does "
                    "not apply.")
@@ -166,7 +171,7 @@ dup_pred = fl_pred[fl_pred["duplicate"]][["ranker", "task", "text", "predicted"]
 report.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(label)),
                   headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
                   caption="The copies of the duplicated text on the first-listed gallery.")
-facts = phrases.duplicate_facts(dup_pred, fl, first)
+facts = duplicate_facts(dup_pred, fl, first)
 glue_all(**{k: v for k, v in facts.items() if k != "applies"})
 if not facts["applies"]:
     report.show_md("**Note.** In this run a copy of the duplicated text is indexed, or some ranker "

@@ -49,13 +49,21 @@ benchmark_reference_trials: int = 2  # trials timed with the reference (0: skip)
 from robotask import io, plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import draw_verdict, fewer_or_more, glue_all
-from robotask.retrieval.presentation.phrases import glue_missing, how_many, offset_reading
-from robotask.retrieval.protocol import reference, study
-from robotask.retrieval.protocol.draws import load_study_corpus
+from robotask.retrieval.presentation import (
+    alternative_facts,
+    corpus_size_facts,
+    draw_verdict,
+    fewer_or_more,
+    figure_paper_vs_ours,
+    glue_all,
+    glue_missing,
+    how_many,
+    offset_reading,
+    table_labels,
+)
+from robotask.retrieval.protocol import load_study_corpus, reference, study
 from robotask.retrieval.reproduction import paper, versus_paper
-from robotask.retrieval.rlbench.fixed_corpus import load_accounting, load_literals
+from robotask.retrieval.rlbench import load_accounting, load_literals
 from robotask.retrieval.statistics import across_galleries
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
@@ -135,7 +143,7 @@ glue_all(n_acc=len(acc), n_exact=exact, n_near=int((acc["diff"].abs() <= 1.0).su
 # against the noise of the draws.
 
 # %% tags=["remove-input"]
-fig = figures.figure_paper_vs_ours(comparison)
+fig = figure_paper_vs_ours(comparison)
 plots.save_figure(fig, out, "paper_vs_ours")
 report.show_figure(
     fig, "fig-paper-vs-ours",
@@ -179,7 +187,7 @@ glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
 # it, and whether they include the counts of the paper's corpus and of ours.
 
 # %% tags=["remove-input"]
-dens, facts = phrases.corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
+dens, facts = corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
                                        int(corpus.duplicate.sum()))
 report.show_table(dens.assign(key=dens["key"].map(table_labels.number_label)),
                   headers=table_labels.DENOMINATOR_HEADERS,
@@ -217,7 +225,7 @@ if alternative_corpora and not corpus_path:
 else:
     report.show_md("**Note.** The alternative readings were not run in this build (a custom "
                    "corpus, or `alternative_corpora` is off): the next paragraph does not apply.")
-glue_all(**phrases.alternative_facts(alt))
+glue_all(**alternative_facts(alt))
 
 # %% [markdown]
 # {glue:text}`n_same` readings give exactly the paper's number of tasks and descriptions. The

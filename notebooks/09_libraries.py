@@ -54,20 +54,31 @@ import pandas as pd
 from robotask import plots
 from robotask.book import report
 from robotask.io import write_json
-from robotask.retrieval.presentation.sentences import count, label
-from robotask.retrieval.presentation.sentences_beyond import glue_values
-from robotask.retrieval.rankers.registry import display
-from robotask.retrieval.scaling import budget, catalog, figures, phrases, pool, readings, run
-from robotask.retrieval.scaling import tables
+from robotask.retrieval.presentation import glue_values, label
+from robotask.retrieval.rankers import display
+from robotask.retrieval.scaling import (
+    budget,
+    budget_figure,
+    catalog,
+    cost_figure,
+    experiments,
+    phrases,
+    pool,
+    size_figure,
+    tables,
+    values,
+)
+from robotask.words import count
 
 plots.use_style()
 out = report.output_dir(output_dir, "09_libraries")
 t0 = time.perf_counter()
-res = run.run_all(seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials, ks=ks,
-                  budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
-                  size_draws=size_draws, size_steps=size_steps, size_min=size_min)
+res = experiments.run_all(
+    seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials, ks=ks,
+    budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
+    size_draws=size_draws, size_steps=size_steps, size_min=size_min)
 seconds = time.perf_counter() - t0
-summary = run.summary(res)
+summary = experiments.summary(res)
 _ = write_json(out / "summary.json", summary)
 scored = [c.groupby("ranker")["n_queries"].sum() for c in
           [*res.budget.values(), *res.per_trial.values(), *res.second.values(), res.size]]
@@ -122,7 +133,7 @@ glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
 # of dependence on the paper's corpus by deleting object phrases from the queries.
 
 # %% tags=["remove-input"]
-claims, held = run.library_claims(res)
+claims, held = experiments.library_claims(res)
 report.show_table(claims,
                   caption="The paper's claims, checked on each new library (paper's rankers only).")
 counts = held.sum().astype(int)
@@ -130,7 +141,7 @@ if len(held) < 5:
     report.show_md("**Note.** This run leaves out Word TF-IDF (parameter `rankers`), so the claim "
                    "about it is not checked.")
 glue_values(n_claims=len(held),
-            **{f"held_{k}": f"{counts[catalog.TITLES[k]]} of {len(held)}" for k in run.NEW})
+            **{f"held_{k}": f"{counts[catalog.TITLES[k]]} of {len(held)}" for k in experiments.NEW})
 
 # %% [markdown]
 # The claims are those chapter 09.1, *Transfer*, checks on RLBench and CALVIN, read the same way
@@ -158,9 +169,9 @@ missing = [k for k in ("robotwin", "rlbench_full", "calvin") if k not in res.bud
 if missing:
     report.show_md(f"**Note.** This run studied the wording budget without {', '.join(missing)} "
                    "(parameter `budget_libraries`): the readings below show a dash for them.")
-glue_values(**readings.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
+glue_values(**values.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
             order_robotwin=summary.get("budget_robotwin_order", "—"))
-fig = figures.budget_figure(res.budget, catalog.TITLES)
+fig = budget_figure(res.budget, catalog.TITLES)
 plots.save_figure(fig, out, "wording_budget")
 report.show_figure(fig, "fig-wording-budget",
                    "Top-1 accuracy against the number of wordings indexed per task (log scale), "
@@ -238,8 +249,8 @@ report.show_table(su.reset_index(names="Ranker"), digits=1,
 
 # %% tags=["remove-input"]
 slopes = pool.slope_per_doubling(res.size)
-glue_values(**readings.size_readings(res.size), size_draws=count(size_draws, "draw"))
-fig = figures.size_figure(res.size)
+glue_values(**values.size_readings(res.size), size_draws=count(size_draws, "draw"))
+fig = size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
 report.show_figure(fig, "fig-library-size",
                    "Top-1 accuracy against the number of candidate tasks (log scale) in the "
@@ -314,7 +325,7 @@ cost = res.cost.copy()
 speed = dict(zip(cost["ranker"], cost["queries_per_second"]))
 glue_values(fastest=label(phrases.leader(speed)),
             most_accurate=label(phrases.leader(dict(zip(cost["ranker"], cost["accuracy"])))))
-fig = figures.cost_figure(cost)
+fig = cost_figure(cost)
 plots.save_figure(fig, out, "timings")  # wall-clock: differs run to run, like timings.json
 report.show_figure(fig, "fig-cost",
                    "Accuracy at the largest library size against queries scored per second "

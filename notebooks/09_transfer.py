@@ -49,11 +49,19 @@ from robotask import plots
 from robotask.book import report
 from robotask.io import write_csv, write_json
 from robotask.retrieval.libraries import transfer, transfer_tables
-from robotask.retrieval.presentation import figures
-from robotask.retrieval.presentation import sentences_transfer as st
-from robotask.retrieval.presentation.sentences import count
-from robotask.retrieval.presentation.sentences_beyond import glue_values
+from robotask.retrieval.presentation import (
+    best_ranker,
+    by_library,
+    char_lead,
+    figure_transfer_gains,
+    figure_transfer_spread,
+    glue_values,
+    task_right_reading,
+    where_all_hold,
+    widest,
+)
 from robotask.retrieval.protocol import study
+from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
@@ -114,7 +122,7 @@ report.show_table(transfer_tables.table2(runs),
                   caption=("Top-1 accuracy of each ranker on each library "
                            "(mean ± SD, percentile band, %)."))
 summary = transfer_tables.long_summary(runs)
-fig = figures.figure_transfer_spread(summary)
+fig = figure_transfer_spread(summary)
 plots.save_figure(fig, out, "transfer_spread")
 report.show_figure(
     fig, "fig-transfer-spread",
@@ -126,8 +134,8 @@ report.show_figure(
 # %% tags=["remove-input"]
 lexical = summary[summary["ranker"].isin(["bm25", "word", "char", "word_char", "lsa"])]
 best = lexical.loc[lexical.groupby("library")["mean"].idxmax()].set_index("library")
-glue_values(**st.by_library(
-    "best", {k: st.best_ranker(r["ranker"], r["mean"]) for k, r in best.iterrows()}, keys))
+glue_values(**by_library(
+    "best", {k: best_ranker(r["ranker"], r["mean"]) for k, r in best.iterrows()}, keys))
 
 # %% [markdown]
 # {numref}`fig-transfer-spread` shows the means and bands side by side. The best of the paper's
@@ -152,8 +160,8 @@ report.show_table(paired, digits=1, caption="Paired ranker differences on each l
 # %% tags=["remove-input"]
 cb = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")]
 key_of = {t: k for k, t in titles.items()}
-glue_values(**st.by_library(
-    "cb", {key_of[r["Library"]]: st.char_lead(r) for r in cb.to_dict("records")}, keys))
+glue_values(**by_library(
+    "cb", {key_of[r["Library"]]: char_lead(r) for r in cb.to_dict("records")}, keys))
 
 # %% [markdown]
 # Char TF-IDF against BM25, paired by gallery: on RLBench-62 {glue:text}`cb_rlbench62` galleries;
@@ -178,8 +186,8 @@ report.show_table(bands, digits=1,
 
 # %% tags=["remove-input"]
 b = bands.set_index("Ranker")
-glue_values(**st.by_library(
-    "band", {k: st.widest(b[titles[k]]) for k in runs}, keys))
+glue_values(**by_library(
+    "band", {k: widest(b[titles[k]]) for k in runs}, keys))
 
 # %% [markdown]
 # The widest band on each library: RLBench-62 {glue:text}`band_rlbench62`; RLBench-full at task
@@ -198,7 +206,7 @@ glue_values(**st.by_library(
 report.show_table(transfer_tables.gains(runs),
                   caption=("Matched study on each library: change from one to two "
                            "descriptions (pp)."))
-fig = figures.figure_transfer_gains(transfer_tables.matched(runs), titles)
+fig = figure_transfer_gains(transfer_tables.matched(runs), titles)
 plots.save_figure(fig, out, "transfer_gains")
 report.show_figure(
     fig, "fig-transfer-gains",
@@ -208,7 +216,7 @@ report.show_figure(
     "from one to two indexed descriptions on identical queries; right of zero is a gain.")
 
 # %% tags=["remove-input"]
-glue_values(**st.by_library(
+glue_values(**by_library(
     "matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}" for k, r in runs.items()},
     keys),
     n_matched_trials_text=count(n_matched_trials, "matched trial"))
@@ -235,7 +243,7 @@ claims, held = transfer_tables.claims(runs)
 report.show_table(claims, caption="The paper's claims, checked on each library.")
 
 # %% tags=["remove-input"]
-glue_values(n_claims=len(held), all_hold=st.where_all_hold(held), **st.by_library(
+glue_values(n_claims=len(held), all_hold=where_all_hold(held), **by_library(
     "held", {k: f"{int(held[titles[k]].sum())} of {len(held)}" for k in runs}, keys))
 
 # %% [markdown]
@@ -265,10 +273,10 @@ else:
     right = var.task_right.get("char", float("nan"))
     glue_values(var_near=f"{near[titles['rlbench_variation']]:.1f}",
                 var_excluded=f"{one.drop_duplicates('trial')['n_excluded'].mean():.0f}",
-                var_best=st.best_ranker(v.idxmax(), v.max()),
+                var_best=best_ranker(v.idxmax(), v.max()),
                 var_task_right="—" if pd.isna(right) else f"{right:.1f}",
-                var_reading="—" if pd.isna(right) else st.task_right_reading(right))
-glue_values(**st.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
+                var_reading="—" if pd.isna(right) else task_right_reading(right))
+glue_values(**by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
 
 # %% [markdown]
 # At variation level {glue:text}`var_near` % of the texts have a one-word neighbour under another
@@ -296,7 +304,7 @@ report.show_table(shares, digits=1,
 
 # %% tags=["remove-input"]
 one_word = transfer_tables.near_shares(transfer_tables.error_shares(runs, ("char",)))
-glue_values(**st.by_library(
+glue_values(**by_library(
     "confused", {k: f"{one_word[t]:.1f}" for k, t in titles.items() if t in one_word.index}, keys))
 
 # %% [markdown]

@@ -25,7 +25,7 @@
 # - **Outputs:** the tables below and `timings.json` (run times; not compared between runs).
 
 # %% tags=["parameters"]
-run_log: str = "_build/run_log.json"  # the runner's log of this build
+run_log: str = ""  # the runner log of this build (empty: the one robotask run writes for it)
 benchmarks_dir: str = "_build/benchmarks"  # JSON saved by benchmarks/*.py, if any
 run_retrieval_benchmark: bool = False  # time it again here (chapter 05 timed it in this build)
 output_dir: str = ""  # result folder (empty: _build/results/99_reproducing)
@@ -36,7 +36,7 @@ from robotask.book import benchmarks, provenance, report
 from robotask.io import write_json
 
 out = report.output_dir(output_dir, "99_reproducing")
-log = provenance.read_run_log(run_log)
+log = provenance.read_run_log(run_log or "_build/run_log.json")
 runs = provenance.run_table(log)
 runs = runs[runs["chapter"] != "99_reproducing"].reset_index(drop=True)  # an earlier run of it
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask.book import chapters, run_order
+from robotask.book import chapters, scheduling
 from robotask.episode.collection import design, phrases, tables
 from robotask.episode.collection.cli import fold_means, fold_rows
 from robotask.errors import RobotaskError
@@ -135,21 +135,21 @@ def test_cli_fold_table_and_means():
 
 def test_the_timing_chapter_runs_beside_the_others_and_times_once_they_are_done(tmp_path, monkeypatch):
     planned = [(c, {}) for c in chapters.CHAPTERS]
-    independent, later = run_order.split_readers(planned)
+    independent, later = scheduling.split_readers(planned)
     assert "14_collections" in [c.id for c, _ in independent]
     assert {c.id for c, _ in later} == set(chapters.READERS)
-    monkeypatch.delenv(run_order.ALONE_MARK, raising=False)
-    assert run_order.wait_until_alone() is False  # run on its own: no wait
+    monkeypatch.delenv(scheduling.ALONE_MARK, raising=False)
+    assert scheduling.wait_until_alone() is False  # run on its own: no wait
     mark = tmp_path / ".alone"
-    monkeypatch.setenv(run_order.ALONE_MARK, str(mark))
+    monkeypatch.setenv(scheduling.ALONE_MARK, str(mark))
     import threading
     import time
 
     threading.Timer(0.3, mark.touch).start()  # the runner: the other chapters have finished
     start = time.monotonic()
-    assert run_order.wait_until_alone(poll=0.05) is True and time.monotonic() - start >= 0.25
-    assert run_order.waited_seconds(mark) >= 0.25  # the runner takes the wait off the chapter's time
-    assert run_order.waited_seconds(mark) == 0.0  # read once, then gone
+    assert scheduling.wait_until_alone(poll=0.05) is True and time.monotonic() - start >= 0.25
+    assert scheduling.waited_seconds(mark) >= 0.25  # the runner takes the wait off the chapter's time
+    assert scheduling.waited_seconds(mark) == 0.0  # read once, then gone
 
 
 def test_ceiling_and_runs_phrases():

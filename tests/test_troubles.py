@@ -49,7 +49,7 @@ def test_a_huge_or_non_utf8_parameter_file_is_refused(tmp_path):
 
 
 def test_an_instruction_of_a_megabyte_is_refused_with_the_limit(tmp_path):
-    from robotask.retrieval.libraries.corpus_file import read_corpus_file
+    from robotask.retrieval.protocol.corpus_file import read_corpus_file
 
     big = "pick up the cup " * 65_536  # 1 MiB
     csv = tmp_path / "corpus.csv"

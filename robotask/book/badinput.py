@@ -155,10 +155,8 @@ def _results_unwritable(ranges: Ranges, tmp: Path) -> Any:
 
 
 def _terminated_write(tmp: Path) -> Any:
-    """A real SIGTERM (``kill PID``) to this process in the middle of writing a result file over an earlier
-    one, with the command line's handler installed: the earlier file must be intact, no partial file left,
-    and the one line the command prints is the outcome (``tests/test_robustness_kill.py`` sends SIGTERM to
-    ``robotask run``, ``suite`` and ``features --collection``)."""
+    """A real SIGTERM to this process, under the CLI's handler, while a result file is written over an earlier
+    one: that file intact, no partial file (``tests/test_robustness_kill.py`` kills the real commands)."""
     import signal
     from unittest import mock
 
@@ -201,8 +199,7 @@ def cache_at(root: Path) -> Iterator[Path]:
 
 
 def _cache_entry(tmp: Path, spoil: str) -> Any:
-    """Build an ``.npz`` cache entry in a cache under ``tmp``, spoil it as ``spoil`` says, and ask for it again:
-    the entry must be recomputed (the right arrays), never used."""
+    """An ``.npz`` cache entry spoiled (``truncated`` or not matching its checksum): recomputed, never used."""
     import numpy as np
 
     from .. import cache
@@ -242,8 +239,7 @@ def _cache_folder_changed(tmp: Path) -> Any:
 
 
 def _cache_cannot_keep(tmp: Path, where: str) -> Any:
-    """A cache folder that cannot take a new entry (``where``: ``read-only``, for root too, or ``full``,
-    simulated): the result is computed and used, with a warning that it was not kept."""
+    """A cache folder that cannot take an entry (``read-only``, for root too, or ``full``, simulated)."""
     import errno
     from unittest import mock
 
@@ -327,6 +323,13 @@ def parameter_cases(ranges: Ranges) -> list[Case]:
              lambda tmp: _plan(ranges, RETRIEVAL, params_file=tmp / "missing.yaml")),
         Case("parameters", "unknown parameter set: --set huge", "error", r"unknown parameter set 'huge'",
              lambda tmp: runner.plan(chapters.select([RETRIEVAL]), "huge", None, {}, ranges=ranges)),
+    ]
+
+
+def bound_cases(ranges: Ranges) -> list[Case]:
+    """More of the ``parameters`` group: values that would run for hours or exhaust memory, and parameter
+    files too large, too clever (aliases) or not UTF-8; all refused before any kernel starts."""
+    return [
         Case("parameters", "a billion trials: -p n_trials 1000000000", "error",
              r"'n_trials' = 1000000000 is out of range; expected between 1 and 10000 gallery trials",
              lambda tmp: _cli_value(ranges, RETRIEVAL, "n_trials", "1000000000")),
@@ -391,7 +394,7 @@ def output_cases(ranges: Ranges) -> list[Case]:
 def cases(ranges: Ranges) -> list[Case]:
     """The book wing's bad-input cases (groups ``parameters``, ``outputs``, ``interrupts``, ``cache``); ``ranges``: the
     studies' parameter ranges, merged (:func:`robotask.cli.parameter_ranges`)."""
-    return parameter_cases(ranges) + output_cases(ranges) + cache_cases()
+    return parameter_cases(ranges) + bound_cases(ranges) + output_cases(ranges) + cache_cases()
 
 
-__all__ = ["cache_at", "cache_cases", "cases", "output_cases", "parameter_cases", "unwritable_folder"]
+__all__ = ["bound_cases", "cache_at", "cache_cases", "cases", "output_cases", "parameter_cases", "unwritable_folder"]

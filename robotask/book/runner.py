@@ -38,7 +38,7 @@ from ..parameters import PROCESSES, Ranges, option
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
-from .run_order import ALONE_MARK, Planned, longest_first, split_readers, waited_seconds
+from .scheduling import ALONE_MARK, Planned, kernel_environment, longest_first, split_readers, waited_seconds
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
 """Code cells carrying this tag keep their input visible in the book: cells that teach the package."""
@@ -233,6 +233,7 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
     if log_path is None:
         log_path = paths.BUILD / "run_log.json" if out_dir == paths.CHAPTERS_OUT else out_dir / "run_log.json"
     planned = plan(chapters_mod.select(names), set_name, params_file, overrides or {}, ranges=ranges)
+    planned = [(chapter, with_run_log(chapter, values, log_path)) for chapter, values in planned]
     writable_dir(out_dir, "folder of executed notebooks (--out)")
     writable_dir(paths.results_dir(), "results folder (ROBOTASK_RESULTS)")
     with ExitStack() as locks:
@@ -241,27 +242,15 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
         return _run_planned(planned, set_name, out_dir, log_path, jobs)
 
 
-@contextmanager
-def kernel_environment(jobs: int) -> Iterator[None]:
-    """Environment the kernels inherit, restored afterwards.
-
-    ``ROBOTASK_PROGRESS=0``: no progress widgets in the book. With ``jobs`` > 1 also
-    ``OMP_WAIT_POLICY=PASSIVE`` (unless set): OpenMP threads of two kernels sharing the cores then
-    sleep instead of spinning, which made the MLP 6× slower side by side. Results do not change.
-    """
-    wanted = {"ROBOTASK_PROGRESS": "0"}
-    if jobs > 1 and "OMP_WAIT_POLICY" not in os.environ:
-        wanted["OMP_WAIT_POLICY"] = "PASSIVE"
-    previous = {key: os.environ.get(key) for key in wanted}
-    os.environ.update(wanted)
-    try:
-        yield
-    finally:
-        for key, value in previous.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+def with_run_log(chapter: chapters_mod.Chapter, values: dict[str, Any], log_path: Path) -> dict[str, Any]:
+    """A chapter that declares a ``run_log`` parameter and was given none reads the log this run writes
+    (the reproduction page), wherever this run writes it: ``_build/run_log.json`` for the book,
+    ``_build/smoke/run_log.json`` for the tests."""
+    if "run_log" not in params_mod.declared(chapter.source_path) or values.get("run_log"):
+        return values
+    where = log_path.resolve()
+    shown = where.relative_to(paths.ROOT) if where.is_relative_to(paths.ROOT) else where
+    return {**values, "run_log": shown.as_posix()}
 
 
 def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int) -> list[RunRecord]:

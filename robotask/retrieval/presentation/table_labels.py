@@ -12,9 +12,9 @@ import pandas as pd
 
 from ...words import join
 from ..rankers.registry import RANKERS
-from .sentences import label
+from .phrases import label
 
-QUANTITY_LABELS = {  # corpus quantities (corpus.compare_with_paper and the corpus.* numbers)
+QUANTITY_LABELS = {  # corpus quantities (versus_paper.compare_with_paper and the corpus.* numbers)
     "task_files": "Task files", "tasks": "Tasks in the corpus", "descriptions": "Descriptions",
     "queries_per_trial": "Queries per one-description gallery",
     "other_files": "Task files outside the corpus", "min_per_task": "Fewest descriptions per task",
@@ -100,7 +100,7 @@ def excluded_files(accounting: pd.DataFrame) -> pd.DataFrame:
 
 
 def quantities(comparison: pd.DataFrame) -> pd.DataFrame:
-    """``fixed_corpus.compare_with_paper`` with each quantity named for a reader."""
+    """``versus_paper.compare_with_paper`` with each quantity named for a reader."""
     return comparison.assign(quantity=comparison["quantity"].replace(QUANTITY_LABELS))
 
 

@@ -291,8 +291,8 @@ def register_cli(subparsers: Any) -> None:
 
 def cli_main(args: Any) -> int:
     """Handler of ``robotask retrieval``."""
-    from ..libraries.corpus_file import check_label
     from ..statistics.across_galleries import summary_table
+    from .corpus_file import check_label
 
     if args.trials < 1:
         raise RobotaskError(f"--trials must be at least 1 (got {args.trials})")

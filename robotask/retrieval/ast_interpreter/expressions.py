@@ -1,12 +1,12 @@
-"""Expressions of the static evaluator: each ``ast`` node type has one handler (:data:`HANDLERS`).
+"""Expressions of the AST interpreter: each ``ast`` node type has one handler (:data:`HANDLERS`).
 
 :class:`ExpressionEvaluator` computes the value of an expression node from the names in scope.
 Operations run only on concrete values and only through Python operators, the pure functions of
-:data:`~robotask.retrieval.static_evaluator.values.PURE` and the allowed methods of plain values; a call of
+:data:`~robotask.retrieval.ast_interpreter.interpreter_values.PURE` and the allowed methods of plain values; a call of
 anything else (the simulator, ``np.random``, ``os``, ``open``...) gives an
-:class:`~robotask.retrieval.static_evaluator.values.Opaque` with its reason. Strings keep their template
+:class:`~robotask.retrieval.ast_interpreter.interpreter_values.Opaque` with its reason. Strings keep their template
 through ``%``, ``str.format``, f-strings and ``+``. Statements live in
-:mod:`robotask.retrieval.static_evaluator.evaluator`, which subclasses this class.
+:mod:`robotask.retrieval.ast_interpreter.evaluator`, which subclasses this class.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from .templates import check_size, concat, field_template, format_call, join, percent, short, skeleton
-from .values import (
+from .interpreter_values import (
     CONSTANTS,
     LIMIT_ITEMS,
     LIMIT_STEPS,
@@ -41,6 +40,7 @@ from .values import (
     materialize,
     same,
 )
+from .templates import check_size, concat, field_template, format_call, join, percent, short, skeleton
 
 
 class Control(Exception):

@@ -8,8 +8,16 @@ import pandas as pd
 
 from ..protocol.study import StudyConfig, run_study
 from ..statistics.across_galleries import summary_table
-from . import averages, budget, catalog, claims, extras, pool
+from .averages import macro_micro
+from .budget import budget_curve, order_by_k, plateau_k, usable_ks
+from .catalog import PATHS, POOLED, TITLES, check_corpus
+from .catalog import read as read_library
+from .claims import claims_of, claims_table
 from .phrases import leader, order_change
+from .pool import log_sizes, size_curve, slope_per_doubling
+from .pool import pool as pool_libraries
+from .side_studies import cost as ranker_cost
+from .side_studies import paired_wins, seen_unseen
 
 NEW = ("robocasa", "robotwin", "robotwin_placeholder")
 
@@ -34,30 +42,30 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, budget_trials: int,
             size_min: int) -> ScalingResults:
     """Run Table 2 on the new libraries (and a matched one- vs two-wording study for the claims), the wording
     budget, seen → unseen, library size, macro/micro, cost."""
-    frames = {k: catalog.read(k) for k in catalog.PATHS}
+    frames = {k: read_library(k) for k in PATHS}
     table2, wins, per_trials = {}, {}, {}
     for key in NEW:
-        corpus = catalog.check_corpus(frames[key], 2, catalog.PATHS[key])
+        corpus = check_corpus(frames[key], 2, PATHS[key])
         config = StudyConfig(seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=list(rankers))
         per_trial = run_study(corpus, config, parts=("primary",)).per_trial
         per_trial = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
         per_trials[key] = per_trial
         table2[key] = summary_table(per_trial, condition="one", policy="primary")
-        wins[key] = extras.paired_wins(per_trial, "char", "bm25")
-    second = {key: budget.budget_curve(frames[key], [1, 2], rankers, budget_trials, seed) for key in NEW}
+        wins[key] = paired_wins(per_trial, "char", "bm25")
+    second = {key: budget_curve(frames[key], [1, 2], rankers, budget_trials, seed) for key in NEW}
     curves = {}
     for key in budget_libraries:
-        usable = budget.usable_ks(frames[key], ks, min_budget_tasks)
-        curves[key] = budget.budget_curve(frames[key], usable, rankers, budget_trials, seed)
-    su = extras.seen_unseen(frames["robotwin"], rankers, budget_trials, seed)
-    pooled = pool.pool({k: frames[k] for k in catalog.POOLED})
+        usable = usable_ks(frames[key], ks, min_budget_tasks)
+        curves[key] = budget_curve(frames[key], usable, rankers, budget_trials, seed)
+    su = seen_unseen(frames["robotwin"], rankers, budget_trials, seed)
+    pooled = pool_libraries({k: frames[k] for k in POOLED})
     n_all = pooled["task"].nunique()
-    size = pool.size_curve(pooled, pool.log_sizes(size_min, n_all, size_steps), rankers, size_draws, seed)
-    mm = pd.concat([averages.macro_micro(frames[k], rankers, budget_trials, seed, catalog.PATHS[k]).assign(library=k)
-                    for k in catalog.PATHS if k != "libero"], ignore_index=True)
+    size = size_curve(pooled, log_sizes(size_min, n_all, size_steps), rankers, size_draws, seed)
+    mm = pd.concat([macro_micro(frames[k], rankers, budget_trials, seed, PATHS[k]).assign(library=k)
+                    for k in PATHS if k != "libero"], ignore_index=True)
     texts = pooled.groupby("task", sort=True)["text"]
     gallery, queries = texts.first().tolist(), pooled["text"][~pooled.index.isin(texts.head(1).index)].tolist()
-    cost = extras.cost(gallery, queries, rankers)
+    cost = ranker_cost(gallery, queries, rankers)
     top = size[size["n"] == size["n"].max()].groupby("ranker")["accuracy"].mean()
     cost = cost.merge(top.rename("accuracy").reset_index(), on="ranker")
     return ScalingResults(table2, wins, curves, su, size, mm, cost, per_trials, second)
@@ -65,7 +73,7 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, budget_trials: int,
 
 def library_claims(res: ScalingResults) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The paper's claims on each new library: (cells by library title, claim × title booleans)."""
-    return claims.claims_table({catalog.TITLES[k]: claims.claims_of(res.per_trial[k], res.second[k]) for k in NEW})
+    return claims_table({TITLES[k]: claims_of(res.per_trial[k], res.second[k]) for k in NEW})
 
 
 def summary(res: ScalingResults) -> dict[str, object]:
@@ -79,9 +87,9 @@ def summary(res: ScalingResults) -> dict[str, object]:
         out[f"budget_{key}_k_max"] = int(means.columns.max())
         if "char" in means.index:
             out[f"budget_{key}_gain_char_pts"] = float(means.loc["char"].iloc[-1] - means.loc["char"].iloc[0])
-        out[f"budget_{key}_plateau90_k"] = {r: int(v) for r, v in budget.plateau_k(curve).items()}
-        out[f"budget_{key}_order"] = order_change(budget.order_by_k(curve))
-    slopes = pool.slope_per_doubling(res.size)
+        out[f"budget_{key}_plateau90_k"] = {r: int(v) for r, v in plateau_k(curve).items()}
+        out[f"budget_{key}_order"] = order_change(order_by_k(curve))
+    slopes = slope_per_doubling(res.size)
     out["size_n_max"] = int(res.size["n"].max())
     out["size_slope_per_doubling_pts"] = {r: float(v) for r, v in slopes.items()}
     by_n = res.size.groupby(["n", "ranker"])["accuracy"].mean().unstack("ranker")

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from robotask.retrieval.presentation import sentences_transfer as st
+from robotask.retrieval import presentation as st
 
 
 def test_by_library_fills_libraries_left_out():

@@ -1,22 +1,18 @@
 """Short data-dependent phrases of chapter ``09_transfer``: the paper's protocol on other libraries.
 
 The chapter says the story in Markdown; these functions give the per-library phrases it glues in
-(``tests/test_retrieval_sentences_transfer.py`` checks each one), with the one decimal the tables show.
+(``tests/test_retrieval_phrases_transfer.py`` checks each one), with the one decimal the tables show.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 import pandas as pd
 
+from ...words import join, pct, pp
 from ..rankers.registry import RANKERS
-from .sentences import join, label, pct, pp
-
-
-def by_library(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -> dict[str, object]:
-    """Glue names ``<prefix>_<library key>`` for every key, "—" for a library this run left out."""
-    return {f"{prefix}_{k}": values.get(k, "—") for k in keys}
+from .phrases import label
 
 
 def best_ranker(ranker: str, mean: float) -> str:

@@ -1,4 +1,4 @@
-"""The values of the static evaluator (:mod:`robotask.retrieval.static_evaluator.evaluator`) and the pure functions
+"""The values of the AST interpreter (:mod:`robotask.retrieval.ast_interpreter.evaluator`) and the pure functions
 it calls.
 
 A value is either a plain Python value computed from the source (numbers, strings, lists, tuples,

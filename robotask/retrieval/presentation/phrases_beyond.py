@@ -2,7 +2,7 @@
 
 The notebooks say the story in Markdown and glue these phrases into it wherever the wording depends
 on the data (which way a difference points, which source of uncertainty dominates, whether two tests
-agree); ``tests/test_retrieval_sentences_beyond.py`` checks each one. Percentages are in percent,
+agree); ``tests/test_retrieval_phrases_beyond.py`` checks each one. Percentages are in percent,
 differences in percentage points (pp).
 """
 
@@ -10,20 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .sentences import claim_label, count, join, label, pp, verb
-
-
-def plain(value: object) -> object:
-    """A NumPy scalar as the Python number it holds (MyST-NB formats only plain numbers), else ``value``."""
-    return value.item() if hasattr(value, "item") and not isinstance(value, str) else value
-
-
-def glue_values(**values: object) -> None:
-    """Glue each value under its name for the Markdown cells (``{glue:text}`name```), numbers as plain numbers."""
-    from myst_nb import glue
-
-    for name, value in values.items():
-        glue(name, plain(value), display=False)
+from ...words import count, join, pp
+from .phrases import claim_label, label, verb
 
 
 def shown(x: float, signed: bool = False, digits: int = 1) -> str:
@@ -114,26 +102,6 @@ def intervals_excluding_zero(lo: pd.Series, hi: pd.Series) -> str:
 def pair_list(pairs: list[tuple[str, str]]) -> str:
     """Pairs of opposite task ids: "close_box ↔ open_box and lamp_off ↔ lamp_on", or "none"."""
     return join([f"{a} ↔ {b}" for a, b in pairs]) or "none"
-
-
-def perturbation_values(table: pd.DataFrame, name: str) -> dict[str, object]:
-    """The numbers and phrases chapter 08 glues for one perturbation (``table``: ``perturbation_table``).
-
-    Keys are ``<name>_<what>``: ``signs``, ``low``/``low_ranker``, ``high``/``high_ranker``, ``clear``
-    (intervals excluding zero), ``big``/``big_ranker``/``big_lo``/``big_hi`` (the largest change in size);
-    signed changes as :func:`shown` writes them; "—" everywhere when the perturbation was not run.
-    """
-    rows = table[table["perturbation"] == name].set_index("ranker")
-    if rows.empty:
-        return {f"{name}_{k}": "—" for k in ("signs", "low", "low_ranker", "high", "high_ranker", "clear", "big",
-                                              "big_ranker", "big_lo", "big_hi")}
-    col = rows["change"]
-    low, high, big = col.idxmin(), col.idxmax(), col.abs().idxmax()
-    return {f"{name}_{k}": v for k, v in {
-        "signs": signs(col), "low": shown(col[low], True), "low_ranker": label(low), "high": shown(col[high], True),
-        "high_ranker": label(high), "clear": intervals_excluding_zero(rows["lo"], rows["hi"]),
-        "big": shown(col[big], True), "big_ranker": label(big), "big_lo": shown(rows.loc[big, "lo"], True),
-        "big_hi": shown(rows.loc[big, "hi"], True)}.items()}
 
 
 def moves_compared(change: float, others: list[float]) -> str:

@@ -1,8 +1,8 @@
-"""String templates of the static evaluator: ``%``, ``str.format``, ``+`` and ``join``.
+"""String templates of the AST interpreter: ``%``, ``str.format``, ``+`` and ``join``.
 
-Each returns a :class:`~robotask.retrieval.static_evaluator.values.Text` that keeps the source template
+Each returns a :class:`~robotask.retrieval.ast_interpreter.interpreter_values.Text` that keeps the source template
 (``'stack %d %s blocks'``), its line and the values filled in, or, when a filled value is unknown,
-an :class:`~robotask.retrieval.static_evaluator.values.Opaque` carrying the template and the reason.
+an :class:`~robotask.retrieval.ast_interpreter.interpreter_values.Opaque` carrying the template and the reason.
 Format widths of 1000 or more and attribute access in format fields are refused.
 """
 
@@ -12,7 +12,7 @@ import ast
 import string
 from typing import Any
 
-from .values import LIMIT_ITEMS, Opaque, Text, Unknown, check_spec, fill_text, find_opaque
+from .interpreter_values import LIMIT_ITEMS, Opaque, Text, Unknown, check_spec, fill_text, find_opaque
 
 
 def short(node: ast.AST, width: int = 60) -> str:

@@ -12,9 +12,9 @@ literals, comprehensions, loops and branches on the index. Whatever depends on t
 unknown with its reason, and a description built from it is kept as its template, never guessed.
 
 Task code is never imported or executed (no ``import``, ``eval``, ``exec`` or ``compile`` of the
-file): the interpreter (:mod:`robotask.retrieval.static_evaluator.interpreter`,
-:mod:`robotask.retrieval.static_evaluator.expressions`) calls only pure builtins on concrete values
-(:data:`robotask.retrieval.static_evaluator.values.PURE`); anything else, ``os.system`` or ``open``
+file): the interpreter (:mod:`robotask.retrieval.ast_interpreter.interpreter`,
+:mod:`robotask.retrieval.ast_interpreter.expressions`) calls only pure builtins on concrete values
+(:data:`robotask.retrieval.ast_interpreter.interpreter_values.PURE`); anything else, ``os.system`` or ``open``
 included, becomes an unknown value with its reason.
 """
 
@@ -26,8 +26,8 @@ from typing import Any
 
 from .expressions import Budget
 from .interpreter import Halt, Interpreter, Resolver
+from .interpreter_values import ClassInfo, Function, Instance, Opaque, Text, Unknown
 from .templates import short
-from .values import ClassInfo, Function, Instance, Opaque, Text, Unknown
 
 MAX_VARIATIONS = 10_000
 """A ``variation_count()`` above this is not expanded."""

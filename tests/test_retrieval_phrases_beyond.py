@@ -4,7 +4,7 @@ import math
 
 import pandas as pd
 
-from robotask.retrieval.presentation import sentences_beyond as sb
+from robotask.retrieval import presentation as sb
 
 
 def test_numbers_as_the_prose_shows_them():

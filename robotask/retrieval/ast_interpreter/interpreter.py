@@ -1,4 +1,4 @@
-"""Statements of the static evaluator: a small interpreter over the syntax tree of a task file.
+"""Statements of the AST interpreter: a small interpreter over the syntax tree of a task file.
 
 Handlers are looked up by statement type (:data:`STATEMENTS`). Branches on unknown conditions run
 both ways on copies and keep only what both agree on (:meth:`Interpreter.fork`); loops over
@@ -14,8 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .expressions import Budget, Control, ExpressionEvaluator, Frame, truth
-from .templates import short
-from .values import (
+from .interpreter_values import (
     LIMIT_ITEMS,
     LIMIT_STEPS,
     MISSING,
@@ -32,6 +31,7 @@ from .values import (
     merge,
     same,
 )
+from .templates import short
 
 Resolver = Callable[[str], "str | None"]  # module name -> its source text, or None
 
