@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from robotask.book import chapters, run_order
-from robotask.episode.collection import design, phrases, tables
-from robotask.episode.collection.cli import fold_means, fold_rows
+from robotask.episode.unseen import design, phrases, tables
+from robotask.episode.unseen.cli import fold_means, fold_rows
 from robotask.errors import RobotaskError
 
 EPISODES = pd.DataFrame({"episode_id": [f"ep{i}" for i in range(10)],
@@ -160,7 +160,7 @@ def test_ceiling_and_runs_phrases():
 
 
 def test_still_improving_reads_the_last_doubling():
-    from robotask.episode.collection.facts import still_improving
+    from robotask.episode.unseen.values import still_improving
 
     curve = pd.DataFrame({"task": ["a"] * 3 + ["b"] * 3, "head": "minimal", "n_train": [1, 2, 4] * 2,
                           "mean": [0.1, 0.3, 0.5, 0.1, 0.5, 0.505], "higher_is_better": True, "metric": "f1"})

@@ -59,7 +59,7 @@ def _fit_result(y_train, y_test, core=None, baseline="majority class"):
     """A classification TaskResult with a training part (and a fitted core when ``core`` is given)."""
     import numpy as np
 
-    from robotask.episode.suite.run import TaskResult
+    from robotask.episode.suite.execution import TaskResult
     from robotask.episode.tasks.builders import TaskData
 
     y = np.concatenate([y_train, y_test])
@@ -77,13 +77,13 @@ def test_majority_class_says_whether_the_test_part_has_it():
 
     assert F_majority(np.array([0, 0, 0, 1]), np.array([1, 2, 2])) == ("pick", False)
     assert F_majority(np.array([0, 0, 1]), np.array([0, 2])) == ("pick", True)
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
 
     assert F.majority_class(_fit_result(np.array([0, 0, 1]), np.array([1]), baseline="train mean")) is None
 
 
 def F_majority(y_train, y_test):
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
 
     return F.majority_class(_fit_result(y_train, y_test))
 
@@ -91,7 +91,7 @@ def F_majority(y_train, y_test):
 def test_fit_coverage_counts_the_classes_of_the_fitted_part_only():
     import numpy as np
 
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
 
     # training: pick, pick, place, wipe; the MLP is fitted on the first two; test: wipe, wipe, pick, place
     result = _fit_result(np.array([0, 0, 1, 2]), np.array([2, 2, 0, 1]), core=2)
@@ -115,8 +115,8 @@ def _classification_result(y, minimal, mlp=None, n_classes=5):
     """A TaskResult of timeline_action over the test windows ``y`` with the heads' predictions."""
     import numpy as np
 
+    from robotask.episode.suite.execution import TaskResult
     from robotask.episode.suite.fit import HeadOutput
-    from robotask.episode.suite.run import TaskResult
     from robotask.episode.tasks.builders import TaskData
 
     n = len(y)
@@ -172,9 +172,9 @@ def test_summary_repeats_the_task_pages_explanations():
 
 
 def test_target_text_reads_the_protocols_own_target():
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
     from robotask.episode.report import phrases
-    from robotask.episode.suite.run import TaskResult
+    from robotask.episode.suite.execution import TaskResult
 
     def result(target, frame=None):
         m = {"target": target, **({"hand_frame": frame} if frame else {})}

@@ -3,7 +3,7 @@
 import pytest
 
 from robotask.episode.report import summary
-from robotask.episode.suite import run as suite
+from robotask.episode.suite import execution as suite
 from robotask.episode.tasks.registry import TASKS
 from robotask.errors import RobotaskError
 from robotask.io import write_json

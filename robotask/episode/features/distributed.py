@@ -41,7 +41,7 @@ from ...cache import Cache, content_key
 from ...io import write_csv, write_json
 from ...progress import enabled, tqdm
 from ..files import format as fmt
-from ..files.collection import Collection
+from ..files.manifest import Collection
 from .layout import FEATURE_VERSION, FeatureOptions
 
 FEATURE_CACHE = Cache("collection_features")

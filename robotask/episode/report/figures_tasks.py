@@ -1,6 +1,6 @@
 """Figures, tables and captions of the task chapter ``12_task``.
 
-Every function takes the :class:`~robotask.episode.suite.run.TaskResult` of ``run_task`` (one per protocol)
+Every function takes the :class:`~robotask.episode.suite.execution.TaskResult` of ``run_task`` (one per protocol)
 and returns a figure, a DataFrame or a caption; the page's prose is Markdown in the notebook, and the
 table of what bounds a score is in :mod:`.figures_diagnostics`.
 """
@@ -15,7 +15,7 @@ import pandas as pd
 
 from ... import plots
 from ..features.windowset import WindowSet
-from ..suite.run import TaskResult
+from ..suite.execution import TaskResult
 from ..tasks import metrics as M
 from ..tasks.registry import TASKS
 from .figures_episode import wrap_label

@@ -17,11 +17,11 @@ from ...errors import RobotaskError
 from ...io import write_csv
 from ...words import count
 from ..features.distributed import extract_collection
-from ..files.collection import load_collection
+from ..files.manifest import load_collection
+from ..suite.execution import primary_table
 from ..suite.fit import SuiteConfig
-from ..suite.run import primary_table
 from ..tasks.splits import EpisodeSplit, episode_split, group_kfold
-from .runs import run_collection_suite
+from .held_out import run_collection_suite
 from .task_data import load_window_sets
 
 

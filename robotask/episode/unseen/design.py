@@ -21,7 +21,7 @@ from ..suite.jobs import map_groups
 from ..tasks.protocols import get_protocol
 from ..tasks.registry import TASKS
 from ..tasks.splits import EpisodeSplit, check_disjoint, doubling_sizes, group_kfold
-from .runs import run_collection_task
+from .held_out import run_collection_task
 from .task_data import forget_built, prebuild
 
 RESULT_COLUMNS = ("study", "protocol", "fold", "shift", "held_out", "n_train", "draw", "task", "metric",

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..suite.run import TaskResult
+from ..suite.execution import TaskResult
 from ..tasks.registry import TASKS
 from .figures_tasks import HEAD_LABELS, ok_results
 

@@ -22,8 +22,8 @@ import pandas as pd
 from ..features import windows as W
 from ..features.layout import FeatureOptions
 from ..features.windowset import WindowSet, episode_labels
-from ..files.collection import Collection
 from ..files.loader import load_episode
+from ..files.manifest import Collection
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol
 from ..tasks.registry import TASKS, TEST_FRACTION

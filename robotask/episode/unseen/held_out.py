@@ -17,6 +17,7 @@ import pandas as pd
 from ...io import write_csv, write_json
 from ...progress import tqdm
 from ..features.windowset import WindowSet
+from ..suite.execution import NEURAL_DIR, TaskResult, parse_heads, primary_row, summary_report
 from ..suite.fit import (
     HeadOutput,
     SuiteConfig,
@@ -27,7 +28,6 @@ from ..suite.fit import (
     run_mlp,
     standardize,
 )
-from ..suite.run import NEURAL_DIR, TaskResult, parse_heads, primary_row, summary_report
 from ..suite.scoring import evaluate, write_artifacts
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol, get_protocol

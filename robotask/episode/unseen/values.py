@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ...words import count
-from ..files.collection import Collection
+from ..files.manifest import Collection
 from . import phrases, tables
 
 
