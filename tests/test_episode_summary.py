@@ -53,6 +53,6 @@ def test_not_run_and_notes(tmp_path):
                                                                       notes=["a note"])
     write_json(path, doc["contact_prediction"])
     docs = summary.read_task_summaries(tmp_path)
-    assert summary.not_run(docs)[0]["task"] == "contact_prediction"
+    assert summary.tasks_not_run(docs)[0]["task"] == "contact_prediction"
     assert summary.notes(docs) == [{"task": "contact_prediction", "schedule": "repeating",
                                     "protocol": "original", "note": "a note"}]

@@ -138,7 +138,7 @@ def summary_table(long: pd.DataFrame, schedule: str, published: dict | None = No
     return pd.DataFrame(rows)
 
 
-def not_run(docs: dict[str, dict]) -> list[dict]:
+def tasks_not_run(docs: dict[str, dict]) -> list[dict]:
     """Runs that produced no metrics: task, schedule, protocol, status and reason."""
     out = []
     for task, doc in docs.items():

@@ -95,7 +95,7 @@ def protocol_changes(long: pd.DataFrame, schedule: str, n: int = 3) -> pd.DataFr
     return pd.concat([frame.head(n), frame.iloc[n:][frame.iloc[n:]["Gain"] < 0]]).reset_index(drop=True)
 
 
-def coverage_table(windows_summary: dict | None, published: dict) -> pd.DataFrame:
+def published_coverage_table(windows_summary: dict | None, published: dict) -> pd.DataFrame:
     """Label coverage per schedule (written by chapter 11) beside the published real sample's (other data)."""
     rows = [{"Episode": rec["episode"], "Labels": rec["labels"], "Test windows": rec["test windows"],
              "Coverage (%)": 100 * rec["coverage"]} for rec in (windows_summary or {}).get("coverage", [])]

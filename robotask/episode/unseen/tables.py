@@ -118,7 +118,7 @@ def fold_coverage(sets: dict[str, WindowSet], cv: list[Setting]) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def not_run(results: pd.DataFrame) -> pd.DataFrame:
+def not_run_table(results: pd.DataFrame) -> pd.DataFrame:
     """Tasks that did not run in some setting: task, protocol, study, settings affected, and the reasons."""
     d = results[(results["status"] != "ok") & (results["head"] == "baseline")]
     rows = []
