@@ -165,3 +165,26 @@ def test_still_improving_reads_the_last_doubling():
     curve = pd.DataFrame({"task": ["a"] * 3 + ["b"] * 3, "head": "minimal", "n_train": [1, 2, 4] * 2,
                           "mean": [0.1, 0.3, 0.5, 0.1, 0.5, 0.505], "higher_is_better": True, "metric": "f1"})
     assert still_improving(curve) == ["a"]
+
+
+def test_a_run_builds_each_episode_task_once_keyed_on_the_episode_not_the_object(monkeypatch):
+    """BuiltTasks: one build per (task, episode, folder, options, protocol), whatever WindowSet object carries it;
+    an episode of the same id in another folder is another entry; a new run starts empty."""
+    from types import SimpleNamespace
+
+    from robotask.episode.features import FeatureOptions
+    from robotask.episode.tasks import TASKS, get_protocol
+    from robotask.episode.unseen.task_data import BuiltTasks
+
+    calls = []
+    monkeypatch.setitem(TASKS, "probe", SimpleNamespace(build=lambda ws, p: calls.append(ws.episode.path) or ws))
+
+    def ws(path):
+        return SimpleNamespace(episode=SimpleNamespace(path=path), options=FeatureOptions())
+
+    run, proto = BuiltTasks(), get_protocol("improved")
+    first = run.task_data("probe", "ep0", ws("/c/ep0"), proto)
+    assert run.task_data("probe", "ep0", ws("/c/ep0"), proto) is first  # a new object of the same episode
+    run.task_data("probe", "ep0", ws("/other/ep0"), proto)
+    assert calls == ["/c/ep0", "/other/ep0"] and len(run.built) == 2
+    assert BuiltTasks().built == {}
