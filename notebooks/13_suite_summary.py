@@ -33,7 +33,6 @@ from robotask import paths
 from robotask.book import report
 from robotask.episode.report import (
     bar_order,
-    coverage_table,
     explanations_text,
     figure_summary,
     glue_all,
@@ -42,6 +41,7 @@ from robotask.episode.report import (
     primary_long,
     protocol_changes,
     protocols_of,
+    published_coverage_table,
     read_optional,
     read_task_summaries,
     recap_values,
@@ -116,7 +116,7 @@ windows_summary = read_optional(root / "11_windows_features" / "summary.json")
 if windows_summary is None:
     report.show_md("**Note.** Chapter 11 has not written its coverage yet "
                    "(`robotask run 11_windows_features`); only the real sample's is shown.")
-report.show_table(coverage_table(windows_summary, PUBLISHED_COVERAGE),
+report.show_table(published_coverage_table(windows_summary, PUBLISHED_COVERAGE),
                   digits=1, caption="Share of the chronological test windows whose label occurs "
                   "in training; the real sample's is derived from the original suite's outputs.")
 
