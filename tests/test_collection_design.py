@@ -118,7 +118,6 @@ def test_short_phrases():
     assert phrases.folds_won(5, 5) == "on every one of the 5 folds"
     assert phrases.folds_won(0, 5) == "on no fold" and phrases.folds_won(3, 5) == "on 3 of 5 folds"
     assert phrases.needed(None, 16) == "more than the 16 tried" and phrases.needed(1, 16) == "1 episode"
-    assert phrases.drop_word(0.1) == "loses" and phrases.drop_word(-0.1) == "gains"
     assert phrases.speedup_phrase(1.0, 2) == "no faster with 2 workers than with one"
     assert phrases.speedup_phrase(1.7, 2) == "1.70 times as fast with 2 workers as with one"
     assert tables.pm(0.5, 0.1) == "0.500 ± 0.100" and tables.pm(float("nan"), 0.1) == "—"

@@ -130,11 +130,6 @@ class FeatureRun:
         """True when every episode of the collection has its artifacts."""
         return self.failures.empty
 
-    def peak_memory(self) -> pd.DataFrame:
-        """Peak resident memory per worker (MiB) over the tasks it ran."""
-        done = self.episodes[self.episodes["status"] != "cached"]
-        return done.groupby("worker", as_index=False)["peak_rss_mb"].max()
-
 
 WORKER_SITE = Path(__file__).with_name("worker_site")  # its sitecustomize makes workers ignore Ctrl-C
 
