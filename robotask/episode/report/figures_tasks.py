@@ -2,7 +2,7 @@
 
 Every function takes the :class:`~robotask.episode.suite.execution.TaskResult` of ``run_task`` (one per protocol)
 and returns a figure, a DataFrame or a caption; the page's prose is Markdown in the notebook, and the
-table of what bounds a score is in :mod:`.figures_diagnostics`.
+table of what bounds a score is in :mod:`.diagnostics`.
 """
 
 from __future__ import annotations
