@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions of the fast study (minimum kept)")
     args = parser.parse_args()
     corpus = load_study_corpus(args.corpus, min_per_task=3)
-    result = reference.benchmark(corpus, repeats=args.repeats, reference_trials=args.reference_trials,
+    result = reference.time_against_reference(corpus, repeats=args.repeats, reference_trials=args.reference_trials,
                                  progress=True)
     print(f"fast study (80 trials + 30 matched x 2 + audit, 5 rankers): {result['study_s']:.2f} s wall, "
           f"{result['study_cpu_s']:.2f} s CPU")

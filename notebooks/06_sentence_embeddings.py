@@ -46,7 +46,7 @@ import time
 import pandas as pd
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
 from robotask.retrieval.presentation import (
     PAIRED_HEADERS,
@@ -62,28 +62,40 @@ from robotask.retrieval.presentation import (
     sign_word,
     time_ratio,
 )
-from robotask.retrieval.protocol import load_study_corpus, study
-from robotask.retrieval.rankers import RANKERS, embedding
-from robotask.retrieval.reproduction import error_analysis
-from robotask.retrieval.statistics import across_galleries, bootstrap, uncertainty
+from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.rankers import RANKERS, embed, n_encoded, score_minilm, use_disk_cache
+from robotask.retrieval.reproduction import (
+    fail_examples,
+    help_examples,
+    opposite_confusions,
+    paired_predictions,
+)
+from robotask.retrieval.statistics import (
+    bootstrap_table,
+    format_p,
+    paired_comparisons,
+    per_query_from_predictions,
+    summary_table,
+)
 from robotask.words import join
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "06_sentence_embeddings")
+page = Page("06_sentence_embeddings")
+out = page.output_dir(output_dir)
 corpus = load_study_corpus(corpus_path, min_per_task=2)
 lexical = [r for r in rankers if not r.startswith("minilm")]
 neural = [r for r in rankers if r.startswith("minilm")]
-embedding.use_disk_cache(vector_cache)
+use_disk_cache(vector_cache)
 t0 = time.perf_counter()
-embedding.embed(corpus.texts)  # load the model and embed every description once
+embed(corpus.texts)  # load the model and embed every description once
 t_load = time.perf_counter() - t0
 runs, seconds = {}, {}
 for name, group in (("lexical", lexical), ("neural", neural)):
     t0 = time.perf_counter()
-    config = study.config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
+    config = config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
                                           rankers=group, save_all_predictions=True)
-    runs[name] = study.run_study(corpus, config, parts=("primary",))
+    runs[name] = run_study(corpus, config, parts=("primary",))
     seconds[name] = time.perf_counter() - t0
 result = runs["neural"]
 per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
@@ -95,7 +107,7 @@ n_distinct = len(set(corpus.texts))
 glue_values(
     n_tasks=len(corpus.tasks), n_texts=len(corpus.texts), n_distinct=n_distinct, n_trials=n_trials,
     seed=seed, t_load=t_load, t_neural=t_load + seconds["neural"], t_lexical=seconds["lexical"],
-    vectors=cache_source(vector_cache, embedding.n_encoded(), n_distinct),
+    vectors=cache_source(vector_cache, n_encoded(), n_distinct),
     neural_names=join([label(r) for r in neural]),
     cost_reading=time_ratio(t_load + seconds["neural"], seconds["lexical"]),
     n_permutations_text=f"{n_permutations:,}",
@@ -154,14 +166,14 @@ glue_values(
 # ## Result: the paper's lexical rankers and the rankers it does not report
 
 # %%
-summary = across_galleries.summary_table(per_trial)
-pq = bootstrap.per_query_from_predictions(predictions)
-ci, _ = bootstrap.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
+summary = summary_table(per_trial)
+pq = per_query_from_predictions(predictions)
+ci, _ = bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
 summary = summary.merge(ci[["ranker", "lo", "hi"]], on="ranker")
 in_paper = ["yes" if RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]]
 summary.insert(2, "in paper", in_paper)
 view = summary.assign(label=[RANKERS[r].label for r in summary["ranker"]])
-report.show_table(
+page.show_table(
     view[["label", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
     headers={"label": "Ranker", "in paper": "In the paper", "sd": "SD", "p5": "5th pct.",
              "p95": "95th pct.", "lo": "95 % CI low", "hi": "95 % CI high"},
@@ -174,7 +186,7 @@ glue_values(acc_minilm=acc["minilm"], acc_char=acc["char"],
                acc_fusion=shown(acc.get("minilm_char", float("nan"))),
                best_lexical=best_of(acc, lexical))
 if "minilm_char" not in acc.index:
-    report.show_md("**Note.** This run leaves out the fusion MiniLM+Char (parameter `rankers`): "
+    show_md("**Note.** This run leaves out the fusion MiniLM+Char (parameter `rankers`): "
                    "the sentences below about the fusion do not apply.")
 
 # %% [markdown]
@@ -196,10 +208,10 @@ if "minilm_char" not in acc.index:
 # %%
 pairs = [(a, b) for a, b in [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
          if a in acc.index and b in acc.index]
-comp = uncertainty.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
+comp = paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
 show = comp.assign(pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in pairs])
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
-report.show_table(uncertainty.format_p(show[columns]), headers=PAIRED_HEADERS,
+page.show_table(format_p(show[columns]), headers=PAIRED_HEADERS,
                   caption="Paired comparisons of the embedding ranker with the lexical ones (pp).")
 
 # %% tags=["remove-input"]
@@ -245,7 +257,7 @@ glue_values(fusion_change=sign_word(f_d), fusion_d=shown(abs(f_d)),
 # %%
 fig = figure_means_with_intervals(summary)
 plots.save_figure(fig, out, "rankers_with_minilm")
-report.show_figure(
+show_figure(
     fig, "fig-minilm-intervals",
     "Mean top-1 accuracy of every ranker (open dot) with its 95 % bootstrap interval (thick bar) "
     "and the 5th–95th percentile over galleries (thin line); rankers not in the paper in the "
@@ -271,10 +283,10 @@ glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
 # wrong (`trials` counts how many galleries produced the pair).
 
 # %%
-both = error_analysis.paired_predictions(result, "minilm", "char")
+both = paired_predictions(result, "minilm", "char")
 no_overlap = both[both["shared"] == 0]
-helped = error_analysis.help_examples(both, "minilm", "char", n_examples)
-report.show_table(helped, headers=ranker_headers(helped.columns),
+helped = help_examples(both, "minilm", "char", n_examples)
+page.show_table(helped, headers=ranker_headers(helped.columns),
                   caption=("Queries with no word in common with their task's description "
                            "that an embedding gets right."))
 
@@ -302,19 +314,19 @@ glue_values(
 # names the opposite task.
 
 # %%
-confusions = error_analysis.opposite_confusions(predictions, corpus.tasks)
-report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]),
+confusions = opposite_confusions(predictions, corpus.tasks)
+page.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]),
                   headers={"n_queries": "Queries per gallery (mean)",
                            "to_opposite": "Sent to the opposite task (%)",
                            "share_of_errors": "Share of errors (%)"},
                   caption="How often each ranker sends a query to the opposite task.")
-report.show_table(error_analysis.fail_examples(predictions, corpus.tasks, "minilm", n_examples),
+page.show_table(fail_examples(predictions, corpus.tasks, "minilm", n_examples),
                   caption="Example queries the embedding ranker sends to the opposite task.")
 
 # %% tags=["remove-input"]
 conf = confusions.set_index("ranker")
 pair = ["close the fridge", "pull the fridge door open"]
-opp_cos, para_cos = embedding.score_minilm(["open the fridge"], pair)[:, 0]
+opp_cos, para_cos = score_minilm(["open the fridge"], pair)[:, 0]
 glue_values(
     opp_minilm=conf.loc["minilm", "to_opposite"], opp_char=conf.loc["char", "to_opposite"],
     opp_share=conf.loc["minilm", "share_of_errors"], cos_opposite=float(opp_cos),

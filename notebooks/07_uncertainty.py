@@ -39,7 +39,7 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 import numpy as np
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
 from robotask.retrieval.presentation import (
     PAIRED_HEADERS,
@@ -54,22 +54,33 @@ from robotask.retrieval.presentation import (
     p_value,
     shown,
 )
-from robotask.retrieval.protocol import load_study_corpus, study
+from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import RANKERS
-from robotask.retrieval.reproduction import paper
-from robotask.retrieval.statistics import across_galleries, bootstrap, uncertainty
+from robotask.retrieval.reproduction import PAIRED, TABLE2
+from robotask.retrieval.statistics import (
+    all_pairs,
+    bootstrap_table,
+    format_p,
+    ordering_verdicts,
+    paired_comparisons,
+    paper_orderings,
+    per_query_from_predictions,
+    summary_table,
+    trial_accuracy,
+)
 from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "07_uncertainty")
+page = Page("07_uncertainty")
+out = page.output_dir(output_dir)
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-config = study.config_from_parameters(
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers, save_all_predictions=True
 )
-result = study.run_study(corpus, config, parts=("primary",))
-pq = bootstrap.per_query_from_predictions(result.predictions)
-acc = 100 * bootstrap.trial_accuracy(pq)[rankers]
+result = run_study(corpus, config, parts=("primary",))
+pq = per_query_from_predictions(result.predictions)
+acc = 100 * trial_accuracy(pq)[rankers]
 glue_values(
     n_rankers=len(rankers), n_trials=n_trials, seed=seed, n_tasks=pq["task"].nunique(),
     n_queries=pq["query_id"].nunique(), n_scored=f"{len(pq) // len(rankers):,}",
@@ -130,8 +141,8 @@ glue_values(
 # ## Result: spread across galleries and intervals of the mean
 
 # %%
-spread = across_galleries.summary_table(result.per_trial)
-ci, reps = bootstrap.bootstrap_table(pq, rankers, n_bootstrap, seed)
+spread = summary_table(result.per_trial)
+ci, reps = bootstrap_table(pq, rankers, n_bootstrap, seed)
 intervals = spread.merge(ci.drop(columns="mean"), on="ranker")
 for part in ("", "_queries", "_galleries"):
     intervals[f"width{part}"] = intervals[f"hi{part}"] - intervals[f"lo{part}"]
@@ -141,7 +152,7 @@ headers = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", 
            "width_galleries": "Width: galleries only"}
 columns = ["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width", "width_queries",
            "width_galleries"]
-report.show_table(intervals[columns], headers=headers,
+page.show_table(intervals[columns], headers=headers,
                   caption=("Mean top-1 accuracy with bootstrap 95 % intervals, and the share from "
                            "queries and galleries."))
 
@@ -170,7 +181,7 @@ glue_values(
 # %%
 fig = figure_means_with_intervals(intervals)
 plots.save_figure(fig, out, "means_with_intervals")
-report.show_figure(
+show_figure(
     fig, "fig-means-intervals",
     "Mean top-1 accuracy (open dot), 95 % bootstrap interval of the mean (thick bar) and 5th–95th "
     f"percentile of single galleries (thin line) for each ranker over {n_trials} galleries.",
@@ -189,12 +200,12 @@ report.show_figure(
 # ## Result: every pair of rankers
 
 # %%
-comp = uncertainty.paired_comparisons(pq, uncertainty.all_pairs(rankers), n_bootstrap, seed,
+comp = paired_comparisons(pq, all_pairs(rankers), n_bootstrap, seed,
                                       n_permutations, replicates=reps["both"])
 comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
-report.show_table(uncertainty.format_p(comp[columns]), headers=PAIRED_HEADERS,
+page.show_table(format_p(comp[columns]), headers=PAIRED_HEADERS,
                   caption="Paired ranker differences with intervals and Holm-corrected P-values.")
 
 # %% tags=["remove-input"]
@@ -238,13 +249,13 @@ glue_values(
 # on our run.
 
 # %%
-paper_means = {r: v["mean"] for r, v in paper.TABLE2.items()}
-orderings = uncertainty.paper_orderings(paper_means, rankers)
-claims = uncertainty.ordering_verdicts(comp, orderings, alpha)
+paper_means = {r: v["mean"] for r, v in TABLE2.items()}
+orderings = paper_orderings(paper_means, rankers)
+claims = ordering_verdicts(comp, orderings, alpha)
 claims["paper_diff"] = [paper_means[a] - paper_means[b] for a, b in
                         (c.split(" > ") for c in claims["claim"])]
-report.show_table(
-    uncertainty.format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
+page.show_table(
+    format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
                                  "losses", "p_perm_holm", "verdict"]]).assign(
         claim=claims["claim"].map(claim_label)),
     headers=PAIRED_HEADERS,
@@ -256,13 +267,13 @@ for key in ("supported", "not resolved", "contradicted"):
     name = key.replace(" ", "_")
     glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
                       f"claims_{name}": claims_with(claims, key)})
-pp_ = paper.PAIRED[("char", "bm25")]
+pp_ = PAIRED[("char", "bm25")]
 glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
                paper_ties=count(pp_["ties"], "tie"),
                paper_galleries=int(pp_["wins"] + pp_["ties"] + pp_["losses"]))
 has_cb = "char > bm25" in set(claims["claim"])
 if not has_cb:
-    report.show_md("**Note.** This run leaves out Char TF-IDF or BM25 (parameter `rankers`): the "
+    show_md("**Note.** This run leaves out Char TF-IDF or BM25 (parameter `rankers`): the "
                    "paragraph below about the paper's strongest statement does not apply.")
 nan_row = dict.fromkeys(("wins", "ties", "losses", "p_sign", "p_perm_holm", "lo", "hi"), np.nan)
 cb = claims.set_index("claim").loc["char > bm25"] if has_cb else nan_row
@@ -304,7 +315,7 @@ key = [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word
 key = [p for p in key if p[0] in rankers and p[1] in rankers]
 fig = figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
-report.show_figure(
+show_figure(
     fig, "fig-paired-differences",
     "Per-gallery accuracy difference of ranker pairs (dots, one per gallery) and their mean "
     "(black bar); the dashed line is zero.",

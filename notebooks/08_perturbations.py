@@ -30,7 +30,7 @@ n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = [  # any subset of RANKERS
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
-perturbations: list = [  # any subset of transforms.PERTURBATIONS
+perturbations: list = [  # any subset of PERTURBATIONS
     "inflection", "spelling", "object_generic", "object_removed", "direction_swap",
 ]
 perturb_seed: int = 0  # seed of the random perturbations (typo, inflection)
@@ -41,9 +41,17 @@ output_dir: str = ""  # where result files go; empty: _build/results/<chapter>
 
 # %% tags=["show-input"]
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.perturbations import opposite_tasks, robustness, transforms
+from robotask.retrieval.perturbations import (
+    PERTURBATIONS,
+    check_perturbations,
+    no_opposite_stay_rate,
+    opposite_tasks,
+    perturbation_examples,
+    perturbation_table,
+    run_perturbations,
+)
 from robotask.retrieval.presentation import (
     figure_perturbation_changes,
     glue_values,
@@ -55,15 +63,16 @@ from robotask.retrieval.presentation import (
 )
 from robotask.retrieval.protocol import load_study_corpus
 from robotask.retrieval.rankers import RANKERS, check_rankers
-from robotask.retrieval.statistics import uncertainty
+from robotask.retrieval.statistics import format_p
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "08_perturbations")
-perturbations = transforms.check_perturbations(perturbations, "parameter 'perturbations'")
+page = Page("08_perturbations")
+out = page.output_dir(output_dir)
+perturbations = check_perturbations(perturbations, "parameter 'perturbations'")
 rankers = check_rankers(rankers, "parameter 'rankers'")
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-per_query = robustness.run_perturbations(
+per_query = run_perturbations(
     corpus, rankers, perturbations, seed=seed, n_trials=n_trials, perturb_seed=perturb_seed,
     progress=False,
 )
@@ -91,9 +100,9 @@ glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_trials
 # so a description is rewritten identically in every gallery.
 
 # %%
-rules = transforms.perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
-rules.insert(1, "rule", [transforms.PERTURBATIONS[p].rule for p in rules["perturbation"]])
-report.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_", " ")),
+rules = perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
+rules.insert(1, "rule", [PERTURBATIONS[p].rule for p in rules["perturbation"]])
+page.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_", " ")),
                   caption="Each query perturbation, its rule and an example.")
 
 # %% [markdown]
@@ -125,11 +134,11 @@ glue_values(n_opposite_pairs=len(pairs), opposite_list=pair_list(pairs))
 # ## Result
 
 # %%
-table = robustness.perturbation_table(per_query, n_bootstrap, seed, n_permutations)
+table = perturbation_table(per_query, n_bootstrap, seed, n_permutations)
 table["label"] = [RANKERS[r].label + ("" if RANKERS[r].in_paper else " *") for r in table["ranker"]]
 view = table.assign(perturbation=table["perturbation"].str.replace("_", " "))
-report.show_table(
-    uncertainty.format_p(view[["perturbation", "label", "n_per_trial", "original", "perturbed",
+page.show_table(
+    format_p(view[["perturbation", "label", "n_per_trial", "original", "perturbed",
                                 "change", "lo", "hi", "wins", "ties", "losses", "p_perm"]]),
     headers={"label": "Ranker", "n_per_trial": "Queries per gallery", "original": "Original (%)",
              "perturbed": "Perturbed (%)", "change": "Change (pp)", "lo": "95 % CI low",
@@ -145,7 +154,7 @@ report.show_table(
 # %%
 fig = figure_perturbation_changes(table, rankers, perturbations)
 plots.save_figure(fig, out, "perturbation_changes")
-report.show_figure(
+show_figure(
     fig, "fig-perturbation-changes",
     "Paired change in top-1 accuracy caused by each perturbation (groups) for each ranker (bars), "
     "with 95 % bootstrap intervals; above zero the perturbed queries are retrieved better. For "
@@ -158,17 +167,17 @@ report.show_figure(
 
 # %% tags=["remove-input"]
 values = {}
-for p in transforms.PERTURBATIONS:
+for p in PERTURBATIONS:
     values.update(perturbation_values(table, p))
 chg = table.pivot(index="ranker", columns="perturbation", values="change")
 typo = {r: chg.get("spelling", {}).get(r, float("nan")) for r in ("char", "word", "bm25", "minilm")}
 values.update({f"spelling_{r}": shown(v, True) for r, v in typo.items()})
 values["spelling_reading"] = moves_compared(typo["char"], [typo["word"], typo["bm25"]])
 glue_values(**values)
-missing = [p for p in transforms.PERTURBATIONS if p not in perturbations]
+missing = [p for p in PERTURBATIONS if p not in perturbations]
 missing += [label(r) for r in ("char", "word", "bm25", "minilm") if r not in rankers]
 if missing:
-    report.show_md(f"**Note.** This run leaves out {', '.join(missing)} (parameters "
+    show_md(f"**Note.** This run leaves out {', '.join(missing)} (parameters "
                    "`perturbations` and `rankers`): the readings below that name them show a dash "
                    "instead of a number.")
 
@@ -223,10 +232,10 @@ if "direction_swap" in perturbations:
     flip = ds[["label", "n_per_trial", "original", "perturbed", "stays_source"]].rename(columns={
         "original": "source task, unperturbed (%)", "perturbed": "follows flip: opposite task (%)",
         "stays_source": "stays on source task (%)"})
-    report.show_table(flip.reset_index(drop=True),
+    page.show_table(flip.reset_index(drop=True),
                       caption=("Direction swaps: does the ranker follow the flipped query to the "
                                "opposite task?"))
-    stay = robustness.no_opposite_stay_rate(per_query)
+    stay = no_opposite_stay_rate(per_query)
     swap = {"follow": ds["perturbed"], "stays": ds["stays_source"], "no_opp": stay}
     glue_values(follow_top=label(ds["perturbed"].idxmax()),
                    **{f"{k}_min": shown(v.min()) for k, v in swap.items()},

@@ -46,9 +46,24 @@ output_dir: str = ""  # result folder (empty: _build/results/09_transfer)
 import pandas as pd
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.libraries import transfer, transfer_tables
+from robotask.retrieval.libraries import (
+    LIBRARIES,
+    claims,
+    error_shares,
+    examples,
+    gains,
+    long_summary,
+    matched,
+    near_shares,
+    overview,
+    paired,
+    run_transfer,
+    sensitivity,
+    table2,
+    verify_examples,
+)
 from robotask.retrieval.presentation import (
     best_ranker,
     by_library,
@@ -60,29 +75,30 @@ from robotask.retrieval.presentation import (
     where_all_hold,
     widest,
 )
-from robotask.retrieval.protocol import study
+from robotask.retrieval.protocol import config_from_parameters
 from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "09_transfer")
-config = study.config_from_parameters(
+page = Page("09_transfer")
+out = page.output_dir(output_dir)
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers
 )
-runs = transfer.run_transfer(libraries, config, n_examples, progress=True)
+runs = run_transfer(libraries, config, n_examples, progress=True)
 titles = {k: r.library.spec.title for k, r in runs.items()}
 per_trial = pd.concat([r.per_trial.assign(library=k) for k, r in runs.items()], ignore_index=True)
 errors = pd.concat([r.errors.assign(library=k) for k, r in runs.items()], ignore_index=True)
 files = [write_csv(out / "per_trial.csv", per_trial), write_csv(out / "errors.csv", errors)]
-overview = transfer.overview({k: r.library for k, r in runs.items()})
-report.show_table(overview, digits=1,
+library_overview = overview({k: r.library for k, r in runs.items()})
+page.show_table(library_overview, digits=1,
                   caption="The task libraries: tasks, descriptions and queries per gallery.")
 
 # %% tags=["remove-input"]
-keys = list(transfer.LIBRARIES)  # every library the chapter can run; those left out read "—"
+keys = list(LIBRARIES)  # every library the chapter can run; those left out read "—"
 glue_values(seed=seed, n_trials=n_trials, n_matched=n_matched_trials, n_rankers=len(config.rankers))
 if set(keys) - set(runs):
-    report.show_md(f"**Note.** This run leaves out {', '.join(sorted(set(keys) - set(runs)))} "
+    show_md(f"**Note.** This run leaves out {', '.join(sorted(set(keys) - set(runs)))} "
                    "(parameter `libraries`): the readings below show a dash for them.")
 
 # %% [markdown]
@@ -118,13 +134,13 @@ if set(keys) - set(runs):
 # Mean ± sample SD of top-1 accuracy over galleries, with the 5th–95th percentile band in brackets (%).
 
 # %%
-report.show_table(transfer_tables.table2(runs),
+page.show_table(table2(runs),
                   caption=("Top-1 accuracy of each ranker on each library "
                            "(mean ± SD, percentile band, %)."))
-summary = transfer_tables.long_summary(runs)
+summary = long_summary(runs)
 fig = figure_transfer_spread(summary)
 plots.save_figure(fig, out, "transfer_spread")
-report.show_figure(
+show_figure(
     fig, "fig-transfer-spread",
     "Mean top-1 accuracy (dots) and 5th–95th percentile band over galleries (lines) of each ranker "
     "on each library.",
@@ -154,11 +170,11 @@ glue_values(**by_library(
 # paper's headline, Char TF-IDF over BM25 in nearly every gallery.
 
 # %%
-paired = transfer_tables.paired(runs)
-report.show_table(paired, digits=1, caption="Paired ranker differences on each library (pp).")
+paired_diffs = paired(runs)
+page.show_table(paired_diffs, digits=1, caption="Paired ranker differences on each library (pp).")
 
 # %% tags=["remove-input"]
-cb = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")]
+cb = paired_diffs[paired_diffs["Comparison"].str.startswith("Char TF-IDF − BM25")]
 key_of = {t: k for k, t in titles.items()}
 glue_values(**by_library(
     "cb", {key_of[r["Library"]]: char_lead(r) for r in cb.to_dict("records")}, keys))
@@ -180,8 +196,8 @@ glue_values(**by_library(
 # with the choice of indexed text alone.
 
 # %%
-bands = transfer_tables.sensitivity(runs)
-report.show_table(bands, digits=1,
+bands = sensitivity(runs)
+page.show_table(bands, digits=1,
                   caption="How much accuracy moves with the choice of indexed text, per library.")
 
 # %% tags=["remove-input"]
@@ -203,12 +219,12 @@ glue_values(**by_library(
 # Only labels with at least three texts take part. Cells: change in pp (one → two descriptions, %).
 
 # %%
-report.show_table(transfer_tables.gains(runs),
+page.show_table(gains(runs),
                   caption=("Matched study on each library: change from one to two "
                            "descriptions (pp)."))
-fig = figure_transfer_gains(transfer_tables.matched(runs), titles)
+fig = figure_transfer_gains(matched(runs), titles)
 plots.save_figure(fig, out, "transfer_gains")
-report.show_figure(
+show_figure(
     fig, "fig-transfer-gains",
     "Matched one- versus two-description galleries: change in top-1 accuracy (pp) when a second "
     "description of each label is indexed, on the same queries, per ranker and library.",
@@ -239,8 +255,8 @@ glue_values(**by_library(
 # claims). "Nearly all galleries" is read as at least the share given in the claim.
 
 # %%
-claims, held = transfer_tables.claims(runs)
-report.show_table(claims, caption="The paper's claims, checked on each library.")
+claim_table, held = claims(runs)
+page.show_table(claim_table, caption="The paper's claims, checked on each library.")
 
 # %% tags=["remove-input"]
 glue_values(n_claims=len(held), all_hold=where_all_hold(held), **by_library(
@@ -259,10 +275,10 @@ glue_values(n_claims=len(held), all_hold=where_all_hold(held), **by_library(
 # number, a direction), so their texts differ in one word.
 
 # %%
-near = overview.set_index("Library")["One word from another label (%)"]
+near = library_overview.set_index("Library")["One word from another label (%)"]
 var = runs.get("rlbench_variation")
 if var is None:
-    report.show_md("**Note.** This run leaves out the variation level (parameter `libraries`): the "
+    show_md("**Note.** This run leaves out the variation level (parameter `libraries`): the "
                    "paragraph below shows dashes.")
     glue_values(**dict.fromkeys(["var_near", "var_excluded", "var_best", "var_task_right",
                                  "var_reading"], "—"))
@@ -297,13 +313,13 @@ glue_values(**by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, ke
 # other words), or *another task*. Shares are of all wrong answers of the ranker on that library.
 
 # %%
-shares = transfer_tables.error_shares(runs)
-report.show_table(shares, digits=1,
+shares = error_shares(runs)
+page.show_table(shares, digits=1,
                   caption=("What kind of wrong answer each ranker gives, per library "
                            "(% of its errors)."))
 
 # %% tags=["remove-input"]
-one_word = transfer_tables.near_shares(transfer_tables.error_shares(runs, ("char",)))
+one_word = near_shares(error_shares(runs, ("char",)))
 glue_values(**by_library(
     "confused", {k: f"{one_word[t]:.1f}" for k, t in titles.items() if t in one_word.index}, keys))
 
@@ -324,10 +340,10 @@ glue_values(**by_library(
 # won because its character n-gram vector has the higher cosine with the query's.
 
 # %%
-verified = {k: transfer.verify_examples(r, config) for k, r in runs.items()}
+verified = {k: verify_examples(r, config) for k, r in runs.items()}
 for key, run in runs.items():
-    report.show_md(f"**{titles[key]}**")
-    report.show_table(transfer_tables.examples(run),
+    show_md(f"**{titles[key]}**")
+    page.show_table(examples(run),
                       caption="Example wrong answers on this library.")
 
 # %% [markdown]
@@ -358,16 +374,16 @@ for key, run in runs.items():
 #   variation level.
 
 # %%
-report.show_table(held.replace({True: "holds", False: "does not hold"}).reset_index(names="Claim"),
+page.show_table(held.replace({True: "holds", False: "does not hold"}).reset_index(names="Claim"),
                   caption="Which of the paper's claims hold on which library.")
 
 # %%
 write_json(out / "summary.json", {
     "seed": seed, "n_trials": n_trials, "n_matched_trials": n_matched_trials,
     "rankers": list(config.rankers),
-    "libraries": overview.to_dict(orient="records"),
+    "libraries": library_overview.to_dict(orient="records"),
     "table2": summary.drop(columns="label").to_dict(orient="records"),
-    "paired": paired.to_dict(orient="records"),
+    "paired": paired_diffs.to_dict(orient="records"),
     "claims": {t: {c: bool(held.loc[c, t]) for c in held.index} for t in held.columns},
     "examples_verified": verified, "files": sorted(p.name for p in files),
 })

@@ -19,7 +19,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from filelock import FileLock, Timeout
 
 from .errors import RobotaskError
@@ -122,6 +121,8 @@ def disk_full(path: Path, written: int, size: int | None = None) -> RobotaskErro
 
 
 def _json_default(obj: Any) -> Any:
+    import numpy as np  # here, not at the top: `robotask run` refuses bad input before numpy loads
+
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, np.floating):
@@ -167,6 +168,8 @@ def write_npz(path: str | os.PathLike, **arrays: Any) -> Path:
     carries :data:`ZIP_EPOCH` (``np.load`` reads the file as usual; no pickles are written).
     """
     import zipfile
+
+    import numpy as np
 
     with atomic_path(path) as tmp:
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:

@@ -123,11 +123,11 @@ def test_a_cached_vector_never_depends_on_what_other_processes_embedded(monkeypa
 
 
 def test_importing_the_registry_never_imports_torch():
-    """The registry loads the embedding ranker inside a function: no torch until MiniLM is used."""
+    """The rankers load torch inside the functions that encode: no torch until MiniLM embeds a text."""
     import subprocess
     import sys
 
     code = ("import sys; import robotask.retrieval.rankers.registry, robotask.retrieval.protocol.study; "
-            "print('torch' in sys.modules, 'robotask.retrieval.rankers.embedding' in sys.modules)")
+            "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

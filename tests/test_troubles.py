@@ -67,7 +67,7 @@ def test_an_instruction_of_a_megabyte_is_refused_with_the_limit(tmp_path):
 
 @pytest.fixture(scope="module")
 def small_collection(tmp_path_factory) -> Path:
-    from robotask.episode.files.badinput import template
+    from robotask.episode.badinput import template
 
     root = tmp_path_factory.mktemp("col") / "col"
     root.mkdir()
@@ -77,7 +77,7 @@ def small_collection(tmp_path_factory) -> Path:
 
 
 def test_a_symlink_loop_and_a_non_utf8_name_are_unusable_episodes_with_their_reasons(small_collection, tmp_path):
-    from robotask.episode.files.collection import load_collection
+    from robotask.episode.files.manifest import load_collection
 
     root = tmp_path / "col"
     root.mkdir()
@@ -98,7 +98,7 @@ def test_a_symlink_loop_and_a_non_utf8_name_are_unusable_episodes_with_their_rea
 
 
 def _edited(tmp: Path, key: str, change) -> Path:
-    from robotask.episode.files.badinput import episode_copy
+    from robotask.episode.badinput import episode_copy
 
     ep = episode_copy(tmp)
     with h5py.File(ep / "annotation.hdf5", "a") as f:
@@ -172,7 +172,7 @@ def test_two_collection_builds_into_one_out_at_once(tmp_path):
     assert second.returncode == 2 and second.stderr.startswith(f"robotask: error: --out {out} is in use by "
                                                                "another run"), second.stderr
     assert second.stderr.count("\n") == 1
-    from robotask.episode.files.collection import load_collection
+    from robotask.episode.files.manifest import load_collection
 
     assert load_collection(out).ids == ["ep0000", "ep0001", "ep0002"]
 

@@ -5,19 +5,28 @@ Tooling that knows nothing of either study: it imports only the core (``robotask
 (``robotask run``), the parameter reader, the lint and the Sphinx extension are reached by their modules.
 """
 
-from .benchmarks import run_times_sentence, show_benchmark
-from .provenance import (
-    build_stamp,
-    chapter_benchmark,
-    package_versions,
-    parameter_table,
-    platform_summary,
-    read_benchmarks,
-    read_run_log,
-    run_table,
-)
-from .report import Page, fig_ref, output_dir, plain_value, read_summary, show_figure, show_md, show_table
-from .scheduling import wait_until_alone
+import importlib
+from typing import Any
+
+_HOME = {
+    "run_times_sentence": "benchmarks", "show_benchmark": "benchmarks",
+    "build_stamp": "provenance", "chapter_benchmark": "provenance", "package_versions": "provenance",
+    "parameter_table": "provenance", "platform_summary": "provenance", "read_benchmarks": "provenance",
+    "read_run_log": "provenance", "run_table": "provenance",
+    "Page": "report", "fig_ref": "report", "output_dir": "report", "plain_value": "report",
+    "read_summary": "report", "show_figure": "report", "show_md": "report", "show_table": "report",
+    "wait_until_alone": "scheduling",
+}
+"""Each name of the front door and the module it lives in. The modules are imported when a name is first
+asked for (PEP 562), so that ``robotask run``, which imports ``robotask.book.runner``, refuses a bad
+parameter without first importing pandas and matplotlib for the report helpers."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        return getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Page", "build_stamp", "chapter_benchmark", "fig_ref", "output_dir", "package_versions", "parameter_table",

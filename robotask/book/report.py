@@ -68,6 +68,10 @@ class Page:
         self.prefix = titles.number_prefix(titles.page_label(chapter_id, [c.id for c in chapters.CHAPTERS]))
         self.tables = 0
 
+    def output_dir(self, param: str) -> Path:
+        """The folder this page writes to: :func:`output_dir` of ``param`` for this page's chapter."""
+        return output_dir(param, self.chapter_id)
+
     def next_table_number(self) -> str:
         """The number of the next captioned table on this page."""
         self.tables += 1

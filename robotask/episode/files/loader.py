@@ -18,8 +18,9 @@ from typing import Any
 import h5py
 import numpy as np
 
+import robotask.episode.files.format as fmt
+
 from ...errors import RobotaskError, RobotaskWarning
-from . import format as fmt
 from .captions import Captions, parse_caption_document, read_caption_text, resolve_captions
 from .finite import finite_poses, inf_as_nan, interpolate_non_finite, zero_non_finite_depth
 from .format import decode_str, frame_stem

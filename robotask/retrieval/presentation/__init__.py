@@ -120,13 +120,13 @@ from .table_labels import (
     plain_lists,
     plain_plurals,
     plain_reasons,
-    policy_table,
     quantities,
     ranker_labels,
     reading_label,
     reading_names,
     table2,
     table3,
+    table4,
     two_readings,
 )
 from .values import (
@@ -165,9 +165,10 @@ __all__ = [
     "in_registry_order", "interval_side", "intervals_excluding_zero", "label", "labels", "largest_differences",
     "matched_facts", "moves_compared", "named_errors", "noun", "number_label", "offset", "offset_reading",
     "one_sign", "ordering", "p_value", "pair_list", "paired", "paired_facts", "paper_values", "per_draw",
-    "perturbation_values", "plain", "plain_lists", "plain_plurals", "plain_reasons", "policy_facts", "policy_table",
+    "perturbation_values", "plain", "plain_lists", "plain_plurals", "plain_reasons", "policy_facts",
     "quantities", "ranker_headers", "ranker_labels", "reading_label", "reading_names", "reading_verdict", "record",
     "rule_facts", "same_or_reversed", "same_signs", "second_description_gains", "shown", "sign_word", "signs",
-    "size_verdict", "spread_facts", "table2", "table3", "task_right_reading", "time_ratio", "transfer_verdict",
+    "size_verdict", "spread_facts", "table2", "table3", "table4", "task_right_reading", "time_ratio",
+    "transfer_verdict",
     "two_readings", "verb", "where_all_hold", "widest",
 ]

@@ -63,7 +63,7 @@ def number_label(key: str, source: bool = True) -> str:
 
 
 def reading_label(reading: str) -> str:
-    """An extraction reading of :func:`robotask.retrieval.reproduction.versus_paper.alternative_corpora`:
+    """An extraction reading of :func:`robotask.retrieval.reproduction.versus_paper.corpora_under_readings`:
     ``split_one:play_jenga`` → "split the glued literal of play_jenga"."""
     fixed = {"committed": "the committed corpus", "python": "the committed corpus",
              "split_glued": "split every glued join",
@@ -160,7 +160,7 @@ ERROR_KINDS = {  # kind: what the example shows, in the order the table shows th
 }
 
 
-def policy_table(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+def table4(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.policy_table`` beside the paper's Table 4 (``paper.TABLE4``)."""
     table = per_trial_table.copy()
     for policy in ("strict", "either", "primary"):

@@ -32,11 +32,11 @@ from .draws import (
 from .reference import (
     PLAIN_SCORERS,
     WORD_TFIDF,
-    benchmark,
     bm25_direct,
     fast_predictions,
     plain_scorer,
     reference_predictions,
+    time_against_reference,
 )
 from .study import (
     CONDITIONS,
@@ -61,9 +61,9 @@ from .study import (
 __all__ = [
     "CONDITIONS", "Corpus", "Draws", "EXPECTED", "LABELS", "LIBRARY_COLUMNS", "MATCHED_DRAWS", "MIN_TEXTS", "PARTS",
     "PER_TRIAL_COLUMNS", "PLAIN_SCORERS", "POLICIES", "STUDY_FIELDS", "StudyConfig", "StudyResult", "TIE_DECIMALS",
-    "WORD_TFIDF", "YAML_SUFFIXES", "benchmark", "bm25_direct", "check_corpus", "check_label", "cli_main",
+    "WORD_TFIDF", "YAML_SUFFIXES", "bm25_direct", "check_corpus", "check_label", "cli_main",
     "config_from_parameters", "design_rows", "designs", "draw_permutations", "evaluate", "fast_predictions",
     "load_study_corpus", "make_draws", "parse_library", "plain_scorer", "policy_counts", "predict",
     "read_corpus_file", "read_library", "read_utf8", "reference_predictions", "register_cli", "run_study",
-    "task_scores", "too_few",
+    "task_scores", "time_against_reference", "too_few",
 ]

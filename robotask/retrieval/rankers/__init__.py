@@ -1,9 +1,10 @@
 """The rankers: lexical (BM25, TF-IDF, LSA), sentence embeddings (MiniLM), and the registry naming them all.
 
-``registry`` imports ``embedding`` (and so torch) only when an embedding ranker is scored, so this front door
-leaves ``embedding`` out: import it by module path (``robotask.retrieval.rankers.embedding``).
+``embedding`` imports torch and sentence-transformers only inside the functions that encode, so this front door
+loads no torch: that happens when MiniLM first embeds a text.
 """
 
+from .embedding import embed, n_encoded, use_disk_cache
 from .lexical import (
     BM25_TOKEN_PATTERN,
     LEXICAL_RANKERS,
@@ -57,7 +58,8 @@ __all__ = [
     "LSA_GRAM_MARGIN", "LSA_SVD_MAX_SIDE", "PAPER_RANKERS", "PAPER_SETTINGS", "RANKERS", "RankerSettings",
     "RankerSpec", "SETTING_NAMES", "StaticEmbedder", "TENSOR", "TOKENIZER", "TextIndex", "WEIGHTS",
     "analyzer_config", "bm25_weights", "check_rankers", "cosine_rows", "count_matrix", "default_embedder",
-    "display", "gallery_query_counts", "lsa_basis", "score_bm25", "score_char", "score_lsa", "score_minilm",
+    "display", "embed", "gallery_query_counts", "lsa_basis", "n_encoded", "score_bm25", "score_char", "score_lsa",
+    "score_minilm",
     "score_minilm_fusion", "score_static", "score_word", "score_word_char", "shipped_files", "smooth_idf",
-    "tfidf_pair", "tfidf_rows",
+    "tfidf_pair", "tfidf_rows", "use_disk_cache",
 ]

@@ -35,10 +35,10 @@ from .paper import (
 )
 from .versus_paper import (
     JOIN_RULE_CHANGES,
-    alternative_corpora,
     check_claims,
     compare,
     compare_with_paper,
+    corpora_under_readings,
     evaluate_corpora,
     our_numbers,
     rule_alternatives,
@@ -46,7 +46,7 @@ from .versus_paper import (
 
 __all__ = [
     "CLAIMS", "CORPUS", "Claim", "DUPLICATE", "FIRST_LISTED", "JOIN_RULE_CHANGES", "NAMED_ERRORS", "PAIRED",
-    "RANKER_ORDER", "SETTINGS", "TABLE2", "TABLE3", "TABLE4", "WHERE", "alternative_corpora", "attainable",
+    "RANKER_ORDER", "SETTINGS", "TABLE2", "TABLE3", "TABLE4", "WHERE", "corpora_under_readings", "attainable",
     "attainable_denominators", "check_claims", "compare", "compare_with_paper", "content_words", "denominators",
     "evaluate_corpora", "fail_examples", "gallery_texts", "help_examples", "numbers", "opposite_confusions",
     "our_numbers", "paired_predictions", "rule_alternatives",

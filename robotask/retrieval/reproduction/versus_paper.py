@@ -136,7 +136,7 @@ def check_claims(per_trial: pd.DataFrame, corpus: Corpus, audit_predictions: pd.
     return pd.DataFrame(rows)
 
 
-def alternative_corpora(literals: pd.DataFrame, min_per_task: int = 3) -> dict[str, pd.DataFrame]:
+def corpora_under_readings(literals: pd.DataFrame, min_per_task: int = 3) -> dict[str, pd.DataFrame]:
     """Corpora that other readings of the RLBench source would give, from ``literals.csv``.
 
     ``committed`` = the value Python returns (our corpus); ``split_one:<task>`` = only that

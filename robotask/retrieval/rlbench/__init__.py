@@ -12,6 +12,7 @@ from .extraction import (
     MIN_DESCRIPTIONS,
     NOTICE_TEMPLATE,
     STATUS_LABELS,
+    STATUSES,
     classify_directory,
     classify_source,
     extract_tables,
@@ -79,7 +80,7 @@ from .returns import (
 
 __all__ = [
     "DEFAULT_OUT", "Element", "FileResult", "JOIN_RULES", "LITERALS_COLUMNS", "MIN_DESCRIPTIONS", "NOTICE_TEMPLATE",
-    "README_TEMPLATE", "REQUIRED_COLUMNS", "RLBENCH_LICENCE", "STATUS_LABELS", "SourceTree", "TASKS_PATH",
+    "README_TEMPLATE", "REQUIRED_COLUMNS", "RLBENCH_LICENCE", "STATUS_LABELS", "STATUSES", "SourceTree", "TASKS_PATH",
     "TYPO_EXAMPLES", "accounting_path", "branch_elements", "branch_reason", "check_join_rule", "classify_directory",
     "classify_element", "classify_source", "committed_tables", "corpus_counts", "corpus_path",
     "descriptions_per_task", "duplicate_texts", "evaluate_tree", "extract_tables", "find_init_episode",

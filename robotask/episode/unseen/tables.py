@@ -118,7 +118,7 @@ def fold_coverage(sets: dict[str, WindowSet], cv: list[Setting]) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
-def not_run(results: pd.DataFrame) -> pd.DataFrame:
+def not_run_table(results: pd.DataFrame) -> pd.DataFrame:
     """Tasks that did not run in some setting: task, protocol, study, settings affected, and the reasons."""
     d = results[(results["status"] != "ok") & (results["head"] == "baseline")]
     rows = []
@@ -129,3 +129,12 @@ def not_run(results: pd.DataFrame) -> pd.DataFrame:
                      "settings": f"{len(g)} of {total}", "status": ", ".join(sorted(set(g["status"]))),
                      "reason": "; ".join(dict.fromkeys(g["reason"]))})
     return pd.DataFrame(rows, columns=["task", "protocol", "study", "settings", "status", "reason"])
+
+
+def factor_table(episodes: pd.DataFrame, factors: list[str], n: int = 3) -> pd.DataFrame:
+    """The first ``n`` episodes' variation factors; an empty list of absent objects reads "none"."""
+    shown = episodes[factors].head(n).copy()
+    if "absent" in shown:
+        shown["absent"] = shown["absent"].map(
+            lambda v: v.replace("|", ", ") if isinstance(v, str) and v.strip() else "none")
+    return shown

@@ -24,7 +24,6 @@ from ...progress import tqdm
 from ...words import named
 from ..features.windowset import WindowSet, load_window_set
 from ..features.windowset import write_artifacts as write_window_artifacts
-from ..report.notes import task_notes
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol, get_protocol
 from ..tasks.registry import TASKS, TaskSpec, describe, parse_tasks, split
@@ -40,6 +39,7 @@ from .fit import (
     standardize,
 )
 from .jobs import map_groups, task_groups
+from .phrases import task_notes
 from .scoring import evaluate, write_artifacts
 
 HEADS = ("minimal", "mlp")
@@ -94,7 +94,7 @@ class TaskResult:
 
     @property
     def notes(self) -> list[str]:
-        """Plain statements computed from the numbers (see :func:`robotask.episode.report.notes.task_notes`)."""
+        """Plain statements computed from the numbers (see :func:`robotask.episode.suite.phrases.task_notes`)."""
         return task_notes(self.primary, self.metrics, self.info.get("baseline_name", "trivial"),
                           self.info.get("shared_visual_fraction"))
 

@@ -1,6 +1,6 @@
 """Chapter 14's collection and its costs: a synthetic collection, its features on Dask at 1 and 2 workers,
-the projection of the measured cost to the full dataset, and the learning-curve figure. The splits and
-runs are in ``design``, the tables in ``tables``, the phrases in ``phrases``.
+and the projection of the measured cost to the full dataset. The splits and runs are in ``design``, the
+tables in ``tables``, the figure in ``figures``, the phrases in ``phrases``.
 """
 
 from __future__ import annotations
@@ -10,17 +10,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from ...cache import Cache, adopt_entries, content_key
 from ..features.distributed import close_client, extract_collection, open_client
-from ..features.windowset import WindowSet
-from ..files.collection import Collection, load_collection
-from ..synthesis.collection import MANIFEST, synth_collection
-from ..tasks.registry import TASKS
-from .task_data import load_window_sets
+from ..files.manifest import Collection, load_collection
+from ..synthesis.varied import MANIFEST, synth_collection
 
 COLLECTIONS = Cache("collections")
 FULL_DATASET_EPISODES = 12103  # spec §1.1: episodes of the full Xperience-10M release
@@ -92,74 +88,3 @@ def project_full_dataset(scaling: pd.DataFrame, frames: int, bytes_per_episode: 
             "storage_gb": bytes_per_episode * scale * episodes / 1e9, "windows": windows,
             "design_gb": windows * feature_dim * 4 / 1e9, "gram_gb": windows * windows * 8 / 1e9,
             "release_tb": RELEASE_GIB_PER_EPISODE * 2**30 * episodes / 1e12}
-
-
-def _metric_label(metric: str) -> str:
-    from ..report.summary import METRIC_LABELS
-
-    return METRIC_LABELS.get(metric, metric.replace("_", " "))
-
-
-def comparison_table(comparison: pd.DataFrame) -> pd.DataFrame:
-    """``compare_splits`` for a reader: task titles, human metric and head names."""
-    from ..report.figures_tasks import HEAD_LABELS
-
-    shown = comparison.drop(columns=["higher_is_better"], errors="ignore").copy()
-    shown["task"] = shown["task"].map(lambda t: TASKS[t].display_name)
-    if "head" in shown:
-        shown["head"] = shown["head"].map(lambda h: HEAD_LABELS.get(h, h))
-    if "metric" in shown:
-        shown["metric"] = shown["metric"].map(_metric_label)
-    return shown
-
-
-def factor_table(episodes: pd.DataFrame, factors: list[str], n: int = 3) -> pd.DataFrame:
-    """The first ``n`` episodes' variation factors; an empty list of absent objects reads "none"."""
-    shown = episodes[factors].head(n).copy()
-    if "absent" in shown:
-        shown["absent"] = shown["absent"].map(
-            lambda v: v.replace("|", ", ") if isinstance(v, str) and v.strip() else "none")
-    return shown
-
-
-PANEL_FONT = 10
-
-
-def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
-    """One panel per task: the minimal head's mean over draws (line) with the lowest-to-highest band, and the
-    baseline's mean (dashed), against the number of training episodes."""
-    tasks = [t for t in TASKS if t in set(curve["task"])]
-    fig, axes = plt.subplots(4, 3, figsize=(11, 12.5), sharex=True)
-    for ax, task in zip(axes.ravel(), tasks):
-        for head, style in (("minimal", {"marker": "o", "color": "C0"}), ("baseline", {"ls": "--", "color": "grey"})):
-            d = curve[(curve["task"] == task) & (curve["head"] == head)].sort_values("n_train")
-            if d["mean"].isna().all():
-                continue
-            ax.plot(d["n_train"], d["mean"], label="minimal head" if head == "minimal" else "baseline", **style)
-            if head == "minimal":
-                ax.fill_between(d["n_train"], d["lo"], d["hi"], color="C0", alpha=0.2, label="range of the draws")
-        if curve[(curve["task"] == task) & (curve["head"] == "minimal")]["mean"].isna().all():
-            ax.text(0.5, 0.5, "no result", ha="center", va="center", transform=ax.transAxes, fontsize=PANEL_FONT)
-        ax.set_title(TASKS[task].display_name, fontsize=PANEL_FONT + 1)
-        ax.set_ylabel(_metric_label(TASKS[task].primary_metric), fontsize=PANEL_FONT)
-        ax.tick_params(labelsize=PANEL_FONT)
-        episode_axis(ax, curve["n_train"])
-    for ax in axes.ravel()[len(tasks):]:
-        ax.axis("off")
-    for ax in axes[-1]:
-        ax.set_xlabel("training episodes", fontsize=PANEL_FONT)
-    axes[0, 0].legend(fontsize=PANEL_FONT - 1)
-    fig.tight_layout()
-    return fig
-
-
-def episode_axis(ax: plt.Axes, sizes: pd.Series) -> None:
-    """A log-2 x axis whose ticks are the numbers of training episodes used, written as plain counts."""
-    ticks = sorted({int(n) for n in sizes})
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(ticks, [str(n) for n in ticks])
-    ax.minorticks_off()
-
-def sets_of(collection: Collection, features_dir: str | os.PathLike) -> dict[str, WindowSet]:
-    """Window sets of every episode with artifacts (thin alias kept for the notebook)."""
-    return load_window_sets(collection, features_dir)

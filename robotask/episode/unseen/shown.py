@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+import robotask.episode.unseen.phrases as phrases
+
 from ...words import count
 from ..tasks.registry import TASKS
-from . import phrases
 from .tables import episodes_needed, pm
 
 SCALING_HEADERS = {"workers": "Workers", "episodes": "Episodes", "wall_s": "Wall (s)", "frames_per_s": "Frames / s",

@@ -19,9 +19,10 @@ from pathlib import Path
 import h5py
 import pandas as pd
 
+import robotask.episode.files.format as fmt
+
 from ...errors import RobotaskError, RobotaskWarning
 from ...words import count, named
-from . import format as fmt
 from .media import video_fps
 
 MANIFEST = "manifest.csv"

@@ -7,9 +7,11 @@ import os
 import numpy as np
 import pandas as pd
 
+import robotask.episode.unseen.phrases as phrases
+import robotask.episode.unseen.tables as tables
+
 from ...words import count
-from ..files.collection import Collection
-from . import phrases, tables
+from ..files.manifest import Collection
 
 
 def collection_facts(coll: Collection, frames: int, resolution: int) -> dict:

@@ -21,8 +21,8 @@ from ..suite.jobs import map_groups
 from ..tasks.protocols import get_protocol
 from ..tasks.registry import TASKS
 from ..tasks.splits import EpisodeSplit, check_disjoint, doubling_sizes, group_kfold
-from .runs import run_collection_task
-from .task_data import forget_built, prebuild
+from .held_out import run_collection_task
+from .task_data import BuiltTasks
 
 RESULT_COLUMNS = ("study", "protocol", "fold", "shift", "held_out", "n_train", "draw", "task", "metric",
                   "higher_is_better", "head", "value", "status", "reason")
@@ -104,13 +104,14 @@ def curve_settings(cv: list[Setting], draws: int, seed: int) -> list[Setting]:
     return out
 
 
-def _run_one(group: list[int], sets: dict[str, WindowSet], settings: list[Setting], cfg: SuiteConfig) -> list[dict]:
+def _run_one(group: list[int], sets: dict[str, WindowSet], settings: list[Setting], cfg: SuiteConfig,
+             built: BuiltTasks) -> list[dict]:
     """Every task of one setting (the first index of ``group``); one row per task and head."""
     s = settings[group[0]]
     proto, heads = get_protocol(s.protocol), s.heads.split(",")
     rows = []
     for tid in TASKS:
-        result, _ = run_collection_task(tid, sets, s.split, proto, heads, None, cfg, s.chronological)
+        result, _ = run_collection_task(tid, sets, s.split, proto, heads, None, cfg, s.chronological, built)
         reason = result.details.get("reason", "")
         for head in ["baseline", *heads]:
             rows.append({"key": group[0], "task": tid, "metric": result.primary["metric"],
@@ -134,12 +135,10 @@ def run_settings(sets: dict[str, WindowSet], settings: list[Setting], cfg: Suite
     cost = [len(r.split.train) * (3 if "mlp" in r.heads else 1) for r in runs]
     order = [[i] for i in sorted(range(len(runs)), key=lambda i: -cost[i])]  # the longest first
     by_key: dict[tuple, list[dict]] = {}
-    prebuild(sets, [get_protocol(p) for p in dict.fromkeys(r.protocol for r in runs)])  # shared by the forks
-    try:
-        for rows in map_groups(_run_one, order, jobs, sets, runs, cfg):
-            by_key[runs[rows[0]["key"]].key] = rows
-    finally:
-        forget_built()
+    built = BuiltTasks()  # this call's per-episode TaskData, built before the workers fork and shared by them
+    built.prebuild(sets, [get_protocol(p) for p in dict.fromkeys(r.protocol for r in runs)])
+    for rows in map_groups(_run_one, order, jobs, sets, runs, cfg, built):
+        by_key[runs[rows[0]["key"]].key] = rows
     table = []
     for s in settings:
         wanted = {"baseline", *s.heads.split(",")}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,8 @@ import pandas as pd
 from ..features import windows as W
 from ..features.layout import FeatureOptions
 from ..features.windowset import WindowSet, episode_labels
-from ..files.collection import Collection
 from ..files.loader import load_episode
+from ..files.manifest import Collection
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol
 from ..tasks.registry import TASKS, TEST_FRACTION
@@ -102,49 +103,54 @@ def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, i
     return data
 
 
-_BUILT: dict[tuple, TaskData | TaskUnavailable] = {}  # (task, episode, window set, protocol) -> its TaskData
+BuildKey = tuple[str, str, str, FeatureOptions, Protocol]  # task, episode id, episode folder, options, protocol
 
 
-def episode_task_data(task_id: str, eid: str, ws: WindowSet, protocol: Protocol) -> TaskData:
-    """``TASKS[task_id].build(ws, protocol)``, kept for the next split that uses the episode (merges copy it).
+@dataclass
+class BuiltTasks:
+    """The per-episode TaskData that one collection run builds, kept for the run's next split (merges copy it).
 
-    Raises the task's ``TaskUnavailable`` again for an episode that cannot build it.
+    Created by the run (``run_collection_suite``, ``design.run_settings``, ``robotask suite --collection``),
+    passed down, and dropped with it. Keyed on what a built TaskData depends on: the task, the episode (id
+    and folder), the window options and the protocol, so no two episodes can share an entry.
     """
-    key = (task_id, eid, id(ws), protocol)
-    if key not in _BUILT:
-        try:
-            _BUILT[key] = TASKS[task_id].build(ws, protocol)
-        except TaskUnavailable as exc:
-            _BUILT[key] = exc
-    built = _BUILT[key]
-    if isinstance(built, TaskUnavailable):
-        raise built
-    return built
 
+    built: dict[BuildKey, TaskData | TaskUnavailable] = field(default_factory=dict)
 
-def prebuild(sets: dict[str, WindowSet], protocols: list[Protocol]) -> None:
-    """Build every task of every episode under each protocol now (before forked workers share them)."""
-    for protocol in protocols:
-        for task_id in TASKS:
-            for eid, ws in sets.items():
-                try:
-                    episode_task_data(task_id, eid, ws, protocol)
-                except TaskUnavailable:
-                    pass
+    def task_data(self, task_id: str, eid: str, ws: WindowSet, protocol: Protocol) -> TaskData:
+        """``TASKS[task_id].build(ws, protocol)``, built once per run.
 
+        Raises the task's ``TaskUnavailable`` again for an episode that cannot build it.
+        """
+        key = (task_id, eid, str(ws.episode.path), ws.options, protocol)
+        if key not in self.built:
+            try:
+                self.built[key] = TASKS[task_id].build(ws, protocol)
+            except TaskUnavailable as exc:
+                self.built[key] = exc
+        done = self.built[key]
+        if isinstance(done, TaskUnavailable):
+            raise done
+        return done
 
-def forget_built() -> None:
-    """Drop the kept per-episode TaskData."""
-    _BUILT.clear()
+    def prebuild(self, sets: dict[str, WindowSet], protocols: list[Protocol]) -> None:
+        """Build every task of every episode under each protocol now (before forked workers share them)."""
+        for protocol in protocols:
+            for task_id in TASKS:
+                for eid, ws in sets.items():
+                    try:
+                        self.task_data(task_id, eid, ws, protocol)
+                    except TaskUnavailable:
+                        pass
 
 
 def _parts(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
-           chronological: bool) -> list[tuple[str, TaskData, str]]:
+           chronological: bool, built: BuiltTasks) -> list[tuple[str, TaskData, str]]:
     """Per-episode TaskData of the split's episodes (an episode lacking what the task needs is left out)."""
     out = []
     for eid in (split.train + split.test if not chronological else split.train):
         try:
-            data = episode_task_data(task_id, eid, sets[eid], protocol)
+            data = built.task_data(task_id, eid, sets[eid], protocol)
         except TaskUnavailable:
             continue
         if not chronological:
@@ -166,9 +172,12 @@ def _take(data: TaskData, idx: np.ndarray) -> TaskData:
 
 
 def collection_task_data(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
-                         chronological: bool = False, with_validation: bool = False) -> TaskData:
-    """The merged TaskData of a task over a split (unseen episodes, or chronological within each episode)."""
-    parts = _parts(task_id, sets, split, protocol, chronological)
+                         chronological: bool = False, with_validation: bool = False,
+                         built: BuiltTasks | None = None) -> TaskData:
+    """The merged TaskData of a task over a split (unseen episodes, or chronological within each episode).
+
+    ``built`` holds the run's per-episode TaskData (None: built for this call only)."""
+    parts = _parts(task_id, sets, split, protocol, chronological, BuiltTasks() if built is None else built)
     sides = {s for _, _, s in parts}
     if sides != {"train", "test"}:
         raise TaskUnavailable(f"no episode of the {'test' if 'train' in sides else 'training'} side can build it")

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..suite.run import TaskResult
+from ..suite.execution import TaskResult
 from ..tasks.registry import TASKS
 from .figures_tasks import HEAD_LABELS, ok_results
 
@@ -190,9 +190,10 @@ def page_values(results: dict[str, TaskResult]) -> dict[str, str]:
     metric of each part (``original_minimal``) and each head's verdict against the baseline
     (``improved_mlp_verdict``); the baseline's name; the test-set, target and metric changes between
     the protocols ("–" unless both ran)."""
+    import robotask.episode.report.phrases as phrases
+
     from ...words import number
     from ..tasks.protocols import PROTOCOLS
-    from . import phrases
 
     ok = ok_results(results)
     spec = TASKS[next(iter(results.values())).task]

@@ -57,13 +57,6 @@ def needed(n: int | None, largest: int) -> str:
     return "1 episode" if n == 1 else f"{n} episodes"
 
 
-def drop_word(drop: float) -> str:
-    """'loses' for a positive drop (worse on unseen episodes), 'gains' for a negative one, 'keeps' for zero."""
-    if not np.isfinite(drop) or drop == 0:
-        return "keeps"
-    return "loses" if drop > 0 else "gains"
-
-
 def speedup_phrase(speedup: float, workers: int) -> str:
     """'1.62 times as fast with 2 workers as with one', or 'no faster with 2 workers than with one'."""
     if not np.isfinite(speedup) or speedup <= 1.02:

@@ -16,12 +16,12 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-from ...catalogue import Case
-from ..features.windowset import load_window_set
-from ..synthesis.generate import generate_episode
-from . import format as fmt
-from .loader import load_episode
-from .media import VideoWriter, iter_video_frames
+from ..catalogue import Case
+from .features.windowset import load_window_set
+from .files import format as fmt
+from .files.loader import load_episode
+from .files.media import VideoWriter, iter_video_frames
+from .synthesis.generate import generate_episode
 
 FRAMES, RESOLUTION, SEED = 60, 16, 3
 _TEMPLATES: dict[int, Path] = {}
@@ -204,8 +204,8 @@ def _keyframes_length(tmp: Path) -> None:
 # ---------------------------------------------------------------- outputs
 def _features(*argv: str) -> int:
     """Run ``robotask features ARGV`` through its handler (RobotaskError propagates)."""
-    from ...errors import Parser
-    from ..features.cli import register_cli
+    from ..errors import Parser
+    from .features.cli import register_cli
 
     parser = Parser(prog="robotask")
     register_cli(parser.add_subparsers(dest="command", required=True))
@@ -226,7 +226,7 @@ def _out_inside_collection(tmp: Path) -> None:
 # ---------------------------------------------------------------- collections
 def _manifest(tmp: Path, rows: list[tuple[str, str]], extra_folder: bool = False) -> None:
     """Two episode folders and a manifest.csv of ``rows`` (episode_id, path); ``load_collection`` on it."""
-    from .collection import load_collection
+    from .files.manifest import load_collection
 
     ep = episode_copy(tmp)
     shutil.copytree(ep, tmp / "episode_b")

@@ -17,12 +17,12 @@ from ...errors import RobotaskError
 from ...io import write_csv
 from ...words import count
 from ..features.distributed import extract_collection
-from ..files.collection import load_collection
+from ..files.manifest import load_collection
+from ..suite.execution import primary_table
 from ..suite.fit import SuiteConfig
-from ..suite.run import primary_table
 from ..tasks.splits import EpisodeSplit, episode_split, group_kfold
-from .runs import run_collection_suite
-from .task_data import load_window_sets
+from .held_out import run_collection_suite
+from .task_data import BuiltTasks, load_window_sets
 
 
 def run_suite_on_collection(args: argparse.Namespace, cfg: SuiteConfig) -> int:
@@ -45,9 +45,10 @@ def run_suite_on_collection(args: argparse.Namespace, cfg: SuiteConfig) -> int:
         splits = [(out, episode_split(usable, args.test_fraction, args.group, args.seed), False)]
     else:
         splits = [(out / s.name, s, False) for s in group_kfold(usable, args.folds, args.group)]
-    folds = []
+    folds, built = [], BuiltTasks()  # each episode's tasks are built once for all the splits of this command
     for folder, split, chrono in splits:
-        report = run_collection_suite(sets, split, args.tasks, args.heads, args.protocol, folder, cfg, chrono)
+        report = run_collection_suite(sets, split, args.tasks, args.heads, args.protocol, folder, cfg, chrono,
+                                      built=built)
         with pd.option_context("display.width", 160, "display.max_columns", 20):
             print(f"split {split.name}: train {len(split.train)} / test {len(split.test)} episodes")
             print(primary_table(report).to_string(index=False, float_format=lambda v: f"{v:.4f}"))

@@ -1,7 +1,7 @@
 """Run the twelve tasks with both heads over a collection split; per-task and per-episode metrics.
 
 :func:`run_collection_task` fits the baseline and the heads on the merged training episodes
-(``collection_suite.collection_task_data``) and scores the test episodes together and one by one.
+(``task_data.collection_task_data``) and scores the test episodes together and one by one.
 :func:`run_collection_suite` writes the single-episode artifact layout (``<out>/<task>/``,
 ``<out>/neural_mlp/<task>/``, ``summary_report.json``) plus ``per_episode_metrics.csv``.
 """
@@ -17,6 +17,7 @@ import pandas as pd
 from ...io import write_csv, write_json
 from ...progress import tqdm
 from ..features.windowset import WindowSet
+from ..suite.execution import NEURAL_DIR, TaskResult, parse_heads, primary_row, summary_report
 from ..suite.fit import (
     HeadOutput,
     SuiteConfig,
@@ -27,13 +28,12 @@ from ..suite.fit import (
     run_mlp,
     standardize,
 )
-from ..suite.run import NEURAL_DIR, TaskResult, parse_heads, primary_row, summary_report
 from ..suite.scoring import evaluate, write_artifacts
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol, get_protocol
 from ..tasks.registry import TASKS, describe, parse_tasks
 from ..tasks.splits import EpisodeSplit
-from .task_data import collection_task_data
+from .task_data import BuiltTasks, collection_task_data
 
 RUNNERS = {"minimal": run_minimal, "mlp": run_mlp}
 
@@ -80,11 +80,14 @@ def _facts(task_id: str, data: TaskData, protocol: Protocol, split_name: str) ->
 @one_blas_thread
 def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
                         heads: list[str], out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(),
-                        chronological: bool = False) -> tuple[TaskResult, list[dict]]:
-    """One task over a split: TaskResult (as the single-episode suite) and per-episode metric rows."""
+                        chronological: bool = False, built: BuiltTasks | None = None) -> tuple[TaskResult, list[dict]]:
+    """One task over a split: TaskResult (as the single-episode suite) and per-episode metric rows.
+
+    ``built`` holds the calling run's per-episode TaskData (None: built for this task only)."""
     spec = TASKS[task_id]
     try:
-        data = collection_task_data(task_id, sets, split, protocol, chronological, with_validation="mlp" in heads)
+        data = collection_task_data(task_id, sets, split, protocol, chronological, with_validation="mlp" in heads,
+                                    built=built)
     except TaskUnavailable as exc:
         return TaskResult(task_id, "skipped", describe(spec), primary_row(spec, {}), details={"reason": str(exc)}), []
     degenerate = check_degenerate(data)
@@ -116,17 +119,19 @@ def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: Episode
 def run_collection_suite(sets: dict[str, WindowSet], split: EpisodeSplit, tasks: str | list[str] = "all",
                          heads: str | list[str] = "minimal,mlp", protocol: str | Protocol = "original",
                          out_dir: str | Path | None = None, cfg: SuiteConfig = SuiteConfig(),
-                         chronological: bool = False, progress: bool = True) -> dict:
+                         chronological: bool = False, progress: bool = True, built: BuiltTasks | None = None) -> dict:
     """Run tasks over a split; write artifacts, ``summary_report.json`` and ``per_episode_metrics.csv``.
+
+    ``built`` keeps the per-episode TaskData for the caller's further splits (None: kept for this split only).
 
     Returns the report plus ``results`` (task -> TaskResult) and ``per_episode`` (a DataFrame).
     """
     task_ids, head_list = parse_tasks(tasks), parse_heads(heads)
     proto = protocol if isinstance(protocol, Protocol) else get_protocol(protocol)
     out = Path(out_dir) if out_dir is not None else None
-    results, per_episode = {}, []
+    results, per_episode, built = {}, [], BuiltTasks() if built is None else built
     for tid in tqdm(task_ids, desc=f"tasks ({split.name})", disable=not progress):
-        results[tid], rows = run_collection_task(tid, sets, split, proto, head_list, out, cfg, chronological)
+        results[tid], rows = run_collection_task(tid, sets, split, proto, head_list, out, cfg, chronological, built)
         per_episode += rows
     report = collection_report(sets, split, proto, head_list, cfg, results, chronological)
     table = pd.DataFrame(per_episode, columns=["task", "episode_id", "num_test", "metric", "baseline", *head_list])
