@@ -33,7 +33,8 @@ import tempfile
 import time
 import warnings
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +285,20 @@ class Cache:
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def root_at(folder: str | os.PathLike) -> Iterator[Path]:
+    """``ROBOTASK_CACHE`` set to ``folder`` while the block runs (a throw-away cache), restored after."""
+    old = os.environ.get("ROBOTASK_CACHE")
+    os.environ["ROBOTASK_CACHE"] = str(folder)
+    try:
+        yield Path(folder)
+    finally:
+        if old is None:
+            os.environ.pop("ROBOTASK_CACHE", None)
+        else:
+            os.environ["ROBOTASK_CACHE"] = old
 
 
 def adopt_entries(source: str | os.PathLike) -> int:

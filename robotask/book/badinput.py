@@ -14,8 +14,6 @@ The "not writable" case must fail for root too, who ignores permission bits: as 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -184,27 +182,13 @@ def _terminated_write(tmp: Path) -> Any:
     return None
 
 
-@contextmanager
-def cache_at(root: Path) -> Iterator[Path]:
-    """``ROBOTASK_CACHE`` set to ``root`` while the block runs (a case's own cache), restored after."""
-    old = os.environ.get("ROBOTASK_CACHE")
-    os.environ["ROBOTASK_CACHE"] = str(root)
-    try:
-        yield root
-    finally:
-        if old is None:
-            os.environ.pop("ROBOTASK_CACHE", None)
-        else:
-            os.environ["ROBOTASK_CACHE"] = old
-
-
 def _cache_entry(tmp: Path, spoil: str) -> Any:
     """An ``.npz`` cache entry spoiled (``truncated`` or not matching its checksum): recomputed, never used."""
     import numpy as np
 
     from .. import cache
 
-    with cache_at(tmp / "cache"):
+    with cache.root_at(tmp / "cache"):
         store = cache.Cache("features")
         store.npz("entry.npz", lambda: {"x": np.arange(1000.0)})
         path = store.path("entry.npz")
@@ -224,7 +208,7 @@ def _cache_folder_changed(tmp: Path) -> Any:
     """A folder entry (a synthetic episode, say) one of whose files changed after it was built: rebuilt."""
     from .. import cache
 
-    with cache_at(tmp / "cache"):
+    with cache.root_at(tmp / "cache"):
         def build(folder: Path) -> None:
             (folder / "video.mp4").write_bytes(b"\x00" * 4096)
             (folder / "annotation.hdf5").write_bytes(b"\x01" * 4096)
@@ -247,7 +231,7 @@ def _cache_cannot_keep(tmp: Path, where: str) -> Any:
 
     from .. import cache
 
-    with cache_at(unwritable_folder(tmp) if where == "read-only" else tmp / "cache"):
+    with cache.root_at(unwritable_folder(tmp) if where == "read-only" else tmp / "cache"):
         store = cache.Cache("features")
         if where == "read-only":
             got = store.npz("entry.npz", lambda: {"x": np.arange(3)})
@@ -397,4 +381,4 @@ def cases(ranges: Ranges) -> list[Case]:
     return parameter_cases(ranges) + bound_cases(ranges) + output_cases(ranges) + cache_cases()
 
 
-__all__ = ["bound_cases", "cache_at", "cache_cases", "cases", "output_cases", "parameter_cases", "unwritable_folder"]
+__all__ = ["bound_cases", "cache_cases", "cases", "output_cases", "parameter_cases", "unwritable_folder"]

@@ -1,7 +1,8 @@
 """The episode wing's catalogue of bad input (see :mod:`robotask.catalogue`).
 
-Each case copies a tiny synthetic episode (60 frames at 16 px, generated once per process), breaks
-one thing, and makes the call a user would make: :func:`load_episode` for ``annotation.hdf5``
+Each case copies a tiny synthetic episode (60 frames at 16 px, generated once per process; the
+template and the longer case bodies are in :mod:`robotask.episode.specimens`), breaks one thing,
+and makes the call a user would make: :func:`load_episode` for ``annotation.hdf5``
 problems, :func:`load_window_set` (no feature cache) for videos. ``tests/test_episode_badinput.py``
 asserts every outcome; the appendix chapter can show them.
 """
@@ -9,55 +10,20 @@ asserts every outcome; the appendix chapter can show them.
 from __future__ import annotations
 
 import shutil
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 import h5py
 import numpy as np
 
 from ..catalogue import Case
-from .features.windowset import load_window_set
+from . import specimens
 from .files import format as fmt
 from .files.loader import load_episode
-from .files.media import VideoWriter, iter_video_frames
-from .synthesis.generate import generate_episode
-
-FRAMES, RESOLUTION, SEED = 60, 16, 3
-_TEMPLATES: dict[int, Path] = {}
-_TMP: list[tempfile.TemporaryDirectory] = []
-
-
-def template(frames: int = FRAMES) -> Path:
-    """A tiny synthetic episode of ``frames`` frames, generated once per process."""
-    if frames not in _TEMPLATES:
-        tmp = tempfile.TemporaryDirectory(prefix="robotask-badinput-")
-        _TMP.append(tmp)
-        _TEMPLATES[frames] = generate_episode(Path(tmp.name) / "episode", frames=frames, resolution=RESOLUTION,
-                                              seed=SEED)
-    return _TEMPLATES[frames]
-
-
-def episode_copy(tmp: Path, frames: int = FRAMES) -> Path:
-    """A fresh copy of the template inside ``tmp``."""
-    return Path(shutil.copytree(template(frames), tmp / "episode"))
-
-
-def _windows(ep: Path) -> None:
-    load_window_set(ep, cache=False, workers=1)
-
-
-def _rewrite_video(path: Path, n: int, fps: float = fmt.FPS, audio: bool = False) -> None:
-    """Re-encode ``path`` with its first ``n`` frames at ``fps`` (no audio unless ``audio``)."""
-    frames = np.stack(list(iter_video_frames(path, RESOLUTION, n)))
-    with VideoWriter(path, RESOLUTION, RESOLUTION, fps=fps, audio_rate=16000 if audio else None) as w:
-        w.write_frames(frames)
-
-
-def _edit(ep: Path, change: Callable[[h5py.File], None]) -> Path:
-    with h5py.File(ep / fmt.ANNOTATION, "a") as f:
-        change(f)
-    return ep
+from .specimens import FRAMES, episode_copy, template
+from .specimens import edit as _edit
+from .specimens import features as _features
+from .specimens import rewrite_video as _rewrite_video
+from .specimens import windows as _windows
 
 
 def _replace(f: h5py.File, key: str, value: np.ndarray) -> None:
@@ -202,17 +168,6 @@ def _keyframes_length(tmp: Path) -> None:
 
 
 # ---------------------------------------------------------------- outputs
-def _features(*argv: str) -> int:
-    """Run ``robotask features ARGV`` through its handler (RobotaskError propagates)."""
-    from ..errors import Parser
-    from .features.cli import register_cli
-
-    parser = Parser(prog="robotask")
-    register_cli(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["features", *argv])
-    return args.func(args)
-
-
 def _out_is_episode(tmp: Path) -> None:
     ep = episode_copy(tmp)
     _features(str(ep), "--out", str(ep))
@@ -291,4 +246,41 @@ CASES: list[Case] = [
          r"--out \S+ is the episode folder .*never written into an input folder", _out_is_episode),
     Case(OUT, "features --collection DIR --out DIR/features", "error",
          r"--out \S+ lies inside the collection folder .*never written into an input folder", _out_inside_collection),
+    Case(A, "not-a-number in imu/accel_xyz (3 samples)", "warning",
+         r"imu/accel_xyz has NaN or inf in 3 of 600 samples \(first 5\); they are interpolated",
+         lambda tmp: specimens.non_finite(tmp, fmt.IMU_ACCEL, slice(5, 8), np.nan)),
+    Case(A, "an infinite value in imu/gyro_xyz", "warning",
+         r"imu/gyro_xyz has NaN or inf in 1 of 600 samples \(first 9\); they are interpolated",
+         lambda tmp: specimens.non_finite(tmp, fmt.IMU_GYRO, slice(9, 10), np.inf)),
+    Case(A, "not-a-number in depth/depth (3 frames)", "warning",
+         r"depth/depth has NaN or inf values \(first in frame 5\); they are read as 0, no depth",
+         lambda tmp: specimens.non_finite(tmp, fmt.DEPTH, slice(5, 8), np.nan)),
+    Case(A, "infinite values in hand_mocap/right_joints_3d (2 frames)", "warning",
+         r"invalid mocap frames \(NaN, inf or all-zero\) \{'hand_mocap/right_joints_3d': 2\}",
+         lambda tmp: specimens.non_finite(tmp, fmt.RIGHT_JOINTS, slice(10, 12), -np.inf)),
+    Case(V, "all six videos with 30 of 60 frames", "warning",
+         r"(?=.*fisheye_cam0\.mp4: decoded 30 of 60 frames \(50 %\))(?=.*stereo_right\.mp4: decoded 30 of 60)",
+         lambda tmp: specimens.all_videos_short(tmp, 30)),
+    Case(V, "fisheye_cam0.mp4 with a single frame", "warning",
+         r"fisheye_cam0\.mp4: decoded 1 of 60 frames \(2 %\)", lambda tmp: specimens.first_video_short(tmp, 1)),
+    Case("cache", "annotation.hdf5 of 65 MiB edited in place (same size, mtime put back)", "handled",
+         r"MiB annotation edited in place: the features changed, equal to a build without the cache",
+         specimens.edited_in_place),
+    Case("cache", "a feature build killed with SIGKILL, then run again", "handled",
+         r"no half-written cache entry; the rerun completed with the features of a clean build",
+         specimens.killed_and_rerun),
+    Case(C, "a symlink loop inside a collection folder", "handled",
+         r"^loop: unusable \(a symlink loop \(<tmp>/col/loop leads back to itself\)\); 2 episodes used$",
+         lambda tmp: specimens.odd_collection(tmp, "loop")),
+    Case(C, "an episode folder whose name is not UTF-8 (ep\\xff)", "handled",
+         r"^ep\\xff: unusable \(the folder name is not UTF-8 \(ep\\xff\); rename it\); 2 episodes used$",
+         lambda tmp: specimens.odd_collection(tmp, "name")),
+    Case(OUT, "two features builds into one --out at once", "error",
+         r"--out <tmp>/out is in use by another run \(lock <tmp>/\.out\.lock\)",
+         lambda tmp: specimens.two_builds_one_out(tmp, "features")),
+    Case(OUT, "two synth-collection builds into one --out at once", "error",
+         r"--out <tmp>/out is in use by another run \(lock <tmp>/\.out\.lock\)",
+         lambda tmp: specimens.two_builds_one_out(tmp, "synth-collection")),
 ]
+
+__all__ = ["CASES", "episode_copy", "template"]  # the catalogue, and the template episode tests copy
