@@ -16,9 +16,11 @@
 # # Feed the study bad input and record what it says
 #
 # A study that is run by other people meets broken videos, truncated annotation files, odd corpora,
-# typos in parameters and output folders it cannot write. This appendix runs the catalogue of such
-# inputs that each part of the package keeps, and shows, for every case, the outcome it must get (a
-# clear error, or a warning when the run can honestly go on) and the message it really got.
+# typos in parameters and output folders it cannot write, absurd values, signals and kills, a cache
+# whose inputs changed under it. This appendix runs the catalogue of such inputs that each part of
+# the package keeps, and shows, for every case, the outcome it must get (a clear error, a warning when
+# the run can honestly go on, or the right result when the study can absorb the problem silently) and
+# the message it really got.
 #
 # - **Inputs:** the cases of `robotask.book.badinput`, `robotask.retrieval.badinput` and
 #   `robotask.episode.badinput` (each case builds its broken input in a temporary folder).
@@ -63,7 +65,9 @@ table = pd.DataFrame([
 # must get and {glue:text}`n_crash` ended in a Python traceback. "Expected" is the outcome a case must
 # get: *error* means the run stops before doing any work, with a message that names the file, key or
 # parameter and what was expected; *warning* means the run goes on and says what was degraded and by
-# how much. "Got" is what really happened; a traceback of any other exception counts as a *crash*.
+# how much; *handled* means the run goes on with nothing to say and the right result (an input edited
+# in place is read again, a killed build is rebuilt), which the case checks itself: its message is what
+# it checked. "Got" is what really happened; a traceback of any other exception counts as a *crash*.
 
 # %% tags=["remove-input"]
 from myst_nb import glue
@@ -77,10 +81,12 @@ ok, must = table["ok"] == "yes", table["expected"]
 groups = pd.DataFrame({"cases": table.groupby("group", sort=False).size(),
                        "as_expected": ok.groupby(table["group"], sort=False).sum(),
                        "errors": (must == "error").groupby(table["group"], sort=False).sum(),
-                       "warnings": (must == "warning").groupby(table["group"], sort=False).sum()})
+                       "warnings": (must == "warning").groupby(table["group"], sort=False).sum(),
+                       "handled": (must == "handled").groupby(table["group"], sort=False).sum()})
 page.show_table(groups.reset_index(), headers={
     "group": "Group", "cases": "Cases", "as_expected": "As expected",
-    "errors": "Must stop with an error", "warnings": "Must go on with a warning"},
+    "errors": "Must stop with an error", "warnings": "Must go on with a warning",
+    "handled": "Must go on, silently right"},
     caption="Bad-input cases per group, and how many got the outcome they must get.")
 not_ok = table[table["ok"] != "yes"]
 if len(not_ok):
@@ -91,7 +97,8 @@ if len(not_ok):
 # ## Every case and the message it got
 #
 # One table per group, folded below: open them to read each input, its expected outcome and the exact
-# message the study printed. Temporary folders are shown as `<tmp>`.
+# message the study printed (for a *handled* case, what the case checked). Temporary folders are shown
+# as `<tmp>`.
 
 # %% tags=["remove-input", "hide-output"]
 headers = {"input": "Input", "expected": "Expected", "got": "Got", "message": "Message"}
