@@ -19,8 +19,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-
 from .errors import RobotaskError
 
 
@@ -191,6 +189,8 @@ def exclusive_lock(path: str | os.PathLike, what: str, wait: float = 0.0) -> Ite
     busy. The lock goes with the process (a killed run leaves no stale lock: no soft-lock fallback);
     the lock file itself stays (a dot-file, empty).
     """
+    from filelock import FileLock, Timeout  # here: `robotask run` refuses bad input before it loads
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(path, timeout=-1 if wait == float("inf") else wait, preserve_lock_file=True,
