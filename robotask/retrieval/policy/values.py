@@ -158,7 +158,7 @@ def policy_values(s: dict[str, Any]) -> dict[str, Any]:
                            "n_distinct": f"{d['n_distinct_texts']:,}", "n_mid_types": d["n_mid_types"],
                            "n_successes": f"{d['successes']:,}", "n_bootstrap": f"{s['n_bootstrap']:,}",
                            "n_rankers": len(s["rankers"]), "headline": display(headline(s)),
-                           "seconds": s["seconds"]["total"], "unresolved": UNRESOLVED}
+                           "seconds": (s.get("seconds") or {}).get("total", float("nan")), "unresolved": UNRESOLVED}
     out.update({f"n_{t}": f"{n:,}" for t, n in d["n_by_high"].items()})
     for kind, values in d["success"].items():
         _glue_interval(out, f"success_{kind.replace('+', '_')}", values)
