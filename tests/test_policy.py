@@ -111,3 +111,24 @@ def test_study_is_deterministic_and_feeds_the_home_page():
     glued = values.policy_values(s)
     assert glued["originals_tasks"] == 10 and glued["libero_tasks"] == 128
     assert glued["libero_acc_low"] <= glued["libero_acc"] <= glued["libero_acc_high"]
+
+
+def test_tables_and_figures_of_a_small_study():
+    import matplotlib.pyplot as plt
+
+    from robotask.retrieval.policy import figures, tables
+
+    study = run_policy_study(rankers=["bm25", "char"], n_bootstrap=20, seed=3)
+    mid = tables.mid_table(study, "char")
+    assert len(mid) == study.paraphrases["mid"].nunique() and mid["Paraphrases"].sum() == 4092
+    high = tables.accuracy_table(study, "libero", "high")
+    assert list(high.columns) == ["Ranker", "all", "comp (both reworded)", "act (action reworded)",
+                                  "obj (object reworded)"]
+    assoc = tables.association_table(study, "originals")
+    assert assoc["Ranker"].tolist() == ["BM25", "Char TF-IDF"]
+    auc = tables.auc_table(study, "pride")
+    assert len(auc) == 3 + 2 * 2 and auc.set_index("Signal").at["PRIDE paraphrase distance", "Best against this"] == "—"
+    for draw in (figures.figure_accuracy_by_type, figures.figure_success_by_retrieval):
+        fig = draw(study)
+        assert len(fig.axes) == 2
+        plt.close(fig)

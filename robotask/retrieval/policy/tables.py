@@ -6,7 +6,7 @@ import pandas as pd
 
 from ..rankers.registry import display
 from .paraphrases import HIGH_TITLES
-from .phrases import difference_word, gap_word, signal_label
+from .phrases import difference_word, gap_word, signal_label, type_label
 from .resampling import Interval
 from .study import PolicyStudy
 
@@ -42,7 +42,27 @@ def accuracy_table(study: PolicyStudy, gallery: str, level: str) -> pd.DataFrame
     types = list(dict.fromkeys(acc["type"]))
     wide = wide.loc[study.rankers, types]
     wide.index = [display(r) for r in wide.index]
+    wide.columns = [type_label(t) for t in wide.columns]
     return wide.reset_index(names="Ranker")
+
+
+def mid_table(study: PolicyStudy, ranker: str) -> pd.DataFrame:
+    """Per ``mid`` kind of change: paraphrases, the policy's success, ``ranker``'s accuracy in both galleries
+    (each [interval]) and the range of every ranker's accuracy among the 130 LIBERO tasks."""
+    acc = study.accuracy[study.accuracy["level"] == "mid"].set_index(["gallery", "ranker", "type"])
+    success = study.success[study.success["level"] == "mid"].set_index("type")
+    rows = []
+    for kind in success.index:
+        def cell(gallery: str, kind: str = kind) -> str:
+            r = acc.loc[(gallery, ranker, kind)]
+            return shown(r.estimate, r.low, r.high)
+        spread = acc.xs(("libero", kind), level=("gallery", "type"))["estimate"]
+        rows.append({"Kind of change (mid)": kind, "Paraphrases": int(success.at[kind, "n"]),
+                     "Policy success (%)": shown(*success.loc[kind, ["estimate", "low", "high"]]),
+                     f"{display(ranker)}, 10 originals": cell("originals"),
+                     f"{display(ranker)}, 130 LIBERO tasks": cell("libero"),
+                     "All rankers, 130 LIBERO tasks": f"{spread.min():.1f} to {spread.max():.1f}"})
+    return pd.DataFrame(rows)
 
 
 def association_table(study: PolicyStudy, gallery: str) -> pd.DataFrame:
