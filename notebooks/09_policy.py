@@ -99,7 +99,7 @@ report.show_table(
 # %% tags=["remove-input"]
 for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
     report.show_table(tables.accuracy_table(study, gallery, "high"),
-                      caption=f"Retrieval accuracy (%) [95 % interval] per paraphrase type, "
+                      caption=f"Retrieval accuracy (%) (95 % interval) per paraphrase type, "
                               f"gallery of {title}.")
 fig = figures.figure_accuracy_by_type(study)
 plots.save_figure(fig, out, "accuracy_by_type")

@@ -1,4 +1,4 @@
-"""The chapter's tables: numbers with their intervals as "83.9 [73.6, 92.8]", one row per ranker or signal."""
+"""The chapter's tables: numbers with their intervals as "83.9 (73.6 to 92.8)", one row per ranker or signal."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from .study import PolicyStudy
 
 
 def shown(estimate: float, low: float, high: float, digits: int = 1) -> str:
-    """``83.9 [73.6, 92.8]``; a missing bound as "—"."""
+    """``83.9 (73.6 to 92.8)``, negative numbers with a true minus; a missing number as "—"."""
     def one(x: float) -> str:
-        return "—" if pd.isna(x) else f"{x:.{digits}f}"
-    return f"{one(estimate)} [{one(low)}, {one(high)}]"
+        return "—" if pd.isna(x) else f"{x:.{digits}f}".replace("-", "\u2212")
+    return f"{one(estimate)} ({one(low)} to {one(high)})"
 
 
 def _iv(iv: Interval, digits: int = 1) -> str:
@@ -30,7 +30,7 @@ def data_table(study: PolicyStudy) -> pd.DataFrame:
         part = para if r.level == "all" else para[para["high"] == r.type]
         rows.append({"Paraphrase type": "all" if r.level == "all" else f"{r.type}: {HIGH_TITLES[r.type]}",
                      "Paraphrases": r.n, "Distinct texts": part["text"].nunique(),
-                     "Policy success (%) [95 % interval]": shown(r.estimate, r.low, r.high)})
+                     "Policy success (%) (95 % interval)": shown(r.estimate, r.low, r.high)})
     return pd.DataFrame(rows)
 
 
@@ -86,8 +86,8 @@ def auc_table(study: PolicyStudy, best: str) -> pd.DataFrame:
     rows = []
     for name, iv in sorted(study.aucs.items(), key=lambda kv: -kv[1].estimate):
         lead = study.auc_difference(best, name) if name != best else None
-        rows.append({"Signal": signal_label(name), "AUC [95 % interval]": _iv(iv, 3),
+        rows.append({"Signal": signal_label(name), "AUC (95 % interval)": _iv(iv, 3),
                      "Within-task AUC": _iv(study.within_task_aucs[name], 3),
-                     "Best minus this [95 % interval]": "—" if lead is None else _iv(lead, 3),
+                     "Best minus this (95 % interval)": "—" if lead is None else _iv(lead, 3),
                      "Best against this": "—" if lead is None else difference_word(lead, "better", "worse")})
     return pd.DataFrame(rows)
