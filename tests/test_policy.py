@@ -106,6 +106,7 @@ def test_study_is_deterministic_and_feeds_the_home_page():
     assert json.dumps(sa, sort_keys=True) == json.dumps(sb, sort_keys=True)
     s = json.loads(json.dumps(values.summary(a, 7)))
     home = values.policy_answer_values(s)
+    assert values.policy_answer_values(None) == {}
     assert home["policy_n_paraphrases"] == "4,092" and home["policy_headline"] == "BM25"
     assert home["policy_libero_gap_word"] in ("higher when retrieved", "lower when retrieved", "not resolved")
     glued = values.policy_values(s)

@@ -12,6 +12,7 @@ never imports torch).
 - ``protocol``: the study corpus and its gallery draws, the study, and a plain reference;
 - ``statistics``: spread over galleries, bootstrap intervals and paired tests;
 - ``perturbations``: the perturbation study (chapter 08);
+- ``policy``: retrieval beside a robot policy's logged outcomes on LIBERO-Para (chapter 09.3);
 - ``reproduction``: the paper's numbers, ours beside them, and the error analysis;
 - ``presentation``: figures and computed sentences;
 - ``badinput``: the wing's bad-input cases (chapter ``98_bad_input``).

@@ -167,8 +167,11 @@ def policy_values(s: dict[str, Any]) -> dict[str, Any]:
     return {**out, **retrieval_values(s), **association_values(s), **signal_values(s)}
 
 
-def policy_answer_values(s: dict[str, Any]) -> dict[str, Any]:
-    """The home page's values (keys prefixed ``policy_``), from the chapter's ``summary.json``."""
+def policy_answer_values(s: dict[str, Any] | None) -> dict[str, Any]:
+    """The home page's values (keys prefixed ``policy_``), from the chapter's ``summary.json``
+    (:func:`robotask.book.report.read_summary`); none when the chapter did not run (the page shows dashes)."""
+    if s is None:
+        return {}
     v = policy_values(s)
     keys = ["n_paraphrases", "n_tasks", "headline", "libero_success_retrieved", "libero_success_missed",
             "libero_gap", "libero_gap_low", "libero_gap_high", "libero_gap_word", "libero_gap_share",
