@@ -178,11 +178,12 @@ def notice(checkout: str | Path, revision: str) -> str:
     if not path.is_file():
         raise RobotaskError(f"{path} does not exist; expected the LIBERO-Para checkout's LICENSE")
     return (f"Source of the data in this folder\n=================================\n\n"
-            f"The texts, taxonomy, similarities and outcomes in corpus.csv were written by the LIBERO-Para\n"
-            f"authors: the (:language ...) lines of the files {PARA_ROOT}/*.bddl, the table\n"
-            f"{METADATA} and the logged episodes {LOGS}/eval*.json of the repository\n"
-            f"https://github.com/{REPOSITORY} at revision {revision}, unchanged (success as 1 or 0). No\n"
-            f"LIBERO-Para source file is included here. The repository's LICENSE file follows.\n\n"
+            f"The texts, taxonomy, similarities and logged outcomes in corpus.csv were published by the\n"
+            f"LIBERO-Para authors in the repository https://github.com/{REPOSITORY}, revision\n"
+            f"{revision}: the (:language ...) lines of the files\n  {PARA_ROOT}/*.bddl,\n"
+            f"the table\n  {METADATA}\nand the logged episodes\n  {LOGS}/eval*.json,\n"
+            f"taken unchanged (success written as 1 or 0). No LIBERO-Para source file is included here.\n"
+            f"The repository's LICENSE file follows.\n\n"
             f"{path.read_text(encoding='utf-8').rstrip()}\n")
 
 
