@@ -38,8 +38,8 @@ html: $(STAMP)
 ## make test: unit tests + every notebook at smoke scale through papermill, the smoke book built into
 ## _build/smoke/html, linted and opened in chromium (tests/test_notebooks_*.py) + nbval
 ## make test, in steps (two pytest workers where the work is independent):
-##  0. the venv and the system packages, side by side, then `ruff check` of robotask/, tests/ and
-##  benchmarks/;  1. unit tests;  2. every chapter at smoke scale through papermill (the chapters
+##  0. the venv and the system packages, side by side, then `ruff check` of robotask/, tests/,
+##  benchmarks/ and notebooks/;  1. unit tests;  2. every chapter at smoke scale through papermill (the chapters
 ##  that read other chapters' results, READERS, run after the rest);  3. nbval re-runs every
 ##  notebook but the readers into _build/smoke/rerun, one notebook
 ##  per pytest worker, while the readers run, the book is built offline from the chapters, linted
@@ -48,7 +48,8 @@ html: $(STAMP)
 ##  (NBVAL_SLOW) starts first;  4. nbval re-runs the readers (the results of the task chapters nbval
 ##  did not re-run are linked from the first run for them);  5. test_determinism compares both runs'
 ##  result files byte for byte.
-READERS := 13_suite_summary 00_home 99_reproducing
+# The readers are defined once, in robotask/book/chapters.py (READERS = (...)), and read from there.
+READERS := $(shell sed -n 's/^READERS = (\(.*\))$$/\1/p' robotask/book/chapters.py | tr -d '",')
 READERS_K := $(shell echo $(READERS) | sed 's/ / or /g')
 NBVAL_TASKS := timeline_action hand_trajectory_forecast object_relevance caption_grounding
 NBVAL_SLOW := 14_collections
@@ -60,7 +61,7 @@ NBVAL := ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -
 NBVAL_LOG := _build/smoke/nbval.log
 test:
 	$(MAKE) -j2 $(STAMP) sysdeps
-	$(BIN)/ruff check robotask tests benchmarks
+	$(BIN)/ruff check robotask tests benchmarks notebooks
 	rm -rf _build/smoke/rerun
 	$(BIN)/python -m pytest -n 2 --ignore=tests/test_notebooks.py --ignore=tests/test_notebooks_lint.py \
 	  --ignore=tests/test_notebooks_browser.py --ignore=tests/test_determinism.py

@@ -19,15 +19,15 @@ import warnings
 from pathlib import Path
 
 from robotask import io, paths
-from robotask.episode.collection.runs import run_collection_suite
-from robotask.episode.collection.study import measure_scaling
-from robotask.episode.collection.task_data import load_window_sets
 from robotask.episode.features.distributed import extract_collection
 from robotask.episode.files import format as fmt
-from robotask.episode.files.collection import load_collection
+from robotask.episode.files.manifest import load_collection
 from robotask.episode.files.media import iter_video_frames
-from robotask.episode.synthesis.collection import synth_collection
+from robotask.episode.synthesis.varied import synth_collection
 from robotask.episode.tasks.splits import episode_split
+from robotask.episode.unseen.costs import measure_scaling
+from robotask.episode.unseen.held_out import run_collection_suite
+from robotask.episode.unseen.task_data import load_window_sets
 
 
 def decode_floor(collection, frames: int) -> dict:

@@ -45,8 +45,8 @@ from robotask.episode.features.perframe import per_frame_features
 from robotask.episode.features.windowset import load_window_set
 from robotask.episode.files.format import VIDEO_STREAMS, video_file
 from robotask.episode.files.loader import load_episode
+from robotask.episode.suite.execution import SuiteConfig, run_suite
 from robotask.episode.suite.jobs import default_jobs
-from robotask.episode.suite.run import SuiteConfig, run_suite
 from robotask.episode.synthesis import generate as synth
 from robotask.io import write_json
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import argparse
 
 from robotask import io, paths
-from robotask.retrieval.protocol import reference
-from robotask.retrieval.protocol.draws import load_study_corpus
+from robotask.retrieval.protocol import load_study_corpus, reference
 
 
 def main() -> None:
@@ -28,7 +27,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repetitions of the fast study (minimum kept)")
     args = parser.parse_args()
     corpus = load_study_corpus(args.corpus, min_per_task=3)
-    result = reference.benchmark(corpus, repeats=args.repeats, reference_trials=args.reference_trials,
+    result = reference.time_against_reference(corpus, repeats=args.repeats, reference_trials=args.reference_trials,
                                  progress=True)
     print(f"fast study (80 trials + 30 matched x 2 + audit, 5 rankers): {result['study_s']:.2f} s wall, "
           f"{result['study_cpu_s']:.2f} s CPU")

@@ -34,19 +34,26 @@ import pandas as pd
 from myst_nb import glue
 
 from robotask import plots
-from robotask.book import report
-from robotask.episode.report import answers as episode_answers
-from robotask.retrieval.presentation import answers, figures, sentences
-from robotask.retrieval.reproduction import paper
+from robotask.book import Page, read_summary, show_figure, show_md
+from robotask.episode.report import suite_values, unseen_values
+from robotask.retrieval.presentation import (
+    beyond_values,
+    char_vs_bm25,
+    figure_ranker_spread,
+    ordering,
+    paper_values,
+)
+from robotask.retrieval.reproduction import TABLE2
 
 plots.use_style()
+page = Page("00_home")
 CHAPTERS = ("02_five_rankers", "03_second_description", "05_reproduction_report",
             "06_sentence_embeddings", "07_uncertainty", "08_perturbations", "09_transfer",
             "09_libraries", "10_episode", "13_suite_summary", "14_collections")
-found = {c: report.read_summary(c, root=results) for c in CHAPTERS}
+found = {c: read_summary(c, root=results) for c in CHAPTERS}
 missing = ", ".join(f"`{c}`" for c, s in found.items() if s is None)
 if missing:
-    report.show_md(f"**Note.** This build did not run {missing}: the numbers below that come from "
+    show_md(f"**Note.** This build did not run {missing}: the numbers below that come from "
                    "those chapters read *nan* or a dash.")
 
 
@@ -76,11 +83,11 @@ def glue_all(**values: object) -> None:
 # reader choosing a ranker for another library should measure it there.
 
 # %% tags=["remove-input"]
-wins = answers.char_vs_bm25(found["09_transfer"], found["09_libraries"])
-glue_all(**answers.paper_values(found["02_five_rankers"], found["03_second_description"],
+wins = char_vs_bm25(found["09_transfer"], found["09_libraries"])
+glue_all(**paper_values(found["02_five_rankers"], found["03_second_description"],
                                 found["05_reproduction_report"], wins))
 if len(wins):
-    report.show_table(wins.assign(share=100 * wins["wins"] / wins["galleries"]), digits=0,
+    page.show_table(wins.assign(share=100 * wins["wins"] / wins["galleries"]), digits=0,
                       headers={"library": "Library", "wins": "Char TF-IDF wins",
                                "galleries": "Galleries", "share": "Wins (%)"},
                       caption="Galleries in which Char TF-IDF beats BM25, library by library.")
@@ -122,7 +129,7 @@ if len(wins):
 #   (chapter 09.2).
 
 # %% tags=["remove-input"]
-glue_all(**answers.beyond_values(*(found[c] for c in ("06_sentence_embeddings", "07_uncertainty",
+glue_all(**beyond_values(*(found[c] for c in ("06_sentence_embeddings", "07_uncertainty",
                                                       "08_perturbations", "09_libraries"))))
 
 # %% [markdown]
@@ -156,10 +163,10 @@ glue_all(**answers.beyond_values(*(found[c] for c in ("06_sentence_embeddings", 
 # that never occur in training, so no head can name them.
 
 # %% tags=["remove-input"]
-values, note = episode_answers.suite_values(found["10_episode"], found["13_suite_summary"])
+values, note = suite_values(found["10_episode"], found["13_suite_summary"])
 glue_all(**values)
 if note:
-    report.show_md(f"**Note.** {note}")
+    show_md(f"**Note.** {note}")
 
 # %% [markdown]
 # ### Do the tasks generalise to unseen episodes?
@@ -182,28 +189,28 @@ if note:
 #   {glue:text}`u_first`; no number of training episodes tried puts it ahead on {glue:text}`u_never`.
 
 # %% tags=["remove-input"]
-unseen, answered = episode_answers.unseen_values(found["14_collections"])
+unseen, answered = unseen_values(found["14_collections"])
 glue_all(**unseen)
 if unseen["u_kind"] == "synthetic":
-    report.show_md("These are synthetic episodes: the answer shows which tasks lean on having "
+    show_md("These are synthetic episodes: the answer shows which tasks lean on having "
                    "seen the same episode, not how they transfer between real people, kitchens and "
                    "cameras.")
 if not answered:
-    report.show_md("**Note.** Chapter 14 of this build wrote no unseen-episode answer: the numbers "
+    show_md("**Note.** Chapter 14 of this build wrote no unseen-episode answer: the numbers "
                    "above read as dashes.")
 
 # %% tags=["remove-input"]
 s02 = found["02_five_rankers"]
 if s02:
     table2 = pd.DataFrame([{"ranker": r, **v} for r, v in s02["table2"].items()])
-    fig = figures.figure_ranker_spread(table2, {r: v["mean"] for r, v in paper.TABLE2.items()})
-    report.show_figure(
+    fig = figure_ranker_spread(table2, {r: v["mean"] for r, v in TABLE2.items()})
+    show_figure(
         fig, "fig-home-spread",
         f"Mean top-1 accuracy of each ranker over {s02['n_trials']} random one-wording galleries "
         "of RLBench (dots) with the 5th–95th percentile range (bars) and the paper's means (open "
         "diamonds); {doc}`02_five_rankers` explains the protocol.",
         "Dot-and-bar chart, one row per ranker: "
-        + sentences.ordering({r: v["mean"] for r, v in s02["table2"].items()}) + ".")
+        + ordering({r: v["mean"] for r, v in s02["table2"].items()}) + ".")
 
 # %% [markdown]
 # ## Why the episode is synthetic

@@ -33,15 +33,42 @@ output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.reproduction import paper
-from robotask.retrieval.rlbench import extraction, fixed_corpus
+from robotask.retrieval.presentation import (
+    EXCLUDED_HEADERS,
+    corpus_facts,
+    excluded_files,
+    figure_descriptions_per_task,
+    glue_all,
+    plain_reasons,
+    quantities,
+    rule_facts,
+)
+from robotask.retrieval.reproduction import (
+    CORPUS,
+    FIRST_LISTED,
+    compare_with_paper,
+    rule_alternatives,
+)
+from robotask.retrieval.rlbench import (
+    MIN_DESCRIPTIONS,
+    STATUSES,
+    committed_tables,
+    corpus_counts,
+    descriptions_per_task,
+    duplicate_texts,
+    first_listed_scored_queries,
+    glued_literals,
+    reextract_and_compare,
+    status_summary,
+    text_oddities,
+    within_task_duplicates,
+)
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
-out = report.output_dir(output_dir, "01_extract_corpus")
+page = Page("01_extract_corpus")
+out = page.output_dir(output_dir)
 
 # %% [markdown]
 # ## Reading the committed extraction
@@ -53,17 +80,17 @@ out = report.output_dir(output_dir, "01_extract_corpus")
 
 # %% tags=["show-input"]
 if rlbench_dir:
-    differing = fixed_corpus.reextract_and_compare(rlbench_dir, revision)
+    differing = reextract_and_compare(rlbench_dir, revision)
     assert not differing, f"re-extraction differs from the committed files: {differing}"
-tables = fixed_corpus.committed_tables()
+tables = committed_tables()
 corpus_df, accounting, literals = tables["corpus"], tables["accounting"], tables["literals"]
-counts = fixed_corpus.corpus_counts(corpus_df)
+counts = corpus_counts(corpus_df)
 
 # %% tags=["remove-input"]
 source = ("re-extracted from the checkout and found identical to the committed files" if rlbench_dir
           else "read from the committed files in data/rlbench/")
 glue_all(source=source, revision=corpus_df["revision"].iloc[0],
-         n_min=extraction.MIN_DESCRIPTIONS, tasks=counts["tasks"],
+         n_min=MIN_DESCRIPTIONS, tasks=counts["tasks"],
          descriptions=counts["descriptions"])
 
 # %% [markdown]
@@ -99,7 +126,7 @@ glue_all(source=source, revision=corpus_df["revision"].iloc[0],
 # piece starts.
 
 # %% tags=["remove-input"]
-report.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]],
+page.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]],
                   caption="The first descriptions of the corpus, with their file and line.")
 
 # %% [markdown]
@@ -114,8 +141,8 @@ report.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]
 # text the simulator shows depends on the variation, and no single fixed string stands for the task.
 
 # %% tags=["remove-input"]
-status = fixed_corpus.status_summary(accounting)
-report.show_table(table_labels.plain_reasons(status, "example reason"),
+status = status_summary(accounting)
+page.show_table(plain_reasons(status, "example reason"),
                   headers={"example": "Example file"},
                   caption="RLBench task files by extraction status, with an example and reason.")
 
@@ -129,10 +156,10 @@ report.show_table(table_labels.plain_reasons(status, "example reason"),
 # All {glue:text}`n_excluded` excluded files, each with its reason, are in `excluded_files.csv`.
 
 # %% tags=["remove-input"]
-excluded = table_labels.excluded_files(accounting)
+excluded = excluded_files(accounting)
 write_csv(out / "excluded_files.csv", excluded)
-report.show_table(excluded[excluded["status"] != "templated"],
-                  headers=table_labels.EXCLUDED_HEADERS,
+page.show_table(excluded[excluded["status"] != "templated"],
+                  headers=EXCLUDED_HEADERS,
                   caption="Task files left out of the corpus (other than templated ones), and why.")
 
 # %% [markdown]
@@ -147,10 +174,10 @@ report.show_table(excluded[excluded["status"] != "templated"],
 # least {glue:text}`min_queries` queries.
 
 # %% tags=["remove-input"]
-fig = figures.figure_descriptions_per_task(corpus_df)
+fig = figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
-per_task = fixed_corpus.descriptions_per_task(corpus_df)
-report.show_figure(fig, "fig-descriptions-per-task",
+per_task = descriptions_per_task(corpus_df)
+show_figure(fig, "fig-descriptions-per-task",
                    f"How many fixed descriptions each of the {counts['tasks']} tasks has "
                    f"({counts['descriptions']} descriptions in all).",
                    f"Bar chart: number of tasks for each count of descriptions, {per_task.min()} "
@@ -168,12 +195,12 @@ report.show_figure(fig, "fig-descriptions-per-task",
 # every copy, as the source lists them.
 
 # %% tags=["remove-input"]
-dups = fixed_corpus.duplicate_texts(corpus_df)
-within = fixed_corpus.within_task_duplicates(corpus_df)
-report.show_table(dups, headers={"n_rows": "Rows"},
+dups = duplicate_texts(corpus_df)
+within = within_task_duplicates(corpus_df)
+page.show_table(dups, headers={"n_rows": "Rows"},
                   caption="Description texts that occur more than once in the corpus.")
 if len(dups) != 1 or len(within) != 1:
-    report.show_md("**Note.** The paragraph above describes one shared text and one text "
+    show_md("**Note.** The paragraph above describes one shared text and one text "
                    f"repeated inside a task; this corpus has {len(dups)} and {len(within)}.")
 
 # %% [markdown]
@@ -194,14 +221,14 @@ if len(dups) != 1 or len(within) != 1:
 # minimum of {glue:text}`n_min`, which is why it is *too_few*.
 
 # %% tags=["remove-input"]
-oddities = fixed_corpus.text_oddities(corpus_df)
-report.show_table(oddities, caption=("Descriptions with a textual oddity (a doubled word, "
+oddities = text_oddities(corpus_df)
+page.show_table(oddities, caption=("Descriptions with a textual oddity (a doubled word, "
                                      "a misspelling, stray spacing)."))
-glued = fixed_corpus.glued_literals(literals)
-report.show_table(glued[["task", "status", "line", "marked"]],
+glued = glued_literals(literals)
+page.show_table(glued[["task", "status", "line", "marked"]],
                   caption="Adjacent string literals Python glues into one description.")
 glue_all(n_oddities=len(oddities),
-         **phrases.corpus_facts(tables, excluded, per_task, dups, within, glued))
+         **corpus_facts(tables, excluded, per_task, dups, within, glued))
 
 # %% [markdown]
 # ## Comparison with the paper
@@ -213,8 +240,8 @@ glue_all(n_oddities=len(oddities),
 # for reproducing the paper's percentages exactly, so the rest of the chapter looks for it.
 
 # %% tags=["remove-input"]
-comparison = fixed_corpus.compare_with_paper(corpus_df, accounting)
-report.show_table(table_labels.quantities(comparison),
+comparison = compare_with_paper(corpus_df, accounting)
+page.show_table(quantities(comparison),
                   caption="The corpus we extract beside the corpus the paper reports.")
 
 # %% [markdown]
@@ -233,13 +260,13 @@ report.show_table(table_labels.quantities(comparison),
 # jenga‖Take the protruding block…”).
 
 # %% tags=["remove-input"]
-alternatives = fixed_corpus.rule_alternatives(literals)
-report.show_table(alternatives, caption="The corpus under alternative extraction rules.")
-n_first_listed = fixed_corpus.first_listed_scored_queries(corpus_df)
-facts = phrases.rule_facts(alternatives, counts, n_first_listed)
+alternatives = rule_alternatives(literals)
+page.show_table(alternatives, caption="The corpus under alternative extraction rules.")
+n_first_listed = first_listed_scored_queries(corpus_df)
+facts = rule_facts(alternatives, counts, n_first_listed)
 glue_all(**{k: v for k, v in facts.items() if k != "only_capital"})
 if not facts["only_capital"]:
-    report.show_md("**Note.** The sentences below about `split_capital` as the one uniform rule "
+    show_md("**Note.** The sentences below about `split_capital` as the one uniform rule "
                    "that gives the paper's counts do not hold for this corpus.")
 
 # %% [markdown]
@@ -285,14 +312,14 @@ write_json(out / "summary.json", {
     "files": len(accounting),
     "files_by_status": {k: int(v) for k, v in zip(status["status"], status["files"])},
     "tasks": counts["tasks"], "descriptions": counts["descriptions"],
-    "paper": {**{k: paper.CORPUS[k]
+    "paper": {**{k: CORPUS[k]
                  for k in ("task_files", "tasks", "descriptions", "queries_per_trial")},
-              **{f"first_listed_{r}": paper.FIRST_LISTED[r] for r in ("word_char", "char")}},
+              **{f"first_listed_{r}": FIRST_LISTED[r] for r in ("word_char", "char")}},
     "cross_task_duplicates": dups["text"].tolist(),
     "rules_matching_paper": alternatives.loc[alternatives["matches_paper"], "rule"].tolist(),
 })
-assert len(accounting) == paper.CORPUS["task_files"]
-assert set(accounting["status"]) <= set(extraction.STATUSES)
+assert len(accounting) == CORPUS["task_files"]
+assert set(accounting["status"]) <= set(STATUSES)
 assert int(accounting["n_descriptions"].sum()) == counts["descriptions"]
-assert corpus_df.groupby("task").size().min() >= extraction.MIN_DESCRIPTIONS
+assert corpus_df.groupby("task").size().min() >= MIN_DESCRIPTIONS
 assert "press the light switch" in set(dups["text"])

@@ -50,19 +50,30 @@ save_all_predictions: bool = False  # write predictions of every trial
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.presentation.sentences import ordering
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.rankers.registry import PAPER_RANKERS
-from robotask.retrieval.reproduction import paper
-from robotask.retrieval.statistics import across_galleries
+from robotask.retrieval.presentation import (
+    PAIR_HEADERS,
+    TABLE2_HEADERS,
+    figure_paired_histograms,
+    figure_ranker_spread,
+    figure_trial_distributions,
+    glue_all,
+    labels,
+    ordering,
+    paired,
+    paired_facts,
+    spread_facts,
+    table2,
+)
+from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.rankers import PAPER_RANKERS
+from robotask.retrieval.reproduction import PAIRED, TABLE2
+from robotask.retrieval.statistics import paired_table, summary_table
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
-out = report.output_dir(output_dir, "02_five_rankers")
+page = Page("02_five_rankers")
+out = page.output_dir(output_dir)
 
 # %% [markdown]
 # A study is a configuration built from the parameters and one call; the result holds one row
@@ -70,12 +81,12 @@ out = report.output_dir(output_dir, "02_five_rankers")
 
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-config = study.config_from_parameters(
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-result = study.run_study(corpus, config, parts=("primary",))
+result = run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
 
@@ -86,7 +97,7 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
          n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
          n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
          char_max=char_ngram_max,
-         extra_rankers=phrases.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
+         extra_rankers=labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
 # The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_descriptions` descriptions. Each
@@ -154,15 +165,15 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
 # galleries, in percent, beside the paper's mean {cite:p}`yelamanchi2026reference`.
 
 # %% tags=["remove-input"]
-summary = across_galleries.summary_table(per_trial)
-report.show_table(table_labels.table2(summary, paper.TABLE2), digits=1,
-                  headers=table_labels.TABLE2_HEADERS,
+summary = summary_table(per_trial)
+page.show_table(table2(summary, TABLE2), digits=1,
+                  headers=TABLE2_HEADERS,
                   caption=("Top-1 accuracy over random one-description galleries, "
                            "beside the paper's Table 2 (%)."))
 stats = summary.set_index("ranker")
-glue_all(**phrases.spread_facts(stats, paper.TABLE2, PAPER_RANKERS))
+glue_all(**spread_facts(stats, TABLE2, PAPER_RANKERS))
 if not stats.index.isin(PAPER_RANKERS).any():
-    report.show_md("**Note.** This run scored none of the paper's rankers: the paragraphs below "
+    show_md("**Note.** This run scored none of the paper's rankers: the paragraphs below "
                    "that compare with the paper do not apply.")
 
 # %% [markdown]
@@ -181,7 +192,7 @@ if not stats.index.isin(PAPER_RANKERS).any():
 
 # %% tags=["remove-input"]
 if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).any():
-    report.show_md("**Note.** This run scored no ranker beyond the paper's (or none of the "
+    show_md("**Note.** This run scored no ranker beyond the paper's (or none of the "
                    "paper's): the next paragraph does not apply.")
 
 # %% [markdown]
@@ -197,18 +208,18 @@ if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).
 # paraphrase is indexed; they are not confidence intervals ({doc}`07_uncertainty` adds those).
 
 # %% tags=["remove-input"]
-fig = figures.figure_ranker_spread(summary, {r: v["mean"] for r, v in paper.TABLE2.items()})
+fig = figure_ranker_spread(summary, {r: v["mean"] for r, v in TABLE2.items()})
 plots.save_figure(fig, out, "fig2_ranker_spread")
-report.show_figure(
+show_figure(
     fig, "fig-ranker-spread",
     f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over {n_trials} "
     "random one-description galleries; open diamonds are the paper's means "
     "{cite:p}`yelamanchi2026reference` (the paper's Figure 2).",
     f"Dot-and-bar chart, one row per ranker: {ordering(stats['mean'])}.",
 )
-fig = figures.figure_trial_distributions(per_trial)
+fig = figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
-report.show_figure(
+show_figure(
     fig, "fig-trial-distributions",
     f"Accuracy of each ranker in each of the {n_trials} galleries (dots) with box plots of their "
     "distribution (the paper's Figure 3).",
@@ -230,20 +241,20 @@ report.show_figure(
 candidate_pairs = [("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"),
                    ("word", "lsa")]
 pairs = [(a, b) for a, b in candidate_pairs if {a, b} <= set(config.rankers)]
-paired = across_galleries.paired_table(per_trial, pairs) if pairs else None
-if paired is not None:
-    report.show_table(table_labels.paired(paired), digits=2, headers=table_labels.PAIR_HEADERS,
+diffs = paired_table(per_trial, pairs) if pairs else None
+if diffs is not None:
+    page.show_table(paired(diffs), digits=2, headers=PAIR_HEADERS,
                       caption="Paired differences between rankers over the same galleries (pp).")
-    fig = figures.figure_paired_histograms(per_trial, pairs[:3])
+    fig = figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
-    report.show_figure(
+    show_figure(
         fig, "fig-paired-histograms",
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
         "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
-glue_all(**phrases.paired_facts(paired, paper.PAIRED))
-if paired is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
-    report.show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
+glue_all(**paired_facts(diffs, PAIRED))
+if diffs is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
+    show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
                    "the next paragraph, which compares them, does not apply.")
 
 # %% [markdown]
@@ -278,7 +289,7 @@ glue_all(ordering=ordering(stats["mean"]))
 write_json(out / "summary.json", {
     "n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts), "n_trials": n_trials,
     "seed": seed, "table2": stats.drop(columns="label").to_dict(orient="index"),
-    "paired": paired.to_dict(orient="records") if paired is not None else [],
+    "paired": diffs.to_dict(orient="records") if diffs is not None else [],
     "files": sorted(p.name for p in files.values()),
 })
 one = per_trial[per_trial["policy"] == "primary"]

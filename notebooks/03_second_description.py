@@ -44,29 +44,41 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 import dataclasses
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.reproduction import paper
-from robotask.retrieval.statistics import across_galleries
+from robotask.retrieval.presentation import (
+    TABLE3_HEADERS,
+    figure_matched,
+    glue_all,
+    matched_facts,
+    same_signs,
+    table3,
+    two_readings,
+)
+from robotask.retrieval.protocol import (
+    POLICIES,
+    config_from_parameters,
+    load_study_corpus,
+    run_study,
+)
+from robotask.retrieval.reproduction import TABLE3
+from robotask.retrieval.statistics import matched_table
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
-out = report.output_dir(output_dir, "03_second_description")
+page = Page("03_second_description")
+out = page.output_dir(output_dir)
 
 # %% [markdown]
 # The matched study is the same call as chapter 02's with `parts=("matched",)`.
 
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=3)
-config = study.config_from_parameters(
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-result = study.run_study(corpus, config, parts=("matched",))
+result = run_study(corpus, config, parts=("matched",))
 files = result.write(out)
 per_trial = result.per_trial
 
@@ -114,13 +126,13 @@ glue_all(n_matched=n_matched_trials, n_candidates=len(corpus.texts) - 2 * len(co
 # queries correctly; the paper's columns are from {cite:t}`yelamanchi2026reference`.
 
 # %% tags=["remove-input"]
-matched = across_galleries.matched_table(per_trial)
-report.show_table(table_labels.table3(matched, paper.TABLE3), digits=1,
-                  headers=table_labels.TABLE3_HEADERS,
+matched = matched_table(per_trial)
+page.show_table(table3(matched, TABLE3), digits=1,
+                  headers=TABLE3_HEADERS,
                   caption=("Matched study: one vs two indexed descriptions, same queries, "
                            "beside the paper's Table 3 (%)."))
 gains = matched.set_index("ranker")
-glue_all(**phrases.matched_facts(matched, paper.TABLE3))
+glue_all(**matched_facts(matched, TABLE3))
 
 # %% [markdown]
 # On identical queries a second description changes the mean accuracy by between
@@ -142,9 +154,9 @@ glue_all(**phrases.matched_facts(matched, paper.TABLE3))
 # {numref}`fig-matched` shows the gain ranker by ranker, with every trial as a dot.
 
 # %% tags=["remove-input"]
-fig = figures.figure_matched(matched, per_trial, paper.TABLE3)
+fig = figure_matched(matched, per_trial, TABLE3)
 plots.save_figure(fig, out, "fig4_matched")
-report.show_figure(
+show_figure(
     fig, "fig-matched",
     f"Mean top-1 accuracy with one and two indexed descriptions per task on the same queries "
     f"(bars), each of the {n_matched_trials} trials (dots) and the paper's Table 3 (open "
@@ -164,19 +176,19 @@ report.show_figure(
 other = "reuse" if matched_draws == "continue" else "continue"
 alt = None
 if other == "reuse" and n_matched_trials > n_trials:
-    report.show_md("**Note.** The `reuse` reading needs at least as many primary as matched "
+    show_md("**Note.** The `reuse` reading needs at least as many primary as matched "
                    "trials; it is skipped here, and the next paragraph does not apply.")
 else:
     alt_config = dataclasses.replace(config, matched_draws=other, save_all_predictions=False)
-    alt_run = study.run_study(corpus, alt_config, parts=("matched",))
-    alt = across_galleries.matched_table(alt_run.per_trial)
-    both, headers = table_labels.two_readings(matched, alt, matched_draws, other)
-    report.show_table(both, digits=1, headers=headers,
+    alt_run = run_study(corpus, alt_config, parts=("matched",))
+    alt = matched_table(alt_run.per_trial)
+    both, headers = two_readings(matched, alt, matched_draws, other)
+    page.show_table(both, digits=1, headers=headers,
                       caption="The matched study under the other way of drawing the galleries.")
-alt_facts = phrases.matched_facts(alt if alt is not None else matched, paper.TABLE3)
+alt_facts = matched_facts(alt if alt is not None else matched, TABLE3)
 glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"], alt_hi=alt_facts["gain_hi"],
          alt_top=alt_facts["top"], alt_n_gain=alt_facts["n_gain"],
-         same_direction=phrases.same_signs(gains["diff"], (alt if alt is not None else matched)
+         same_direction=same_signs(gains["diff"], (alt if alt is not None else matched)
                                            .set_index("ranker")["diff"]))
 
 # %% [markdown]
@@ -213,4 +225,4 @@ write_json(out / "summary.json", {
     "files": sorted(p.name for p in files.values()),
 })
 assert identical
-assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(study.POLICIES)
+assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(POLICIES)

@@ -41,18 +41,31 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 
 # %% tags=["remove-input"]
 from robotask import io
-from robotask.book import report
+from robotask.book import Page, show_md
 from robotask.io import write_json
-from robotask.retrieval.perturbations.vocabulary import opposite_tasks
-from robotask.retrieval.presentation import phrases, table_labels
-from robotask.retrieval.presentation.phrases import glue_all, per_draw
-from robotask.retrieval.presentation.sentences import label
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.reproduction import paper
-from robotask.retrieval.statistics import across_galleries
+from robotask.retrieval.perturbations import opposite_tasks
+from robotask.retrieval.presentation import (
+    ERROR_HEADERS,
+    NAMED_HEADERS,
+    POLICY_HEADERS,
+    duplicate_facts,
+    error_counts,
+    error_examples,
+    first_listed_facts,
+    first_listed_table,
+    glue_all,
+    label,
+    named_errors,
+    per_draw,
+    policy_facts,
+    table4,
+)
+from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.reproduction import FIRST_LISTED, NAMED_ERRORS, TABLE4
+from robotask.retrieval.statistics import exclusion_counts, policy_table, summary_table
 
-out = report.output_dir(output_dir, "04_scoring_audit")
+page = Page("04_scoring_audit")
+out = page.output_dir(output_dir)
 
 # %% [markdown]
 # The audit is the study with `parts=("primary", "audit")`; the predictions hold every query of the
@@ -60,12 +73,12 @@ out = report.output_dir(output_dir, "04_scoring_audit")
 
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-config = study.config_from_parameters(
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-result = study.run_study(corpus, config, parts=("primary", "audit"))
+result = run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
 
@@ -79,15 +92,15 @@ per_trial, predictions = result.per_trial, result.predictions
 
 # %% tags=["remove-input"]
 duplicates = corpus.frame().query("duplicate")
-report.show_table(duplicates.drop(columns="duplicate"), digits=0,
+page.show_table(duplicates.drop(columns="duplicate"), digits=0,
                   caption="Description texts listed under more than one task.")
-excluded = across_galleries.exclusion_counts(per_trial)
+excluded = exclusion_counts(per_trial)
 n_queries = len(corpus.texts) - len(corpus.tasks)
 glue_all(n_dup_texts=duplicates["text"].nunique(), n_dup_rows=len(duplicates),
          per_draw=per_draw(excluded), n_draws=int(excluded.sum()), n_queries=n_queries,
          bound=100 * len(duplicates) / n_queries)
 if duplicates.empty:
-    report.show_md("**Note.** This corpus has no duplicated text: the three policies agree and "
+    show_md("**Note.** This corpus has no duplicated text: the three policies agree and "
                    "the paragraphs about the duplicate below do not apply.")
 
 # %% [markdown]
@@ -112,13 +125,13 @@ if duplicates.empty:
 # galleries under each policy, beside the paper's Table 4 {cite:p}`yelamanchi2026reference`.
 
 # %% tags=["remove-input"]
-table4 = table_labels.policy_table(across_galleries.policy_table(per_trial), paper.TABLE4)
-report.show_table(table4.drop(columns="ranker"), digits=1, headers=table_labels.POLICY_HEADERS,
+table4_ours = table4(policy_table(per_trial), TABLE4)
+page.show_table(table4_ours.drop(columns="ranker"), digits=1, headers=POLICY_HEADERS,
                   caption="Top-1 accuracy under each scoring policy, beside the paper's Table 4.")
-policies = table4.set_index("ranker")[["strict", "either", "primary"]]
-glue_all(**phrases.policy_facts(policies))
+policies = table4_ours.set_index("ranker")[["strict", "either", "primary"]]
+glue_all(**policy_facts(policies))
 if not {"char", "bm25"} <= set(config.rankers):
-    report.show_md("**Note.** This run lacks Char TF-IDF or BM25: the next paragraph "
+    show_md("**Note.** This run lacks Char TF-IDF or BM25: the next paragraph "
                    "does not apply.")
 
 # %% [markdown]
@@ -139,15 +152,15 @@ if not {"char", "bm25"} <= set(config.rankers):
 # without a random generator.
 
 # %% tags=["remove-input"]
-audit = table_labels.first_listed_table(per_trial, list(config.rankers), paper.FIRST_LISTED)
-report.show_table(audit.assign(ranker=audit["ranker"].map(label)), digits=1,
-                  headers=table_labels.POLICY_HEADERS,
+audit = first_listed_table(per_trial, list(config.rankers), FIRST_LISTED)
+page.show_table(audit.assign(ranker=audit["ranker"].map(label)), digits=1,
+                  headers=POLICY_HEADERS,
                   caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
 fl = audit.set_index("ranker")
-summary = across_galleries.summary_table(per_trial).set_index("ranker")
-glue_all(n_trials=n_trials, **phrases.first_listed_facts(fl, summary, paper.FIRST_LISTED))
+summary = summary_table(per_trial).set_index("ranker")
+glue_all(n_trials=n_trials, **first_listed_facts(fl, summary, FIRST_LISTED))
 if not {"char", "word_char"} <= set(config.rankers):
-    report.show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph does "
+    show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph does "
                    "not apply.")
 
 # %% [markdown]
@@ -163,13 +176,13 @@ if not {"char", "word_char"} <= set(config.rankers):
 first = corpus.frame().sort_values("position").groupby("task")["text"].first().to_dict()
 fl_pred = predictions[predictions["condition"] == "first_listed"]
 dup_pred = fl_pred[fl_pred["duplicate"]][["ranker", "task", "text", "predicted"]]
-report.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(label)),
+page.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(label)),
                   headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
                   caption="The copies of the duplicated text on the first-listed gallery.")
-facts = phrases.duplicate_facts(dup_pred, fl, first)
+facts = duplicate_facts(dup_pred, fl, first)
 glue_all(**{k: v for k, v in facts.items() if k != "applies"})
 if not facts["applies"]:
-    report.show_md("**Note.** In this run a copy of the duplicated text is indexed, or some ranker "
+    show_md("**Note.** In this run a copy of the duplicated text is indexed, or some ranker "
                    "predicts a task that owns it: the explanation below does not apply.")
 
 # %% [markdown]
@@ -198,10 +211,10 @@ if not facts["applies"]:
 errors = fl_pred[~fl_pred["duplicate"] & ~fl_pred["correct"]]
 io.write_csv(out / "first_listed_errors.csv", errors)
 n_rankers = len(config.rankers)
-report.show_table(table_labels.error_counts(errors, n_rankers), digits=0,
+page.show_table(error_counts(errors, n_rankers), digits=0,
                   caption="Wrong answers per ranker, and how many every ranker gets wrong.")
-examples = table_labels.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers)
-report.show_table(examples, headers=table_labels.ERROR_HEADERS,
+examples = error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers)
+page.show_table(examples, headers=ERROR_HEADERS,
                   caption=("One wrong answer of each kind on the first-listed gallery (the most "
                            "common prediction when several rankers miss it)."))
 n_shared = int((errors.groupby("text")["ranker"].nunique() == n_rankers).sum())
@@ -226,9 +239,9 @@ glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].
 #   the query itself.
 
 # %% tags=["remove-input"]
-named = table_labels.named_errors(fl_pred, paper.NAMED_ERRORS)
-report.show_table(named.assign(ranker=named["ranker"].map(label)),
-                  headers=table_labels.NAMED_HEADERS,
+named = named_errors(fl_pred, NAMED_ERRORS)
+page.show_table(named.assign(ranker=named["ranker"].map(label)),
+                  headers=NAMED_HEADERS,
                   caption="The errors the paper names, and what our rankers predict for them.")
 glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 
@@ -259,5 +272,5 @@ write_json(out / "summary.json", {
     "named_errors": named.to_dict(orient="records"),
     "files": sorted([p.name for p in files.values()] + ["first_listed_errors.csv"]),
 })
-assert (table4["either"] >= table4["strict"] - 1e-12).all()
+assert (table4_ours["either"] >= table4_ours["strict"] - 1e-12).all()
 assert excluded.index.max() <= len(duplicates)

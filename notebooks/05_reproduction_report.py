@@ -47,19 +47,52 @@ benchmark_reference_trials: int = 2  # trials timed with the reference (0: skip)
 
 # %% tags=["remove-input"]
 from robotask import io, plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation import figures, phrases, table_labels
-from robotask.retrieval.presentation.phrases import draw_verdict, fewer_or_more, glue_all
-from robotask.retrieval.presentation.phrases import glue_missing, how_many, offset_reading
-from robotask.retrieval.protocol import reference, study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.reproduction import paper, versus_paper
-from robotask.retrieval.rlbench.fixed_corpus import load_accounting, load_literals
-from robotask.retrieval.statistics import across_galleries
+from robotask.retrieval.presentation import (
+    DENOMINATOR_HEADERS,
+    GAP_HEADERS,
+    LARGEST_HEADERS,
+    OVERVIEW_HEADERS,
+    alternative_facts,
+    alternative_headers,
+    claims_table,
+    comparison_overview,
+    corpus_size_facts,
+    draw_gap,
+    draw_verdict,
+    fewer_or_more,
+    figure_paper_vs_ours,
+    glue_all,
+    glue_missing,
+    how_many,
+    largest_differences,
+    number_label,
+    offset_reading,
+    reading_label,
+)
+from robotask.retrieval.protocol import (
+    config_from_parameters,
+    load_study_corpus,
+    run_study,
+    time_against_reference,
+)
+from robotask.retrieval.reproduction import (
+    CORPUS,
+    RANKER_ORDER,
+    TABLE2,
+    check_claims,
+    compare,
+    corpora_under_readings,
+    evaluate_corpora,
+    our_numbers,
+)
+from robotask.retrieval.rlbench import load_accounting, load_literals
+from robotask.retrieval.statistics import summary_table
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
-out = report.output_dir(output_dir, "05_reproduction_report")
+page = Page("05_reproduction_report")
+out = page.output_dir(output_dir)
 
 # %% [markdown]
 # The whole protocol runs once more in this chapter, in one process: the random one-description
@@ -68,13 +101,13 @@ out = report.output_dir(output_dir, "05_reproduction_report")
 
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=3)
-config = study.config_from_parameters(
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-assert set(paper.RANKER_ORDER) <= set(config.rankers), "the comparison needs the paper's rankers"
-result = study.run_study(corpus, config)
+assert set(RANKER_ORDER) <= set(config.rankers), "the comparison needs the paper's rankers"
+result = run_study(corpus, config)
 files = result.write(out)
 per_trial = result.per_trial
 audit_predictions = result.predictions[result.predictions["condition"] == "first_listed"]
@@ -82,8 +115,8 @@ audit_predictions = result.predictions[result.predictions["condition"] == "first
 # %% tags=["remove-input"]
 glue_all(n_trials=n_trials, n_matched=n_matched_trials, matched_draws=matched_draws, seed=seed,
          n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts),
-         tasks_vs_paper=fewer_or_more(len(corpus.tasks) - int(paper.CORPUS["tasks"]), "task"),
-         descriptions_vs_paper=fewer_or_more(len(corpus.texts) - int(paper.CORPUS["descriptions"]),
+         tasks_vs_paper=fewer_or_more(len(corpus.tasks) - int(CORPUS["tasks"]), "task"),
+         descriptions_vs_paper=fewer_or_more(len(corpus.texts) - int(CORPUS["descriptions"]),
                                              "description"))
 
 # %% [markdown]
@@ -102,19 +135,19 @@ glue_all(n_trials=n_trials, n_matched=n_matched_trials, matched_draws=matched_dr
 # each, is in `comparison.csv` in the output folder.
 
 # %% tags=["remove-input"]
-ours = versus_paper.our_numbers(per_trial, corpus, config)
+ours = our_numbers(per_trial, corpus, config)
 extra = {}
 if not corpus_path:
     accounting = load_accounting()
     extra = {"corpus.task_files": len(accounting),
              "corpus.other_files": int((accounting["status"] != "fixed").sum())}
-comparison = versus_paper.compare(ours, extra)
+comparison = compare(ours, extra)
 io.write_csv(out / "comparison.csv", comparison)
-report.show_table(table_labels.comparison_overview(comparison), digits=1,
-                  headers=table_labels.OVERVIEW_HEADERS,
+page.show_table(comparison_overview(comparison), digits=1,
+                  headers=OVERVIEW_HEADERS,
                   caption="How many of the paper's numbers we recompute, and how close they are.")
-report.show_table(table_labels.largest_differences(comparison, 10), digits=1,
-                  headers=table_labels.LARGEST_HEADERS,
+page.show_table(largest_differences(comparison, 10), digits=1,
+                  headers=LARGEST_HEADERS,
                   caption="The paper's numbers farthest from ours.")
 acc = comparison[comparison["unit"] == "%"].dropna(subset=["ours"])
 t2 = acc[acc["key"].str.startswith("table2.") & acc["key"].str.endswith(".mean")]
@@ -135,9 +168,9 @@ glue_all(n_acc=len(acc), n_exact=exact, n_near=int((acc["diff"].abs() <= 1.0).su
 # against the noise of the draws.
 
 # %% tags=["remove-input"]
-fig = figures.figure_paper_vs_ours(comparison)
+fig = figure_paper_vs_ours(comparison)
 plots.save_figure(fig, out, "paper_vs_ours")
-report.show_figure(
+show_figure(
     fig, "fig-paper-vs-ours",
     "Every accuracy the paper states (horizontal) against ours (vertical), coloured by where the "
     "paper states it; on the diagonal line the two agree.",
@@ -153,9 +186,9 @@ report.show_figure(
 # explicit rule (`versus_paper.CLAIMS`), and the table gives the evidence.
 
 # %% tags=["remove-input"]
-claims = versus_paper.check_claims(per_trial, corpus, audit_predictions)
+claims = check_claims(per_trial, corpus, audit_predictions)
 io.write_csv(out / "claims.csv", claims)
-report.show_table(table_labels.claims_table(claims), headers={"where": "Where in the paper"},
+page.show_table(claims_table(claims), headers={"where": "Where in the paper"},
                   caption="The paper's qualitative claims: reproduced or not, with the evidence.")
 ok = claims["reproduced"].astype(bool)
 glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
@@ -179,10 +212,10 @@ glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
 # it, and whether they include the counts of the paper's corpus and of ours.
 
 # %% tags=["remove-input"]
-dens, facts = phrases.corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
+dens, facts = corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
                                        int(corpus.duplicate.sum()))
-report.show_table(dens.assign(key=dens["key"].map(table_labels.number_label)),
-                  headers=table_labels.DENOMINATOR_HEADERS,
+page.show_table(dens.assign(key=dens["key"].map(number_label)),
+                  headers=DENOMINATOR_HEADERS,
                   caption="Which query counts could give each percentage the paper prints.")
 glue_all(**facts)
 
@@ -209,15 +242,15 @@ glue_all(**facts)
 # %% tags=["remove-input"]
 alt = None
 if alternative_corpora and not corpus_path:
-    alt = versus_paper.evaluate_corpora(versus_paper.alternative_corpora(load_literals()), config)
+    alt = evaluate_corpora(corpora_under_readings(load_literals()), config)
     io.write_csv(out / "alternative_corpora.csv", alt)
-    report.show_table(alt.assign(corpus=alt["corpus"].map(table_labels.reading_label)), digits=1,
-                      headers=table_labels.alternative_headers(alt.columns),
+    page.show_table(alt.assign(corpus=alt["corpus"].map(reading_label)), digits=1,
+                      headers=alternative_headers(alt.columns),
                       caption="Mean accuracy on other readings of the RLBench corpus (%).")
 else:
-    report.show_md("**Note.** The alternative readings were not run in this build (a custom "
+    show_md("**Note.** The alternative readings were not run in this build (a custom "
                    "corpus, or `alternative_corpora` is off): the next paragraph does not apply.")
-glue_all(**phrases.alternative_facts(alt))
+glue_all(**alternative_facts(alt))
 
 # %% [markdown]
 # {glue:text}`n_same` readings give exactly the paper's number of tasks and descriptions. The
@@ -237,8 +270,8 @@ glue_all(**phrases.alternative_facts(alt))
 # ranker's difference from the paper in standard errors of our mean.
 
 # %% tags=["remove-input"]
-gap = table_labels.draw_gap(across_galleries.summary_table(per_trial), paper.TABLE2, n_trials)
-report.show_table(gap.reset_index(drop=True), digits=2, headers=table_labels.GAP_HEADERS,
+gap = draw_gap(summary_table(per_trial), TABLE2, n_trials)
+page.show_table(gap.reset_index(drop=True), digits=2, headers=GAP_HEADERS,
                   caption="Our means against the paper's, in standard errors of our mean.")
 z = gap["diff_in_se"].abs()
 glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=how_many(int((z > 3).sum()), len(z), "ranker"),
@@ -265,12 +298,12 @@ glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=how_many(int((z > 3).sum()), len(z
 # %% tags=["remove-input"]
 bench = None
 if benchmark_reference_trials > 0:
-    bench = reference.benchmark(corpus, config, repeats=2,
+    bench = time_against_reference(corpus, config, repeats=2,
                                 reference_trials=benchmark_reference_trials)
     glue_all(n_rankers=len(config.rankers), same_predictions="identical" if bench["identical"]
              else "different", **{k: v for k, v in bench.items() if k != "identical"})
 else:
-    report.show_md("**Note.** The plain reference was not timed in this build "
+    show_md("**Note.** The plain reference was not timed in this build "
                    "(`benchmark_reference_trials` = 0): the next paragraph does not apply.")
     glue_missing("study_s", "study_cpu_s", "n_rankers", "n_evaluations", "n_predictions", "fast_s",
                  "reference_s", "ratio", "same_predictions")

@@ -46,33 +46,56 @@ import time
 import pandas as pd
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import figures, sentences
-from robotask.retrieval.presentation import sentences_beyond as sb
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.rankers import embedding
-from robotask.retrieval.rankers.registry import RANKERS
-from robotask.retrieval.reproduction import error_analysis
-from robotask.retrieval.statistics import across_galleries, bootstrap, uncertainty
+from robotask.retrieval.presentation import (
+    PAIRED_HEADERS,
+    best_of,
+    cache_source,
+    cosine_reading,
+    figure_means_with_intervals,
+    glue_values,
+    interval_side,
+    label,
+    ranker_headers,
+    shown,
+    sign_word,
+    time_ratio,
+)
+from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.rankers import RANKERS, embed, n_encoded, score_minilm, use_disk_cache
+from robotask.retrieval.reproduction import (
+    fail_examples,
+    help_examples,
+    opposite_confusions,
+    paired_predictions,
+)
+from robotask.retrieval.statistics import (
+    bootstrap_table,
+    format_p,
+    paired_comparisons,
+    per_query_from_predictions,
+    summary_table,
+)
+from robotask.words import join
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "06_sentence_embeddings")
+page = Page("06_sentence_embeddings")
+out = page.output_dir(output_dir)
 corpus = load_study_corpus(corpus_path, min_per_task=2)
 lexical = [r for r in rankers if not r.startswith("minilm")]
 neural = [r for r in rankers if r.startswith("minilm")]
-embedding.use_disk_cache(vector_cache)
+use_disk_cache(vector_cache)
 t0 = time.perf_counter()
-embedding.embed(corpus.texts)  # load the model and embed every description once
+embed(corpus.texts)  # load the model and embed every description once
 t_load = time.perf_counter() - t0
 runs, seconds = {}, {}
 for name, group in (("lexical", lexical), ("neural", neural)):
     t0 = time.perf_counter()
-    config = study.config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
+    config = config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
                                           rankers=group, save_all_predictions=True)
-    runs[name] = study.run_study(corpus, config, parts=("primary",))
+    runs[name] = run_study(corpus, config, parts=("primary",))
     seconds[name] = time.perf_counter() - t0
 result = runs["neural"]
 per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
@@ -81,12 +104,12 @@ result.per_trial, result.predictions = per_trial, predictions
 
 # %% tags=["remove-input"]
 n_distinct = len(set(corpus.texts))
-sb.glue_values(
+glue_values(
     n_tasks=len(corpus.tasks), n_texts=len(corpus.texts), n_distinct=n_distinct, n_trials=n_trials,
     seed=seed, t_load=t_load, t_neural=t_load + seconds["neural"], t_lexical=seconds["lexical"],
-    vectors=sb.cache_source(vector_cache, embedding.n_encoded(), n_distinct),
-    neural_names=sentences.join([sentences.label(r) for r in neural]),
-    cost_reading=sb.time_ratio(t_load + seconds["neural"], seconds["lexical"]),
+    vectors=cache_source(vector_cache, n_encoded(), n_distinct),
+    neural_names=join([label(r) for r in neural]),
+    cost_reading=time_ratio(t_load + seconds["neural"], seconds["lexical"]),
     n_permutations_text=f"{n_permutations:,}",
 )
 
@@ -143,15 +166,15 @@ sb.glue_values(
 # ## Result: the paper's lexical rankers and the rankers it does not report
 
 # %%
-summary = across_galleries.summary_table(per_trial)
-pq = bootstrap.per_query_from_predictions(predictions)
-ci, _ = bootstrap.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
+summary = summary_table(per_trial)
+pq = per_query_from_predictions(predictions)
+ci, _ = bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
 summary = summary.merge(ci[["ranker", "lo", "hi"]], on="ranker")
 in_paper = ["yes" if RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]]
 summary.insert(2, "in paper", in_paper)
-shown = summary.assign(label=[RANKERS[r].label for r in summary["ranker"]])
-report.show_table(
-    shown[["label", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
+view = summary.assign(label=[RANKERS[r].label for r in summary["ranker"]])
+page.show_table(
+    view[["label", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
     headers={"label": "Ranker", "in paper": "In the paper", "sd": "SD", "p5": "5th pct.",
              "p95": "95th pct.", "lo": "95 % CI low", "hi": "95 % CI high"},
     caption="Top-1 accuracy of the lexical and embedding rankers over the same galleries (%).",
@@ -159,11 +182,11 @@ report.show_table(
 acc = summary.set_index("ranker")["mean"]
 
 # %% tags=["remove-input"]
-sb.glue_values(acc_minilm=acc["minilm"], acc_char=acc["char"],
-               acc_fusion=sb.shown(acc.get("minilm_char", float("nan"))),
-               best_lexical=sb.best_of(acc, lexical))
+glue_values(acc_minilm=acc["minilm"], acc_char=acc["char"],
+               acc_fusion=shown(acc.get("minilm_char", float("nan"))),
+               best_lexical=best_of(acc, lexical))
 if "minilm_char" not in acc.index:
-    report.show_md("**Note.** This run leaves out the fusion MiniLM+Char (parameter `rankers`): "
+    show_md("**Note.** This run leaves out the fusion MiniLM+Char (parameter `rankers`): "
                    "the sentences below about the fusion do not apply.")
 
 # %% [markdown]
@@ -185,25 +208,25 @@ if "minilm_char" not in acc.index:
 # %%
 pairs = [(a, b) for a, b in [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
          if a in acc.index and b in acc.index]
-comp = uncertainty.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
+comp = paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
 show = comp.assign(pair=[f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in pairs])
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
-report.show_table(uncertainty.format_p(show[columns]), headers=sentences.PAIRED_HEADERS,
+page.show_table(format_p(show[columns]), headers=PAIRED_HEADERS,
                   caption="Paired comparisons of the embedding ranker with the lexical ones (pp).")
 
 # %% tags=["remove-input"]
 mc = comp.set_index(["a", "b"]).loc[("minilm", "char")]
-sb.glue_values(
+glue_values(
     mc_wins=int(mc["wins"]), mc_ties=int(mc["ties"]), mc_losses=int(mc["losses"]),
-    mc_diff=sb.shown(mc["mean_diff"], True), mc_lo=sb.shown(mc["lo"], True),
-    mc_hi=sb.shown(mc["hi"], True), mc_side=sb.interval_side(mc["lo"], mc["hi"]),
+    mc_diff=shown(mc["mean_diff"], True), mc_lo=shown(mc["lo"], True),
+    mc_hi=shown(mc["hi"], True), mc_side=interval_side(mc["lo"], mc["hi"]),
     p_floor=1 / (1 + n_permutations),
 )
 fused = comp.set_index(["a", "b"]).reindex([("minilm", "minilm_char")]).iloc[0]  # NaN if not run
 f_d, f_lo, f_hi = -fused["mean_diff"], -fused["hi"], -fused["lo"]  # the fusion minus MiniLM
-sb.glue_values(fusion_change=sb.sign_word(f_d), fusion_d=sb.shown(abs(f_d)),
-               fusion_lo=sb.shown(f_lo, True), fusion_hi=sb.shown(f_hi, True),
-               fusion_side=sb.interval_side(f_lo, f_hi))
+glue_values(fusion_change=sign_word(f_d), fusion_d=shown(abs(f_d)),
+               fusion_lo=shown(f_lo, True), fusion_hi=shown(f_hi, True),
+               fusion_side=interval_side(f_lo, f_hi))
 
 # %% [markdown]
 # Gallery by gallery, MiniLM is ahead of Char TF-IDF in **{glue:text}`mc_wins` galleries**, level in
@@ -232,9 +255,9 @@ sb.glue_values(fusion_change=sb.sign_word(f_d), fusion_d=sb.shown(abs(f_d)),
 # which multiplies the floor by that number.
 
 # %%
-fig = figures.figure_means_with_intervals(summary)
+fig = figure_means_with_intervals(summary)
 plots.save_figure(fig, out, "rankers_with_minilm")
-report.show_figure(
+show_figure(
     fig, "fig-minilm-intervals",
     "Mean top-1 accuracy of every ranker (open dot) with its 95 % bootstrap interval (thick bar) "
     "and the 5th–95th percentile over galleries (thin line); rankers not in the paper in the "
@@ -242,7 +265,7 @@ report.show_figure(
     f"Interval chart, one row per ranker; MiniLM's mean is {acc['minilm']:.1f} % and Char TF-IDF's "
     f"{acc['char']:.1f} %.")
 row = summary.set_index("ranker").loc["char"]
-sb.glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
+glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
 
 # %% [markdown]
 # {numref}`fig-minilm-intervals` puts the two kinds of bar side by side. For Char TF-IDF the thin
@@ -260,19 +283,19 @@ sb.glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
 # wrong (`trials` counts how many galleries produced the pair).
 
 # %%
-both = error_analysis.paired_predictions(result, "minilm", "char")
+both = paired_predictions(result, "minilm", "char")
 no_overlap = both[both["shared"] == 0]
-helped = error_analysis.help_examples(both, "minilm", "char", n_examples)
-report.show_table(helped, headers=sentences.ranker_headers(helped.columns),
+helped = help_examples(both, "minilm", "char", n_examples)
+page.show_table(helped, headers=ranker_headers(helped.columns),
                   caption=("Queries with no word in common with their task's description "
                            "that an embedding gets right."))
 
 # %% tags=["remove-input"]
 right = {r: no_overlap[f"correct_{r}"].mean() for r in ("minilm", "char")}  # fractions, 0 to 1
-sb.glue_values(
+glue_values(
     no_overlap_share=100 * len(no_overlap) / len(both), no_overlap_minilm=100 * right["minilm"],
     no_overlap_char=100 * right["char"],
-    no_overlap_order=sb.sign_word(right["minilm"] - right["char"], "more", "less", "as"))
+    no_overlap_order=sign_word(right["minilm"] - right["char"], "more", "less", "as"))
 
 # %% [markdown]
 # Queries sharing no content word with their task's gallery description make up
@@ -291,24 +314,24 @@ sb.glue_values(
 # names the opposite task.
 
 # %%
-confusions = error_analysis.opposite_confusions(predictions, corpus.tasks)
-report.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]),
+confusions = opposite_confusions(predictions, corpus.tasks)
+page.show_table(confusions.assign(ranker=[RANKERS[r].label for r in confusions["ranker"]]),
                   headers={"n_queries": "Queries per gallery (mean)",
                            "to_opposite": "Sent to the opposite task (%)",
                            "share_of_errors": "Share of errors (%)"},
                   caption="How often each ranker sends a query to the opposite task.")
-report.show_table(error_analysis.fail_examples(predictions, corpus.tasks, "minilm", n_examples),
+page.show_table(fail_examples(predictions, corpus.tasks, "minilm", n_examples),
                   caption="Example queries the embedding ranker sends to the opposite task.")
 
 # %% tags=["remove-input"]
 conf = confusions.set_index("ranker")
 pair = ["close the fridge", "pull the fridge door open"]
-opp_cos, para_cos = embedding.score_minilm(["open the fridge"], pair)[:, 0]
-sb.glue_values(
+opp_cos, para_cos = score_minilm(["open the fridge"], pair)[:, 0]
+glue_values(
     opp_minilm=conf.loc["minilm", "to_opposite"], opp_char=conf.loc["char", "to_opposite"],
     opp_share=conf.loc["minilm", "share_of_errors"], cos_opposite=float(opp_cos),
     cos_paraphrase=float(para_cos),
-    cos_reading=sb.cosine_reading(float(opp_cos), float(para_cos)),
+    cos_reading=cosine_reading(float(opp_cos), float(para_cos)),
 )
 
 # %% [markdown]

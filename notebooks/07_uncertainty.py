@@ -39,27 +39,49 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 import numpy as np
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import figures, sentences
-from robotask.retrieval.presentation import sentences_beyond as sb
-from robotask.retrieval.protocol import study
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.rankers.registry import RANKERS
-from robotask.retrieval.reproduction import paper
-from robotask.retrieval.statistics import across_galleries, bootstrap, uncertainty
+from robotask.retrieval.presentation import (
+    PAIRED_HEADERS,
+    claim_label,
+    claims_with,
+    criteria_agreement,
+    dominant_source,
+    figure_means_with_intervals,
+    figure_paired_differences,
+    glue_values,
+    label,
+    p_value,
+    shown,
+)
+from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.rankers import RANKERS
+from robotask.retrieval.reproduction import PAIRED, TABLE2
+from robotask.retrieval.statistics import (
+    all_pairs,
+    bootstrap_table,
+    format_p,
+    ordering_verdicts,
+    paired_comparisons,
+    paper_orderings,
+    per_query_from_predictions,
+    summary_table,
+    trial_accuracy,
+)
+from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "07_uncertainty")
+page = Page("07_uncertainty")
+out = page.output_dir(output_dir)
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-config = study.config_from_parameters(
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers, save_all_predictions=True
 )
-result = study.run_study(corpus, config, parts=("primary",))
-pq = bootstrap.per_query_from_predictions(result.predictions)
-acc = 100 * bootstrap.trial_accuracy(pq)[rankers]
-sb.glue_values(
+result = run_study(corpus, config, parts=("primary",))
+pq = per_query_from_predictions(result.predictions)
+acc = 100 * trial_accuracy(pq)[rankers]
+glue_values(
     n_rankers=len(rankers), n_trials=n_trials, seed=seed, n_tasks=pq["task"].nunique(),
     n_queries=pq["query_id"].nunique(), n_scored=f"{len(pq) // len(rankers):,}",
     n_bootstrap=f"{n_bootstrap:,}", n_permutations=f"{n_permutations:,}", alpha=alpha,
@@ -119,8 +141,8 @@ sb.glue_values(
 # ## Result: spread across galleries and intervals of the mean
 
 # %%
-spread = across_galleries.summary_table(result.per_trial)
-ci, reps = bootstrap.bootstrap_table(pq, rankers, n_bootstrap, seed)
+spread = summary_table(result.per_trial)
+ci, reps = bootstrap_table(pq, rankers, n_bootstrap, seed)
 intervals = spread.merge(ci.drop(columns="mean"), on="ranker")
 for part in ("", "_queries", "_galleries"):
     intervals[f"width{part}"] = intervals[f"hi{part}"] - intervals[f"lo{part}"]
@@ -130,7 +152,7 @@ headers = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", 
            "width_galleries": "Width: galleries only"}
 columns = ["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width", "width_queries",
            "width_galleries"]
-report.show_table(intervals[columns], headers=headers,
+page.show_table(intervals[columns], headers=headers,
                   caption=("Mean top-1 accuracy with bootstrap 95 % intervals, and the share from "
                            "queries and galleries."))
 
@@ -138,10 +160,10 @@ report.show_table(intervals[columns], headers=headers,
 focus_ranker = "char" if "char" in rankers else intervals["ranker"].iloc[0]
 focus = intervals.set_index("ranker").loc[focus_ranker]  # the row the next paragraph reads
 parts = ("lo", "hi", "width", "width_galleries", "width_queries", "p5", "p95")
-sb.glue_values(
-    **{f"focus_{key}": focus[key] for key in parts}, focus=sentences.label(focus_ranker),
+glue_values(
+    **{f"focus_{key}": focus[key] for key in parts}, focus=label(focus_ranker),
     width_min=intervals["width"].min(), width_max=intervals["width"].max(),
-    focus_source=sb.dominant_source(focus["width_queries"], focus["width_galleries"]))
+    focus_source=dominant_source(focus["width_queries"], focus["width_galleries"]))
 
 # %% [markdown]
 # For {glue:text}`focus` the 95 % interval of the mean is
@@ -157,9 +179,9 @@ sb.glue_values(
 # More galleries can shrink the first source but never the second: only more instructions can.
 
 # %%
-fig = figures.figure_means_with_intervals(intervals)
+fig = figure_means_with_intervals(intervals)
 plots.save_figure(fig, out, "means_with_intervals")
-report.show_figure(
+show_figure(
     fig, "fig-means-intervals",
     "Mean top-1 accuracy (open dot), 95 % bootstrap interval of the mean (thick bar) and 5th–95th "
     f"percentile of single galleries (thin line) for each ranker over {n_trials} galleries.",
@@ -178,12 +200,12 @@ report.show_figure(
 # ## Result: every pair of rankers
 
 # %%
-comp = uncertainty.paired_comparisons(pq, uncertainty.all_pairs(rankers), n_bootstrap, seed,
+comp = paired_comparisons(pq, all_pairs(rankers), n_bootstrap, seed,
                                       n_permutations, replicates=reps["both"])
 comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
-report.show_table(uncertainty.format_p(comp[columns]), headers=sentences.PAIRED_HEADERS,
+page.show_table(format_p(comp[columns]), headers=PAIRED_HEADERS,
                   caption="Paired ranker differences with intervals and Holm-corrected P-values.")
 
 # %% tags=["remove-input"]
@@ -192,7 +214,7 @@ lo_hi = intervals.set_index("ranker")[["lo", "hi"]]
 overlap = np.array([max(lo_hi.loc[[a, b], "lo"]) <= min(lo_hi.loc[[a, b], "hi"])
                     for a, b in zip(comp["a"], comp["b"])])
 n_sig, n_overlap_sig = int(separated.sum()), int((separated & overlap).sum())
-sb.glue_values(
+glue_values(
     n_pairs=len(comp), n_sig=n_sig, n_overlap_sig=n_overlap_sig,
     p_floor=1 / (1 + n_permutations), holm_floor=len(comp) / (1 + n_permutations),
 )
@@ -227,40 +249,40 @@ sb.glue_values(
 # on our run.
 
 # %%
-paper_means = {r: v["mean"] for r, v in paper.TABLE2.items()}
-orderings = uncertainty.paper_orderings(paper_means, rankers)
-claims = uncertainty.ordering_verdicts(comp, orderings, alpha)
+paper_means = {r: v["mean"] for r, v in TABLE2.items()}
+orderings = paper_orderings(paper_means, rankers)
+claims = ordering_verdicts(comp, orderings, alpha)
 claims["paper_diff"] = [paper_means[a] - paper_means[b] for a, b in
                         (c.split(" > ") for c in claims["claim"])]
-report.show_table(
-    uncertainty.format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
+page.show_table(
+    format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
                                  "losses", "p_perm_holm", "verdict"]]).assign(
-        claim=claims["claim"].map(sentences.claim_label)),
-    headers=sentences.PAIRED_HEADERS,
+        claim=claims["claim"].map(claim_label)),
+    headers=PAIRED_HEADERS,
     caption="The paper's ranking claims, tested on paired differences.")
 
 # %% tags=["remove-input"]
 n_verdict = claims["verdict"].value_counts()
 for key in ("supported", "not resolved", "contradicted"):
     name = key.replace(" ", "_")
-    sb.glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
-                      f"claims_{name}": sb.claims_with(claims, key)})
-pp_ = paper.PAIRED[("char", "bm25")]
-sb.glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
-               paper_ties=sentences.count(pp_["ties"], "tie"),
+    glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
+                      f"claims_{name}": claims_with(claims, key)})
+pp_ = PAIRED[("char", "bm25")]
+glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
+               paper_ties=count(pp_["ties"], "tie"),
                paper_galleries=int(pp_["wins"] + pp_["ties"] + pp_["losses"]))
 has_cb = "char > bm25" in set(claims["claim"])
 if not has_cb:
-    report.show_md("**Note.** This run leaves out Char TF-IDF or BM25 (parameter `rankers`): the "
+    show_md("**Note.** This run leaves out Char TF-IDF or BM25 (parameter `rankers`): the "
                    "paragraph below about the paper's strongest statement does not apply.")
 nan_row = dict.fromkeys(("wins", "ties", "losses", "p_sign", "p_perm_holm", "lo", "hi"), np.nan)
 cb = claims.set_index("claim").loc["char > bm25"] if has_cb else nan_row
-sb.glue_values(
-    cb_wins=sb.shown(cb["wins"], digits=0), cb_ties=sb.shown(cb["ties"], digits=0),
-    cb_losses=sb.shown(cb["losses"], digits=0), cb_sign=sb.p_value(cb["p_sign"]),
-    cb_holm=sb.p_value(cb["p_perm_holm"]), cb_lo=sb.shown(cb["lo"], True),
-    cb_hi=sb.shown(cb["hi"], True),
-    cb_agreement=sb.criteria_agreement(cb["p_perm_holm"], cb["lo"], cb["hi"], alpha),
+glue_values(
+    cb_wins=shown(cb["wins"], digits=0), cb_ties=shown(cb["ties"], digits=0),
+    cb_losses=shown(cb["losses"], digits=0), cb_sign=p_value(cb["p_sign"]),
+    cb_holm=p_value(cb["p_perm_holm"]), cb_lo=shown(cb["lo"], True),
+    cb_hi=shown(cb["hi"], True),
+    cb_agreement=criteria_agreement(cb["p_perm_holm"], cb["lo"], cb["hi"], alpha),
 )
 
 # %% [markdown]
@@ -291,9 +313,9 @@ sb.glue_values(
 key = [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
        ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"), ("minilm", "minilm_char")]
 key = [p for p in key if p[0] in rankers and p[1] in rankers]
-fig = figures.figure_paired_differences(acc, key, seed)
+fig = figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
-report.show_figure(
+show_figure(
     fig, "fig-paired-differences",
     "Per-gallery accuracy difference of ranker pairs (dots, one per gallery) and their mean "
     "(black bar); the dashed line is zero.",

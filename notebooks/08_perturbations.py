@@ -30,7 +30,7 @@ n_trials: int = 80  # number of random one-description galleries (paper: 80)
 rankers: list = [  # any subset of RANKERS
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
-perturbations: list = [  # any subset of transforms.PERTURBATIONS
+perturbations: list = [  # any subset of PERTURBATIONS
     "inflection", "spelling", "object_generic", "object_removed", "direction_swap",
 ]
 perturb_seed: int = 0  # seed of the random perturbations (typo, inflection)
@@ -41,28 +41,42 @@ output_dir: str = ""  # where result files go; empty: _build/results/<chapter>
 
 # %% tags=["show-input"]
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.perturbations import robustness, transforms
-from robotask.retrieval.perturbations.vocabulary import opposite_tasks
-from robotask.retrieval.presentation import figures
-from robotask.retrieval.presentation import sentences_beyond as sb
-from robotask.retrieval.presentation.sentences import label
-from robotask.retrieval.protocol.draws import load_study_corpus
-from robotask.retrieval.rankers.registry import RANKERS, check_rankers
-from robotask.retrieval.statistics import uncertainty
+from robotask.retrieval.perturbations import (
+    PERTURBATIONS,
+    check_perturbations,
+    no_opposite_stay_rate,
+    opposite_tasks,
+    perturbation_examples,
+    perturbation_table,
+    run_perturbations,
+)
+from robotask.retrieval.presentation import (
+    figure_perturbation_changes,
+    glue_values,
+    label,
+    moves_compared,
+    pair_list,
+    perturbation_values,
+    shown,
+)
+from robotask.retrieval.protocol import load_study_corpus
+from robotask.retrieval.rankers import RANKERS, check_rankers
+from robotask.retrieval.statistics import format_p
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "08_perturbations")
-perturbations = transforms.check_perturbations(perturbations, "parameter 'perturbations'")
+page = Page("08_perturbations")
+out = page.output_dir(output_dir)
+perturbations = check_perturbations(perturbations, "parameter 'perturbations'")
 rankers = check_rankers(rankers, "parameter 'rankers'")
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-per_query = robustness.run_perturbations(
+per_query = run_perturbations(
     corpus, rankers, perturbations, seed=seed, n_trials=n_trials, perturb_seed=perturb_seed,
     progress=False,
 )
-sb.glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_trials=n_trials,
+glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_trials=n_trials,
                seed=seed, n_queries=per_query["query_id"].nunique())
 
 # %% [markdown]
@@ -86,9 +100,9 @@ sb.glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_tri
 # so a description is rewritten identically in every gallery.
 
 # %%
-rules = transforms.perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
-rules.insert(1, "rule", [transforms.PERTURBATIONS[p].rule for p in rules["perturbation"]])
-report.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_", " ")),
+rules = perturbation_examples(corpus.texts, perturbations, perturb_seed, n=2)
+rules.insert(1, "rule", [PERTURBATIONS[p].rule for p in rules["perturbation"]])
+page.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_", " ")),
                   caption="Each query perturbation, its rule and an example.")
 
 # %% [markdown]
@@ -111,7 +125,7 @@ report.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_
 
 # %% tags=["remove-input"]
 pairs = sorted({tuple(sorted(p)) for p in opposite_tasks(corpus.tasks).items()})
-sb.glue_values(n_opposite_pairs=len(pairs), opposite_list=sb.pair_list(pairs))
+glue_values(n_opposite_pairs=len(pairs), opposite_list=pair_list(pairs))
 
 # %% [markdown]
 # The corpus has **{glue:text}`n_opposite_pairs` pairs of opposite tasks**: {glue:text}`opposite_list`.
@@ -120,11 +134,11 @@ sb.glue_values(n_opposite_pairs=len(pairs), opposite_list=sb.pair_list(pairs))
 # ## Result
 
 # %%
-table = robustness.perturbation_table(per_query, n_bootstrap, seed, n_permutations)
+table = perturbation_table(per_query, n_bootstrap, seed, n_permutations)
 table["label"] = [RANKERS[r].label + ("" if RANKERS[r].in_paper else " *") for r in table["ranker"]]
-shown = table.assign(perturbation=table["perturbation"].str.replace("_", " "))
-report.show_table(
-    uncertainty.format_p(shown[["perturbation", "label", "n_per_trial", "original", "perturbed",
+view = table.assign(perturbation=table["perturbation"].str.replace("_", " "))
+page.show_table(
+    format_p(view[["perturbation", "label", "n_per_trial", "original", "perturbed",
                                 "change", "lo", "hi", "wins", "ties", "losses", "p_perm"]]),
     headers={"label": "Ranker", "n_per_trial": "Queries per gallery", "original": "Original (%)",
              "perturbed": "Perturbed (%)", "change": "Change (pp)", "lo": "95 % CI low",
@@ -138,9 +152,9 @@ report.show_table(
 # losses: galleries where the perturbed accuracy is higher, equal or lower.
 
 # %%
-fig = figures.figure_perturbation_changes(table, rankers, perturbations)
+fig = figure_perturbation_changes(table, rankers, perturbations)
 plots.save_figure(fig, out, "perturbation_changes")
-report.show_figure(
+show_figure(
     fig, "fig-perturbation-changes",
     "Paired change in top-1 accuracy caused by each perturbation (groups) for each ranker (bars), "
     "with 95 % bootstrap intervals; above zero the perturbed queries are retrieved better. For "
@@ -153,17 +167,17 @@ report.show_figure(
 
 # %% tags=["remove-input"]
 values = {}
-for p in transforms.PERTURBATIONS:
-    values.update(sb.perturbation_values(table, p))
+for p in PERTURBATIONS:
+    values.update(perturbation_values(table, p))
 chg = table.pivot(index="ranker", columns="perturbation", values="change")
 typo = {r: chg.get("spelling", {}).get(r, float("nan")) for r in ("char", "word", "bm25", "minilm")}
-values.update({f"spelling_{r}": sb.shown(v, True) for r, v in typo.items()})
-values["spelling_reading"] = sb.moves_compared(typo["char"], [typo["word"], typo["bm25"]])
-sb.glue_values(**values)
-missing = [p for p in transforms.PERTURBATIONS if p not in perturbations]
+values.update({f"spelling_{r}": shown(v, True) for r, v in typo.items()})
+values["spelling_reading"] = moves_compared(typo["char"], [typo["word"], typo["bm25"]])
+glue_values(**values)
+missing = [p for p in PERTURBATIONS if p not in perturbations]
 missing += [label(r) for r in ("char", "word", "bm25", "minilm") if r not in rankers]
 if missing:
-    report.show_md(f"**Note.** This run leaves out {', '.join(missing)} (parameters "
+    show_md(f"**Note.** This run leaves out {', '.join(missing)} (parameters "
                    "`perturbations` and `rankers`): the readings below that name them show a dash "
                    "instead of a number.")
 
@@ -218,16 +232,16 @@ if "direction_swap" in perturbations:
     flip = ds[["label", "n_per_trial", "original", "perturbed", "stays_source"]].rename(columns={
         "original": "source task, unperturbed (%)", "perturbed": "follows flip: opposite task (%)",
         "stays_source": "stays on source task (%)"})
-    report.show_table(flip.reset_index(drop=True),
+    page.show_table(flip.reset_index(drop=True),
                       caption=("Direction swaps: does the ranker follow the flipped query to the "
                                "opposite task?"))
-    stay = robustness.no_opposite_stay_rate(per_query)
+    stay = no_opposite_stay_rate(per_query)
     swap = {"follow": ds["perturbed"], "stays": ds["stays_source"], "no_opp": stay}
-    sb.glue_values(follow_top=label(ds["perturbed"].idxmax()),
-                   **{f"{k}_min": sb.shown(v.min()) for k, v in swap.items()},
-                   **{f"{k}_max": sb.shown(v.max()) for k, v in swap.items()})
+    glue_values(follow_top=label(ds["perturbed"].idxmax()),
+                   **{f"{k}_min": shown(v.min()) for k, v in swap.items()},
+                   **{f"{k}_max": shown(v.max()) for k, v in swap.items()})
 else:
-    sb.glue_values(**dict.fromkeys(["follow_top", "follow_min", "follow_max", "stays_min",
+    glue_values(**dict.fromkeys(["follow_top", "follow_min", "follow_max", "stays_min",
                                     "stays_max", "no_opp_min", "no_opp_max"], "—"))
 
 # %% [markdown]

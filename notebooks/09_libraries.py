@@ -52,23 +52,43 @@ import time
 import pandas as pd
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation.sentences import count, label
-from robotask.retrieval.presentation.sentences_beyond import glue_values
-from robotask.retrieval.rankers.registry import display
-from robotask.retrieval.scaling import budget, catalog, figures, phrases, pool, readings, run
-from robotask.retrieval.scaling import tables
+from robotask.retrieval.presentation import glue_values, label
+from robotask.retrieval.rankers import display
+from robotask.retrieval.scaling import (
+    NEW,
+    TITLES,
+    band_table,
+    budget_figure,
+    budget_readings,
+    cost_figure,
+    direction,
+    disagree_where,
+    leader,
+    library_claims,
+    plateau_k,
+    read,
+    run_all,
+    share_phrase,
+    size_figure,
+    size_readings,
+    slope_per_doubling,
+    summary,
+)
+from robotask.words import count
 
 plots.use_style()
-out = report.output_dir(output_dir, "09_libraries")
+page = Page("09_libraries")
+out = page.output_dir(output_dir)
 t0 = time.perf_counter()
-res = run.run_all(seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials, ks=ks,
-                  budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
-                  size_draws=size_draws, size_steps=size_steps, size_min=size_min)
+res = run_all(
+    seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials, ks=ks,
+    budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
+    size_draws=size_draws, size_steps=size_steps, size_min=size_min)
 seconds = time.perf_counter() - t0
-summary = run.summary(res)
-_ = write_json(out / "summary.json", summary)
+chapter_summary = summary(res)
+_ = write_json(out / "summary.json", chapter_summary)
 scored = [c.groupby("ranker")["n_queries"].sum() for c in
           [*res.budget.values(), *res.per_trial.values(), *res.second.values(), res.size]]
 glue_values(n_scored=f"{int(sum(s.iloc[0] for s in scored)):,}", seconds=seconds,
@@ -92,18 +112,18 @@ glue_values(n_scored=f"{int(sum(s.iloc[0] for s in scored)):,}", seconds=seconds
 
 # %% tags=["remove-input"]
 t2 = {k: v.set_index("ranker")["mean"] for k, v in res.table2.items()}
-table = pd.DataFrame({catalog.TITLES[k]: v for k, v in t2.items()})
+table = pd.DataFrame({TITLES[k]: v for k, v in t2.items()})
 table.index = [display(r) for r in table.index]
-report.show_table(table.reset_index(names="Ranker"), digits=1,
+page.show_table(table.reset_index(names="Ranker"), digits=1,
                   caption=("Mean top-1 accuracy (%) over one-wording galleries, "
                            "per ranker and library (primary scoring)."))
-chance = 100 / catalog.read("robotwin")["task"].nunique()
+chance = 100 / read("robotwin")["task"].nunique()
 obj, ph = float(t2["robotwin"]["char"]), float(t2["robotwin_placeholder"]["char"])
 glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
             w_robotwin=res.wins["robotwin"][0], w_placeholder=res.wins["robotwin_placeholder"][0],
             char_objects=obj, char_placeholder=ph, chance=chance,
             lost=100 * (obj - ph) / (obj - chance),
-            object_share=phrases.share_phrase((obj - ph) / (obj - chance)))
+            object_share=share_phrase((obj - ph) / (obj - chance)))
 
 # %% [markdown]
 # The paired comparison counts the galleries in which Char TF-IDF beats BM25: on RoboCasa
@@ -122,15 +142,15 @@ glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
 # of dependence on the paper's corpus by deleting object phrases from the queries.
 
 # %% tags=["remove-input"]
-claims, held = run.library_claims(res)
-report.show_table(claims,
+claims, held = library_claims(res)
+page.show_table(claims,
                   caption="The paper's claims, checked on each new library (paper's rankers only).")
 counts = held.sum().astype(int)
 if len(held) < 5:
-    report.show_md("**Note.** This run leaves out Word TF-IDF (parameter `rankers`), so the claim "
+    show_md("**Note.** This run leaves out Word TF-IDF (parameter `rankers`), so the claim "
                    "about it is not checked.")
 glue_values(n_claims=len(held),
-            **{f"held_{k}": f"{counts[catalog.TITLES[k]]} of {len(held)}" for k in run.NEW})
+            **{f"held_{k}": f"{counts[TITLES[k]]} of {len(held)}" for k in NEW})
 
 # %% [markdown]
 # The claims are those chapter 09.1, *Transfer*, checks on RLBench and CALVIN, read the same way
@@ -156,13 +176,13 @@ glue_values(n_claims=len(held),
 glue_values(min_tasks=min_budget_tasks, budget_trials=count(budget_trials, "gallery"))
 missing = [k for k in ("robotwin", "rlbench_full", "calvin") if k not in res.budget]
 if missing:
-    report.show_md(f"**Note.** This run studied the wording budget without {', '.join(missing)} "
+    show_md(f"**Note.** This run studied the wording budget without {', '.join(missing)} "
                    "(parameter `budget_libraries`): the readings below show a dash for them.")
-glue_values(**readings.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
-            order_robotwin=summary.get("budget_robotwin_order", "—"))
-fig = figures.budget_figure(res.budget, catalog.TITLES)
+glue_values(**budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
+            order_robotwin=chapter_summary.get("budget_robotwin_order", "—"))
+fig = budget_figure(res.budget, TITLES)
 plots.save_figure(fig, out, "wording_budget")
-report.show_figure(fig, "fig-wording-budget",
+show_figure(fig, "fig-wording-budget",
                    "Top-1 accuracy against the number of wordings indexed per task (log scale), "
                    "mean and 5th–95th percentile band over galleries, per ranker and library "
                    "(* not in the paper).",
@@ -173,14 +193,14 @@ report.show_figure(fig, "fig-wording-budget",
 # band, so the whole shape can be read, not only the two ends.
 
 # %% tags=["remove-input"]
-bands = pd.concat([tables.band_table(c, "k").assign(Library=catalog.TITLES[k])
+bands = pd.concat([band_table(c, "k").assign(Library=TITLES[k])
                    for k, c in res.budget.items()])
-report.show_table(bands[["Library", *bands.columns[:-1]]].fillna("—"),
+page.show_table(bands[["Library", *bands.columns[:-1]]].fillna("—"),
                   caption=("Top-1 accuracy (%) at each k: mean over galleries "
                            "(5th–95th percentile), per library and ranker."))
-plateau = pd.DataFrame({catalog.TITLES[k]: budget.plateau_k(c) for k, c in res.budget.items()})
+plateau = pd.DataFrame({TITLES[k]: plateau_k(c) for k, c in res.budget.items()})
 plateau.index = [display(r) for r in plateau.index]
-report.show_table(plateau.reset_index(names="Ranker"),
+page.show_table(plateau.reset_index(names="Ranker"),
                   caption=("Smallest k at which each ranker reaches 90 % "
                            "of its best mean accuracy over the studied ks."))
 
@@ -214,10 +234,10 @@ report.show_table(plateau.reset_index(names="Ranker"),
 # %% tags=["remove-input"]
 su = res.seen_unseen.groupby(["ranker", "queries"])["accuracy"].mean().unstack("queries")
 seen, unseen = float(su.loc["char", "seen"]), float(su.loc["char", "unseen"])
-glue_values(su_seen=seen, su_unseen=unseen, su_reading=phrases.direction(
+glue_values(su_seen=seen, su_unseen=unseen, su_reading=direction(
     unseen - seen, "higher than", "lower than", "about the same as"))
 su.index = [display(r) for r in su.index]
-report.show_table(su.reset_index(names="Ranker"), digits=1,
+page.show_table(su.reset_index(names="Ranker"), digits=1,
                   caption=("Mean top-1 accuracy (%) on RoboTwin, one seen template "
                            "per task indexed."))
 
@@ -237,19 +257,19 @@ report.show_table(su.reset_index(names="Ranker"), digits=1,
 # expected to fall; the question is how fast, and for which ranker.
 
 # %% tags=["remove-input"]
-slopes = pool.slope_per_doubling(res.size)
-glue_values(**readings.size_readings(res.size), size_draws=count(size_draws, "draw"))
-fig = figures.size_figure(res.size)
+slopes = slope_per_doubling(res.size)
+glue_values(**size_readings(res.size), size_draws=count(size_draws, "draw"))
+fig = size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
-report.show_figure(fig, "fig-library-size",
+show_figure(fig, "fig-library-size",
                    "Top-1 accuracy against the number of candidate tasks (log scale) in the "
                    "pooled library, mean and 5th–95th percentile band over draws, per ranker "
                    "(* not in the paper).",
                    "Line chart: accuracy against the number of candidate tasks, for every ranker.")
-report.show_table(tables.band_table(res.size, "n"),
+page.show_table(band_table(res.size, "n"),
                   caption=("Top-1 accuracy (%) at each library size n: mean over draws "
                            "(5th–95th percentile), per ranker."))
-report.show_table(pd.DataFrame({"Ranker": [display(r) for r in slopes.index],
+page.show_table(pd.DataFrame({"Ranker": [display(r) for r in slopes.index],
                                 "Points per doubling": slopes.values}), digits=2,
                   caption=("Fitted change of accuracy (points) per doubling of the number "
                            "of candidate tasks."))
@@ -284,16 +304,16 @@ report.show_table(pd.DataFrame({"Ranker": [display(r) for r in slopes.index],
 
 # %% tags=["remove-input"]
 mm = res.macro_micro.copy()
-sizes = catalog.read("rlbench_full").groupby("task").size()
+sizes = read("rlbench_full").groupby("task").size()
 worst = mm.loc[mm["difference"].abs().idxmax()]
-glue_values(gap=float(worst["difference"]), gap_library=catalog.TITLES[worst["library"]],
+glue_values(gap=float(worst["difference"]), gap_library=TITLES[worst["library"]],
             gap_ranker=label(worst["ranker"]),
-            mm_where=phrases.disagree_where(mm, catalog.TITLES), rf_max=int(sizes.max()),
+            mm_where=disagree_where(mm, TITLES), rf_max=int(sizes.max()),
             rf_median=f"{sizes.median():g}",
-            mm_libraries=", ".join(catalog.TITLES[k] for k in dict.fromkeys(mm["library"])))
-mm["library"] = mm["library"].map(catalog.TITLES)
+            mm_libraries=", ".join(TITLES[k] for k in dict.fromkeys(mm["library"])))
+mm["library"] = mm["library"].map(TITLES)
 mm["ranker"] = mm["ranker"].map(display)
-report.show_table(mm[["library", "ranker", "micro", "macro", "difference"]], digits=1,
+page.show_table(mm[["library", "ranker", "micro", "macro", "difference"]], digits=1,
                   caption=("Micro (query-weighted) and macro (task-averaged) "
                            "top-1 accuracy (%), one-wording galleries."))
 
@@ -312,16 +332,16 @@ report.show_table(mm[["library", "ranker", "micro", "macro", "difference"]], dig
 # %% tags=["remove-input"]
 cost = res.cost.copy()
 speed = dict(zip(cost["ranker"], cost["queries_per_second"]))
-glue_values(fastest=label(phrases.leader(speed)),
-            most_accurate=label(phrases.leader(dict(zip(cost["ranker"], cost["accuracy"])))))
-fig = figures.cost_figure(cost)
+glue_values(fastest=label(leader(speed)),
+            most_accurate=label(leader(dict(zip(cost["ranker"], cost["accuracy"])))))
+fig = cost_figure(cost)
 plots.save_figure(fig, out, "timings")  # wall-clock: differs run to run, like timings.json
-report.show_figure(fig, "fig-cost",
+show_figure(fig, "fig-cost",
                    "Accuracy at the largest library size against queries scored per second "
                    "(log scale), one point per ranker (* not in the paper).",
                    "Scatter plot: each ranker's accuracy against its speed.")
 cost["ranker"] = cost["ranker"].map(display)
-report.show_table(cost, digits=3,
+page.show_table(cost, digits=3,
                   caption=("Time to index the pooled gallery, queries per second "
                            "and accuracy at the largest library size."))
 
@@ -337,7 +357,8 @@ report.show_table(cost, digits=3,
 # to k = {glue:text}`kmax_robotwin` (band over galleries {glue:text}`gain_lo_robotwin` to
 # {glue:text}`gain_hi_robotwin`). On RLBench-full indexing more wordings
 # {glue:text}`helps_rlbench_full` ({glue:text}`gain_rlbench_full` points to
-# k = {glue:text}`kmax_rlbench_full`), on CALVIN it {glue:text}`helps_calvin` ({glue:text}`gain_calvin` points to k = {glue:text}`kmax_calvin`).
+# k = {glue:text}`kmax_rlbench_full`), on CALVIN it {glue:text}`helps_calvin`
+# ({glue:text}`gain_calvin` points to k = {glue:text}`kmax_calvin`).
 # The rankers first reach nine tenths of their best accuracy over the studied ks at
 # {glue:text}`plateau_robotwin` on RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and
 # {glue:text}`plateau_calvin` on CALVIN: a task needs that many wordings for most of the gain.

@@ -41,16 +41,29 @@ output_dir: str = ""  # result folder (empty: _build/results/09_policy)
 # %% tags=["remove-input"]
 # ruff: noqa: E402 (the imports follow the parameters cell, as in every chapter)
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
-from robotask.retrieval.policy import figures, run_policy_study, summary, tables, values
-from robotask.retrieval.presentation.sentences_beyond import glue_values
+from robotask.retrieval.policy import (
+    accuracy_table,
+    association_table,
+    auc_table,
+    data_table,
+    figure_accuracy_by_type,
+    figure_success_by_retrieval,
+    headline,
+    mid_table,
+    policy_values,
+    run_policy_study,
+    summary,
+)
+from robotask.retrieval.presentation import glue_values
 
 plots.use_style()
-out = report.output_dir(output_dir, "09_policy")
+page = Page("09_policy")
+out = page.output_dir(output_dir)
 study = run_policy_study(rankers=rankers, n_bootstrap=n_bootstrap, seed=seed)
 result = summary(study, seed)
-glue_values(**values.policy_values(result))
+glue_values(**policy_values(result))
 
 # %% [markdown]
 # ## The data
@@ -74,8 +87,8 @@ glue_values(**values.policy_values(result))
 # ten tasks, the intervals are wide; they are what the data support.
 
 # %% tags=["remove-input"]
-report.show_table(
-    tables.data_table(study),
+page.show_table(
+    data_table(study),
     caption="LIBERO-Para's paraphrases per type of rewording, and the policy's success.")
 
 # %% [markdown]
@@ -98,12 +111,12 @@ report.show_table(
 
 # %% tags=["remove-input"]
 for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
-    report.show_table(tables.accuracy_table(study, gallery, "high"),
+    page.show_table(accuracy_table(study, gallery, "high"),
                       caption=f"Retrieval accuracy (%) (95 % interval) per paraphrase type, "
                               f"gallery of {title}.")
-fig = figures.figure_accuracy_by_type(study)
+fig = figure_accuracy_by_type(study)
 plots.save_figure(fig, out, "accuracy_by_type")
-report.show_figure(
+show_figure(
     fig, "fig-policy-accuracy",
     "Retrieval accuracy per ranker and paraphrase type, with 95 % intervals, in each gallery.",
     "Two panels of dots with error bars: accuracy of each ranker for action, object and both "
@@ -144,8 +157,8 @@ report.show_figure(
 # rankers' accuracies among the 130 tasks (the intervals of every ranker are in `summary.json`).
 
 # %% tags=["remove-input"]
-report.show_table(
-    tables.mid_table(study, values.headline(result)),
+page.show_table(
+    mid_table(study, headline(result)),
     caption="Per kind of change (mid): the policy's success and retrieval accuracy (%), "
             "each with its 95 % interval.")
 
@@ -161,13 +174,13 @@ report.show_table(
 
 # %% tags=["remove-input"]
 for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
-    report.show_table(
-        tables.association_table(study, gallery),
+    page.show_table(
+        association_table(study, gallery),
         caption=f"The policy's success when each ranker retrieves the task and when it misses, "
                 f"gallery of {title}, with 95 % intervals.")
-fig = figures.figure_success_by_retrieval(study)
+fig = figure_success_by_retrieval(study)
 plots.save_figure(fig, out, "success_by_retrieval")
-report.show_figure(
+show_figure(
     fig, "fig-policy-success",
     "The policy's success on the paraphrases each ranker retrieves and on those it misses, "
     "with 95 % intervals, in each gallery.",
@@ -206,8 +219,8 @@ report.show_figure(
 # compare the best signal by point estimate with each other one, on the same replicates.
 
 # %% tags=["remove-input"]
-report.show_table(
-    tables.auc_table(study, result["auc_comparisons"]["best"]),
+page.show_table(
+    auc_table(study, result["auc_comparisons"]["best"]),
     caption="ROC AUC of each signal for the policy's failure, pooled and within task, with 95 % "
             "intervals; the best pooled signal against each other one (paired).")
 _ = write_csv(out / "placements.csv", study.placements.frame)

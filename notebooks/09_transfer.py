@@ -46,35 +46,59 @@ output_dir: str = ""  # result folder (empty: _build/results/09_transfer)
 import pandas as pd
 
 from robotask import plots
-from robotask.book import report
+from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.libraries import transfer, transfer_tables
-from robotask.retrieval.presentation import figures
-from robotask.retrieval.presentation import sentences_transfer as st
-from robotask.retrieval.presentation.sentences import count
-from robotask.retrieval.presentation.sentences_beyond import glue_values
-from robotask.retrieval.protocol import study
+from robotask.retrieval.libraries import (
+    LIBRARIES,
+    claims,
+    error_shares,
+    examples,
+    gains,
+    long_summary,
+    matched,
+    near_shares,
+    overview,
+    paired,
+    run_transfer,
+    sensitivity,
+    table2,
+    verify_examples,
+)
+from robotask.retrieval.presentation import (
+    best_ranker,
+    by_library,
+    char_lead,
+    figure_transfer_gains,
+    figure_transfer_spread,
+    glue_values,
+    task_right_reading,
+    where_all_hold,
+    widest,
+)
+from robotask.retrieval.protocol import config_from_parameters
+from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
-out = report.output_dir(output_dir, "09_transfer")
-config = study.config_from_parameters(
+page = Page("09_transfer")
+out = page.output_dir(output_dir)
+config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers
 )
-runs = transfer.run_transfer(libraries, config, n_examples, progress=True)
+runs = run_transfer(libraries, config, n_examples, progress=True)
 titles = {k: r.library.spec.title for k, r in runs.items()}
 per_trial = pd.concat([r.per_trial.assign(library=k) for k, r in runs.items()], ignore_index=True)
 errors = pd.concat([r.errors.assign(library=k) for k, r in runs.items()], ignore_index=True)
 files = [write_csv(out / "per_trial.csv", per_trial), write_csv(out / "errors.csv", errors)]
-overview = transfer.overview({k: r.library for k, r in runs.items()})
-report.show_table(overview, digits=1,
+library_overview = overview({k: r.library for k, r in runs.items()})
+page.show_table(library_overview, digits=1,
                   caption="The task libraries: tasks, descriptions and queries per gallery.")
 
 # %% tags=["remove-input"]
-keys = list(transfer.LIBRARIES)  # every library the chapter can run; those left out read "—"
+keys = list(LIBRARIES)  # every library the chapter can run; those left out read "—"
 glue_values(seed=seed, n_trials=n_trials, n_matched=n_matched_trials, n_rankers=len(config.rankers))
 if set(keys) - set(runs):
-    report.show_md(f"**Note.** This run leaves out {', '.join(sorted(set(keys) - set(runs)))} "
+    show_md(f"**Note.** This run leaves out {', '.join(sorted(set(keys) - set(runs)))} "
                    "(parameter `libraries`): the readings below show a dash for them.")
 
 # %% [markdown]
@@ -110,13 +134,13 @@ if set(keys) - set(runs):
 # Mean ± sample SD of top-1 accuracy over galleries, with the 5th–95th percentile band in brackets (%).
 
 # %%
-report.show_table(transfer_tables.table2(runs),
+page.show_table(table2(runs),
                   caption=("Top-1 accuracy of each ranker on each library "
                            "(mean ± SD, percentile band, %)."))
-summary = transfer_tables.long_summary(runs)
-fig = figures.figure_transfer_spread(summary)
+summary = long_summary(runs)
+fig = figure_transfer_spread(summary)
 plots.save_figure(fig, out, "transfer_spread")
-report.show_figure(
+show_figure(
     fig, "fig-transfer-spread",
     "Mean top-1 accuracy (dots) and 5th–95th percentile band over galleries (lines) of each ranker "
     "on each library.",
@@ -126,8 +150,8 @@ report.show_figure(
 # %% tags=["remove-input"]
 lexical = summary[summary["ranker"].isin(["bm25", "word", "char", "word_char", "lsa"])]
 best = lexical.loc[lexical.groupby("library")["mean"].idxmax()].set_index("library")
-glue_values(**st.by_library(
-    "best", {k: st.best_ranker(r["ranker"], r["mean"]) for k, r in best.iterrows()}, keys))
+glue_values(**by_library(
+    "best", {k: best_ranker(r["ranker"], r["mean"]) for k, r in best.iterrows()}, keys))
 
 # %% [markdown]
 # {numref}`fig-transfer-spread` shows the means and bands side by side. The best of the paper's
@@ -146,14 +170,14 @@ glue_values(**st.by_library(
 # paper's headline, Char TF-IDF over BM25 in nearly every gallery.
 
 # %%
-paired = transfer_tables.paired(runs)
-report.show_table(paired, digits=1, caption="Paired ranker differences on each library (pp).")
+paired_diffs = paired(runs)
+page.show_table(paired_diffs, digits=1, caption="Paired ranker differences on each library (pp).")
 
 # %% tags=["remove-input"]
-cb = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")]
+cb = paired_diffs[paired_diffs["Comparison"].str.startswith("Char TF-IDF − BM25")]
 key_of = {t: k for k, t in titles.items()}
-glue_values(**st.by_library(
-    "cb", {key_of[r["Library"]]: st.char_lead(r) for r in cb.to_dict("records")}, keys))
+glue_values(**by_library(
+    "cb", {key_of[r["Library"]]: char_lead(r) for r in cb.to_dict("records")}, keys))
 
 # %% [markdown]
 # Char TF-IDF against BM25, paired by gallery: on RLBench-62 {glue:text}`cb_rlbench62` galleries;
@@ -172,14 +196,14 @@ glue_values(**st.by_library(
 # with the choice of indexed text alone.
 
 # %%
-bands = transfer_tables.sensitivity(runs)
-report.show_table(bands, digits=1,
+bands = sensitivity(runs)
+page.show_table(bands, digits=1,
                   caption="How much accuracy moves with the choice of indexed text, per library.")
 
 # %% tags=["remove-input"]
 b = bands.set_index("Ranker")
-glue_values(**st.by_library(
-    "band", {k: st.widest(b[titles[k]]) for k in runs}, keys))
+glue_values(**by_library(
+    "band", {k: widest(b[titles[k]]) for k in runs}, keys))
 
 # %% [markdown]
 # The widest band on each library: RLBench-62 {glue:text}`band_rlbench62`; RLBench-full at task
@@ -195,12 +219,12 @@ glue_values(**st.by_library(
 # Only labels with at least three texts take part. Cells: change in pp (one → two descriptions, %).
 
 # %%
-report.show_table(transfer_tables.gains(runs),
+page.show_table(gains(runs),
                   caption=("Matched study on each library: change from one to two "
                            "descriptions (pp)."))
-fig = figures.figure_transfer_gains(transfer_tables.matched(runs), titles)
+fig = figure_transfer_gains(matched(runs), titles)
 plots.save_figure(fig, out, "transfer_gains")
-report.show_figure(
+show_figure(
     fig, "fig-transfer-gains",
     "Matched one- versus two-description galleries: change in top-1 accuracy (pp) when a second "
     "description of each label is indexed, on the same queries, per ranker and library.",
@@ -208,7 +232,7 @@ report.show_figure(
     "from one to two indexed descriptions on identical queries; right of zero is a gain.")
 
 # %% tags=["remove-input"]
-glue_values(**st.by_library(
+glue_values(**by_library(
     "matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}" for k, r in runs.items()},
     keys),
     n_matched_trials_text=count(n_matched_trials, "matched trial"))
@@ -231,11 +255,11 @@ glue_values(**st.by_library(
 # claims). "Nearly all galleries" is read as at least the share given in the claim.
 
 # %%
-claims, held = transfer_tables.claims(runs)
-report.show_table(claims, caption="The paper's claims, checked on each library.")
+claim_table, held = claims(runs)
+page.show_table(claim_table, caption="The paper's claims, checked on each library.")
 
 # %% tags=["remove-input"]
-glue_values(n_claims=len(held), all_hold=st.where_all_hold(held), **st.by_library(
+glue_values(n_claims=len(held), all_hold=where_all_hold(held), **by_library(
     "held", {k: f"{int(held[titles[k]].sum())} of {len(held)}" for k in runs}, keys))
 
 # %% [markdown]
@@ -251,10 +275,10 @@ glue_values(n_claims=len(held), all_hold=st.where_all_hold(held), **st.by_librar
 # number, a direction), so their texts differ in one word.
 
 # %%
-near = overview.set_index("Library")["One word from another label (%)"]
+near = library_overview.set_index("Library")["One word from another label (%)"]
 var = runs.get("rlbench_variation")
 if var is None:
-    report.show_md("**Note.** This run leaves out the variation level (parameter `libraries`): the "
+    show_md("**Note.** This run leaves out the variation level (parameter `libraries`): the "
                    "paragraph below shows dashes.")
     glue_values(**dict.fromkeys(["var_near", "var_excluded", "var_best", "var_task_right",
                                  "var_reading"], "—"))
@@ -265,10 +289,10 @@ else:
     right = var.task_right.get("char", float("nan"))
     glue_values(var_near=f"{near[titles['rlbench_variation']]:.1f}",
                 var_excluded=f"{one.drop_duplicates('trial')['n_excluded'].mean():.0f}",
-                var_best=st.best_ranker(v.idxmax(), v.max()),
+                var_best=best_ranker(v.idxmax(), v.max()),
                 var_task_right="—" if pd.isna(right) else f"{right:.1f}",
-                var_reading="—" if pd.isna(right) else st.task_right_reading(right))
-glue_values(**st.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
+                var_reading="—" if pd.isna(right) else task_right_reading(right))
+glue_values(**by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
 
 # %% [markdown]
 # At variation level {glue:text}`var_near` % of the texts have a one-word neighbour under another
@@ -289,14 +313,14 @@ glue_values(**st.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs},
 # other words), or *another task*. Shares are of all wrong answers of the ranker on that library.
 
 # %%
-shares = transfer_tables.error_shares(runs)
-report.show_table(shares, digits=1,
+shares = error_shares(runs)
+page.show_table(shares, digits=1,
                   caption=("What kind of wrong answer each ranker gives, per library "
                            "(% of its errors)."))
 
 # %% tags=["remove-input"]
-one_word = transfer_tables.near_shares(transfer_tables.error_shares(runs, ("char",)))
-glue_values(**st.by_library(
+one_word = near_shares(error_shares(runs, ("char",)))
+glue_values(**by_library(
     "confused", {k: f"{one_word[t]:.1f}" for k, t in titles.items() if t in one_word.index}, keys))
 
 # %% [markdown]
@@ -316,10 +340,10 @@ glue_values(**st.by_library(
 # won because its character n-gram vector has the higher cosine with the query's.
 
 # %%
-verified = {k: transfer.verify_examples(r, config) for k, r in runs.items()}
+verified = {k: verify_examples(r, config) for k, r in runs.items()}
 for key, run in runs.items():
-    report.show_md(f"**{titles[key]}**")
-    report.show_table(transfer_tables.examples(run),
+    show_md(f"**{titles[key]}**")
+    page.show_table(examples(run),
                       caption="Example wrong answers on this library.")
 
 # %% [markdown]
@@ -350,16 +374,16 @@ for key, run in runs.items():
 #   variation level.
 
 # %%
-report.show_table(held.replace({True: "holds", False: "does not hold"}).reset_index(names="Claim"),
+page.show_table(held.replace({True: "holds", False: "does not hold"}).reset_index(names="Claim"),
                   caption="Which of the paper's claims hold on which library.")
 
 # %%
 write_json(out / "summary.json", {
     "seed": seed, "n_trials": n_trials, "n_matched_trials": n_matched_trials,
     "rankers": list(config.rankers),
-    "libraries": overview.to_dict(orient="records"),
+    "libraries": library_overview.to_dict(orient="records"),
     "table2": summary.drop(columns="label").to_dict(orient="records"),
-    "paired": paired.to_dict(orient="records"),
+    "paired": paired_diffs.to_dict(orient="records"),
     "claims": {t: {c: bool(held.loc[c, t]) for c in held.index} for t in held.columns},
     "examples_verified": verified, "files": sorted(p.name for p in files),
 })

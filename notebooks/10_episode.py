@@ -39,24 +39,43 @@ output_dir: str = ""  # where result files go; empty: _build/results/10_episode
 import numpy as np
 
 from robotask import plots
-from robotask.book import report
-from robotask.episode.report import figures_episode, phrases
-from robotask.episode.synthesis import generate as synth
-from robotask.episode.files.loader import load_episode
+from robotask.book import Page, show_figure, show_md
+from robotask.episode.files import load_episode
+from robotask.episode.report import (
+    contact_label,
+    depth_summary,
+    episode_kind,
+    figure_camera_frames,
+    figure_depth,
+    figure_imu,
+    figure_spectrogram,
+    figure_timeline,
+    figure_trajectories,
+    frame_range,
+    glue_all,
+    imu_summary,
+    label_statistics,
+    label_words,
+    modality_table,
+    moments_table,
+    motion_summary,
+)
+from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
-from robotask.words import count, pct
+from robotask.words import pct
 
-out = report.output_dir(output_dir, "10_episode")
-path = episode_dir or synth.ensure_episode(frames, seed, resolution, schedule)
+page = Page("10_episode")
+out = page.output_dir(output_dir)
+path = episode_dir or ensure_episode(frames, seed, resolution, schedule)
 ep = load_episode(path)
 start = min(max(start_frame, 0), ep.n_frames - 1)
 stop = min(ep.n_frames, start + max(n_frames_shown, 1))
-stats = figures_episode.label_statistics(ep)
+stats = label_statistics(ep)
 
 # %% tags=["remove-input"]
-phrases.glue_all(kind=phrases.episode_kind(ep.is_synthetic, schedule, seed, resolution),
+glue_all(kind=episode_kind(ep.is_synthetic, schedule, seed, resolution),
                  n_frames=ep.n_frames, seconds=ep.n_frames / ep.fps, fps=ep.fps,
-                 shown=phrases.frame_range(start, stop))
+                 shown=frame_range(start, stop))
 
 # %% [markdown]
 # The episode on this page is {glue:text}`kind`. It has {glue:text}`n_frames:,` frames,
@@ -81,7 +100,7 @@ phrases.glue_all(kind=phrases.episode_kind(ep.is_synthetic, schedule, seed, reso
 # trivial, so those tasks leave their target's block out of the input.
 
 # %%
-report.show_table(figures_episode.modality_table(ep),
+page.show_table(modality_table(ep),
                   caption="The streams of the episode: what each records, its rate and size.")
 
 # %% [markdown]
@@ -92,17 +111,17 @@ report.show_table(figures_episode.modality_table(ep),
 # timeline shows both levels over the whole episode; the dashed box marks the range shown in detail.
 
 # %%
-fig = figures_episode.figure_timeline(ep, start, stop)
+fig = figure_timeline(ep, start, stop)
 plots.save_figure(fig, out, "timeline")
-report.show_figure(fig, "fig-episode-timeline",
+show_figure(fig, "fig-episode-timeline",
                    f"The procedure over the whole episode: subtask classes (top) and action "
                    f"classes (bottom), one colour per class; the dashed box marks "
-                   f"{phrases.frame_range(start, stop)}, shown in detail below.",
+                   f"{frame_range(start, stop)}, shown in detail below.",
                    "Two colour-coded bars over time, subtasks above and actions below, "
                    "with a legend naming every class.")
 
 # %% tags=["remove-input"]
-phrases.glue_all(main_task=ep.captions.main_task, **figures_episode.label_words(stats, ep.fps))
+glue_all(main_task=ep.captions.main_task, **label_words(stats, ep.fps))
 
 # %% [markdown]
 # Read the timeline for two things: how long an action lasts, and whether it comes back. Both
@@ -133,13 +152,13 @@ phrases.glue_all(main_task=ep.captions.main_task, **figures_episode.label_words(
 # %%
 shown = [int(f) for f in np.linspace(start, stop - 1, 5)]
 size = min(resolution, 128) if ep.is_synthetic else 128
-fig = figures_episode.figure_camera_frames(ep, shown, size=size)
+fig = figure_camera_frames(ep, shown, size=size)
 plots.save_figure(fig, out, "cameras")
-report.show_figure(fig, "fig-episode-cameras",
+show_figure(fig, "fig-episode-cameras",
                    "The six cameras (rows) at five moments of the range (columns).",
                    "A grid of camera images: four fisheye views and the stereo pair "
                    "at five moments.")
-report.show_table(figures_episode.moments_table(ep, shown), digits=1,
+page.show_table(moments_table(ep, shown), digits=1,
                   caption="The action at each moment shown in the camera figure.")
 
 # %% [markdown]
@@ -151,18 +170,18 @@ report.show_table(figures_episode.moments_table(ep, shown), digits=1,
 
 # %%
 mid = (start + stop) // 2
-fig = figures_episode.figure_depth(ep, mid)
+fig = figure_depth(ep, mid)
 plots.save_figure(fig, out, "depth")
-report.show_figure(fig, "fig-episode-depth", f"Depth and its confidence at frame {mid}.",
+show_figure(fig, "fig-episode-depth", f"Depth and its confidence at frame {mid}.",
                    "Two images side by side: a depth map and its confidence map.")
 depth, conf = ep.depth_frame(mid)
 if depth is None or not (depth > 0).any():
-    report.show_md("**Note.** This frame has no valid depth pixel: the numbers below are not a "
+    show_md("**Note.** This frame has no valid depth pixel: the numbers below are not a "
                    "measurement.")
 
 # %% tags=["remove-input"]
-d = figures_episode.depth_summary(depth, conf)
-phrases.glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
+d = depth_summary(depth, conf)
+glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
                  **{f"depth_{k}": v for k, v in d.items()})
 
 # %% [markdown]
@@ -180,9 +199,9 @@ phrases.glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
 # world frame, with the camera path and the SLAM map.
 
 # %%
-fig = figures_episode.figure_trajectories(ep, start, stop)
+fig = figure_trajectories(ep, start, stop)
 plots.save_figure(fig, out, "trajectories")
-report.show_figure(fig, "fig-episode-hands",
+show_figure(fig, "fig-episode-hands",
                    "Left: both wrists in the head camera's frame over the range, action changes "
                    "dotted. Right: the range from above in the world frame, with the camera path "
                    "and the SLAM map.",
@@ -190,8 +209,8 @@ report.show_figure(fig, "fig-episode-hands",
                    "point cloud.")
 
 # %% tags=["remove-input"]
-m = figures_episode.motion_summary(ep, start, stop)
-phrases.glue_all(**m)
+m = motion_summary(ep, start, stop)
+glue_all(**m)
 
 # %% [markdown]
 # Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
@@ -210,18 +229,18 @@ phrases.glue_all(**m)
 # active object shows in the gyroscope.
 
 # %%
-fig = figures_episode.figure_imu(ep, start, stop)
+fig = figure_imu(ep, start, stop)
 plots.save_figure(fig, out, "imu")
-report.show_figure(fig, "fig-episode-imu",
+show_figure(fig, "fig-episode-imu",
                    "Accelerometer (specific force) and gyroscope over the range.",
                    "Two line plots of three IMU axes each over time.")
-imu = figures_episode.imu_summary(ep, start, stop)
+imu = imu_summary(ep, start, stop)
 if not imu["samples"]:
-    report.show_md("**Note.** The range holds no IMU sample: the numbers below are not a "
+    show_md("**Note.** The range holds no IMU sample: the numbers below are not a "
                    "measurement.")
 
 # %% tags=["remove-input"]
-phrases.glue_all(**{f"imu_{k}": v for k, v in imu.items()})
+glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 
 # %% [markdown]
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
@@ -238,14 +257,14 @@ phrases.glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 # extractor keeps 24 numbers per 50 ms of it.
 
 # %%
-fig = figures_episode.figure_spectrogram(ep, start, stop)
+fig = figure_spectrogram(ep, start, stop)
 plots.save_figure(fig, out, "spectrogram")
-report.show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the range.",
+show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the range.",
                    "A spectrogram: frequency against time, colour showing power.")
 
 # %% tags=["remove-input"]
-phrases.glue_all(contact_verdict=phrases.contact_label(stats["any_contact_window_share"]),
-                 hand_verdict=phrases.contact_label(stats["hand_contact_window_share"]),
+glue_all(contact_verdict=contact_label(stats["any_contact_window_share"]),
+                 hand_verdict=contact_label(stats["hand_contact_window_share"]),
                  kind_short="synthetic" if ep.is_synthetic else "real")
 
 # %% [markdown]
@@ -265,7 +284,7 @@ phrases.glue_all(contact_verdict=phrases.contact_label(stats["any_contact_window
 # %%
 if stats["any_contact_window_share"] >= 1:
     feet = pct(100 * stats["foot_contact_frame_share"])
-    report.show_md(f"**Note.** The original contact label is constant because a foot contact "
+    show_md(f"**Note.** The original contact label is constant because a foot contact "
                    f"counts and the feet touch the ground in {feet} of the frames. The contact "
                    "task's improved protocol therefore uses only the channels that vary "
                    "({doc}`12_task_contact_prediction`).")

@@ -40,22 +40,41 @@ import time
 import numpy as np
 
 from robotask import plots
-from robotask.book import report
-from robotask.episode.report import figures_diagnostics, figures_windows, phrases
-from robotask.episode.synthesis import generate as synth
-from robotask.episode.features import windows, windowset
+from robotask.book import Page, show_figure
+from robotask.episode.features import (
+                 REAL_SAMPLE_COVERAGE,
+                 chronological_split,
+                 group_columns,
+                 load_window_set,
+                 window_starts,
+                 write_artifacts,
+)
+from robotask.episode.report import (
+                 PUBLISHED_HAND,
+                 coverage_display,
+                 coverage_table,
+                 figure_block_sizes,
+                 figure_schedule_coverage,
+                 figure_window_labels,
+                 glue_all,
+                 labelled_windows,
+                 layout_table,
+                 spread_counts,
+)
+from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import number
 
-out = report.output_dir(output_dir, "11_windows_features")
-path = episode_dir or synth.ensure_episode(frames, seed, resolution, "repeating")
+page = Page("11_windows_features")
+out = page.output_dir(output_dir)
+path = episode_dir or ensure_episode(frames, seed, resolution, "repeating")
 start = time.perf_counter()
-ws = windowset.load_window_set(path)
+ws = load_window_set(path)
 build_s = time.perf_counter() - start
-windowset.write_artifacts(ws, out)
+write_artifacts(ws, out)
 
 # %% tags=["remove-input"]
-phrases.glue_all(kind="synthetic (repeating schedule)" if ws.episode.is_synthetic else "real",
+glue_all(kind="synthetic (repeating schedule)" if ws.episode.is_synthetic else "real",
                  n_frames=ws.episode.n_frames, n_windows=len(ws.windows), window=ws.options.window,
                  stride=ws.options.stride, n_features=ws.X.shape[1])
 
@@ -82,16 +101,16 @@ phrases.glue_all(kind="synthetic (repeating schedule)" if ws.episode.is_syntheti
 # static blocks (point cloud and calibration) are the same for every window.
 
 # %%
-groups = {g: len(windows.group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
-fig = figures_windows.figure_block_sizes(ws.manifest)
+groups = {g: len(group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
+fig = figure_block_sizes(ws.manifest)
 plots.save_figure(fig, out, "block_sizes")
-report.show_figure(fig, "fig-windows-blocks",
+show_figure(fig, "fig-windows-blocks",
                    "Dimensions of the feature blocks in layout order, coloured by the task input "
                    "group they belong to.",
                    "Horizontal bars, one per feature block, whose length is the block's dimension.")
 
 # %% tags=["remove-input"]
-phrases.glue_all(n_blocks=len(ws.manifest),
+glue_all(n_blocks=len(ws.manifest),
                  **{f"dim_{name}": size for name, size in groups.items()})
 
 # %% [markdown]
@@ -103,7 +122,7 @@ phrases.glue_all(n_blocks=len(ws.manifest),
 # windows. The table gives every block's place in the vector.
 
 # %%
-report.show_table(figures_windows.layout_table(ws.manifest, ws.modalities["block_present"]),
+page.show_table(layout_table(ws.manifest, ws.modalities["block_present"]),
                   digits=0, caption="The feature layout: each block's columns and whether the "
                   "episode has it.")
 
@@ -125,10 +144,10 @@ report.show_table(figures_windows.layout_table(ws.manifest, ws.modalities["block
 # count such columns on the training windows of the default split.
 
 # %% tags=["remove-input"]
-train_idx, _ = windows.chronological_split(len(ws.X))
-n_const, n_tiny = figures_windows.spread_counts(ws.X[train_idx])
-phrases.glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
-                 published_r2=number(figures_diagnostics.PUBLISHED_HAND["minimal_r2"], 1))
+train_idx, _ = chronological_split(len(ws.X))
+n_const, n_tiny = spread_counts(ws.X[train_idx])
+glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
+                 published_r2=number(PUBLISHED_HAND["minimal_r2"], 1))
 
 # %% [markdown]
 # Of the {glue:text}`n_features:,` columns, **{glue:text}`n_const:,`** show no spread on the
@@ -150,9 +169,9 @@ phrases.glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
 # occurs in training. No classifier can get those right.
 
 # %%
-fig = figures_windows.figure_window_labels(ws.windows, "action_label")
+fig = figure_window_labels(ws.windows, "action_label")
 plots.save_figure(fig, out, "window_labels")
-report.show_figure(fig, "fig-windows-labels",
+show_figure(fig, "fig-windows-labels",
                    "Left: how pure the windows' action labels are. Right: every labelled window "
                    "on the time axis, split chronologically 70/30; test windows whose label never "
                    "occurs in training are marked.",
@@ -160,8 +179,8 @@ report.show_figure(fig, "fig-windows-labels",
                    "train and test.")
 
 # %% tags=["remove-input"]
-labelled = figures_windows.labelled_windows(ws.windows)
-phrases.glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
+labelled = labelled_windows(ws.windows)
+glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
                  pure=100 * float((ws.windows["action_fraction"] == 1.0).mean()))
 
 # %% [markdown]
@@ -182,18 +201,18 @@ phrases.glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_
 # recording, not our synthetic episodes), not our measurement.
 
 # %%
-sources = {s: synth.ensure_episode(frames, seed, resolution, s)
+sources = {s: ensure_episode(frames, seed, resolution, s)
            for s in ("repeating", "sample-like")}
-coverage = figures_windows.coverage_table({"this episode": episode_dir, **sources} if episode_dir
+coverage = coverage_table({"this episode": episode_dir, **sources} if episode_dir
                                           else sources)
-report.show_table(figures_windows.coverage_display(coverage), digits=1,
+page.show_table(coverage_display(coverage), digits=1,
                   caption="Label coverage of the test windows: classes seen in training.")
 
 # %%
-ref = windows.REAL_SAMPLE_COVERAGE
-fig = figures_windows.figure_schedule_coverage(coverage, ref)
+ref = REAL_SAMPLE_COVERAGE
+fig = figure_schedule_coverage(coverage, ref)
 plots.save_figure(fig, out, "label_coverage")
-report.show_figure(fig, "fig-windows-coverage",
+show_figure(fig, "fig-windows-coverage",
                    "Share of test windows whose label occurs in training, per schedule, for "
                    "actions and subtasks; hatched: the real sample, derived from the original "
                    "suite's published outputs {cite}`chaoyue2026tasksuite` (other data: the one "
@@ -203,7 +222,7 @@ report.show_figure(fig, "fig-windows-coverage",
 
 # %% tags=["remove-input"]
 cov = coverage.set_index(["episode", "labels"])["coverage"]
-phrases.glue_all(cov_repeating=float(100 * cov["repeating", "action"]),
+glue_all(cov_repeating=float(100 * cov["repeating", "action"]),
                  cov_sample=float(100 * cov["sample-like", "action"]),
                  cov_real=float(100 * ref["action"]), n_real_test=ref["action_test_windows"])
 
@@ -246,5 +265,5 @@ write_json(out / "timings.json", {"build_seconds": round(build_s, 2)})  # wall c
 dims = sum(b["dim"] for b in ws.manifest)
 assert ws.X.shape == (len(ws.windows), dims) and np.isfinite(ws.X).all()
 assert dims == 8546 and groups == {"motion": 2415, "visual": 5096, "text": 896}
-assert len(ws.windows) == len(windows.window_starts(ws.episode.n_frames))
+assert len(ws.windows) == len(window_starts(ws.episode.n_frames))
 assert coverage["coverage"].between(0, 1).all()

@@ -37,47 +37,74 @@ output_dir: str = ""  # where result files go; empty: _build/results/12_task_<ta
 
 # %%
 from robotask import plots
-from robotask.book import report
-from robotask.episode.report import figures_diagnostics, figures_tasks, phrases, summary
-from robotask.episode.report.sentences import not_run
-from robotask.episode.tasks import protocols as fixes, registry as tasks
-from robotask.episode.tasks.builders import FUTURE_FRAMES
-from robotask.episode.suite import run as suite
-from robotask.episode.synthesis import generate as synth
-from robotask.episode.features import windowset
-from robotask.episode.models.mlp import MLPConfig
+from robotask.book import Page, show_figure, show_md
+from robotask.episode.features import load_window_set
+from robotask.episode.models import MLPConfig
+from robotask.episode.report import (
+    EXAMPLE_HEADERS,
+    PUBLISHED_HAND,
+    TABLE_HEADERS,
+    anomalies,
+    chapter_id,
+    diagnostics_table,
+    episode_facts,
+    examples_table,
+    figure_caption,
+    glue_all,
+    hand_gap,
+    metric_name,
+    metrics_table,
+    not_run,
+    ok_results,
+    page_values,
+    recap_table,
+    task_figures,
+    task_summary,
+)
+from robotask.episode.suite import PUBLISHED_REAL_SAMPLE, SuiteConfig, parse_heads, run_task
+from robotask.episode.synthesis import ensure_episode
+from robotask.episode.tasks import (
+    FUTURE_FRAMES,
+    PROTOCOLS,
+    TEST_FRACTION,
+    VALIDATION_FRACTION,
+    describe_fixes,
+    get_protocol,
+    get_task,
+)
 from robotask.io import write_json
 from robotask.words import join, number
 
-spec = tasks.get_task(task)
-protocols = list(fixes.PROTOCOLS) if protocol == "both" else [fixes.get_protocol(protocol).name]
-out = report.output_dir(output_dir, summary.chapter_id(task))
-cfg = suite.SuiteConfig(softmax_epochs=softmax_epochs, mlp=MLPConfig(epochs=mlp_epochs))
+spec = get_task(task)
+protocols = list(PROTOCOLS) if protocol == "both" else [get_protocol(protocol).name]
+page = Page(chapter_id(task))
+out = page.output_dir(output_dir)
+cfg = SuiteConfig(softmax_epochs=softmax_epochs, mlp=MLPConfig(epochs=mlp_epochs))
 episodes = {"this episode": episode_dir} if episode_dir else {
-    s: synth.ensure_episode(frames, seed, resolution, s) for s in schedules}
+    s: ensure_episode(frames, seed, resolution, s) for s in schedules}
 runs, facts = {}, {}
 for name, path in episodes.items():
-    ws = windowset.load_window_set(path)
-    facts[name] = figures_tasks.episode_facts(ws)
-    runs[name] = {p: suite.run_task(task, ws, fixes.get_protocol(p), suite.parse_heads(heads),
+    ws = load_window_set(path)
+    facts[name] = episode_facts(ws)
+    runs[name] = {p: run_task(task, ws, get_protocol(p), parse_heads(heads),
                                     out / name / p, cfg) for p in protocols}
     del ws
 main = next(iter(runs))
 results = runs[main]
 others = {s: r for s, r in runs.items() if s != main}
-ok = figures_tasks.ok_results(results)
+ok = ok_results(results)
 
 # %% tags=["remove-input"]
 f = facts[main]
-phrases.glue_all(title=spec.display_name, question=spec.question, input=spec.input_desc,
+glue_all(title=spec.display_name, question=spec.question, input=spec.input_desc,
                  target=spec.target_desc, head=spec.head,
-                 metric=phrases.metric_name(spec.primary_metric),
+                 metric=metric_name(spec.primary_metric),
                  direction="higher" if spec.higher_is_better else "lower", schedule=main,
-                 train_pct=round(100 * (1 - tasks.TEST_FRACTION)),
-                 val_pct=round(100 * tasks.VALIDATION_FRACTION),
-                 core_pct=round(100 * (1 - tasks.VALIDATION_FRACTION)), future=FUTURE_FRAMES,
+                 train_pct=round(100 * (1 - TEST_FRACTION)),
+                 val_pct=round(100 * VALIDATION_FRACTION),
+                 core_pct=round(100 * (1 - VALIDATION_FRACTION)), future=FUTURE_FRAMES,
                  hidden=cfg.mlp.hidden_dim, mlp_epochs=cfg.mlp.epochs)
-phrases.glue_all(kind="synthetic, not the real sample" if f["is_synthetic"] else "real",
+glue_all(kind="synthetic, not the real sample" if f["is_synthetic"] else "real",
                  n_frames=f["n_frames"], n_windows=f["n_windows"], n_features=f["n_features"])
 
 # %% [markdown]
@@ -117,23 +144,23 @@ phrases.glue_all(kind="synthetic, not the real sample" if f["is_synthetic"] else
 # ## The results
 
 # %%
-table = figures_tasks.metrics_table(results)
+table = metrics_table(results)
 if len(table):
-    report.show_table(table, digits=3, headers=figures_tasks.TABLE_HEADERS,
+    page.show_table(table, digits=3, headers=TABLE_HEADERS,
                       caption="Each head's test metrics on this task, with the trivial baseline.")
-for proto in fixes.PROTOCOLS:
+for proto in PROTOCOLS:
     if proto not in results:
-        report.show_md(f"**Note.** This run left out the {proto} protocol (parameter `protocol`); "
+        show_md(f"**Note.** This run left out the {proto} protocol (parameter `protocol`); "
                        "its sentences below have dashes.")
     elif not results[proto].ok:
-        report.show_md(f"**Note.** Under the {proto} protocol the task did not run. "
+        show_md(f"**Note.** Under the {proto} protocol the task did not run. "
                        + not_run(results[proto]))
 
 # %% tags=["remove-input"]
-phrases.glue_all(fixes=join(fixes.describe_fixes()).replace("*", ""),
-                 **figures_diagnostics.page_values(results))
+glue_all(fixes=join(describe_fixes()).replace("*", ""),
+                 **page_values(results))
 if len(ok) < 2:
-    report.show_md("**Note.** The two protocols did not both run, so the comparison of the "
+    show_md("**Note.** The two protocols did not both run, so the comparison of the "
                    "protocols below has dashes.")
 
 # %% [markdown]
@@ -199,7 +226,7 @@ if len(ok) < 2:
 #   same R² without those columns.
 
 # %%
-report.show_table(figures_diagnostics.diagnostics_table(results), headers={"fact": "Fact"},
+page.show_table(diagnostics_table(results), headers={"fact": "Fact"},
                   caption="What bounds or explains this task's scores, per protocol.")
 
 # %% [markdown]
@@ -214,8 +241,8 @@ report.show_table(figures_diagnostics.diagnostics_table(results), headers={"fact
 # %%
 first = next(iter(ok.values()), None)
 if first is not None:
-    report.show_table(figures_tasks.examples_table(first), digits=3,
-                      headers=figures_tasks.EXAMPLE_HEADERS,
+    page.show_table(examples_table(first), digits=3,
+                      headers=EXAMPLE_HEADERS,
                       caption=f"Example test windows of the {first.info['protocol']} protocol: "
                       "the target.")
 
@@ -240,14 +267,14 @@ if first is not None:
 # %%
 shown = []
 for proto, res in ok.items():
-    for name, fig in figures_tasks.task_figures(task, res):
+    for name, fig in task_figures(task, res):
         plots.save_figure(fig, out, f"{proto}_{name}")
         label = f"fig-{task}-{proto}-{name}".replace("_", "-")
-        caption, alt = figures_tasks.caption(name, res, proto)
-        report.show_figure(fig, label, caption, alt)
+        caption, alt = figure_caption(name, res, proto)
+        show_figure(fig, label, caption, alt)
         shown.append(label)
 if not shown:
-    report.show_md("**Note.** No figure: the task did not run under any protocol.")
+    show_md("**Note.** No figure: the task did not run under any protocol.")
 
 # %% [markdown]
 # ## Under the other schedule
@@ -258,17 +285,17 @@ if not shown:
 # gives the primary metric; the suite summary (chapter 13) compares the schedules across tasks.
 
 # %%
-explained = figures_diagnostics.anomalies(others)
+explained = anomalies(others)
 if others:
-    report.show_table(figures_diagnostics.recap_table(others), digits=3,
+    page.show_table(recap_table(others), digits=3,
                       caption="The same task under the other split schedules: primary metric.")
-    report.show_md("\n\n".join(f"**Note.** {text}" for text in explained))
+    show_md("\n\n".join(f"**Note.** {text}" for text in explained))
 else:
-    report.show_md("**Note.** This run used one episode only (parameter `schedules`).")
+    show_md("**Note.** This run used one episode only (parameter `schedules`).")
 
 # %% tags=["remove-input"]
-published = suite.PUBLISHED_REAL_SAMPLE[task]
-phrases.glue_all(pub_minimal=float(published["minimal"]), pub_mlp=float(published["mlp"]))
+published = PUBLISHED_REAL_SAMPLE[task]
+glue_all(pub_minimal=float(published["minimal"]), pub_mlp=float(published["mlp"]))
 
 # %% [markdown]
 # ## The published numbers
@@ -281,10 +308,10 @@ phrases.glue_all(pub_minimal=float(published["minimal"]), pub_mlp=float(publishe
 
 # %%
 if task == "hand_trajectory_forecast" and "original" in ok:
-    ours, pub = ok["original"].primary, suite.PUBLISHED_REAL_SAMPLE[task]
-    ridge, reach = figures_diagnostics.PUBLISHED_HAND, facts[main]["camera_reach_m"]
+    ours, pub = ok["original"].primary, PUBLISHED_REAL_SAMPLE[task]
+    ridge, reach = PUBLISHED_HAND, facts[main]["camera_reach_m"]
     ratio, ratio_mlp = pub["minimal"] / ours["minimal"], pub["mlp"] / ours["mlp"]
-    report.show_md(
+    show_md(
         f"**Note.** The published minimal-head {{term}}`MPJPE`, {pub['minimal']:.3f} m, is "
         f"{ratio:.0f} times ours under the original protocol on the {main} episode "
         f"({ours['minimal']:.3f} m). Both are metres between root-relative joints, so the units "
@@ -294,7 +321,7 @@ if task == "hand_trajectory_forecast" and "original" in ok:
         f"{ridge['minimal_mse']:.2f} m², against {ridge['mlp_r2']:.3f} and "
         f"{ridge['mlp_mse']:.5f} m² for the published MLP. A few exploding predictions make such "
         "an R², as the 10⁻⁶ std floor invites (chapter 11); "
-        + phrases.hand_gap(ratio, ratio_mlp) + ". The original target subtracts a world-frame "
+        + hand_gap(ratio, ratio_mlp) + ". The original target subtracts a world-frame "
         "root from camera-frame hands, so it drifts with where the wearer stands; our synthetic "
         f"wearer's head stays within {reach:.2f} m of its first position, and how far the real "
         "wearer walks we cannot measure without the real sample. The "
@@ -315,10 +342,10 @@ if task == "hand_trajectory_forecast" and "original" in ok:
 # survives a split shaped like the real sample's. The table gathers every run of this page.
 
 # %%
-report.show_table(figures_diagnostics.recap_table(runs), digits=3,
+page.show_table(recap_table(runs), digits=3,
                   caption="Primary metric of every run of this page.")
-write_json(out / "summary.json", summary.task_summary(task, runs, explained))
+write_json(out / "summary.json", task_summary(task, runs, explained))
 for r in ok.values():
     assert r.primary["baseline"] is not None
-    assert all(r.primary[h] is not None for h in suite.parse_heads(heads))
+    assert all(r.primary[h] is not None for h in parse_heads(heads))
     assert (out / main / r.info["protocol"] / task / "metrics.json").exists()

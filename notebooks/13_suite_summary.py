@@ -17,8 +17,8 @@
 #
 # The task chapters look at one task at a time and write their results. This chapter reads those
 # results (it runs nothing) and sets the primary metric of the {term}`trivial baseline`, the
-# {term}`minimal head` and the {term}`MLP` side by side, per action schedule and {term}`protocol`, next to the numbers the original
-# suite published for the real sample (other data: the one public Xperience-10M recording, where
+# {term}`minimal head` and the {term}`MLP` side by side, per action schedule and {term}`protocol`, next to the
+# numbers the original suite published for the real sample (other data: the one public Xperience-10M recording, where
 # the rest of this part uses synthetic episodes; marked as such).
 #
 # - **Inputs:** the `summary.json` that every task chapter wrote into its result folder.
@@ -30,21 +30,40 @@ output_dir: str = ""  # where result files go; empty: _build/results/13_suite_su
 
 # %% tags=["show-input"]
 from robotask import paths
-from robotask.book import report
-from robotask.episode.report import figures_suite, phrases, summary
-from robotask.episode.suite import run as suite
+from robotask.book import Page, show_figure, show_md
+from robotask.episode.report import (
+    bar_order,
+    explanations_text,
+    figure_summary,
+    glue_all,
+    label_task_means,
+    off_scale_values,
+    primary_long,
+    protocol_changes,
+    protocols_of,
+    published_coverage_table,
+    read_optional,
+    read_task_summaries,
+    recap_values,
+    schedules_of,
+    summary_caption,
+    summary_table,
+    wins_table,
+)
+from robotask.episode.suite import PUBLISHED_COVERAGE, PUBLISHED_REAL_SAMPLE
 from robotask.io import write_csv, write_json
 from robotask.words import count, join
 
-out = report.output_dir(output_dir, "13_suite_summary")
+page = Page("13_suite_summary")
+out = page.output_dir(output_dir)
 root = paths.resolve(task_results) if task_results else paths.results_dir()
-docs = summary.read_task_summaries(root)
-long = summary.primary_long(docs)
-schedules, protocols = summary.schedules_of(long), summary.protocols_of(long)
+docs = read_task_summaries(root)
+long = primary_long(docs)
+schedules, protocols = schedules_of(long), protocols_of(long)
 _ = write_csv(out / "primary_metrics.csv", long)
 
 # %% tags=["remove-input"]
-phrases.glue_all(n_tasks=count(len(docs), "task chapter"), schedules=join(schedules),
+glue_all(n_tasks=count(len(docs), "task chapter"), schedules=join(schedules),
                  protocols=join(protocols))
 
 # %% [markdown]
@@ -62,17 +81,17 @@ phrases.glue_all(n_tasks=count(len(docs), "task chapter"), schedules=join(schedu
 
 # %%
 for schedule in schedules:
-    report.show_table(summary.summary_table(long, schedule, suite.PUBLISHED_REAL_SAMPLE), digits=3,
+    page.show_table(summary_table(long, schedule, PUBLISHED_REAL_SAMPLE), digits=3,
                       headers={"task": "Task (primary metric)"},
                       caption=f"Every task's primary metric on the {schedule} schedule, per "
                       "head and protocol.")
 
 # %%
-fig = figures_suite.figure_summary(long, suite.PUBLISHED_REAL_SAMPLE)
-caption = figures_suite.summary_caption(
-    schedules, protocols, figures_suite.bar_order(long),
-    figures_suite.off_scale_values(long, suite.PUBLISHED_REAL_SAMPLE))
-report.show_figure(fig, "fig-suite-summary", caption,
+fig = figure_summary(long, PUBLISHED_REAL_SAMPLE)
+caption = summary_caption(
+    schedules, protocols, bar_order(long),
+    off_scale_values(long, PUBLISHED_REAL_SAMPLE))
+show_figure(fig, "fig-suite-summary", caption,
                    "Twelve small bar charts, one per task, of the primary metric of the baseline, "
                    "the minimal head and the MLP for each schedule and protocol, with the "
                    "published real-sample values as dotted lines.")
@@ -94,11 +113,11 @@ report.show_figure(fig, "fig-suite-summary", caption,
 # ({doc}`11_windows_features`) measured bounds the accuracy of any classifier:
 
 # %%
-windows_summary = summary.read_optional(root / "11_windows_features" / "summary.json")
+windows_summary = read_optional(root / "11_windows_features" / "summary.json")
 if windows_summary is None:
-    report.show_md("**Note.** Chapter 11 has not written its coverage yet "
+    show_md("**Note.** Chapter 11 has not written its coverage yet "
                    "(`robotask run 11_windows_features`); only the real sample's is shown.")
-report.show_table(figures_suite.coverage_table(windows_summary, suite.PUBLISHED_COVERAGE),
+page.show_table(published_coverage_table(windows_summary, PUBLISHED_COVERAGE),
                   digits=1, caption="Share of the chronological test windows whose label occurs "
                   "in training; the real sample's is derived from the original suite's outputs.")
 
@@ -115,10 +134,10 @@ report.show_table(figures_suite.coverage_table(windows_summary, suite.PUBLISHED_
 # Their mean macro-F1 under the {glue:text}`first_protocol` protocol:
 
 # %% tags=["remove-input"]
-phrases.glue_all(first_protocol=protocols[0])
+glue_all(first_protocol=protocols[0])
 
 # %%
-report.show_table(figures_suite.label_task_means(long, schedules, protocols[0]), digits=3,
+page.show_table(label_task_means(long, schedules, protocols[0]), digits=3,
                   caption="Mean macro-F1 of the three label tasks per schedule and model.")
 
 # %% [markdown]
@@ -132,11 +151,11 @@ report.show_table(figures_suite.label_task_means(long, schedules, protocols[0]),
 # %%
 if {"original", "improved"} <= set(protocols):
     for schedule in schedules:
-        report.show_table(figures_suite.protocol_changes(long, schedule), digits=3,
+        page.show_table(protocol_changes(long, schedule), digits=3,
                           caption=f"Largest changes from the original to the improved protocol "
                           f"on the {schedule} schedule.")
 else:
-    report.show_md("**Note.** This build ran one protocol only, so there is no change to show.")
+    show_md("**Note.** This build ran one protocol only, so there is no change to show.")
 
 # %% [markdown]
 # ## The anomalies
@@ -151,13 +170,13 @@ else:
 # not covered there has no explanation yet.
 
 # %%
-explained = figures_suite.explanations_text(docs)
-report.show_md(explained or "**Note.** No task page of this build flagged an anomaly.")
+explained = explanations_text(docs)
+show_md(explained or "**Note.** No task page of this build flagged an anomaly.")
 
 # %% tags=["remove-input"]
 last = protocols[-1]
-phrases.glue_all(last_protocol=last, schedule_0=schedules[0],
-                 **figures_suite.recap_values(long, schedules[0], last))
+glue_all(last_protocol=last, schedule_0=schedules[0],
+                 **recap_values(long, schedules[0], last))
 
 # %% [markdown]
 # ## What we found
@@ -178,18 +197,18 @@ phrases.glue_all(last_protocol=last, schedule_0=schedules[0],
 
 # %%
 if len(schedules) > 1:
-    w = figures_suite.recap_values(long, schedules[1], last)
-    report.show_md(f"On the {schedules[1]} schedule, which splits like the real sample, the "
+    w = recap_values(long, schedules[1], last)
+    show_md(f"On the {schedules[1]} schedule, which splits like the real sample, the "
                    f"minimal head beats the baseline on {w['minimal_wins']} and the MLP on "
                    f"{w['mlp_wins']}; the baseline beats the minimal head on "
                    f"{w['baseline_wins']}.")
 else:
-    report.show_md("**Note.** This build ran one schedule only (the task pages' parameter "
+    show_md("**Note.** This build ran one schedule only (the task pages' parameter "
                    "`schedules`), so the comparison with the real sample's structure is missing.")
-report.show_table(figures_suite.wins_table(long, schedules, protocols),
+page.show_table(wins_table(long, schedules, protocols),
                   caption="On how many tasks each head beats the trivial baseline, per run.")
 write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s in schedules for p in protocols],
                                   "primary": long.to_dict(orient="records")})
 for schedule in schedules:
-    assert len(summary.summary_table(long, schedule)) == len(docs)
+    assert len(summary_table(long, schedule)) == len(docs)
 assert len(long) == 3 * len(docs) * len(schedules) * len(protocols)

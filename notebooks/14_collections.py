@@ -46,29 +46,69 @@ processes: int = 2  # processes running the settings side by side (the book runs
 output_dir: str = ""  # where result files go; empty: _build/results/14_collections
 
 # %%
-import os
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
 from myst_nb import glue
 
 from robotask import paths, plots
-from robotask.book import report, run_order
-from robotask.episode.collection import design, facts, shown, tables
-from robotask.episode.collection import study as cs
-from robotask.episode.files.collection import load_collection
-from robotask.episode.models.mlp import MLPConfig
-from robotask.episode.suite.fit import SuiteConfig
-from robotask.episode.tasks.registry import TEST_FRACTION
+from robotask.book import Page, show_figure, show_md, wait_until_alone
+from robotask.episode.features import extract_collection
+from robotask.episode.files import load_collection
+from robotask.episode.models import MLPConfig
+from robotask.episode.suite import SuiteConfig
+from robotask.episode.tasks import TEST_FRACTION
+from robotask.episode.unseen import (
+    NOT_RUN_HEADERS,
+    SCALING_HEADERS,
+    answer_table,
+    chronological_drop,
+    chronological_settings,
+    chronological_table,
+    collection_facts,
+    coverage_facts,
+    coverage_table,
+    curve_facts,
+    curve_settings,
+    curve_summary,
+    curve_table,
+    cv_settings,
+    drop_facts,
+    factor_table,
+    feature_bytes,
+    figure_learning_curves,
+    fold_coverage,
+    fold_summary,
+    headline,
+    load_window_sets,
+    measure_scaling,
+    mlp_facts,
+    mlp_table,
+    not_run_table,
+    project_full_dataset,
+    projection_facts,
+    protocol_table,
+    run_settings,
+    runs_facts,
+    scaling_facts,
+    shift_display,
+    shift_facts,
+    shift_settings,
+    shift_table,
+    study_collection,
+    transfer_facts,
+    transfer_table,
+)
 from robotask.io import write_csv, write_json
 
 plots.use_style()
-out = report.output_dir(output_dir, "14_collections")
+page = Page("14_collections")
+out = page.output_dir(output_dir)
 mlp_cfg = replace(MLPConfig(), epochs=mlp_epochs)
 cfg = SuiteConfig(softmax_epochs=softmax_epochs, mlp=mlp_cfg, save_models=False)
 synthetic = not collection_dir
 if synthetic:
-    coll = cs.study_collection(n_episodes, frames, resolution, seed)
+    coll = study_collection(n_episodes, frames, resolution, seed)
 else:
     coll = load_collection(paths.resolve(collection_dir))
 
@@ -123,15 +163,15 @@ glue("test_pct", 100 * TEST_FRACTION, display=False)
 # The table below shows the first episodes' factors.
 
 # %% tags=["remove-input"]
-about = facts.collection_facts(coll, frames, resolution)
+about = collection_facts(coll, frames, resolution)
 glue_all(about)
 glue("n_folds", folds, display=False)
 if not synthetic:
-    report.show_md("**Note.** This run reads real episodes (parameter `collection_dir`): the "
+    show_md("**Note.** This run reads real episodes (parameter `collection_dir`): the "
                    "sentences about the synthetic variation describe the synthetic collection.")
 factors = [c for c in ["episode_id", "subject", "scene", "speed", "absent", "light"]
            if c in coll.episodes]
-report.show_table(cs.factor_table(coll.episodes, factors), digits=2,
+page.show_table(factor_table(coll.episodes, factors), digits=2,
                   caption="The first episodes of the collection and their variation factors.",
                   headers={"episode_id": "Episode", "absent": "Absent objects"})
 
@@ -144,8 +184,8 @@ report.show_table(cs.factor_table(coll.episodes, factors), digits=2,
 
 # %%
 features_dir = out / "features"
-run = cs.extract_collection(coll, features_dir, progress=False)
-sets = cs.sets_of(coll, features_dir)
+run = extract_collection(coll, features_dir, progress=False)
+sets = load_window_sets(coll, features_dir)
 
 # %% [markdown]
 # ## Folds over episodes, under both protocols
@@ -157,17 +197,17 @@ sets = cs.sets_of(coll, features_dir)
 # `robotask suite --collection DIR --split group-kfold --folds N` with the same number of folds.
 
 # %%
-cv = design.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
+cv = cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
 usable_shifts = [s for s in shifts if s in coll.episodes.columns and coll.episodes[s].nunique() > 1]
 curve_base = [s for s in cv if s.protocol == shift_protocol]
-settings = (cv + design.chronological_settings(coll.episodes, cv_protocols)
-            + design.shift_settings(coll.episodes, usable_shifts, shift_protocol, seed)
-            + design.curve_settings(curve_base, curve_draws, seed))
-results = design.run_settings(sets, settings, cfg, jobs=processes)
-summary = tables.fold_summary(results)
+settings = (cv + chronological_settings(coll.episodes, cv_protocols)
+            + shift_settings(coll.episodes, usable_shifts, shift_protocol, seed)
+            + curve_settings(curve_base, curve_draws, seed))
+results = run_settings(sets, settings, cfg, jobs=processes)
+summary = fold_summary(results)
 _ = write_csv(out / "folds.csv", results)
 _ = write_csv(out / "fold_summary.csv", summary)
-report.show_table(shown.protocol_table(summary),
+page.show_table(protocol_table(summary),
                   caption="Minimal head and trivial baseline on unseen episodes, mean ± sd over "
                           "the folds, under the original protocol (left) and the improved one "
                           "(right).",
@@ -185,10 +225,10 @@ report.show_table(shown.protocol_table(summary),
 
 # %% tags=["remove-input"]
 glue("processes", processes, display=False)
-glue_all(facts.transfer_facts(summary))
-glue_all(facts.runs_facts(summary, "contact_prediction", "contact"))
+glue_all(transfer_facts(summary))
+glue_all(runs_facts(summary, "contact_prediction", "contact"))
 if set(cv_protocols) != {"original", "improved"}:
-    report.show_md("**Note.** This run did not use both protocols (parameter `cv_protocols`); "
+    show_md("**Note.** This run did not use both protocols (parameter `cv_protocols`); "
                    "the counts of the missing protocol above are zero.")
 
 # %% [markdown]
@@ -203,12 +243,12 @@ if set(cv_protocols) != {"original", "improved"}:
 
 # %%
 mlp_proto = mlp_protocols[0] if mlp_protocols else ""
-report.show_table(shown.mlp_table(summary, mlp_proto),
+page.show_table(mlp_table(summary, mlp_proto),
                   caption=f"Minimal head, MLP and baseline on unseen episodes, mean ± sd over "
                           f"the folds, {mlp_proto} protocol.")
 
 # %% tags=["remove-input"]
-glue_all(facts.mlp_facts(summary, mlp_proto))
+glue_all(mlp_facts(summary, mlp_proto))
 
 # %% [markdown]
 # ## Unseen episodes against the chronological split
@@ -226,15 +266,15 @@ glue_all(facts.mlp_facts(summary, mlp_proto))
 # chronological split tests on labels and moments it barely trained on.
 
 # %%
-drops = {p: tables.chronological_drop(results, summary, p) for p in cv_protocols}
-report.show_table(shown.chronological_table(drops), long_reason="twelve tasks, two protocols",
+drops = {p: chronological_drop(results, summary, p) for p in cv_protocols}
+page.show_table(chronological_table(drops), long_reason="twelve tasks, two protocols",
                   caption="Minimal head: chronological split against unseen episodes (mean ± sd "
                           "over folds) and the drop (positive: worse on unseen episodes), per "
                           "protocol.")
 
 # %% tags=["remove-input"]
 d_main = drops.get(shift_protocol, next(iter(drops.values())))
-drop_glue, lost = facts.drop_facts(d_main)
+drop_glue, lost = drop_facts(d_main)
 glue_all(drop_glue)
 
 # %% [markdown]
@@ -248,20 +288,20 @@ glue_all(drop_glue)
 # and {glue:text}`n_scenes` scenes, a held-out group is a large share of the collection, so these are coarse.
 
 # %%
-shift_results = tables.shift_table(results)
+shift_results = shift_table(results)
 _ = write_csv(out / "shifts.csv", shift_results)
 if len(shift_results):
-    report.show_table(shown.shift_display(shift_results), long_reason="twelve tasks, two shifts",
+    page.show_table(shift_display(shift_results), long_reason="twelve tasks, two shifts",
                       caption=f"Minimal head with one subject or one scene held out, against "
                               f"random episode folds of the same sizes (mean ± sd), "
                               f"{shift_protocol} protocol; drop positive: the shift is worse.")
 
 # %% tags=["remove-input"]
 glue("shift_protocol", shift_protocol, display=False)
-glue_all(facts.shift_facts(shift_results))
+glue_all(shift_facts(shift_results))
 missing = [s for s in ("subject", "scene") if s not in usable_shifts]
 if missing:
-    report.show_md(f"**Note.** This run does not hold out {' or '.join(missing)} (parameter "
+    show_md(f"**Note.** This run does not hold out {' or '.join(missing)} (parameter "
                    "`shifts`, or the manifest lacks its column), so the sentence says no task.")
 
 # %% [markdown]
@@ -278,21 +318,21 @@ if missing:
 # doubling, so likely to gain from more episodes: {glue:text}`still_improving`.
 
 # %%
-curve = tables.curve_summary(results)
+curve = curve_summary(results)
 _ = write_csv(out / "learning_curve.csv", curve)
-fig = cs.figure_learning_curves(curve)
-report.show_figure(fig, "fig-collection-learning-curves",
+fig = figure_learning_curves(curve)
+show_figure(fig, "fig-collection-learning-curves",
                    "Minimal head (mean and range over the draws) and baseline (dashed) on unseen "
                    "episodes, per task, as training episodes double.",
                    "Twelve line plots, one per task, of the primary metric against the number of "
                    "training episodes on a log scale, each with a shaded band.")
 plt.close(fig)
-report.show_table(shown.curve_table(curve),
+page.show_table(curve_table(curve),
                   caption=f"The learning curves of the minimal head in words and numbers, "
                           f"{shift_protocol} protocol: mean (lowest–highest draw).")
 
 # %% tags=["remove-input"]
-curve_glue, need = facts.curve_facts(curve, curve_draws)
+curve_glue, need = curve_facts(curve, curve_draws)
 glue_all(curve_glue)
 
 # %% [markdown]
@@ -304,13 +344,13 @@ glue_all(curve_glue)
 # {glue:text}`cov_max:.1f` % for actions across the folds, {glue:text}`ceiling_phrase`.
 
 # %%
-coverage = tables.fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
+coverage = fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
 _ = write_csv(out / "coverage.csv", coverage)
-report.show_table(shown.coverage_table(coverage), digits=1,
+page.show_table(coverage_table(coverage), digits=1,
                   caption="Share of unseen test windows whose label occurs in training, per fold.")
 
 # %% tags=["remove-input"]
-glue_all(facts.coverage_facts(coverage))
+glue_all(coverage_facts(coverage))
 
 # %% [markdown]
 # ## Tasks that did not run
@@ -320,8 +360,8 @@ glue_all(facts.coverage_facts(coverage))
 # the number of settings affected ({glue:text}`n_not_run` rows).
 
 # %%
-not_run = tables.not_run(results)
-report.show_table(not_run, headers=shown.NOT_RUN_HEADERS,
+not_run = not_run_table(results)
+page.show_table(not_run, headers=NOT_RUN_HEADERS,
                   caption="Tasks that did not run in some settings, with the reason.")
 
 # %% tags=["remove-input"]
@@ -333,14 +373,14 @@ glue("n_not_run", len(not_run), display=False)
 # The chapter times the feature build on the first {glue:text}`t_eps` episodes from a cold cache, first with
 # one worker process and then with two (the cluster's start is not counted). In the book this chapter starts
 # beside the others and, before it times anything, waits until every other chapter has finished
-# (`robotask.book.chapters.ALONE`, `run_order.wait_until_alone`), so the two workers have the machine's cores
+# (`robotask.book.chapters.ALONE`, `scheduling.wait_until_alone`), so the two workers have the machine's cores
 # to themselves; run on its own, it times at once.
 
 # %%
-run_order.wait_until_alone()
+wait_until_alone()
 timing_set = coll.subset(coll.ids[:timing_episodes])
-scaling = cs.measure_scaling(timing_set, worker_counts)
-report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
+scaling = measure_scaling(timing_set, worker_counts)
+page.show_table(scaling, digits=2, headers=SCALING_HEADERS,
                   caption="Feature extraction from a cold cache with each number of Dask workers "
                           "(wall clock; in the book nothing else runs meanwhile).")
 
@@ -355,10 +395,10 @@ report.show_table(scaling, digits=2, headers=shown.SCALING_HEADERS,
 # {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
 
 # %% tags=["remove-input"]
-timing = facts.scaling_facts(scaling)
+timing = scaling_facts(scaling)
 glue_all(timing)
 if not timing["speedup"] > 0:
-    report.show_md("**Note.** This run did not time both one and two workers (parameter "
+    show_md("**Note.** This run did not time both one and two workers (parameter "
                    "`worker_counts`), so the speed-up above is not measured.")
 
 # %% [markdown]
@@ -393,13 +433,13 @@ if not timing["speedup"] > 0:
 #   squared, not the number of windows squared.
 
 # %% tags=["remove-input"]
-bytes_ep = cs.feature_bytes(features_dir, list(sets))
+bytes_ep = feature_bytes(features_dir, list(sets))
 windows_ep = sum(len(ws.X) for ws in sets.values()) / len(sets)
 dim = int(next(iter(sets.values())).X.shape[1])
-proj = cs.project_full_dataset(scaling, about["frames"], bytes_ep, windows_ep, dim)
+proj = project_full_dataset(scaling, about["frames"], bytes_ep, windows_ep, dim)
 timings = {"scaling": scaling.to_dict("records"), "projection": proj}
 write_json(out / "timings.json", timings)  # wall clock: not compared between runs
-glue_all(facts.projection_facts(proj, bytes_ep, dim))
+glue_all(projection_facts(proj, bytes_ep, dim))
 
 # %% [markdown]
 # ## These are synthetic episodes
@@ -427,15 +467,15 @@ glue_all(facts.projection_facts(proj, bytes_ep, dim))
 # and the range over draws (learning curves).
 
 # %%
-report.show_table(shown.answer_table(tables.transfer_table(summary, shift_protocol), d_main,
+page.show_table(answer_table(transfer_table(summary, shift_protocol), d_main,
                                     shift_results, curve),
                   caption=f"The unseen-episode answer per task, {shift_protocol} protocol, "
                           "minimal head.")
 
 # %%
-headline = facts.headline(summary, shift_protocol, lost, shift_results, usable_shifts, need,
+summary_facts = headline(summary, shift_protocol, lost, shift_results, usable_shifts, need,
                           len(sets), folds, synthetic)
-write_json(out / "summary.json", headline)
+write_json(out / "summary.json", summary_facts)
 assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
 assert len({s.split.test for s in cv}) == folds * len(cv_protocols) or len(cv_protocols) > 1
 assert run.ok and len(sets) == len(coll.ids)

@@ -21,7 +21,7 @@
 # clear error, or a warning when the run can honestly go on) and the message it really got.
 #
 # - **Inputs:** the cases of `robotask.book.badinput`, `robotask.retrieval.badinput` and
-#   `robotask.episode.files.badinput` (each case builds its broken input in a temporary folder).
+#   `robotask.episode.badinput` (each case builds its broken input in a temporary folder).
 # - **Outputs:** the tables below and `summary.json` (one row per case: group, input, outcome,
 #   message).
 
@@ -37,16 +37,17 @@ import pandas as pd
 
 import robotask.book.badinput
 import robotask.cli
-import robotask.episode.files.badinput
+import robotask.episode.badinput
 import robotask.retrieval.badinput
 from robotask import catalogue
-from robotask.book import report
+from robotask.book import Page, show_md
 from robotask.io import write_json
 from robotask.words import yes_no
 
-out = report.output_dir(output_dir, "98_bad_input")
+page = Page("98_bad_input")
+out = page.output_dir(output_dir)
 every_case = (robotask.book.badinput.cases(robotask.cli.parameter_ranges())
-              + robotask.retrieval.badinput.CASES + robotask.episode.files.badinput.CASES)
+              + robotask.retrieval.badinput.CASES + robotask.episode.badinput.CASES)
 cases = [c for c in every_case if not groups or c.group in groups]
 with contextlib.redirect_stdout(io.StringIO()):  # what a command prints is not the case's message
     outcomes = [catalogue.run_case(c) for c in cases]
@@ -77,13 +78,13 @@ groups = pd.DataFrame({"cases": table.groupby("group", sort=False).size(),
                        "as_expected": ok.groupby(table["group"], sort=False).sum(),
                        "errors": (must == "error").groupby(table["group"], sort=False).sum(),
                        "warnings": (must == "warning").groupby(table["group"], sort=False).sum()})
-report.show_table(groups.reset_index(), headers={
+page.show_table(groups.reset_index(), headers={
     "group": "Group", "cases": "Cases", "as_expected": "As expected",
     "errors": "Must stop with an error", "warnings": "Must go on with a warning"},
     caption="Bad-input cases per group, and how many got the outcome they must get.")
 not_ok = table[table["ok"] != "yes"]
 if len(not_ok):
-    report.show_md(f"**Note.** {len(not_ok)} cases did not get their expected outcome; "
+    show_md(f"**Note.** {len(not_ok)} cases did not get their expected outcome; "
                    "they are marked below.")
 
 # %% [markdown]
@@ -97,7 +98,7 @@ headers = {"input": "Input", "expected": "Expected", "got": "Got", "message": "M
 shown = table.assign(got=[g if ok == "yes" else f"{g} (not as expected)"
                           for g, ok in zip(table["got"], table["ok"])])
 for group, part in shown.groupby("group", sort=False):
-    report.show_table(part[list(headers)], headers=headers, code_columns=("message",),
+    page.show_table(part[list(headers)], headers=headers, code_columns=("message",),
                       caption=f"Bad input: {group}.")
 
 # %%

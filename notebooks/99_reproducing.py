@@ -25,19 +25,34 @@
 # - **Outputs:** the tables below and `timings.json` (run times; not compared between runs).
 
 # %% tags=["parameters"]
-run_log: str = "_build/run_log.json"  # the runner's log of this build
+run_log: str = ""  # the runner log of this build (empty: the one robotask run writes for it)
 benchmarks_dir: str = "_build/benchmarks"  # JSON saved by benchmarks/*.py, if any
 run_retrieval_benchmark: bool = False  # time it again here (chapter 05 timed it in this build)
 output_dir: str = ""  # result folder (empty: _build/results/99_reproducing)
 
 # %%
 from robotask import paths
-from robotask.book import benchmarks, provenance, report
+from robotask.book import (
+    Page,
+    build_stamp,
+    chapter_benchmark,
+    package_versions,
+    parameter_table,
+    plain_value,
+    platform_summary,
+    read_benchmarks,
+    read_run_log,
+    run_table,
+    run_times_sentence,
+    show_benchmark,
+    show_md,
+)
 from robotask.io import write_json
 
-out = report.output_dir(output_dir, "99_reproducing")
-log = provenance.read_run_log(run_log)
-runs = provenance.run_table(log)
+page = Page("99_reproducing")
+out = page.output_dir(output_dir)
+log = read_run_log(run_log or "_build/run_log.json")
+runs = run_table(log)
 runs = runs[runs["chapter"] != "99_reproducing"].reset_index(drop=True)  # an earlier run of it
 
 # %% [markdown]
@@ -47,7 +62,7 @@ runs = runs[runs["chapter"] != "99_reproducing"].reset_index(drop=True)  # an ea
 # (the book is built right after it).
 
 # %%
-report.show_table(provenance.build_stamp(), headers={"item": "Record", "value": "Value"},
+page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
                   caption="The commit this book was built from and the date of the build.")
 
 # %% [markdown]
@@ -64,9 +79,9 @@ report.show_table(provenance.build_stamp(), headers={"item": "Record", "value": 
 # ## Chapter run times
 
 # %%
-report.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)"},
+page.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)"},
                   caption="Wall time of each chapter in this build, with its parameter set.")
-report.show_md(benchmarks.run_times_sentence(runs))
+show_md(run_times_sentence(runs))
 
 # %% [markdown]
 # ## Parameters
@@ -76,19 +91,19 @@ report.show_md(benchmarks.run_times_sentence(runs))
 # is not shown on the chapter's page).
 
 # %%
-params = provenance.parameter_table(log)
-params["value"] = params["parameter"] + " = " + params["value"].map(report.plain_value)
+params = parameter_table(log)
+params["value"] = params["parameter"] + " = " + params["value"].map(plain_value)
 per_chapter = params.groupby("chapter", sort=False)["value"].agg("; ".join).reset_index()
-report.show_table(per_chapter, headers={"chapter": "Chapter", "value": "Values passed"},
+page.show_table(per_chapter, headers={"chapter": "Chapter", "value": "Values passed"},
                   caption="Parameter values passed to each chapter (others kept their defaults).")
 
 # %% [markdown]
 # ## Software and machine
 
 # %%
-versions = provenance.package_versions()
-report.show_table(versions, caption="Versions of the key installed packages.")
-report.show_table(provenance.platform_summary(),
+versions = package_versions()
+page.show_table(versions, caption="Versions of the key installed packages.")
+page.show_table(platform_summary(),
                   caption="The machine and Python that ran the build.")
 
 # %% [markdown]
@@ -102,23 +117,23 @@ report.show_table(provenance.platform_summary(),
 # measure is in brackets after its name (s: seconds of wall time unless it says CPU; ×: a ratio).
 
 # %%
-from robotask.episode.report.summary import METRIC_LABELS
-from robotask.episode.tasks.registry import TASKS
+from robotask.episode.report import METRIC_LABELS
+from robotask.episode.tasks import TASKS
 
-bench = provenance.read_benchmarks(benchmarks_dir)
+bench = read_benchmarks(benchmarks_dir)
 if run_retrieval_benchmark:
-    from robotask.retrieval.protocol import reference
+    from robotask.retrieval.protocol import time_against_reference
 
-    bench["retrieval_live"] = reference.benchmark()
+    bench["retrieval_live"] = time_against_reference()
 else:
     timed = paths.results_dir() / "05_reproduction_report" / "timings.json"
-    live = provenance.chapter_benchmark(timed)
+    live = chapter_benchmark(timed)
     bench.update({"retrieval_live": live} if live else {})
 if not bench:
-    report.show_md("No benchmark results were saved on this machine; run `make bench`.")
+    show_md("No benchmark results were saved on this machine; run `make bench`.")
 task_names = {t: spec.display_name for t, spec in TASKS.items()}
 for name, result in bench.items():
-    benchmarks.show_benchmark(name, result, task_names, METRIC_LABELS)
+    show_benchmark(name, result, task_names, METRIC_LABELS)
 
 # %%
 # the run log and wall-clock times: not compared between two runs

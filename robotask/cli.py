@@ -17,9 +17,9 @@ COMMANDS = {
     "extract": "robotask.retrieval.rlbench.extraction",
     "retrieval": "robotask.retrieval.protocol.study",
     "synth": "robotask.episode.synthesis.generate",
-    "synth-collection": "robotask.episode.synthesis.collection",
+    "synth-collection": "robotask.episode.synthesis.varied",
     "features": "robotask.episode.features.cli",
-    "suite": "robotask.episode.suite.cli",
+    "suite": "robotask.episode.cli",
 }
 
 

@@ -33,6 +33,9 @@ def modules() -> dict[str, Path]:
 def imported_modules(name: str) -> frozenset[str]:
     """Every robotask module ``name`` imports, anywhere in the file (resolved to existing modules).
 
+    ``from package import module`` counts the module, not the package's ``__init__`` (a front door that
+    re-exports its children); ``from package import name`` counts the package.
+
     Read once per process (~5 ms a module): the code a process runs is the code it imported.
     """
     path, known = modules()[name], modules()
@@ -47,7 +50,9 @@ def imported_modules(name: str) -> frozenset[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
-            targets = [f"{base}.{a.name}" for a in node.names] + [base]
+            targets = [f"{base}.{a.name}" for a in node.names]
+            if not all(t in known for t in targets):  # a name from base itself, not only its submodules
+                targets.append(base)
         for target in targets:
             while target and target not in known:
                 target = target.rpartition(".")[0]

@@ -24,13 +24,11 @@ def test_char_vs_bm25_reads_both_chapters_and_only_the_bm25_rows():
 def test_transfer_verdict_follows_the_data():
     table = answers.char_vs_bm25(TRANSFER, LIBRARIES)
     assert answers.transfer_verdict(table) == "does not travel beyond RLBench-62"
-    assert answers.holds_where(table) == "only on RLBench-62"
     everywhere = table.assign(wins=table["galleries"])
     assert answers.transfer_verdict(everywhere) == "travels to every library"
     assert answers.transfer_verdict(table.assign(wins=0)) == "holds on none of the libraries"
     two = table.assign(wins=[79, 80, 1])
     assert answers.transfer_verdict(two) == "holds on some libraries and not on others"
-    assert answers.holds_where(two) == "only on RLBench-62 and CALVIN"
 
 
 def test_gains_offset_and_phrases():

@@ -22,8 +22,8 @@ MAX_FOLDER_MODULES = 12  # modules directly in one folder of the package (its __
 # Exceptions to the size rules, each with its reason in DEVELOPING.md ("Size exceptions").
 MODULE_EXCEPTIONS: dict[str, int] = {
     # One idea each, over the guide only because the ruff wrap to 120 columns added lines (DEVELOPING.md).
-    "robotask.retrieval.static_evaluator.expressions": 420,
-    "robotask.retrieval.static_evaluator.interpreter": 420,
+    "robotask.retrieval.ast_interpreter.expressions": 420,
+    "robotask.retrieval.ast_interpreter.interpreter": 420,
 }
 FUNCTION_EXCEPTIONS: dict[str, int] = {}
 MODULES = sources.modules()
@@ -57,6 +57,11 @@ def test_imports_run_one_way(name):
         pytest.fail(f"{name} (the {mine} wing) imports {target} (the {theirs} wing)")
 
 
+def own_children(name: str, target: str) -> bool:
+    """A package's front door importing its own children (``__init__`` re-exporting them) is no cycle."""
+    return MODULES[name].name == "__init__.py" and target.startswith(name + ".")
+
+
 def test_no_import_cycles():
     state: dict[str, int] = {}
     stack: list[str] = []
@@ -64,7 +69,7 @@ def test_no_import_cycles():
     def visit(node: str) -> None:
         state[node] = 1
         stack.append(node)
-        for nxt in sorted(GRAPH[node]):
+        for nxt in sorted(t for t in GRAPH[node] if not own_children(node, t)):
             if state.get(nxt) == 1:
                 cycle = stack[stack.index(nxt):] + [nxt]
                 pytest.fail("import cycle: " + " → ".join(cycle))
@@ -149,3 +154,122 @@ def test_no_backslash_line_continuations():
     files = [p for d in ("robotask", "tests", "benchmarks") for p in sorted((paths.ROOT / d).rglob("*.py"))]
     found = [f"{p.relative_to(paths.ROOT)}:{i}" for p in files for i in _backslash_continuations(p)]
     assert not found, "backslash continuations:\n" + "\n".join(found)
+
+
+def folder_of(name: str) -> str:
+    """The sub-package (folder) a module sits in: ``robotask.episode.files`` for its ``loader``."""
+    return ".".join(MODULES[name].parent.relative_to(sources.PACKAGE.parent).parts)
+
+
+def folder_graph() -> dict[str, dict[str, list[str]]]:
+    """Edges between folders of the package, each with the module imports behind it (in-function ones
+    included). A folder importing its own sub-folders (a front door) is not an edge."""
+    edges: dict[str, dict[str, list[str]]] = {}
+    for name, targets in GRAPH.items():
+        for target in targets:
+            a, b = folder_of(name), folder_of(target)
+            if a != b and not b.startswith(a + "."):
+                edges.setdefault(a, {}).setdefault(b, []).append(f"{name} → {target}")
+    return edges
+
+
+def test_no_cycles_between_sub_packages():
+    """Sub-packages are rooms: imports between them run one way, never in a circle."""
+    edges = folder_graph()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, {})):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt):] + [nxt]
+                why = "; ".join(edges[a][b][0] for a, b in zip(cycle, cycle[1:]))
+                pytest.fail("cycle between sub-packages: " + " → ".join(cycle) + f" ({why})")
+            if nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name)
+
+
+def test_the_folder_check_sees_a_planted_cycle(monkeypatch):
+    """A guard on the folder check itself: an upward import inside a function closes a circle."""
+    fake = dict(GRAPH)
+    fake["robotask.episode.files.loader"] = GRAPH["robotask.episode.files.loader"] | {
+        "robotask.episode.tasks.registry"}
+    fake["robotask.episode.tasks.registry"] = GRAPH["robotask.episode.tasks.registry"] | {
+        "robotask.episode.files.format"}
+    monkeypatch.setitem(globals(), "GRAPH", fake)
+    with pytest.raises(pytest.fail.Exception, match="cycle between sub-packages"):
+        test_no_cycles_between_sub_packages()
+
+
+PACKAGES = sorted(n for n, p in MODULES.items() if p.name == "__init__.py")
+SUB_PACKAGES = [n for n in PACKAGES if n.count(".") >= 2 or n == "robotask.book"]
+
+
+@pytest.mark.parametrize("name", SUB_PACKAGES)
+def test_every_sub_package_has_a_front_door(name):
+    """Each room names its public names in ``__all__``, and each of them is there to import."""
+    import importlib
+
+    tree = ast.parse(MODULES[name].read_text())
+    declared = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
+                if isinstance(t, ast.Name) and t.id == "__all__"]
+    assert declared, f"{name}/__init__.py has no __all__"
+    module = importlib.import_module(name)
+    missing = [n for n in module.__all__ if not hasattr(module, n)]
+    assert module.__all__ and not missing, f"{name}.__all__ names what it does not hold: {missing}"
+
+
+def test_notebooks_import_from_sub_packages():
+    """A notebook imports names from a room's front door (``from robotask.retrieval.protocol import
+    run_study``) or a core module (``from robotask import plots``), never a module inside a wing's room.
+    The one exception is chapter 98's subject, each wing's bad-input catalogue (``robotask.<wing>.badinput``)."""
+    deep = []
+    for source in sorted(paths.NOTEBOOKS.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("robotask")]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("robotask"):
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names
+                                         if f"{node.module}.{a.name}" in MODULES]
+            else:
+                continue
+            for name in names:
+                is_core_module = name.count(".") == 1 and name not in PACKAGES
+                is_catalogue = name.count(".") == 2 and name.endswith(".badinput")
+                if name not in PACKAGES and not is_core_module and not is_catalogue:
+                    deep.append(f"{source.name}:{node.lineno}: {name}")
+    assert not deep, "deep imports (import names from the sub-package instead):\n" + "\n".join(deep)
+
+
+def test_developing_md_names_every_package_folder_and_entry_point():
+    """The map cannot drift: every folder of the package and every ``python -m`` entry point is in it."""
+    text = (paths.ROOT / "DEVELOPING.md").read_text()
+    folders = {str(MODULES[n].parent.relative_to(sources.PACKAGE)) for n in PACKAGES if n != "robotask"}
+    missing = sorted(f for f in folders if f"`{f}/`" not in text and f"`robotask/{f}/`" not in text)
+    assert not missing, f"DEVELOPING.md does not name these package folders: {missing}"
+    mains = sorted(n for n, p in MODULES.items() if '__name__ == "__main__"' in p.read_text())
+    absent = [n for n in mains if f"python -m {n}" not in text]
+    assert not absent, f"DEVELOPING.md does not name these entry points (python -m …): {absent}"
+
+
+SLOTS = ("cli", "badinput", "parameters", "registry", "answers", "figures", "tables", "values", "phrases")
+
+
+def test_a_module_name_appears_once_unless_it_is_a_slot():
+    """A name says one idea: outside the slots DEVELOPING.md lists (the same role wherever they stand), no two
+    modules of the package share a name."""
+    leaves: dict[str, list[str]] = {}
+    for name, path in MODULES.items():
+        if path.name != "__init__.py":
+            leaves.setdefault(path.stem, []).append(name)
+    shared = {leaf: names for leaf, names in leaves.items()
+              if len(names) > 1 and leaf.split("_")[0] not in SLOTS}
+    assert not shared, shared

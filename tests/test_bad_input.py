@@ -10,7 +10,7 @@ from robotask.book import badinput
 from robotask.catalogue import OUTCOMES, run_case
 from robotask.cli import parameter_ranges
 
-WINGS = ("robotask.retrieval.badinput", "robotask.episode.files.badinput")
+WINGS = ("robotask.retrieval.badinput", "robotask.episode.badinput")
 BOOK_CASES = badinput.cases(parameter_ranges())  # the book wing's cases check the studies' ranges
 
 

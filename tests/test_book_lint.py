@@ -143,3 +143,27 @@ def test_static_folders_are_not_pages(tmp_path):
     (tmp_path / "_static").mkdir()
     (tmp_path / "_static" / "x.html").write_text(page("<p>loss(es)</p>"))
     assert lint.lint_book(tmp_path) == []
+
+
+OUTPUT = ('<div class="cell_output docutils container"><div class="output text_plain highlight-myst-ansi">'
+          '<pre>{}</pre></div></div>')
+INPUT = '<div class="cell_input docutils container"><div class="highlight"><pre>{}</pre></div></div>'
+
+
+@pytest.mark.parametrize("leak", [
+    OUTPUT.format("&lt;IPython.core.display.Markdown object&gt;"),  # a display object printed, not shown
+    OUTPUT.format("&lt;robotask.episode.features.windowset.WindowSet object at 0x7f3a2c1d9e50&gt;"),
+    OUTPUT.format("{'features': PosixPath('/work/main/_build/results/11_windows_features/f.npz')}"),
+    "<p>Char TF-IDF leads by {glue:text}`char_gain:.1f` points.</p>",  # a role MyST did not render
+    "<p>Results are in /tmp/robotask-results/02_five_rankers.</p>",
+    "<li>read from /root/.cache/robotask/features</li>",
+    OUTPUT.format("/opt/venv/lib/python3.11/site-packages/pandas/core/frame.py:123: warning"),
+])
+def test_what_a_program_leaves_on_a_page_fails(tmp_path, leak):
+    assert set(kinds(tmp_path, leak)) == {"leak"}
+
+
+def test_code_inputs_and_ordinary_words_are_not_leaks(tmp_path):
+    body = (INPUT.format("out = paths.resolve('/tmp/x')  # glue {glue:text}`a`") +
+            "<p>The object at the centre of the scene; a path /a/b in the dataset; see https://example.org/home/x.</p>")
+    assert kinds(tmp_path, body) == []

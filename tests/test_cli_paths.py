@@ -53,7 +53,7 @@ def test_features_collection_hands_the_callers_folder_to_the_workers(tmp_path, m
         seen["out"] = out
         return Run()
 
-    monkeypatch.setattr("robotask.episode.files.collection.load_collection", lambda path: Collection())
+    monkeypatch.setattr("robotask.episode.files.manifest.load_collection", lambda path: Collection())
     monkeypatch.setattr("robotask.episode.features.distributed.extract_collection", fake_extract)
     monkeypatch.chdir(tmp_path)
     args = cli.build_parser("features").parse_args(["features", "--collection", "col", "--out", "feat"])

@@ -11,8 +11,8 @@ import pytest
 
 from robotask.episode.features.distributed import close_client, extract_collection, open_client
 from robotask.episode.files import format as fmt
-from robotask.episode.files.collection import load_collection
-from robotask.episode.synthesis.collection import generate_collection_episode, synth_collection
+from robotask.episode.files.manifest import load_collection
+from robotask.episode.synthesis.varied import generate_collection_episode, synth_collection
 
 FRAMES, RES, SEED = 160, 16, 3
 

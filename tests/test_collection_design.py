@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask.book import chapters, run_order
-from robotask.episode.collection import design, phrases, tables
-from robotask.episode.collection.cli import fold_means, fold_rows
+from robotask.book import chapters, scheduling
+from robotask.episode.unseen import design, phrases, tables
+from robotask.episode.unseen.cli import fold_means, fold_rows
 from robotask.errors import RobotaskError
 
 EPISODES = pd.DataFrame({"episode_id": [f"ep{i}" for i in range(10)],
@@ -118,7 +118,6 @@ def test_short_phrases():
     assert phrases.folds_won(5, 5) == "on every one of the 5 folds"
     assert phrases.folds_won(0, 5) == "on no fold" and phrases.folds_won(3, 5) == "on 3 of 5 folds"
     assert phrases.needed(None, 16) == "more than the 16 tried" and phrases.needed(1, 16) == "1 episode"
-    assert phrases.drop_word(0.1) == "loses" and phrases.drop_word(-0.1) == "gains"
     assert phrases.speedup_phrase(1.0, 2) == "no faster with 2 workers than with one"
     assert phrases.speedup_phrase(1.7, 2) == "1.70 times as fast with 2 workers as with one"
     assert tables.pm(0.5, 0.1) == "0.500 ± 0.100" and tables.pm(float("nan"), 0.1) == "—"
@@ -135,21 +134,21 @@ def test_cli_fold_table_and_means():
 
 def test_the_timing_chapter_runs_beside_the_others_and_times_once_they_are_done(tmp_path, monkeypatch):
     planned = [(c, {}) for c in chapters.CHAPTERS]
-    independent, later = run_order.split_readers(planned)
+    independent, later = scheduling.split_readers(planned)
     assert "14_collections" in [c.id for c, _ in independent]
     assert {c.id for c, _ in later} == set(chapters.READERS)
-    monkeypatch.delenv(run_order.ALONE_MARK, raising=False)
-    assert run_order.wait_until_alone() is False  # run on its own: no wait
+    monkeypatch.delenv(scheduling.ALONE_MARK, raising=False)
+    assert scheduling.wait_until_alone() is False  # run on its own: no wait
     mark = tmp_path / ".alone"
-    monkeypatch.setenv(run_order.ALONE_MARK, str(mark))
+    monkeypatch.setenv(scheduling.ALONE_MARK, str(mark))
     import threading
     import time
 
     threading.Timer(0.3, mark.touch).start()  # the runner: the other chapters have finished
     start = time.monotonic()
-    assert run_order.wait_until_alone(poll=0.05) is True and time.monotonic() - start >= 0.25
-    assert run_order.waited_seconds(mark) >= 0.25  # the runner takes the wait off the chapter's time
-    assert run_order.waited_seconds(mark) == 0.0  # read once, then gone
+    assert scheduling.wait_until_alone(poll=0.05) is True and time.monotonic() - start >= 0.25
+    assert scheduling.waited_seconds(mark) >= 0.25  # the runner takes the wait off the chapter's time
+    assert scheduling.waited_seconds(mark) == 0.0  # read once, then gone
 
 
 def test_ceiling_and_runs_phrases():
@@ -160,8 +159,31 @@ def test_ceiling_and_runs_phrases():
 
 
 def test_still_improving_reads_the_last_doubling():
-    from robotask.episode.collection.facts import still_improving
+    from robotask.episode.unseen.values import still_improving
 
     curve = pd.DataFrame({"task": ["a"] * 3 + ["b"] * 3, "head": "minimal", "n_train": [1, 2, 4] * 2,
                           "mean": [0.1, 0.3, 0.5, 0.1, 0.5, 0.505], "higher_is_better": True, "metric": "f1"})
     assert still_improving(curve) == ["a"]
+
+
+def test_a_run_builds_each_episode_task_once_keyed_on_the_episode_not_the_object(monkeypatch):
+    """BuiltTasks: one build per (task, episode, folder, options, protocol), whatever WindowSet object carries it;
+    an episode of the same id in another folder is another entry; a new run starts empty."""
+    from types import SimpleNamespace
+
+    from robotask.episode.features import FeatureOptions
+    from robotask.episode.tasks import TASKS, get_protocol
+    from robotask.episode.unseen.task_data import BuiltTasks
+
+    calls = []
+    monkeypatch.setitem(TASKS, "probe", SimpleNamespace(build=lambda ws, p: calls.append(ws.episode.path) or ws))
+
+    def ws(path):
+        return SimpleNamespace(episode=SimpleNamespace(path=path), options=FeatureOptions())
+
+    run, proto = BuiltTasks(), get_protocol("improved")
+    first = run.task_data("probe", "ep0", ws("/c/ep0"), proto)
+    assert run.task_data("probe", "ep0", ws("/c/ep0"), proto) is first  # a new object of the same episode
+    run.task_data("probe", "ep0", ws("/other/ep0"), proto)
+    assert calls == ["/c/ep0", "/other/ep0"] and len(run.built) == 2
+    assert BuiltTasks().built == {}

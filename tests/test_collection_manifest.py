@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from robotask.episode.files import format as fmt
-from robotask.episode.files.collection import MANIFEST, load_collection
+from robotask.episode.files.manifest import MANIFEST, load_collection
 from robotask.errors import RobotaskError, RobotaskWarning
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from robotask.errors import RobotaskError
-from robotask.retrieval.reproduction import paper
+from robotask.retrieval.reproduction import paper, versus_paper
 from robotask.retrieval.rlbench import fixed_corpus
 
 
@@ -102,7 +102,7 @@ def test_rule_alternatives_on_hand_made_literals():
         ("c", "branches", 0, "c1", ["c1"]), ("c", "branches", 1, "c2", ["c2"]),
         ("c", "branches", 1, "c3", ["c3"]),
     ])
-    table = fixed_corpus.rule_alternatives(lit, paper={"tasks": 1, "descriptions": 4}).set_index("rule")
+    table = versus_paper.rule_alternatives(lit, paper={"tasks": 1, "descriptions": 4}).set_index("rule")
     assert table.loc["python", ["tasks", "descriptions"]].tolist() == [1, 3]
     assert table.loc["split_glued", ["tasks", "descriptions"]].tolist() == [2, 7]
     assert table.loc["any_fixed_literal", ["tasks", "descriptions"]].tolist() == [2, 6]

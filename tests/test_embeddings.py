@@ -34,9 +34,9 @@ def test_embeddings_are_unit_length_cached_and_order_free():
     vecs = E.embed(["open the box", "open the box", "close the box"])
     np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-9)
     np.testing.assert_array_equal(vecs[0], vecs[1])
-    before = E.cache_size()
+    before = len(E.STORE.vectors)
     again = E.embed(["close the box", "open the box"])
-    assert E.cache_size() == before
+    assert len(E.STORE.vectors) == before
     np.testing.assert_array_equal(again[0], vecs[2])
     # a text scores 1 against itself
     assert E.score_minilm(["open the box"], ["open the box"])[0, 0] == pytest.approx(1.0)
@@ -95,7 +95,7 @@ def test_disk_cache_round_trip(monkeypatch, tmp_path):
     text = "slide the tray into the oven, carefully"
     first = E.embed([text])
     assert E.n_encoded() == 1
-    assert E.disk_cache_dir() == tmp_path / "minilm" and len(list(E.disk_cache_dir().glob("*.npz"))) == 1
+    assert E.STORE.cache.root == tmp_path / "minilm" and len(list(E.STORE.cache.root.glob("*.npz"))) == 1
     fresh = E.VectorStore(Cache("minilm"))
     monkeypatch.setattr(E, "STORE", fresh)
     second = E.embed([text])
@@ -119,15 +119,15 @@ def test_a_cached_vector_never_depends_on_what_other_processes_embedded(monkeypa
     again = E.embed(texts)
     assert E.n_encoded() == 0  # its own entry, not the other chapter's vectors
     np.testing.assert_array_equal(alone, again)
-    assert len(list(E.disk_cache_dir().glob("*.npz"))) == 2
+    assert len(list(E.STORE.cache.root.glob("*.npz"))) == 2
 
 
 def test_importing_the_registry_never_imports_torch():
-    """The registry loads the embedding ranker inside a function: no torch until MiniLM is used."""
+    """The rankers load torch inside the functions that encode: no torch until MiniLM embeds a text."""
     import subprocess
     import sys
 
     code = ("import sys; import robotask.retrieval.rankers.registry, robotask.retrieval.protocol.study; "
-            "print('torch' in sys.modules, 'robotask.retrieval.rankers.embedding' in sys.modules)")
+            "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from robotask.catalogue import run_case
-from robotask.episode.files.badinput import CASES
+from robotask.episode.badinput import CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.group}: {c.name}" for c in CASES])

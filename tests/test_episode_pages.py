@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from robotask.episode.report import figures_suite  # noqa: E402
+from robotask.episode.report import figures_suite, values_suite  # noqa: E402
 from robotask.episode.tasks.registry import TASKS  # noqa: E402
 
 
@@ -41,17 +41,17 @@ def test_caption_names_the_bar_groups_in_the_drawn_order():
 
 def test_protocol_changes_and_wins_use_metric_names_and_directions():
     long = _long()
-    changes = figures_suite.protocol_changes(long, "repeating")
+    changes = values_suite.protocol_changes(long, "repeating")
     # three largest gains, then every loss: lower is better for MPJPE, so the minimal head's 0.3 → 0.4
     assert list(changes["Gain"].round(3)) == [0.1, 0.1, 0.1, -0.1]
     assert changes.iloc[-1]["Task"] == TASKS["hand_trajectory_forecast"].display_name
     assert not set(changes["Metric"]) & {"macro_f1", "mrr", "r2", "mpjpe", "top5_accuracy"}
     worse = long.assign(value=long["value"].where(long["model"] != "minimal", 0.2))
-    assert figures_suite.winners(worse, "repeating", "original", "minimal") == [
+    assert values_suite.winners(worse, "repeating", "original", "minimal") == [
         t.display_name for t in TASKS.values() if t.higher_is_better]
-    lost = figures_suite.winners(worse, "repeating", "original", "minimal", baseline_wins=True)
+    lost = values_suite.winners(worse, "repeating", "original", "minimal", baseline_wins=True)
     assert lost == [t.display_name for t in TASKS.values() if not t.higher_is_better]
-    wins = figures_suite.wins_table(long, ["repeating"], ["original"])
+    wins = values_suite.wins_table(long, ["repeating"], ["original"])
     assert wins.iloc[0]["Tasks that ran"] == len(TASKS)
 
 
@@ -59,7 +59,7 @@ def _fit_result(y_train, y_test, core=None, baseline="majority class"):
     """A classification TaskResult with a training part (and a fitted core when ``core`` is given)."""
     import numpy as np
 
-    from robotask.episode.suite.run import TaskResult
+    from robotask.episode.suite.execution import TaskResult
     from robotask.episode.tasks.builders import TaskData
 
     y = np.concatenate([y_train, y_test])
@@ -77,13 +77,13 @@ def test_majority_class_says_whether_the_test_part_has_it():
 
     assert F_majority(np.array([0, 0, 0, 1]), np.array([1, 2, 2])) == ("pick", False)
     assert F_majority(np.array([0, 0, 1]), np.array([0, 2])) == ("pick", True)
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
 
     assert F.majority_class(_fit_result(np.array([0, 0, 1]), np.array([1]), baseline="train mean")) is None
 
 
 def F_majority(y_train, y_test):
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
 
     return F.majority_class(_fit_result(y_train, y_test))
 
@@ -91,7 +91,7 @@ def F_majority(y_train, y_test):
 def test_fit_coverage_counts_the_classes_of_the_fitted_part_only():
     import numpy as np
 
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
 
     # training: pick, pick, place, wipe; the MLP is fitted on the first two; test: wipe, wipe, pick, place
     result = _fit_result(np.array([0, 0, 1, 2]), np.array([2, 2, 0, 1]), core=2)
@@ -115,8 +115,8 @@ def _classification_result(y, minimal, mlp=None, n_classes=5):
     """A TaskResult of timeline_action over the test windows ``y`` with the heads' predictions."""
     import numpy as np
 
+    from robotask.episode.suite.execution import TaskResult
     from robotask.episode.suite.fit import HeadOutput
-    from robotask.episode.suite.run import TaskResult
     from robotask.episode.tasks.builders import TaskData
 
     n = len(y)
@@ -142,7 +142,7 @@ def test_confusion_drops_classes_with_no_test_window_and_no_prediction():
     assert [t.get_text().split(" ", 1)[1] for t in matrix.get_yticklabels()] == ["class 0", "class 1", "class 3"]
     assert len(f1.get_yticklabels()) == 3 and "2 with no test sample" in fig.get_suptitle()
     assert any(ax.get_label() == "<colorbar>" for ax in fig.axes)
-    assert "2 with no test sample and no prediction left out" in F.caption("confusion", result, "original")[0]
+    assert "2 with no test sample and no prediction left out" in F.figure_caption("confusion", result, "original")[0]
     full = _classification_result([0, 1, 2], [0, 1, 2], n_classes=3)
     assert F.dropped_text(full) == "" and F.figure_confusion(full).get_suptitle() == ""
 
@@ -153,7 +153,7 @@ def test_prediction_timeline_puts_each_head_in_its_own_lane():
     from robotask.episode.report import figures_tasks as F
 
     result = _classification_result([0, 0, 3, 3], [0, 0, 3, 3], mlp=[0, 0, 3, 3])
-    ax = F.figure_timeline(result).axes[0]
+    ax = F.figure_predicted_timeline(result).axes[0]
     dots = {line.get_label(): line.get_ydata() for line in ax.get_lines() if line.get_marker() == "."}
     below, above = (np.asarray(v) for k, v in sorted(dots.items(), key=lambda kv: "MLP" in kv[0]))
     assert np.all(below < above) and list(np.round(above - below, 2)) == [0.44] * 4
@@ -165,16 +165,16 @@ def test_summary_repeats_the_task_pages_explanations():
                                         "explanations": ["On `s` under the improved protocol, the MLP's R² is "
                                                          "−3.911."]},
             "timeline_action": {"name": "Action Recognition", "explanations": []}}
-    text = figures_suite.explanations_text(docs)
+    text = values_suite.explanations_text(docs)
     assert text.count("- ") == 1 and text.startswith("- **Cross-Modal Reconstruction**: On `s`")
-    assert figures_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
-    assert figures_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before
+    assert values_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
+    assert values_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before
 
 
 def test_target_text_reads_the_protocols_own_target():
-    from robotask.episode.report import figures_diagnostics as F
+    from robotask.episode.report import diagnostics as F
     from robotask.episode.report import phrases
-    from robotask.episode.suite.run import TaskResult
+    from robotask.episode.suite.execution import TaskResult
 
     def result(target, frame=None):
         m = {"target": target, **({"hand_frame": frame} if frame else {})}

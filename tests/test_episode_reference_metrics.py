@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from robotask.episode.features import windowset
-from robotask.episode.suite.run import SuiteConfig, run_suite
+from robotask.episode.suite.execution import SuiteConfig, run_suite
 from robotask.episode.synthesis import generate as synth
 from robotask.episode.tasks.protocols import get_protocol
 from robotask.episode.tasks.registry import TASKS

@@ -5,9 +5,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from robotask.episode.report import figures_diagnostics as F
+from robotask.episode.report import diagnostics as F
 from robotask.episode.report import phrases
-from robotask.episode.report import sentences as S
+from robotask.episode.report import phrases as S
 
 
 def test_not_run_names_the_one_class_or_the_reason():

@@ -17,8 +17,8 @@ import av
 import numpy as np
 import pytest
 
+from robotask.episode.badinput import template
 from robotask.episode.files import media
-from robotask.episode.files.badinput import template
 from robotask.episode.models import minimal as H
 from robotask.episode.tasks import metrics as M
 
@@ -115,7 +115,7 @@ def test_shared_reformatter_gives_the_frames_of_frame_reformat():
 
 
 def test_importing_the_suite_loads_neither_torch_nor_sklearn():
-    code = ("import sys, robotask.episode.suite.run, robotask.episode.features.windowset; "
+    code = ("import sys, robotask.episode.suite.execution, robotask.episode.features.windowset; "
             "print(sorted(m for m in ('torch', 'sklearn') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

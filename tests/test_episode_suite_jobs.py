@@ -7,9 +7,9 @@ import filecmp
 from test_episode_tasks import fake_window_set  # the tests' small WindowSet on which every task runs
 
 from robotask.episode.models.mlp import MLPConfig
+from robotask.episode.suite.execution import run_suite
 from robotask.episode.suite.fit import SuiteConfig
 from robotask.episode.suite.jobs import task_groups
-from robotask.episode.suite.run import run_suite
 from robotask.episode.tasks.registry import TASK_IDS
 
 

@@ -8,12 +8,12 @@ import h5py
 import numpy as np
 import pytest
 
+from robotask.episode.badinput import episode_copy
 from robotask.episode.features.windowset import load_window_set
 from robotask.episode.files import format as fmt
-from robotask.episode.files.badinput import episode_copy
-from robotask.episode.report.notes import baseline_notes, fit_notes, step_notes
+from robotask.episode.suite.execution import run_suite
 from robotask.episode.suite.fit import SuiteConfig
-from robotask.episode.suite.run import run_suite
+from robotask.episode.suite.phrases import baseline_notes, fit_notes, step_notes
 
 EVIL = ["../../evil", "/tmp/robotask-evil", "..\\..\\evil", "a/../../../evil"]
 
@@ -72,7 +72,7 @@ def test_notes_are_computed_from_the_numbers():
 
 
 def test_pair_note_states_the_shared_halves():
-    from robotask.episode.report.notes import pair_notes
+    from robotask.episode.suite.phrases import pair_notes
     assert not pair_notes(None)
     note = pair_notes(0.75)[0]
     assert "75.0 %" in note and "memorising" in note

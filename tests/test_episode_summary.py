@@ -3,7 +3,7 @@
 import pytest
 
 from robotask.episode.report import summary
-from robotask.episode.suite import run as suite
+from robotask.episode.suite import execution as suite
 from robotask.episode.tasks.registry import TASKS
 from robotask.errors import RobotaskError
 from robotask.io import write_json
@@ -43,16 +43,3 @@ def test_reads_written_results_and_names_what_is_missing(tmp_path):
     (tmp_path / summary.chapter_id("temporal_order") / "summary.json").unlink()
     with pytest.raises(RobotaskError, match="12_task_temporal_order"):
         summary.read_task_summaries(tmp_path)
-
-
-def test_not_run_and_notes(tmp_path):
-    _write(tmp_path, schedules=("repeating",), protocols=("original",))
-    path = tmp_path / summary.chapter_id("contact_prediction") / "summary.json"
-    doc = summary.read_task_summaries(tmp_path)
-    doc["contact_prediction"]["runs"]["repeating"]["original"].update(status="degenerate", reason="one class",
-                                                                      notes=["a note"])
-    write_json(path, doc["contact_prediction"])
-    docs = summary.read_task_summaries(tmp_path)
-    assert summary.not_run(docs)[0]["task"] == "contact_prediction"
-    assert summary.notes(docs) == [{"task": "contact_prediction", "schedule": "repeating",
-                                    "protocol": "original", "note": "a note"}]

@@ -11,7 +11,7 @@ import pytest
 from robotask.episode.features import windows as W
 from robotask.episode.features.layout import make_manifest
 from robotask.episode.models.mlp import MLPConfig
-from robotask.episode.suite.run import SuiteConfig, parse_heads, run_suite, run_task
+from robotask.episode.suite.execution import SuiteConfig, parse_heads, run_suite, run_task
 from robotask.episode.tasks import builders as task_builders
 from robotask.episode.tasks import registry as T
 from robotask.episode.tasks.protocols import get_protocol

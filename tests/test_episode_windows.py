@@ -83,7 +83,6 @@ def test_chronological_split_and_gap():
     assert train.tolist() == list(range(7)) and test.tolist() == [7, 8, 9]
     train, test = W.chronological_split(10, gap=2)
     assert train.tolist() == list(range(7)) and test.tolist() == [9]
-    assert W.gap_in_windows(30, 5) == 6 and W.gap_in_windows(31, 5) == 7
     with pytest.raises(RobotaskError, match="no test"):
         W.chronological_split(10, gap=3)
 

@@ -1,4 +1,4 @@
-"""The static evaluator of RLBench task files: each construct, harmless on harmful files, hand checks."""
+"""The AST interpreter of RLBench task files: each construct, harmless on harmful files, hand checks."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from robotask.retrieval.static_evaluator import expressions, interpreter
-from robotask.retrieval.static_evaluator.evaluator import evaluate_task_file
+from robotask.retrieval.ast_interpreter import expressions, interpreter
+from robotask.retrieval.ast_interpreter.evaluator import evaluate_task_file
 
 MIRROR = Path("/work/.mirror/stepjam+RLBench/repo")
 CONST = "colors = [('red', (1.0, 0.0, 0.0)), ('blue', (0.0, 0.0, 1.0)), ('green', (0.0, 1.0, 0.0))]\n"

@@ -11,7 +11,15 @@ import pytest
 
 from robotask import cli
 from robotask.errors import RobotaskError
+from robotask.retrieval.reproduction import versus_paper
 from robotask.retrieval.rlbench import extraction, fixed_corpus, joins
+
+
+def extract(*args, **kwargs):
+    """The corpus and accounting tables of ``extraction.extract_tables``."""
+    tables = extraction.extract_tables(*args, **kwargs)
+    return tables["corpus"], tables["accounting"]
+
 
 MIRROR = Path("/work/.mirror/stepjam+RLBench/repo")
 REVISION = "02720bba4c73"
@@ -109,7 +117,7 @@ def tasks_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def tables(tasks_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    return extraction.extract_directory(tasks_dir.parent.parent, revision="abc123")
+    return extract(tasks_dir.parent.parent, revision="abc123")
 
 
 def status_of(accounting: pd.DataFrame) -> dict[str, str]:
@@ -208,9 +216,9 @@ def test_precedence_branches_before_runtime_before_templates():
 
 
 def test_min_descriptions_and_split_rule(tasks_dir):
-    corpus_df, accounting = extraction.extract_directory(tasks_dir, min_descriptions=4)
+    corpus_df, accounting = extract(tasks_dir, min_descriptions=4)
     assert corpus_df.empty and "fixed" not in set(accounting["status"])
-    split, accounting = extraction.extract_directory(tasks_dir, join_rule="split_glued")
+    split, accounting = extract(tasks_dir, join_rule="split_glued")
     status = status_of(accounting)
     assert status["two_items"] == "fixed"  # 2 -> 3 once the missing comma is honoured
     texts = split[split["task"] == "wrapped"]["text"].tolist()
@@ -252,16 +260,16 @@ def test_capital_rule_splits_only_a_capitalised_join():
 
 def test_missing_and_empty_directories(tmp_path):
     with pytest.raises(RobotaskError, match="does not exist"):
-        extraction.extract_directory(tmp_path / "nope")
+        extract(tmp_path / "nope")
     (tmp_path / "rlbench" / "tasks").mkdir(parents=True)
     (tmp_path / "rlbench" / "tasks" / "__init__.py").write_text("")
     with pytest.raises(RobotaskError, match="no task files"):
-        extraction.extract_directory(tmp_path)
+        extract(tmp_path)
 
 
 def test_non_utf8_file_is_unparsable(tmp_path):
     (tmp_path / "latin.py").write_bytes(b"x = '\xe9'\n")
-    _, accounting = extraction.extract_directory(tmp_path)
+    _, accounting = extract(tmp_path)
     assert accounting["status"].tolist() == ["unparsable"]
 
 
@@ -318,12 +326,12 @@ def test_reextraction_from_mirror_equals_committed(tmp_path):
 
         write_csv(fresh, tables[name])
         assert fresh.read_text() == (fixed_corpus.paths.RLBENCH_DATA / f"{name}.csv").read_text(), name
-    alternatives = fixed_corpus.rule_alternatives(fixed_corpus.load_literals()).set_index("rule")
+    alternatives = versus_paper.rule_alternatives(fixed_corpus.load_literals()).set_index("rule")
     for rule in joins.JOIN_RULES:
-        split, _ = extraction.extract_directory(tmp_path, join_rule=rule)
+        split, _ = extract(tmp_path, join_rule=rule)
         assert alternatives.loc[rule, ["tasks", "descriptions"]].tolist() == [
             split["task"].nunique(), len(split)], rule
-    paper_rule, _ = extraction.extract_directory(tmp_path, join_rule="split_capital")
+    paper_rule, _ = extract(tmp_path, join_rule="split_capital")
     assert (paper_rule["task"].nunique(), len(paper_rule)) == (62, 296)  # the paper's counts
 
 
@@ -333,8 +341,8 @@ def test_split_rule_agrees_with_the_literals_counterfactual(tasks_dir, tmp_path)
     from robotask.io import write_csv
 
     write_csv(path, tables["literals"])
-    alternatives = fixed_corpus.rule_alternatives(fixed_corpus.load_literals(path)).set_index("rule")
-    split, _ = extraction.extract_directory(tasks_dir, join_rule="split_glued")
+    alternatives = versus_paper.rule_alternatives(fixed_corpus.load_literals(path)).set_index("rule")
+    split, _ = extract(tasks_dir, join_rule="split_glued")
     assert alternatives.loc["split_glued", "tasks"] == split["task"].nunique()
     assert alternatives.loc["split_glued", "descriptions"] == len(split)
     assert alternatives.loc["python", "descriptions"] == len(tables["corpus"])

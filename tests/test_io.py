@@ -50,15 +50,7 @@ def test_progress_bars_switch_off_with_the_environment(monkeypatch):
     bar.close()
 
 
-def test_benchmark_table_flattens_nested_results():
-    from robotask.book import provenance
 
-    table = provenance.benchmark_table({"b": {"wall_s": 1.23456, "runs": [{"n": 2}], "ok": True}})
-    assert table.to_dict("records") == [
-        {"benchmark": "b", "measure": "wall_s", "value": "1.235"},
-        {"benchmark": "b", "measure": "runs[0].n", "value": "2"},
-        {"benchmark": "b", "measure": "ok", "value": "yes"},
-    ]
 
 
 def test_chapter_benchmark_reads_what_a_chapter_saved(tmp_path):
@@ -69,3 +61,16 @@ def test_chapter_benchmark_reads_what_a_chapter_saved(tmp_path):
     assert provenance.chapter_benchmark(tmp_path / "none.json") is None
     (tmp_path / "t.json").write_text('{"benchmark": {"study_s": 1.5, "identical": true}}')
     assert provenance.chapter_benchmark(tmp_path / "t.json") == {"study_s": 1.5, "identical": True}
+
+
+def test_the_reproduction_page_lists_every_package_the_study_uses_and_each_library_revision():
+    from robotask.book import provenance
+
+    names = provenance.study_packages()
+    assert {"robotask", "numpy", "torch", "dask", "distributed", "wordllama", "bm25s", "jupyter-book"} <= set(names)
+    assert len(names) == len(set(names)) and "test_episode_tasks" not in names  # no test module, no repeats
+    versions = provenance.package_versions(("numpy", "no-such-package-here"))
+    assert versions["version"].tolist()[1] == "not installed"
+    libraries = provenance.library_revisions()
+    assert {"rlbench", "calvin", "libero", "robocasa", "robotwin"} <= set(libraries["library"])
+    assert (libraries["revision"].str.fullmatch(r"[0-9a-f]{12}(, [0-9a-f]{12})*")).all()

@@ -191,7 +191,7 @@ def test_committed_libero_matches_its_source():
 
 @pytest.mark.parametrize("name", ["robocasa/corpus.csv", "robotwin/corpus.csv", "robotwin/corpus_placeholder.csv"])
 def test_committed_corpora_load_in_the_study(name):
-    from robotask.retrieval.libraries.corpus_file import read_corpus_file
+    from robotask.retrieval.protocol.corpus_file import read_corpus_file
 
     frame = read_corpus_file(DATA / name)
     assert len(frame) == len(_read(*name.split("/")))

@@ -9,7 +9,7 @@ import pytest
 from robotask import paths
 from robotask.errors import RobotaskError
 from robotask.retrieval.libraries.calvin import write_calvin
-from robotask.retrieval.libraries.corpus_file import LIBRARY_COLUMNS, read_library
+from robotask.retrieval.protocol.corpus_file import LIBRARY_COLUMNS, read_library
 
 MIRROR = Path("/work/.mirror/mees+calvin/repo")
 

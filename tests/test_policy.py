@@ -10,8 +10,15 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from robotask.errors import RobotaskError
-from robotask.retrieval.policy import association, discrimination, paraphrases, phrases, resampling, values
-from robotask.retrieval.policy.study import run_policy_study
+from robotask.retrieval.policy import (
+    association,
+    discrimination,
+    paraphrases,
+    phrases,
+    resampling,
+    run_policy_study,
+    values,
+)
 
 ONE = np.ones((1, 8))
 
@@ -59,16 +66,16 @@ def test_pride_distance():
 
 def test_association_perfect_none_and_confounded_by_task():
     retrieved = np.array([1, 1, 1, 1, 0, 0, 0, 0])
-    out = association.association(ONE, retrieved, retrieved, np.zeros(8))
+    out = association.association_measures(ONE, retrieved, retrieved, np.zeros(8))
     assert out["success_retrieved"].estimate == 100 and out["gap"].estimate == 100 and out["mh_gap"].estimate == 100
-    none = association.association(ONE, retrieved, np.array([1, 0, 1, 0, 1, 0, 1, 0]), np.zeros(8))
+    none = association.association_measures(ONE, retrieved, np.array([1, 0, 1, 0, 1, 0, 1, 0]), np.zeros(8))
     assert none["gap"].estimate == 0 and none["odds_ratio"].estimate == 1 and none["mh_gap"].estimate == 0
     # task 0 mostly retrieved and task 1 mostly missed; within each task a retrieved paraphrase succeeds
     # a third less often, which pooling over the two tasks hides (crude gap 0, within-task gap -33 points)
     task = np.array([0, 0, 0, 0, 1, 1, 1, 1])
     hit = np.array([1, 1, 1, 0, 0, 0, 0, 1])
     success = np.array([1, 1, 0, 1, 0, 0, 1, 0])
-    out = association.association(ONE, hit, success, task)
+    out = association.association_measures(ONE, hit, success, task)
     crude_gap = 100 * (2 / 4 - 2 / 4)
     assert out["gap"].estimate == pytest.approx(crude_gap)
     assert out["mh_gap"].estimate == pytest.approx(-100 / 3)

@@ -12,7 +12,7 @@ import pytest
 from robotask import paths
 from robotask.catalogue import run_case
 from robotask.retrieval import badinput
-from robotask.retrieval.libraries.corpus_file import read_corpus_file
+from robotask.retrieval.protocol.corpus_file import read_corpus_file
 from robotask.retrieval.protocol.draws import load_study_corpus
 
 

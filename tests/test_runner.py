@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from robotask import paths
-from robotask.book import chapters, params, run_order, runner
+from robotask.book import chapters, params, runner, scheduling
 from robotask.errors import RobotaskError
 from robotask.parameters import Range
 
@@ -120,7 +120,7 @@ def test_jobs_run_chapters_side_by_side_and_readers_last(toy, monkeypatch):
             chapters.Chapter("toy_c", "toy", {"n": 4}), chapters.Chapter("toy_r", "toy"))
     monkeypatch.setattr(chapters, "CHAPTERS", toys)
     monkeypatch.setattr(chapters, "READERS", ("toy_r",))
-    independent, readers = run_order.split_readers([(c, {}) for c in toys])
+    independent, readers = scheduling.split_readers([(c, {}) for c in toys])
     assert [c.id for c, _ in independent] == ["toy_a", "toy_b", "toy_c"] and [c.id for c, _ in readers] == ["toy_r"]
     out = toy / "out"
     with pytest.raises(RobotaskError, match="toy_b"):
@@ -147,9 +147,32 @@ def test_kernel_environment_sets_passive_waits_for_side_by_side_runs_and_restore
 def test_side_by_side_chapters_start_longest_first_by_the_logged_run(tmp_path):
     toys = [(chapters.Chapter(name, "toy"), {}) for name in ("short", "new", "long", "failed")]
     log = tmp_path / "run_log.json"
-    assert [c.id for c, _ in run_order.longest_first(toys, log)] == ["short", "new", "long", "failed"]  # no log yet
+    assert [c.id for c, _ in scheduling.longest_first(toys, log)] == ["short", "new", "long", "failed"]  # no log yet
     log.write_text(json.dumps({"short": {"seconds": 3.0}, "long": {"seconds": 90.0},
                                "failed": {"seconds": None}, "_python": "3.11"}))
-    assert [c.id for c, _ in run_order.longest_first(toys, log)] == ["new", "failed", "long", "short"]
+    assert [c.id for c, _ in scheduling.longest_first(toys, log)] == ["new", "failed", "long", "short"]
     log.write_text("{not json")
-    assert [c.id for c, _ in run_order.longest_first(toys, log)] == ["short", "new", "long", "failed"]
+    assert [c.id for c, _ in scheduling.longest_first(toys, log)] == ["short", "new", "long", "failed"]
+
+
+def test_the_makefile_reads_the_readers_from_the_chapter_list():
+    """READERS is defined once (robotask/book/chapters.py); the Makefile reads that line with sed."""
+    import re
+
+    from robotask import paths
+
+    line = re.search(r"^READERS = \((.*)\)$", (paths.ROOT / "robotask" / "book" / "chapters.py").read_text(), re.M)
+    assert line, "the Makefile's sed expects a one-line READERS = (...) in robotask/book/chapters.py"
+    assert tuple(x.strip().strip('"') for x in line.group(1).split(",") if x.strip()) == chapters.READERS
+    assert "READERS := $(shell sed" in (paths.ROOT / "Makefile").read_text()
+
+
+def test_the_reproduction_page_reads_the_log_of_the_run_that_executes_it(tmp_path):
+    """`make book SET=smoke` and `make test` write their logs to different places; page 99 gets the right one."""
+    page = next(c for c in chapters.CHAPTERS if c.id == "99_reproducing")
+    assert runner.with_run_log(page, {}, paths.BUILD / "run_log.json")["run_log"] == "_build/run_log.json"
+    smoke = runner.with_run_log(page, {}, paths.BUILD / "smoke" / "run_log.json")
+    assert smoke["run_log"] == "_build/smoke/run_log.json"
+    assert runner.with_run_log(page, {"run_log": "mine.json"}, paths.BUILD / "run_log.json") == {"run_log": "mine.json"}
+    other = next(c for c in chapters.CHAPTERS if c.id == "02_five_rankers")
+    assert runner.with_run_log(other, {"seed": 1}, paths.BUILD / "run_log.json") == {"seed": 1}

@@ -45,7 +45,6 @@ def test_phrases():
     assert phrases.order_change({1: ["a", "b"], 2: ["a", "b"]}) == "does not change"
     assert phrases.order_change({1: ["a", "b"], 2: ["b", "a"]}) == "changes"
     assert phrases.leader({"a": 1.0, "b": 2.0}) == "b"
-    assert phrases.wins_phrase(3, 80) == "in 3 of 80 galleries"
 
 
 def test_cli_robocasa_means_from_committed_csv(capsys):
@@ -58,17 +57,17 @@ def test_cli_robocasa_means_from_committed_csv(capsys):
 
 
 def test_usable_ks_and_extras():
-    from robotask.retrieval.scaling import extras
+    from robotask.retrieval.scaling import side_studies
 
     frame = _frame(n_tasks=4, n_texts=6)
     assert budget.usable_ks(frame, [1, 2, 4, 8], min_tasks=4) == [1, 2, 4]
     split = frame.assign(split=["seen"] * 4 + ["unseen"] * 2 + ["seen"] * 4 + ["unseen"] * 2
                          + ["seen"] * 4 + ["unseen"] * 2 + ["seen"] * 4 + ["unseen"] * 2)
-    su = extras.seen_unseen(split, ["bm25"], n_trials=2, seed=0)
+    su = side_studies.seen_unseen(split, ["bm25"], n_trials=2, seed=0)
     assert set(su["queries"]) == {"seen", "unseen"} and su["accuracy"].between(0, 100).all()
     per_trial = pd.DataFrame({"trial": [0, 0, 1, 1], "ranker": ["a", "b", "a", "b"], "accuracy": [2, 1, 1, 1]})
-    assert extras.paired_wins(per_trial, "a", "b") == (1, 2)
-    cost = extras.cost(frame["text"].tolist()[:4], frame["text"].tolist(), ["bm25"])
+    assert side_studies.paired_wins(per_trial, "a", "b") == (1, 2)
+    cost = side_studies.cost(frame["text"].tolist()[:4], frame["text"].tolist(), ["bm25"])
     assert cost["queries_per_second"].gt(0).all()
 
 
@@ -143,17 +142,17 @@ def test_claims_on_a_library():
 
 
 def test_readings_of_the_curves():
-    from robotask.retrieval.scaling import readings
+    from robotask.retrieval.scaling import values
 
     curve = pd.DataFrame({"trial": [0, 0, 1, 1] * 2, "k": [1, 2] * 4, "ranker": ["char"] * 4 + ["bm25"] * 4,
                           "accuracy": [50.0, 60.0, 40.0, 70.0, 55.0, 56.0, 45.0, 46.0]})
-    found = readings.budget_readings({"robotwin": curve}, ("robotwin", "calvin"))
+    found = values.budget_readings({"robotwin": curve}, ("robotwin", "calvin"))
     assert found["gain_robotwin"] == "+20.0" and found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
     assert found["leaders_robotwin"] == "BM25 at k = 1, Char TF-IDF at k = 2"
-    assert {found[f"{part}_calvin"] for part in readings.BUDGET_PARTS} == {"—"}
+    assert {found[f"{part}_calvin"] for part in values.BUDGET_PARTS} == {"—"}
     size = pd.DataFrame({"n": [8, 16, 32] * 2, "draw": [0] * 6, "ranker": ["char"] * 3 + ["bm25"] * 3,
                          "accuracy": [90.0, 80.0, 70.0, 95.0, 80.0, 60.0]})
-    got = readings.size_readings(size)
+    got = values.size_readings(size)
     assert (got["slope_char"], got["falls"], got["n_all"], got["acc_large"]) == ("−10.0", "falls", 32, 70.0)
     assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "does not stay"
     assert got["steepest"] == "BM25"

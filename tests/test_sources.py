@@ -14,8 +14,8 @@ def test_the_window_features_depend_on_the_feature_code_only():
     assert {"robotask.episode.features.windows", "robotask.episode.files.loader", "robotask.episode.features.perframe",
             "robotask.episode.features.extractors", "robotask.episode.files.captions", "robotask.cache"} <= closure
     assert not closure & {"robotask.episode.models.minimal", "robotask.episode.models.mlp",
-                          "robotask.episode.suite.run",
-                          "robotask.episode.report.figures_tasks", "robotask.episode.report.sentences"}
+                          "robotask.episode.suite.execution",
+                          "robotask.episode.report.figures_tasks", "robotask.episode.report.phrases"}
 
 
 def test_the_closure_follows_chains_and_in_function_imports():

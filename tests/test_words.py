@@ -77,11 +77,9 @@ def test_number_uses_a_true_minus_sign():
 
 def test_the_wings_count_with_the_core_helper():
     """One plural rule everywhere: the wings' sentence helpers are the core's (no "daies")."""
-    from robotask.episode.report.sentences import prose as episode_prose
-    from robotask.retrieval.presentation import sentences
+    from robotask.retrieval.presentation import phrases
 
-    assert episode_prose.count is words.count and sentences.count is words.count
-    assert sentences.noun(2, "day") == "days" and episode_prose.count(2, "day") == "2 days"
+    assert phrases.noun(2, "day") == "days"
 
 
 def test_pct_formats_a_value_already_in_percent_units():

@@ -59,7 +59,7 @@ READERS = ("13_suite_summary", "00_home", "99_reproducing")
 
 ALONE = ("14_collections",)
 """Chapters that time parallel work (chapter 14 times Dask at 1 and 2 workers): with ``--jobs`` > 1 they start
-first, beside the others, and wait (``run_order.wait_until_alone``) until the others have finished before they time
+first, beside the others, and wait (``scheduling.wait_until_alone``) until the others have finished before they time
 anything, so the timing has the machine to itself."""
 
 

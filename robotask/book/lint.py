@@ -26,6 +26,12 @@ Rules (the ``kind`` of a problem):
     it as math (``$[0, 1]$``).
 ``plural-s``
     An "(s)"/"(es)" plural such as "class(es)" or "loss(es)".
+``leak``
+    What a program left on the page instead of words, anywhere in the article, outputs included (only
+    the folded source of code cells is left out): an object repr (``<IPython.core.display.Markdown
+    object>``, ``object at 0x7f…``), a path repr (``PosixPath('…')``), an unrendered glue role
+    (``{glue:text}`…```), or a path of the machine that built the book (``/work/…``, ``/tmp/…``,
+    ``/root/…``, ``/home/…``, ``site-packages``).
 ``figure-caption`` / ``figure-alt``
     A content ``<img>`` that is not in a ``<figure>`` with a non-empty caption, or whose alt text
     is missing, empty or a file path. For notebook outputs, set the cell metadata
@@ -58,6 +64,12 @@ _ATOM = r"""(?:[-+]?\d[\d_.eE+-]*|'[^'\[\]{}]*'|"[^"\[\]{}]*"|True|False|None|na
 _LIST = re.compile(rf"\[\s*(?:{_ATOM}\s*,\s*)+{_ATOM}\s*,?\s*\]|\[\s*(?:'[^']*'|\"[^\"]*\")\s*\]")
 _DICT = re.compile(rf"\{{\s*{_ATOM}\s*:\s*[^{{}}]+\}}")
 _PLURAL = re.compile(r"\b[A-Za-z]{2,}\((?:s|es|ies)\)")
+_LEAKS = {
+    "object repr": re.compile(r"<[\w.]+ object(?: at 0x[0-9a-fA-F]+)?>|\bobject at 0x[0-9a-fA-F]+"),
+    "path repr": re.compile(r"\b(?:Posix|Windows|Pure\w*)?Path\(['\"]"),
+    "unrendered glue role": re.compile(r"\{glue(?::\w+)?\}`"),
+    "machine path": re.compile(r"(?<![\w.:/])/(?:work|tmp|root|home|Users|private)/[\w.-]|site-packages"),
+}
 _PATH_ALT = re.compile(r"(^|/|\\)[^\s/\\]+\.(png|jpe?g|gif|svg|webp|pdf)$|^\S*[/\\]\S*$", re.I)
 
 
@@ -134,6 +146,19 @@ def check_prose(rel: str, root: Tag) -> Iterator[Problem]:
             yield Problem(rel, "python-repr", f"<{element.name}> {finding}")
         for m in _PLURAL.finditer(text):
             yield Problem(rel, "plural-s", f"<{element.name}> {m.group(0)!r} in \"{_clip(text, m.start(), m.end())}\"")
+
+
+def _outside_code_input(element: NavigableString) -> bool:
+    return not any(isinstance(p, Tag) and "cell_input" in (p.get("class") or []) for p in element.parents)
+
+
+def check_leaks(rel: str, root: Tag) -> Iterator[Problem]:
+    """Reprs, glue roles and machine paths anywhere in the article but the folded source of code cells."""
+    text = " ".join(str(s) for s in root.find_all(string=True)
+                    if not isinstance(s, Comment) and _outside_code_input(s))
+    for what, pattern in _LEAKS.items():
+        for m in pattern.finditer(text):
+            yield Problem(rel, "leak", f"{what}: {_clip(text, m.start(), m.end())!r}")
 
 
 def _table_label(table: Tag, index: int) -> str:
@@ -224,7 +249,7 @@ def check_unique(headings: dict[str, list[str]], titles: dict[str, str]) -> Iter
 def lint_page(rel: str, soup: BeautifulSoup) -> list[Problem]:
     """Every per-page rule on one parsed page."""
     root = article(soup)
-    return [*check_tables(rel, root), *check_prose(rel, root), *check_figures(rel, root)]
+    return [*check_tables(rel, root), *check_prose(rel, root), *check_figures(rel, root), *check_leaks(rel, root)]
 
 
 def lint_book(html_dir: Path | str) -> list[Problem]:

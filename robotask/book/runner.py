@@ -38,7 +38,7 @@ from ..parameters import Ranges
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
-from .run_order import ALONE_MARK, Planned, longest_first, split_readers, waited_seconds
+from .scheduling import ALONE_MARK, Planned, longest_first, split_readers, waited_seconds
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
 """Code cells carrying this tag keep their input visible in the book: cells that teach the package."""
@@ -218,12 +218,24 @@ def run(names: list[str] | None = None, set_name: str = "paper", params_file: st
     if log_path is None:
         log_path = paths.BUILD / "run_log.json" if out_dir == paths.CHAPTERS_OUT else out_dir / "run_log.json"
     planned = plan(chapters_mod.select(names), set_name, params_file, overrides or {}, ranges=ranges)
+    planned = [(chapter, with_run_log(chapter, values, log_path)) for chapter, values in planned]
     writable_dir(out_dir, "folder of executed notebooks (--out)")
     writable_dir(paths.results_dir(), "results folder (ROBOTASK_RESULTS)")
     with ExitStack() as locks:
         locks.enter_context(kernel_environment(jobs))
         lock_chapters(locks, planned, out_dir)
         return _run_planned(planned, set_name, out_dir, log_path, jobs)
+
+
+def with_run_log(chapter: chapters_mod.Chapter, values: dict[str, Any], log_path: Path) -> dict[str, Any]:
+    """A chapter that declares a ``run_log`` parameter and was given none reads the log this run writes
+    (the reproduction page), wherever this run writes it: ``_build/run_log.json`` for the book,
+    ``_build/smoke/run_log.json`` for the tests."""
+    if "run_log" not in params_mod.declared(chapter.source_path) or values.get("run_log"):
+        return values
+    where = log_path.resolve()
+    shown = where.relative_to(paths.ROOT) if where.is_relative_to(paths.ROOT) else where
+    return {**values, "run_log": shown.as_posix()}
 
 
 @contextmanager

@@ -55,7 +55,7 @@ def _cli_features(args: Any) -> int:
 
 def _cli_collection(args: Any, options: FeatureOptions) -> int:
     """``--collection``: every episode on Dask; exit 1 when any episode failed."""
-    from ..files.collection import load_collection
+    from ..files.manifest import load_collection
     from .distributed import extract_collection
 
     collection = load_collection(args.collection)

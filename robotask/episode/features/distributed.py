@@ -41,7 +41,7 @@ from ...cache import Cache, content_key
 from ...io import write_csv, write_json
 from ...progress import enabled, tqdm
 from ..files import format as fmt
-from ..files.collection import Collection
+from ..files.manifest import Collection
 from .layout import FEATURE_VERSION, FeatureOptions
 
 FEATURE_CACHE = Cache("collection_features")
@@ -129,11 +129,6 @@ class FeatureRun:
     def ok(self) -> bool:
         """True when every episode of the collection has its artifacts."""
         return self.failures.empty
-
-    def peak_memory(self) -> pd.DataFrame:
-        """Peak resident memory per worker (MiB) over the tasks it ran."""
-        done = self.episodes[self.episodes["status"] != "cached"]
-        return done.groupby("worker", as_index=False)["peak_rss_mb"].max()
 
 
 WORKER_SITE = Path(__file__).with_name("worker_site")  # its sitecustomize makes workers ignore Ctrl-C

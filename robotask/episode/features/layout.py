@@ -17,9 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import robotask.episode.features.windows as W
+
 from ...errors import RobotaskError
 from ..files.format import VIDEO_STREAMS  # the six streams, in manifest order
-from . import windows as W
 
 FEATURE_VERSION = 2  # bump when an extractor's output changes: it invalidates the caches
 

@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
+import robotask.episode.files.format as fmt
+import robotask.episode.files.media as media
+
 from ...cache import Cache, content_key
 from ...errors import RobotaskError, RobotaskWarning
 from ...progress import tqdm
-from ..files import format as fmt
-from ..files import media
 from ..files.format import VIDEO_STREAMS
 from .extractors import audio_frame_features, depth_frame_features, video_frame_features
 from .hashtext import text_frame_features

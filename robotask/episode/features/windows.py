@@ -277,19 +277,6 @@ def chronological_split(n: int, test_fraction: float = 0.3, gap: int = 0) -> tup
     return np.arange(split, dtype=np.int64), test
 
 
-def gap_in_windows(frames: int, stride: int = 5) -> int:
-    """Windows to purge so that train and test are ``frames`` frames apart: ceil(frames / stride).
-
-    Parameters
-    ----------
-    frames : int
-        Frame gap, e.g. window + horizon (spec §8.2).
-    stride : int
-        Window stride in frames.
-    """
-    return int(-(-max(frames, 0) // stride))
-
-
 def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(name == p or name.startswith(p) for p in patterns)
 

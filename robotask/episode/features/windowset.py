@@ -17,13 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import robotask.episode.features.windows as W
+
 from ...cache import Cache, content_key
 from ...errors import RobotaskError
 from ...io import write_csv, write_json, write_npz
 from ...sources import source_closure
 from ..files.format import VIDEO_STREAMS
 from ..files.loader import Episode, load_episode
-from . import windows as W
 from .layout import FeatureOptions, calibration_features, fit_length, make_manifest, point_cloud_features
 from .perframe import per_frame_features
 

@@ -16,8 +16,9 @@ from typing import Any
 import h5py
 import numpy as np
 
+import robotask.episode.files.format as fmt
+
 from ...errors import RobotaskError
-from . import format as fmt
 from .format import decode_str, frame_stem
 
 

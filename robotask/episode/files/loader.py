@@ -18,8 +18,9 @@ from typing import Any
 import h5py
 import numpy as np
 
+import robotask.episode.files.format as fmt
+
 from ...errors import RobotaskError, RobotaskWarning
-from . import format as fmt
 from .captions import Captions, parse_caption_document, read_caption_text, resolve_captions
 from .format import decode_str, frame_stem
 from .poses import camera_poses, filter_point_cloud

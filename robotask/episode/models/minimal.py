@@ -298,12 +298,6 @@ def fit_dual_ridge(z_train: np.ndarray, y_train: np.ndarray, lam: float = RIDGE_
     return DualRidge(ys, alpha, z)
 
 
-def ridge_closed_form(z_train: np.ndarray, y_train: np.ndarray, lam: float) -> np.ndarray:
-    """Primal ridge W = (ZᵀZ + λI)⁻¹ ZᵀY, for checking the dual solution in tests."""
-    d = z_train.shape[1]
-    return np.linalg.solve(z_train.T @ z_train + lam * np.eye(d), z_train.T @ y_train)
-
-
 def positive_weights(y: np.ndarray) -> np.ndarray:
     """clip((n − pos)/max(pos, 1), 1, 20) per label column of a multi-hot train matrix."""
     pos = y.sum(axis=0).astype(np.float64)

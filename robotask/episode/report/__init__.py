@@ -1,3 +1,128 @@
-"""Figures and computed text of the episode chapters: the figures of chapters 10–13 (``figures_*``), the
-sentences the pages print (``sentences*``), the notes of a task run (``notes``) and the suite's summary tables
-(``summary``)."""
+"""Figures and computed text of the episode chapters: the figures of chapters 10–13 (``figures_*``), a task
+run's diagnostics (``diagnostics``), the numbers and tables of the suite summary (``values_suite``), the short
+phrases the pages glue (``phrases``), the suite's summary tables (``summary``) and the home page's Part III
+answers (``answers``)."""
+
+from .answers import suite_values, unseen_values
+from .diagnostics import PUBLISHED_HAND, anomalies, diagnostics_table, page_values, recap_table
+from .figures_episode import (
+    depth_summary,
+    figure_camera_frames,
+    figure_depth,
+    figure_imu,
+    figure_spectrogram,
+    figure_timeline,
+    figure_trajectories,
+    imu_summary,
+    label_statistics,
+    label_words,
+    modality_table,
+    moments_table,
+    motion_summary,
+)
+from .figures_suite import bar_order, figure_summary, off_scale_values, summary_caption
+from .figures_tasks import (
+    EXAMPLE_HEADERS,
+    TABLE_HEADERS,
+    episode_facts,
+    examples_table,
+    figure_caption,
+    metrics_table,
+    ok_results,
+    task_figures,
+)
+from .figures_windows import (
+    coverage_display,
+    coverage_table,
+    figure_block_sizes,
+    figure_schedule_coverage,
+    figure_window_labels,
+    labelled_windows,
+    layout_table,
+    spread_counts,
+)
+from .phrases import contact_label, episode_kind, frame_range, glue_all, hand_gap, metric_name, not_run
+from .summary import (
+    METRIC_LABELS,
+    chapter_id,
+    primary_long,
+    protocols_of,
+    read_optional,
+    read_task_summaries,
+    schedules_of,
+    summary_table,
+    task_summary,
+)
+from .values_suite import (
+    explanations_text,
+    label_task_means,
+    protocol_changes,
+    published_coverage_table,
+    recap_values,
+    wins_table,
+)
+
+__all__ = [
+    "suite_values",
+    "unseen_values",
+    "PUBLISHED_HAND",
+    "anomalies",
+    "diagnostics_table",
+    "page_values",
+    "recap_table",
+    "depth_summary",
+    "figure_camera_frames",
+    "figure_depth",
+    "figure_imu",
+    "figure_spectrogram",
+    "figure_timeline",
+    "figure_trajectories",
+    "imu_summary",
+    "label_statistics",
+    "label_words",
+    "modality_table",
+    "moments_table",
+    "motion_summary",
+    "bar_order",
+    "figure_summary",
+    "off_scale_values",
+    "summary_caption",
+    "EXAMPLE_HEADERS",
+    "TABLE_HEADERS",
+    "episode_facts",
+    "examples_table",
+    "figure_caption",
+    "metrics_table",
+    "ok_results",
+    "task_figures",
+    "coverage_display",
+    "coverage_table",
+    "figure_block_sizes",
+    "figure_schedule_coverage",
+    "figure_window_labels",
+    "labelled_windows",
+    "layout_table",
+    "spread_counts",
+    "contact_label",
+    "episode_kind",
+    "frame_range",
+    "glue_all",
+    "hand_gap",
+    "metric_name",
+    "not_run",
+    "METRIC_LABELS",
+    "chapter_id",
+    "primary_long",
+    "protocols_of",
+    "read_optional",
+    "read_task_summaries",
+    "schedules_of",
+    "summary_table",
+    "task_summary",
+    "explanations_text",
+    "label_task_means",
+    "protocol_changes",
+    "published_coverage_table",
+    "recap_values",
+    "wins_table",
+]

@@ -1,8 +1,8 @@
 """Figures, tables and captions of the task chapter ``12_task``.
 
-Every function takes the :class:`~robotask.episode.suite.run.TaskResult` of ``run_task`` (one per protocol)
+Every function takes the :class:`~robotask.episode.suite.execution.TaskResult` of ``run_task`` (one per protocol)
 and returns a figure, a DataFrame or a caption; the page's prose is Markdown in the notebook, and the
-table of what bounds a score is in :mod:`.figures_diagnostics`.
+table of what bounds a score is in :mod:`.diagnostics`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pandas as pd
 
 from ... import plots
 from ..features.windowset import WindowSet
-from ..suite.run import TaskResult
+from ..suite.execution import TaskResult
 from ..tasks import metrics as M
 from ..tasks.registry import TASKS
 from .figures_episode import wrap_label
@@ -181,7 +181,7 @@ def _mark_boundaries(ax: plt.Axes, frames: np.ndarray | None, centers: np.ndarra
 LANES = {"minimal": -0.22, "mlp": 0.22}
 
 
-def figure_timeline(result: TaskResult) -> plt.Figure:
+def figure_predicted_timeline(result: TaskResult) -> plt.Figure:
     """True class over the test windows (grey line) and each head's predicted class as dots in its own
     lane (minimal head below the line, MLP above), with true boundaries dashed."""
     data = result.data
@@ -224,7 +224,7 @@ def figure_boundaries(result: TaskResult) -> plt.Figure:
     return fig
 
 
-def figure_trajectories(result: TaskResult, joint: int = 0) -> plt.Figure:
+def figure_predicted_trajectories(result: TaskResult, joint: int = 0) -> plt.Figure:
     """Left-wrist position 10 frames ahead (x, y, z) over the test windows: truth, heads, zero velocity."""
     data = result.data
     k = data.extra["n_future"]
@@ -303,8 +303,8 @@ def figure_object_f1(result: TaskResult) -> plt.Figure:
     return fig
 
 
-FIGURES = {"confusion": figure_confusion, "timeline": figure_timeline,
-           "boundaries": figure_boundaries, "trajectories": figure_trajectories,
+FIGURES = {"confusion": figure_confusion, "timeline": figure_predicted_timeline,
+           "boundaries": figure_boundaries, "trajectories": figure_predicted_trajectories,
            "rank_histogram": figure_rank_histogram, "reconstruction": figure_reconstruction,
            "object_f1": figure_object_f1}
 
@@ -340,7 +340,7 @@ EXAMPLE_HEADERS = {"window_index": "Window", "start_frame": "First frame", "end_
                    "target": "Target"}
 
 
-def caption(name: str, result: TaskResult, proto: str) -> tuple[str, str]:
+def figure_caption(name: str, result: TaskResult, proto: str) -> tuple[str, str]:
     """Caption and alt text of one task figure under protocol ``proto``."""
     spec = TASKS[result.task]
     n = len(result.data.test)

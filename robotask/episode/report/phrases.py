@@ -1,12 +1,15 @@
 """Short data-dependent phrases of the episode chapters 10–13 (each tested in test_episode_phrases.py).
 
 The paragraphs are Markdown in the notebooks; these functions return the few words whose choice
-depends on the data ("beats", "has a larger error than", "a synthetic episode"), glued into them.
+depends on the data ("beats", "has a larger error than", "a synthetic episode"), glued into them, and why a
+task did not run (:func:`not_run`, shown as a note by the task pages and the collection chapter).
 """
 
 from __future__ import annotations
 
-from ...words import count, number
+from typing import Any
+
+from ...words import count, join, number
 
 
 def episode_kind(is_synthetic: bool, schedule: str = "", seed: int = 0, resolution: int = 0) -> str:
@@ -136,3 +139,26 @@ def moves(before: float | None, after: float | None) -> str:
     if number(before) == number(after):
         return f"stays at {number(after)}"
     return f"moves from {number(before)} to {number(after)}"
+
+
+def class_counts(counts: dict[str, int]) -> str:
+    """``{"contact": 1161}`` → "all 1,161 samples are *contact*"; several → "12 *a*, 3 *b*"."""
+    items = [(str(k), int(v)) for k, v in counts.items()]
+    if len(items) == 1:
+        name, n = items[0]
+        return f"all {count(n, 'sample')} are *{name}*"
+    return join(f"{n:,} *{name}*" for name, n in items)
+
+
+def not_run(result: Any) -> str:
+    """Why a protocol's run has no metrics, in words."""
+    counts = result.details.get("class_counts")
+    if result.status == "degenerate" and counts:
+        train = result.details.get("train_class_counts", {})
+        seen = [k for k, v in train.items() if v] or list(counts)
+        return (f"The label is degenerate: {class_counts({k: v for k, v in counts.items() if v})}, and the "
+                f"training part holds only *{join(seen)}*. With one class there is nothing to learn "
+                f"or score, so no metric is reported.")
+    return f"The task did not run ({result.status}): {result.reason}."
+
+

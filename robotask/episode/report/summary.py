@@ -138,25 +138,6 @@ def summary_table(long: pd.DataFrame, schedule: str, published: dict | None = No
     return pd.DataFrame(rows)
 
 
-def not_run(docs: dict[str, dict]) -> list[dict]:
-    """Runs that produced no metrics: task, schedule, protocol, status and reason."""
-    out = []
-    for task, doc in docs.items():
-        for schedule, by_proto in doc["runs"].items():
-            for proto, run in by_proto.items():
-                if run["status"] != "ok":
-                    out.append({"task": task, "schedule": schedule, "protocol": proto,
-                                "status": run["status"], "reason": run.get("reason", "")})
-    return out
-
-
-def notes(docs: dict[str, dict]) -> list[dict]:
-    """The notes the task runs wrote (the pipeline's honest statements), one dict per note."""
-    return [{"task": task, "schedule": s, "protocol": p, "note": n}
-            for task, doc in docs.items() for s, by_proto in doc["runs"].items()
-            for p, run in by_proto.items() for n in run.get("notes", [])]
-
-
 def read_optional(path: Path | str) -> dict | None:
     """The JSON document at ``path``, or None when the file does not exist."""
     path = Path(path)

@@ -1,13 +1,16 @@
 """``robotask suite``: the command line of the episode task suite, on one episode or a collection.
 
-Kept apart from :mod:`robotask.episode.suite.run` so that other ways of feeding the suite (episode
-collections, splits by episode) can add their options here without importing each other.
+Kept apart from :mod:`robotask.episode.suite.execution`. The command is registered by the wing's
+:mod:`robotask.episode.cli`, which passes the handler of ``--collection`` (in ``robotask.episode.unseen``, a
+sub-package above this one) so that this package imports nothing above it.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +23,13 @@ from ..models.mlp import MLPConfig
 from ..tasks.protocols import get_protocol
 from ..tasks.registry import parse_tasks
 from ..tasks.splits import SPLITS
+from .execution import HEADS, load_windows, parse_heads, primary_table, run_suite
 from .fit import SuiteConfig
 from .jobs import default_jobs
-from .run import HEADS, load_windows, parse_heads, primary_table, run_suite
 
 
-def register_cli(subparsers: Any) -> None:
-    """Add ``robotask suite``."""
+def register_cli(subparsers: Any, on_collection: Callable[[argparse.Namespace, SuiteConfig], int]) -> None:
+    """Add ``robotask suite``; ``on_collection(args, cfg)`` runs it with ``--collection``."""
     p = subparsers.add_parser("suite", help="run the twelve episode tasks and write their artifacts")
     p.add_argument("--episode", type=paths.from_caller, help="episode folder (annotation.hdf5 + videos)")
     p.add_argument("--collection", type=paths.from_caller,
@@ -49,10 +52,10 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--no-models", action="store_true", help="do not write model files")
     p.add_argument("--jobs", type=int, default=default_jobs(),
                    help="with --episode: worker processes for the tasks (default: the cores, here %(default)s)")
-    p.set_defaults(func=_cli)
+    p.set_defaults(func=partial(_cli, on_collection=on_collection))
 
 
-def _cli(args: argparse.Namespace) -> int:
+def _cli(args: argparse.Namespace, on_collection: Callable[[argparse.Namespace, SuiteConfig], int]) -> int:
     """Handler of ``robotask suite``."""
     parse_tasks(args.tasks)
     parse_heads(args.heads)
@@ -62,9 +65,7 @@ def _cli(args: argparse.Namespace) -> int:
     if (args.episode is None) == (args.collection is None):
         raise RobotaskError("give --episode DIR or --collection DIR (exactly one)")
     if args.collection is not None:
-        from ..collection.cli import run_suite_on_collection
-
-        return run_suite_on_collection(args, cfg)
+        return on_collection(args, cfg)
     if args.jobs < 1:
         raise RobotaskError(f"--jobs must be a positive number of processes, got {args.jobs}")
     report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg,

@@ -2,7 +2,7 @@
 
 A builder selects the input columns (with the leakage filters), builds the targets and the per-sample
 frame spans, in time order; ``robotask.episode.tasks.registry`` registers them. Heads, baselines and metrics are
-shared per task kind (``robotask.episode.suite.run``).
+shared per task kind (``robotask.episode.suite.execution``).
 """
 
 from __future__ import annotations

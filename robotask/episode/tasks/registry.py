@@ -2,7 +2,7 @@
 
 Each :class:`TaskSpec` declares its input blocks (with the leakage filters), a target builder, the kind
 of head, the primary metric and its direction, the artifacts it writes and the text the notebook shows.
-``robotask.episode.suite.run`` runs them; notebook ``12_task`` executes once per task id and notebook
+``robotask.episode.suite.execution`` runs them; notebook ``12_task`` executes once per task id and notebook
 ``13_suite_summary`` compares protocols. No task re-implements shared logic: a builder only turns a
 ``WindowSet`` into a :class:`TaskData` (samples, inputs, targets, time spans); heads, baselines and
 metrics are shared per task kind. The builders live in ``task_builders``, the protocols in ``fixes``.

@@ -2,7 +2,7 @@
 
 CALVIN's language annotations (``calvin_models/conf/annotations/new_playtable.yaml`` of
 https://github.com/mees/calvin) are a YAML task library (each key a task, each value the list of
-its instructions), read by :func:`robotask.retrieval.libraries.corpus_file.parse_library`.
+its instructions), read by :func:`robotask.retrieval.protocol.corpus_file.parse_library`.
 :func:`write_calvin` derives ``data/calvin/`` (``corpus.csv``, ``NOTICE`` with CALVIN's MIT
 licence, ``README.md``) from a CALVIN checkout or git repository;
 ``python -m robotask.retrieval.libraries.calvin --calvin DIR`` does the same.
@@ -18,7 +18,7 @@ import pandas as pd
 from ... import io as rio
 from ... import paths
 from ...errors import RobotaskError
-from .corpus_file import parse_library
+from ..protocol.corpus_file import parse_library
 
 CALVIN_COLUMNS = ["task", "position", "text", "source", "revision"]
 
@@ -74,7 +74,7 @@ W. Burgard, "CALVIN: A Benchmark for Language-Conditioned Policy Learning for Lo
 Manipulation Tasks", IEEE Robotics and Automation Letters 7(3), 2022):
 repository `{repository}`, file `{path}`,
 revision {revision}. {n_tasks} tasks, {n_texts} texts, read with
-`robotask.retrieval.libraries.corpus_file.read_library` (the YAML maps each task to its list of instructions;
+`robotask.retrieval.protocol.corpus_file.read_library` (the YAML maps each task to its list of instructions;
 texts kept unchanged, in the order of the file). See `NOTICE` for the MIT licence.
 
 Columns: `task` (the YAML key), `position` (0-based place in the task's list), `text`, `source`

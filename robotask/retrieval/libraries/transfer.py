@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from ..protocol.corpus_file import read_corpus_file
 from ..protocol.draws import Corpus, check_corpus, design_rows
 from ..protocol.study import StudyConfig, StudyResult, predict, run_study
 from ..rankers.registry import score
-from .corpus_file import read_corpus_file
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def _words(*parts: str) -> frozenset[str]:
 
 
 def load_library(key: str) -> Library:
-    """Read library ``key`` of :data:`LIBRARIES` (validated, see :mod:`robotask.retrieval.libraries.corpus_file`)."""
+    """Read library ``key`` of :data:`LIBRARIES` (validated, see :mod:`robotask.retrieval.protocol.corpus_file`)."""
     spec = LIBRARIES[key]
     frame = read_corpus_file(spec.path, spec.label, keep_repeats=spec.keep_repeats)
     corpus = check_corpus(frame, 2, spec.path)

@@ -19,7 +19,7 @@ from ..protocol.draws import Corpus, design_rows, make_draws
 from ..protocol.study import StudyConfig, predict
 from ..rankers.lexical import TextIndex
 from ..rankers.registry import check_rankers, score
-from . import robustness_stats
+from .robustness_stats import paired_outcomes, table_rows
 from .transforms import check_perturbations, perturbed_texts
 from .vocabulary import opposite_tasks
 
@@ -175,8 +175,8 @@ def perturbation_table(per_query: pd.DataFrame, n_bootstrap: int = 1000, seed: i
         wins, ties, losses`` (wins = trials where the perturbed accuracy is higher) and
         ``stays_source`` (percent of perturbed predictions still naming the source task).
     """
-    outcomes = robustness_stats.paired_outcomes(per_query)
-    return pd.DataFrame(robustness_stats.table_rows(outcomes, n_bootstrap, seed, n_permutations))
+    outcomes = paired_outcomes(per_query)
+    return pd.DataFrame(table_rows(outcomes, n_bootstrap, seed, n_permutations))
 
 
 def no_opposite_stay_rate(per_query: pd.DataFrame) -> pd.Series:

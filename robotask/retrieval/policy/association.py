@@ -61,7 +61,7 @@ def mantel_haenszel(weights: np.ndarray, retrieved: np.ndarray, success: np.ndar
             "mh_odds_ratio": _ratio((a * d * inv_n).sum(axis=1), (b * c * inv_n).sum(axis=1))}
 
 
-def association(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray,
+def association_measures(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray,
                 strata: np.ndarray) -> dict[str, Interval]:
     """Every measure of :data:`MEASURES` with its interval; ``weights`` are the replicates."""
     ones = np.ones((1, len(retrieved)))

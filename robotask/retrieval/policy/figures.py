@@ -8,7 +8,7 @@ import numpy as np
 from ...plots import PALETTE
 from ..rankers.registry import LABELS
 from .paraphrases import GALLERIES, GALLERY_TITLES, HIGH_TITLES, HIGH_TYPES
-from .study import PolicyStudy
+from .probe import PolicyStudy
 
 
 def _short(ranker: str) -> str:

@@ -10,8 +10,8 @@ from ...verdicts import verdict
 from ...words import count
 from ..rankers.registry import display
 from .paraphrases import GALLERY_TITLES, HIGH_TITLES
+from .probe import SOURCE_SIGNALS
 from .resampling import Interval
-from .study import SOURCE_SIGNALS
 
 
 def gap_word(iv: Interval) -> str:

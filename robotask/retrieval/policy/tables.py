@@ -7,8 +7,8 @@ import pandas as pd
 from ..rankers.registry import display
 from .paraphrases import HIGH_TITLES
 from .phrases import difference_word, gap_word, signal_label, type_label
+from .probe import PolicyStudy
 from .resampling import Interval
-from .study import PolicyStudy
 
 
 def shown(estimate: float, low: float, high: float, digits: int = 1) -> str:

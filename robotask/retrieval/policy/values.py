@@ -13,8 +13,8 @@ from ...verdicts import UNRESOLVED
 from ..rankers.registry import PAPER_RANKERS, display
 from .paraphrases import GALLERIES, GALLERY_TITLES, HIGH_TYPES
 from .phrases import difference_word, gap_word, share, signal_label
+from .probe import PolicyStudy, margin_signal
 from .resampling import Interval
-from .study import PolicyStudy, margin_signal
 
 TYPE_PAIRS = (("act", "comp"), ("obj", "comp"), ("act", "obj"))
 HEADLINE = "char"

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ...words import join
 from ..rankers.registry import RANKERS
 from ..reproduction import paper
 
@@ -34,17 +33,6 @@ def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.Data
             rows.append({"library": name, "wins": int(libraries[f"char_beats_bm25_{key}"]),
                          "galleries": int(libraries[f"galleries_{key}"])})
     return pd.DataFrame(rows, columns=["library", "wins", "galleries"])
-
-
-def holds_where(table: pd.DataFrame, share: float = 0.9) -> str:
-    """Where "Char TF-IDF beats BM25 in nearly all galleries" (at least ``share`` of them) holds:
-    "on every library", "on none of the libraries", or "only on RLBench-62" / "on A and B only"."""
-    held = table.loc[table["wins"] >= share * table["galleries"], "library"].tolist()
-    if len(held) == len(table):
-        return "on every library"
-    if not held:
-        return "on none of the libraries"
-    return "only on " + join(held)
 
 
 def second_description_gains(matched: Mapping, paper_table3: Mapping) -> pd.DataFrame:

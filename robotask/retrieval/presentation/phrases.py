@@ -1,32 +1,89 @@
-"""Short data-dependent phrases of chapters 01 to 05, glued into their Markdown (each tested).
+"""Short data-dependent words and phrases of the retrieval chapters and the home page (each tested).
 
 The notebooks write the sentences; these functions return only the words that depend on the
-data ("beats", "one description fewer", "3 of 5 rankers"), and :func:`glue_all` hands values to
-MyST-NB's ``glue``.
+data ("beats", "one description fewer", "3 of 5 rankers", a ranker's label, the order of the rankers);
+the values each chapter glues are in :mod:`.values`. Accuracies are in percent, differences in
+percentage points (pp).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from ...words import count, join, plural_of
-from .sentences import label
+from ...words import count, join, pct, plural_of
+from ..rankers.registry import RANKERS
+
+PAPER_REF = "{cite:t}`yelamanchi2026reference`"
+WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
-def glue_all(**values: object) -> None:
-    """``glue(name, value, display=False)`` for every keyword: numbers and phrases for the prose."""
-    from myst_nb import glue
-
-    for name, value in values.items():
-        glue(name, value.item() if hasattr(value, "item") else value, display=False)
+def noun(n: int, word: str) -> str:
+    """``word`` as the count ``n`` needs it: "trial", "trials", "gallery", "galleries", "losses"."""
+    return word if int(n) == 1 else plural_of(word)
 
 
-def glue_missing(*names: str) -> None:
-    """Glue NaN under ``names``: the paragraph that reads them does not apply (a **Note.** says so),
-    and the page still builds with every key resolved."""
-    glue_all(**dict.fromkeys(names, float("nan")))
+def verb(n: int, one: str, many: str) -> str:
+    """The form a count needs: ``verb(1, "has", "have")`` → "has"; any other count → "have"."""
+    return one if int(n) == 1 else many
+
+
+def label(ranker: str) -> str:
+    """The short label of a ranker ("Char TF-IDF"); an unknown name as is."""
+    spec = RANKERS.get(ranker)
+    return ranker if spec is None else spec.label
+
+
+# Headers of the paired-comparison tables (chapters 06 and 07): differences in pp, P-values.
+PAIRED_HEADERS = {
+    "pair": "Pair", "claim": "Claim", "paper_diff": "Paper difference (pp)",
+    "mean_diff": "Mean difference (pp)", "lo": "95 % CI low", "hi": "95 % CI high",
+    "p_sign": "P (sign test)", "p_perm": "P (permutation)", "p_perm_holm": "P (Holm)",
+}
+
+
+def claim_label(claim: str) -> str:
+    """An ordering claim with ranker labels: "bm25 > word" → "BM25 > Word TF-IDF"."""
+    return " > ".join(label(r.strip()) for r in claim.split(">"))
+
+
+def ranker_headers(columns: Sequence[str]) -> dict[str, str]:
+    """Headers naming rankers by their labels: "char predicts" → "Char TF-IDF predicts"."""
+    heads = {}
+    for col in columns:
+        first, _, rest = str(col).partition(" ")
+        if rest and label(first) != first:
+            heads[col] = f"{label(first)} {rest}"
+    return heads
+
+
+def ordering(means: Mapping[str, float]) -> str:
+    """Rankers from the highest mean to the lowest: "Char TF-IDF (61.0 %) > BM25 (55.0 %)"."""
+    ranked = sorted(means.items(), key=lambda kv: -kv[1])
+    return " > ".join(f"{label(r)} ({pct(m)})" for r, m in ranked)
+
+
+# --------------------------------------------------------------------------- the home page (notebook 00_home)
+def headline(ours: Mapping[str, Mapping[str, float]], paper: Mapping[str, Mapping[str, float]]) -> str:
+    """The paper's headline means next to ours, for the paper's leader and the two rankers it cites.
+
+    ``ours`` and ``paper``: ranker → ``{"mean": ...}`` (chapter 02's ``table2``, ``paper.TABLE2``).
+    """
+    shared = [r for r in sorted(paper, key=lambda r: -paper[r]["mean"]) if r in ours]
+    if not shared:
+        return "Chapter 02 scored none of the paper's rankers, so its headline cannot be compared."
+    lead, others = shared[0], shared[1:3]
+    theirs = join([f"{label(r)} {pct(paper[r]['mean'])}" for r in others])
+    mine = join([f"{label(r)} {pct(ours[r]['mean'])}" for r in others])
+    best_ours = max((r for r in ours if r in paper), key=lambda r: ours[r]["mean"])
+    verdict = ("it leads our run too" if best_ours == lead
+               else f"in our run {label(best_ours)} leads the paper's rankers")
+    return (f"{PAPER_REF} reports {label(lead)} as the best of five training-free rankers, at "
+            f"**{pct(paper[lead]['mean'])}** mean top-1 accuracy over random one-description galleries "
+            f"({theirs}). Our rerun of its protocol on our own extraction of RLBench gives "
+            f"**{pct(ours[lead]['mean'])}** ({mine}); {verdict}.")
+
 
 
 def leader(values: Mapping[str, float]) -> str:
@@ -125,216 +182,3 @@ def reading_verdict(move: float, offset: float) -> str:
     if move < abs(offset) / 2:
         return "changes the fingerprint of one gallery, but not the offset of the means"
     return "moves the means by as much as their offset from the paper's"
-
-
-# ------------------------------------------------------------------ the values each chapter glues
-NAN = float("nan")
-
-
-def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Iterable[str]) -> dict:
-    """Chapter 02: the best and worst of the paper's rankers (all rankers when none of the paper's
-    ran), the best one's spread, and the best ranker beyond the paper against it.
-
-    ``stats``: ``across_galleries.summary_table`` indexed by ranker; ``paper_table``: ``paper.TABLE2``.
-    """
-    inside = stats.index.isin(list(paper_rankers))
-    ours, extra = (stats[inside] if inside.any() else stats), stats[~inside]
-    best, worst = leader(ours["mean"]), leader(-ours["mean"])
-    b = ours.loc[best]
-    top = leader(extra["mean"]) if len(extra) and inside.any() else best
-    return {"best": label(best), "best_mean": b["mean"], "best_min": b["min"], "best_max": b["max"],
-            "best_p5": b["p5"], "best_p95": b["p95"], "best_range": b["max"] - b["min"],
-            "best_paper": paper_table.get(best, {}).get("mean", NAN), "worst": label(worst),
-            "worst_mean": ours.loc[worst, "mean"], "top_extra": label(top),
-            "top_extra_mean": stats.loc[top, "mean"], "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
-
-
-def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
-    """Chapter 02: Char TF-IDF against BM25 (``cb``) and Word TF-IDF (``cw``), Word+Char against
-    Char TF-IDF (``wc``), beside the paper's (``paper.PAIRED``); NaN where a pair did not run."""
-    rows = {} if paired is None else {(r.a, r.b): r for r in paired.itertuples()}
-    out = {}
-    for key, pair in {"cb": ("char", "bm25"), "cw": ("char", "word"), "wc": ("word_char", "char")}.items():
-        r = rows.get(pair)
-        out[f"{key}_verb"] = beats(r.mean_diff) if r else NAN
-        out[f"{key}_diff"] = r.mean_diff if r else NAN
-        out |= {f"{key}_{c}": int(getattr(r, c)) if r else NAN for c in ("wins", "ties", "losses", "n_trials")}
-    r = rows.get(("word_char", "char"))
-    out["wc_record"] = record(int(r.wins), int(r.ties), int(r.losses)) if r else NAN
-    pb, pw = paper_paired[("char", "bm25")], paper_paired[("char", "word")]
-    return out | {"pb_diff": pb["mean_diff"], "pb_wins": pb["wins"], "pb_ties": pb["ties"],
-                  "pb_n": pb["wins"] + pb["ties"] + pb["losses"], "pw_diff": pw["mean_diff"]}
-
-
-def policy_facts(policies: pd.DataFrame) -> dict:
-    """Chapter 04: how far the policy moves a mean, whether the order holds, and Char TF-IDF minus
-    BM25 under each policy (``policies``: ranker → strict, either, primary)."""
-    orders = {tuple(policies[p].sort_values().index) for p in policies}
-    out = {"max_shift": (policies.max(axis=1) - policies.min(axis=1)).max(),
-           "order_same": "the same" if len(orders) == 1 else "not the same"}
-    gaps = (policies.loc["char"] - policies.loc["bm25"]) if {"char", "bm25"} <= set(policies.index) else None
-    out |= {f"gap_{p}": NAN if gaps is None else gaps[p] for p in ("strict", "either", "primary")}
-    return out | {"gap_sign": NAN if gaps is None else one_sign(gaps)}
-
-
-def first_listed_facts(fl: pd.DataFrame, summary: pd.DataFrame, stated: Mapping) -> dict:
-    """Chapter 04: Word+Char and Char TF-IDF on the first-listed gallery against their means, and
-    how many rankers' first-listed accuracy lies inside their range over random galleries."""
-    rng = summary.reindex(fl.index)
-    inside = int(((rng["min"] <= fl["primary"]) & (fl["primary"] <= rng["max"])).sum())
-    out = {"n_inside": how_many(inside, len(fl), "ranker"), "paper_wc": stated["word_char"],
-           "paper_c": stated["char"]}
-    if not {"char", "word_char"} <= set(fl.index):
-        return out | dict.fromkeys(["fl_wc", "fl_c", "fl_n", "mean_wc", "mean_c", "fl_order"], NAN)
-    wc, c = fl.loc["word_char", "primary"], fl.loc["char", "primary"]
-    mwc, mc = summary.loc["word_char", "mean"], summary.loc["char", "mean"]
-    return out | {"fl_wc": wc, "fl_c": c, "fl_n": int(fl.loc["char", "n_scored"]), "mean_wc": mwc,
-                  "mean_c": mc, "fl_order": same_or_reversed(wc - c, mwc - mc)}
-
-
-def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[str, str]) -> dict:
-    """Chapter 04: why strict and either-label scoring agree on the first-listed gallery.
-
-    ``dup_pred``: the predictions of the duplicated text's copies (``ranker, task, text,
-    predicted``); ``fl``: the first-listed table by ranker; ``gallery``: task → indexed text. The
-    key ``applies`` is False when the explanation's premise (two unindexed copies, no ranker
-    predicting an owner) fails.
-    """
-    from ..reproduction.error_analysis import content_words
-
-    owners = sorted(set(dup_pred["task"]))
-    text = dup_pred["text"].iloc[0] if len(dup_pred) else ""
-    guess = dup_pred["predicted"].mode().iloc[0] if len(dup_pred) else ""
-    hits = int(dup_pred.groupby("ranker")["predicted"].first().isin(owners).sum())
-    shared = {t: content_words(text) & content_words(gallery.get(t, "")) for t in [guess, *owners]}
-    equal = bool((fl["strict"] == fl["either"]).all())
-    return {"applies": equal and not hits and len(owners) == 2 and len(dup_pred) == 2 * len(fl),
-            "strict_either": "equal" if equal else "not equal", "n_hit": how_many(hits, len(fl), "ranker"),
-            "dup_owners": " and ".join(owners), "dup_text": text, "dup_predicted": guess,
-            "dup_predicted_text": gallery.get(guess, ""), "guess_words": ", ".join(sorted(shared[guess])),
-            "owners_text": " and ".join(f"“{gallery[t]}”" for t in owners),
-            "owner_words": ", ".join(sorted(set().union(*(shared[t] for t in owners)))) or "none"}
-
-
-def matched_facts(matched: pd.DataFrame, paper_table: Mapping) -> dict:
-    """Chapter 03: the range of gains, the largest beside the paper's, the best two-description
-    mean, and the paired counts (``matched``: ``across_galleries.matched_table``)."""
-    gains = matched.set_index("ranker")
-    top, best = leader(gains["diff"]), leader(gains["two"])
-    return {"gain_lo": gains["diff"].min(), "gain_hi": gains["diff"].max(), "top": label(top),
-            "top_gain": gains.loc[top, "diff"], "top_paper": paper_table.get(top, {}).get("diff", NAN),
-            "best_two": label(best), "best_two_mean": gains.loc[best, "two"],
-            "n_gain": how_many(int((gains["diff"] > 0).sum()), len(gains), "ranker"),
-            "n_better": int(matched["two_better"].sum()), "n_worse": int(matched["two_worse"].sum()),
-            "n_cells": int(matched["n_trials"].sum())}
-
-
-def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_duplicates: int) -> tuple:
-    """Chapter 05: which counts of scored queries the paper's stated percentages fit.
-
-    Returns the table of ``paper.denominators`` (with ``fits_paper_234`` and ``fits_ours``) for the
-    stated minima, maxima and first-listed percentages, and the values the prose glues.
-    """
-    from ..reproduction import paper
-    from .table_labels import fits_counts
-
-    stated = {f"table2.{r}.{s}": v for r, d in paper.TABLE2.items() for s, v in d.items() if s in ("min", "max")}
-    stated |= {f"first_listed.{r}": v for r, v in paper.FIRST_LISTED.items()}
-    candidates = n_texts - n_tasks
-    window = range(candidates - 4, candidates + 5)
-    dens = paper.denominators(stated, window)
-    paper_n = {paper.CORPUS["queries_per_trial"] - k for k in range(3)}
-    our_n = {candidates - k for k in range(n_duplicates + 1)}
-    dens["fits_paper_234"] = fits_counts(dens["fitting_n"], paper_n)
-    dens["fits_ours"] = fits_counts(dens["fitting_n"], our_n)
-    fl = per_trial.query("condition == 'first_listed' and policy == 'primary'")
-    n_ours = int(fl["n_queries"].iloc[0])
-    n_paper = n_ours + int(paper.CORPUS["queries_per_trial"]) - candidates
-    sets = [set() if f == "none" else set(map(int, f.split()))
-            for f in dens.loc[dens["key"].str.startswith("first_listed"), "fitting_n"]]
-    common = sorted(set.intersection(*sets)) if sets else []
-    fit_paper, fit_ours = int(dens["fits_paper_234"].sum()), int(dens["fits_ours"].sum())
-    return dens, {"paper_n": f"{min(paper_n)}–{max(paper_n)}", "our_n": f"{min(our_n)}–{max(our_n)}",
-                  "n_stated": len(dens), "n_fit_paper": fit_paper, "n_fit_ours": fit_ours,
-                  "window": f"{min(window)}–{max(window)}", "common": ", ".join(map(str, common)) or "none",
-                  "n_fl_paper": n_paper, "n_fl_ours": n_ours, "fl_paper_fits": fits(n_paper, common),
-                  "fl_ours_fits": fits(n_ours, common), "paper_descriptions": int(paper.CORPUS["descriptions"]),
-                  "size_verdict": size_verdict(fit_paper, fit_ours, len(dens))}
-
-
-def alternative_facts(alt: pd.DataFrame | None) -> dict:
-    """Chapter 05: the extraction readings that give the paper's counts and first-listed
-    percentages, and how far those with the paper's counts move the Char TF-IDF mean (NaN when
-    the readings did not run)."""
-    from ..reproduction import paper
-    from .table_labels import fingerprint_readings, reading_names
-
-    keys = ["n_same", "word_char_readings", "fingerprint", "char_lo", "char_hi", "char_move", "reading_verdict"]
-    if alt is None:
-        return dict.fromkeys(keys, NAN) | {"paper_char": paper.TABLE2["char"]["mean"], "offset_left": (
-            "the alternative readings did not run in this build, so the missing description is not ruled out")}
-    same = (alt["tasks"] == paper.CORPUS["tasks"]) & (alt["descriptions"] == paper.CORPUS["descriptions"])
-    word_char = alt.loc[alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"], "corpus"]
-    base = alt.loc[alt["corpus"] == "committed", "mean_char"].item()
-    move = (alt.loc[same, "mean_char"] - base).abs().max() if same.any() else NAN
-    return {"n_same": int(same.sum()), "word_char_readings": reading_names(word_char),
-            "fingerprint": reading_names(fingerprint_readings(alt, paper.FIRST_LISTED)),
-            "char_lo": alt["mean_char"].min(), "char_hi": alt["mean_char"].max(), "char_move": move,
-            "paper_char": paper.TABLE2["char"]["mean"],
-            "reading_verdict": reading_verdict(move, base - paper.TABLE2["char"]["mean"]),
-            "offset_left": ("the one missing description does not account for the offset (Investigation 2), "
-                            "which leaves the unstated implementation details listed at the end of this chapter"
-                            if move < abs(base - paper.TABLE2["char"]["mean"]) / 2
-                            else "the missing description may account for part of the offset (Investigation 2)")}
-
-
-def corpus_facts(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per_task: pd.Series,
-                 dups: pd.DataFrame, within: pd.DataFrame, glued: pd.DataFrame) -> dict:
-    """Chapter 01: the accounting of the task files, descriptions per task, duplicates and glued
-    literals (``tables``: ``fixed_corpus.committed_tables``; the rest from ``fixed_corpus``)."""
-    accounting, literals = tables["accounting"], tables["literals"]
-    files = accounting["status"].value_counts()
-    left_out = {s: int(n) for s, n in files.items() if s != "fixed"}
-    templated = excluded[excluded["status"] == "templated"]
-    n_mixed = int((templated["n_fixed_literals"] > 0).sum())
-    most = sorted(per_task.index[per_task == per_task.max()])
-    umbrella = literals[literals["task"] == "put_umbrella_in_umbrella_stand"]
-    return {"n_files": len(accounting), "n_fixed": int(files.get("fixed", 0)),
-            "largest_status": leader(left_out), "largest_n": max(left_out.values()),
-            "n_templated": len(templated), "n_mixed": n_mixed, "n_all_templated": len(templated) - n_mixed,
-            "n_excluded": len(excluded), "per_low": int(per_task.min()), "per_high": int(per_task.max()),
-            "per_median": float(per_task.median()), "most_tasks": ", ".join(most),
-            "most_verb": "has" if len(most) == 1 else "have", "n_low": int((per_task == per_task.min()).sum()),
-            "min_queries": int(per_task.min()) - 1, "n_dups": len(dups), "dup_text": dups["text"].iloc[0],
-            "dup_tasks": dups["tasks"].iloc[0].replace(", ", " and "), "n_within": len(within),
-            "within_text": within["text"].iloc[0], "within_rows": int(within["n_rows"].iloc[0]),
-            "within_task": within["task"].iloc[0], "n_glued": len(glued),
-            "n_glued_fixed": int((glued["status"] == "fixed").sum()),
-            "umbrella_pieces": int(umbrella["pieces"].map(len).sum()), "umbrella_strings": len(umbrella)}
-
-
-def rule_facts(alternatives: pd.DataFrame, counts: Mapping[str, int], n_first_listed: int) -> dict:
-    """Chapter 01: our corpus against the paper's, the extraction rules that give its counts, and
-    which counts of scored queries its first-listed percentages fit (``alternatives``:
-    ``fixed_corpus.rule_alternatives``; ``n_first_listed``: our first-listed scored queries)."""
-    from ..reproduction import paper
-
-    rules = alternatives.set_index("rule")
-    single = alternatives[alternatives["rule"].str.startswith("split_one:")]
-    uniform = [r for r in rules.index[rules["matches_paper"].astype(bool)] if not r.startswith("split_one:")]
-    window = list(range(counts["queries_per_trial"] - 6, counts["queries_per_trial"] + 7))
-    n_paper = n_first_listed + int(paper.CORPUS["queries_per_trial"]) - counts["queries_per_trial"]
-    sets = [set(paper.attainable_denominators(paper.FIRST_LISTED[r], window)) for r in ("word_char", "char")]
-    consistent = sorted(sets[0] & sets[1])
-    return {"tasks_vs_paper": fewer_or_more(counts["tasks"] - int(paper.CORPUS["tasks"]), "task"),
-            "descriptions_vs_paper": fewer_or_more(counts["descriptions"] - int(paper.CORPUS["descriptions"]),
-                                                   "description"),
-            "paper_vs_ours": fewer_or_more(int(paper.CORPUS["descriptions"]) - counts["descriptions"], "description"),
-            "paper_tasks": int(paper.CORPUS["tasks"]), "paper_descriptions": int(paper.CORPUS["descriptions"]),
-            "every_tasks": int(rules.loc["split_glued", "tasks"]),
-            "every_descriptions": int(rules.loc["split_glued", "descriptions"]), "n_single": len(single),
-            "n_match": int(single["matches_paper"].sum()), "uniform_rules": ", ".join(uniform) or "none",
-            "only_capital": uniform == ["split_capital"], "fl_word_char": paper.FIRST_LISTED["word_char"],
-            "fl_char": paper.FIRST_LISTED["char"], "n_lo": min(window), "n_hi": max(window),
-            "n_paper": n_paper, "n_ours": n_first_listed, "consistent": ", ".join(map(str, consistent)) or "none",
-            "paper_fits": fits(n_paper, consistent), "ours_fits": fits(n_first_listed, consistent)}

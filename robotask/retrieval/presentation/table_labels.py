@@ -12,9 +12,9 @@ import pandas as pd
 
 from ...words import join
 from ..rankers.registry import RANKERS
-from .sentences import label
+from .phrases import label
 
-QUANTITY_LABELS = {  # corpus quantities (corpus.compare_with_paper and the corpus.* numbers)
+QUANTITY_LABELS = {  # corpus quantities (versus_paper.compare_with_paper and the corpus.* numbers)
     "task_files": "Task files", "tasks": "Tasks in the corpus", "descriptions": "Descriptions",
     "queries_per_trial": "Queries per one-description gallery",
     "other_files": "Task files outside the corpus", "min_per_task": "Fewest descriptions per task",
@@ -63,7 +63,7 @@ def number_label(key: str, source: bool = True) -> str:
 
 
 def reading_label(reading: str) -> str:
-    """An extraction reading of :func:`robotask.retrieval.reproduction.versus_paper.alternative_corpora`:
+    """An extraction reading of :func:`robotask.retrieval.reproduction.versus_paper.corpora_under_readings`:
     ``split_one:play_jenga`` → "split the glued literal of play_jenga"."""
     fixed = {"committed": "the committed corpus", "python": "the committed corpus",
              "split_glued": "split every glued join",
@@ -100,7 +100,7 @@ def excluded_files(accounting: pd.DataFrame) -> pd.DataFrame:
 
 
 def quantities(comparison: pd.DataFrame) -> pd.DataFrame:
-    """``fixed_corpus.compare_with_paper`` with each quantity named for a reader."""
+    """``versus_paper.compare_with_paper`` with each quantity named for a reader."""
     return comparison.assign(quantity=comparison["quantity"].replace(QUANTITY_LABELS))
 
 
@@ -160,7 +160,7 @@ ERROR_KINDS = {  # kind: what the example shows, in the order the table shows th
 }
 
 
-def policy_table(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+def table4(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.policy_table`` beside the paper's Table 4 (``paper.TABLE4``)."""
     table = per_trial_table.copy()
     for policy in ("strict", "either", "primary"):

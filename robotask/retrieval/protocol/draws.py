@@ -20,7 +20,7 @@ import pandas as pd
 from ... import paths
 from ...errors import RobotaskError
 from ...words import named
-from ..libraries.corpus_file import read_corpus_file, too_few
+from .corpus_file import read_corpus_file, too_few
 
 MATCHED_DRAWS = ("continue", "reuse")
 
@@ -105,7 +105,7 @@ def load_study_corpus(corpus_path: str = "", min_per_task: int = 2, label: str =
 
     Parameters
     ----------
-    corpus_path : CSV or YAML file read by :func:`robotask.retrieval.libraries.corpus_file.read_corpus_file`;
+    corpus_path : CSV or YAML file read by :func:`robotask.retrieval.protocol.corpus_file.read_corpus_file`;
         "" = ``data/rlbench/corpus.csv``.
     min_per_task : fewest descriptions per task the design needs.
     label : ``task`` or ``variation`` (``<task>:<variation>``, for corpora with a variation column).

@@ -1,7 +1,7 @@
 """Fixed-gallery retrieval: given queries scored against a given gallery, with no draws.
 
 ``robotask retrieval --gallery FILE --queries FILE [--rankers …] [--out DIR]`` reads both files with the
-corpus reader of ``--corpus`` (:func:`robotask.retrieval.libraries.corpus_file.read_corpus_file`: ``task,text``
+corpus reader of ``--corpus`` (:func:`robotask.retrieval.protocol.corpus_file.read_corpus_file`: ``task,text``
 CSV or a YAML task library, the same errors for bad files). The gallery indexes every text of every task
 (a task needs one text); the queries may repeat a text. Each query's task must be a gallery task.
 
@@ -24,8 +24,8 @@ import pandas as pd
 
 from ... import io
 from ...errors import RobotaskError
-from ..libraries.corpus_file import read_corpus_file
 from ..rankers.registry import check_rankers, display, score
+from .corpus_file import read_corpus_file
 
 QUERY_COLUMNS = ["ranker", "task", "position", "text", "prediction", "correct", "margin", "rank"]
 TIE_DECIMALS = 9

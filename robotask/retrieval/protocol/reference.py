@@ -149,7 +149,7 @@ def fast_predictions(corpus: Corpus, predictions: pd.DataFrame) -> dict[tuple[st
             for key, grp in predictions.groupby(["condition", "trial", "ranker"], sort=False)}
 
 
-def benchmark(corpus: Corpus | None = None, config: StudyConfig | None = None, repeats: int = 3,
+def time_against_reference(corpus: Corpus | None = None, config: StudyConfig | None = None, repeats: int = 3,
               reference_trials: int | None = 2, progress: bool = False) -> dict[str, Any]:
     """Time the whole study (fast path) and the plain reference in one process; compare predictions.
 

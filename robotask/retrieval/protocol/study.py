@@ -293,8 +293,8 @@ def register_cli(subparsers: Any) -> None:
 
 def cli_main(args: Any) -> int:
     """Handler of ``robotask retrieval``."""
-    from ..libraries.corpus_file import check_label
     from ..statistics.across_galleries import summary_table
+    from .corpus_file import check_label
 
     if getattr(args, "gallery", "") or getattr(args, "queries", ""):
         from .fixed_gallery import cli_main as fixed_main

@@ -198,11 +198,6 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     return STORE.embed(texts)
 
 
-def disk_cache_dir() -> Path:
-    """Folder of the on-disk vectors: ``<cache_dir>/minilm/``, one ``.npz`` per embedding call."""
-    return STORE.cache.root
-
-
 def use_disk_cache(enabled: bool | None) -> None:
     """Turn the on-disk vector cache on or off for this process (None = follow the environment).
 
@@ -214,11 +209,6 @@ def use_disk_cache(enabled: bool | None) -> None:
 def n_encoded() -> int:
     """Number of texts the model embedded in this process (the rest came from the disk cache)."""
     return STORE.encoded
-
-
-def cache_size() -> int:
-    """Number of distinct texts embedded so far in this process."""
-    return len(STORE.vectors)
 
 
 def score_minilm(gallery: Sequence[str], queries: Sequence[str], **params: Any) -> np.ndarray:

@@ -28,9 +28,9 @@ FUSION_PARTNER = "char"  # the paper's best lexical ranker
 def score_minilm(gallery: list[str], queries: list[str], index: TextIndex | None = None,
                  **params: Any) -> np.ndarray:
     """Sentence-embedding cosine (all-MiniLM-L6-v2); imports the embedding module when called."""
-    from . import embedding
+    from .embedding import score_minilm as embed
 
-    return embedding.score_minilm(gallery, queries)
+    return embed(gallery, queries)
 
 
 def score_minilm_fusion(gallery: list[str], queries: list[str], partner: str = FUSION_PARTNER,
@@ -49,20 +49,21 @@ def score_minilm_fusion(gallery: list[str], queries: list[str], partner: str = F
     index : precomputed term counts, passed to the partner ranker.
     **params : ranker settings passed on to the partner (each ranker takes the ones it uses).
     """
-    from . import embedding
+    from .embedding import fuse_scores
+    from .embedding import score_minilm as embed
 
     if partner not in LEXICAL_RANKERS:
         raise RobotaskError(f"fusion partner {partner!r} is unknown; expected one of {list(LEXICAL_RANKERS)}")
     lexical = score(partner, list(gallery), list(queries), params, index=index)
-    return embedding.fuse_scores([embedding.score_minilm(gallery, queries), lexical], method=normalisation)
+    return fuse_scores([embed(gallery, queries), lexical], method=normalisation)
 
 
 def score_static(gallery: list[str], queries: list[str], index: TextIndex | None = None,
                  **params: Any) -> np.ndarray:
     """Static-embedding cosine (WordLlama's shipped ``l2_supercat`` table); imported when called."""
-    from . import static_embedding
+    from .static_embedding import score as score_table
 
-    return static_embedding.score(list(gallery), list(queries))
+    return score_table(list(gallery), list(queries))
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,53 @@
 """The reproduction report: the paper's numbers, ours beside them, and where the rankers fail.
 
 - ``paper``: every number the paper states, as data;
-- ``versus_paper``: our numbers under the paper's keys, the comparison and the claim checks;
+- ``versus_paper``: our numbers under the paper's keys, the comparison and the claim checks, and the
+  extraction's counts and alternative rules beside the paper's;
 - ``error_analysis``: query-level comparisons of two rankers (chapter ``06_sentence_embeddings``).
 """
+
+from .error_analysis import (
+    content_words,
+    fail_examples,
+    gallery_texts,
+    help_examples,
+    opposite_confusions,
+    paired_predictions,
+)
+from .paper import (
+    CLAIMS,
+    CORPUS,
+    DUPLICATE,
+    FIRST_LISTED,
+    NAMED_ERRORS,
+    PAIRED,
+    RANKER_ORDER,
+    SETTINGS,
+    TABLE2,
+    TABLE3,
+    TABLE4,
+    WHERE,
+    Claim,
+    attainable,
+    attainable_denominators,
+    denominators,
+    numbers,
+)
+from .versus_paper import (
+    JOIN_RULE_CHANGES,
+    check_claims,
+    compare,
+    compare_with_paper,
+    corpora_under_readings,
+    evaluate_corpora,
+    our_numbers,
+    rule_alternatives,
+)
+
+__all__ = [
+    "CLAIMS", "CORPUS", "Claim", "DUPLICATE", "FIRST_LISTED", "JOIN_RULE_CHANGES", "NAMED_ERRORS", "PAIRED",
+    "RANKER_ORDER", "SETTINGS", "TABLE2", "TABLE3", "TABLE4", "WHERE", "corpora_under_readings", "attainable",
+    "attainable_denominators", "check_claims", "compare", "compare_with_paper", "content_words", "denominators",
+    "evaluate_corpora", "fail_examples", "gallery_texts", "help_examples", "numbers", "opposite_confusions",
+    "our_numbers", "paired_predictions", "rule_alternatives",
+]

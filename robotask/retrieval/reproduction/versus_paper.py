@@ -1,7 +1,8 @@
 """The reproduction report: our numbers under the paper's keys, the comparison, the claims, other corpora.
 
-Used by notebooks ``02``–``05`` (paper values beside ours) and ``05_reproduction_report`` (the full
-comparison and the claims). The paper's numbers are data in :mod:`robotask.retrieval.reproduction.paper`.
+Used by notebooks ``01`` (the corpus counts and extraction rules beside the paper's), ``02``–``05``
+(paper values beside ours) and ``05_reproduction_report`` (the full comparison and the claims).
+The paper's numbers are data in :mod:`robotask.retrieval.reproduction.paper`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import pandas as pd
 
 from ..protocol.draws import Corpus, check_corpus
 from ..protocol.study import StudyConfig, run_study
-from ..rlbench.joins import split_pieces
+from ..rlbench.fixed_corpus import corpus_counts
+from ..rlbench.joins import JOIN_RULES, split_pieces
 from ..statistics import across_galleries
-from .paper import CLAIMS, DUPLICATE, NAMED_ERRORS, PAIRED, numbers
+from .paper import CLAIMS, CORPUS, DUPLICATE, NAMED_ERRORS, PAIRED, numbers
 
 
 def our_numbers(per_trial: pd.DataFrame, corpus: Corpus, config: StudyConfig) -> dict[str, float]:
@@ -134,7 +136,7 @@ def check_claims(per_trial: pd.DataFrame, corpus: Corpus, audit_predictions: pd.
     return pd.DataFrame(rows)
 
 
-def alternative_corpora(literals: pd.DataFrame, min_per_task: int = 3) -> dict[str, pd.DataFrame]:
+def corpora_under_readings(literals: pd.DataFrame, min_per_task: int = 3) -> dict[str, pd.DataFrame]:
     """Corpora that other readings of the RLBench source would give, from ``literals.csv``.
 
     ``committed`` = the value Python returns (our corpus); ``split_one:<task>`` = only that
@@ -186,3 +188,79 @@ def evaluate_corpora(corpora: dict[str, pd.DataFrame], config: StudyConfig) -> p
         row.update({f"mean_{r}": m for r, m in means.items()})
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def compare_with_paper(corpus_df: pd.DataFrame, accounting: pd.DataFrame,
+                       paper: dict | None = None) -> pd.DataFrame:
+    """Our counts next to the paper's: task files, tasks, descriptions, queries per trial."""
+    paper = CORPUS if paper is None else paper
+    ours = {"task_files": len(accounting), **corpus_counts(corpus_df)}
+    rows = [{"quantity": k, "ours": ours[k], "paper": int(paper[k]), "difference": ours[k] - int(paper[k])}
+            for k in ("task_files", "tasks", "descriptions", "queries_per_trial")]
+    return pd.DataFrame(rows)
+
+
+def _single_list_literals(literals: pd.DataFrame) -> pd.DataFrame:
+    """Literals of files that return one list made only of fixed literals (fixed or too_few)."""
+    return literals[literals["status"].isin(["fixed", "too_few"])]
+
+
+def _count(frame: pd.DataFrame, min_descriptions: int) -> tuple[int, int]:
+    """Tasks with at least ``min_descriptions`` rows, and their rows."""
+    sizes = frame.groupby("task").size()
+    kept = sizes[sizes >= min_descriptions]
+    return int(len(kept)), int(kept.sum())
+
+
+JOIN_RULE_CHANGES: dict[str, str] = {
+    "python": "value Python returns (the committed corpus)",
+    "split_glued": "split every join that fuses two words",
+    "split_capital": "split joins where a capitalised piece follows a letter",
+}
+"""What each extraction join rule (``robotask.retrieval.rlbench.joins.JOIN_RULES``) changes, for tables."""
+
+
+def rule_alternatives(
+    literals: pd.DataFrame, min_descriptions: int = 3, paper: dict | None = None
+) -> pd.DataFrame:
+    """Tasks and descriptions that alternative extraction rules would give, from ``literals.csv``.
+
+    Rules: every join rule of ``robotask.retrieval.rlbench.joins.JOIN_RULES`` (``python`` is ours);
+    ``dedupe_within_task``; ``any_fixed_literal`` (keep the fixed literals of every file, also
+    beside templates and in branches); and ``split_one:<task>`` (ours with only that task's glued
+    literal split).
+
+    Returns
+    -------
+    DataFrame
+        ``rule, change, tasks, descriptions, matches_paper``.
+    """
+    paper = CORPUS if paper is None else paper
+    single = _single_list_literals(literals)
+    ours = literals[literals["status"] == "fixed"]
+
+    def texts(frame: pd.DataFrame, rule_of) -> pd.DataFrame:
+        """One row per description when each literal's pieces are read with ``rule_of(task)``."""
+        return pd.DataFrame(
+            [{"task": r.task, "text": t} for r in frame.itertuples()
+             for t in split_pieces(r.pieces, rule_of(r.task))],
+            columns=["task", "text"],
+        )
+
+    rules = [(name, JOIN_RULE_CHANGES.get(name, name), texts(single, lambda _t, n=name: n))
+             for name in JOIN_RULES]
+    rules += [
+        ("dedupe_within_task", "drop texts repeated inside a task",
+         ours.drop_duplicates(["task", "text"])),
+        ("any_fixed_literal", "keep fixed literals of every file (branches, templates too)",
+         literals),
+    ]
+    for task in sorted(ours.loc[ours["n_glued_joins"] > 0, "task"].unique()):
+        frame = texts(ours, lambda t, chosen=task: "split_glued" if t == chosen else "python")
+        rules.append((f"split_one:{task}", f"split only the glued literal of {task}", frame))
+    rows = []
+    for name, change, frame in rules:
+        n_tasks, n_desc = _count(frame, min_descriptions)
+        rows.append({"rule": name, "change": change, "tasks": n_tasks, "descriptions": n_desc,
+                     "matches_paper": n_tasks == paper["tasks"] and n_desc == paper["descriptions"]})
+    return pd.DataFrame(rows, columns=["rule", "change", "tasks", "descriptions", "matches_paper"])

@@ -273,7 +273,17 @@ def extract_tables(
 ) -> dict[str, pd.DataFrame]:
     """The three extraction tables ``corpus``, ``accounting`` and ``literals`` of a checkout.
 
-    Parameters are those of :func:`extract_directory`.
+    Parameters
+    ----------
+    rlbench_dir : str or Path
+        The repository root or its ``rlbench/tasks`` folder.
+    revision : str, optional
+        Source revision written into the tables (``""`` when None).
+    min_descriptions : int
+        Fewest fixed descriptions a task needs to enter the corpus.
+    join_rule : str
+        How implicitly concatenated literals are read (:data:`JOIN_RULES`); the committed corpus
+        uses ``python``. ``split_capital`` gives the paper's 62 tasks / 296 descriptions.
     """
     check_join_rule(join_rule)
     results = classify_directory(rlbench_dir, min_descriptions, join_rule)
@@ -283,35 +293,6 @@ def extract_tables(
         "accounting": accounting_frame(results, revision),
         "literals": literals_frame(results),
     }
-
-
-def extract_directory(
-    rlbench_dir: str | Path,
-    revision: str | None = None,
-    min_descriptions: int = MIN_DESCRIPTIONS,
-    join_rule: str = "python",
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Extract the corpus and the per-file accounting from an RLBench checkout.
-
-    Parameters
-    ----------
-    rlbench_dir : str or Path
-        The repository root or its ``rlbench/tasks`` folder.
-    revision : str, optional
-        Source revision written into both tables (``""`` when None).
-    min_descriptions : int
-        Fewest fixed descriptions a task needs to enter the corpus.
-    join_rule : str
-        How implicitly concatenated literals are read (:data:`JOIN_RULES`); the committed corpus
-        uses ``python``. ``split_capital`` gives the paper's 62 tasks / 296 descriptions.
-
-    Returns
-    -------
-    (corpus, accounting) : tuple of DataFrame
-        ``corpus`` has ``CORPUS_COLUMNS``; ``accounting`` has ``ACCOUNTING_COLUMNS``, one row per file.
-    """
-    tables = extract_tables(rlbench_dir, revision, min_descriptions, join_rule)
-    return tables["corpus"], tables["accounting"]
 
 
 NOTICE_TEMPLATE = """\

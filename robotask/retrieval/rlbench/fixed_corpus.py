@@ -15,9 +15,8 @@ import pandas as pd
 from ... import paths
 from ...errors import RobotaskError
 from ...words import named
-from ..reproduction.paper import CORPUS as PAPER_CORPUS
 from .extraction import STATUS_LABELS, STATUSES, extract_tables
-from .joins import JOIN_RULES, is_capital_join, is_glued_join, split_pieces
+from .joins import is_capital_join, is_glued_join
 
 REQUIRED_COLUMNS = ("task", "text")
 
@@ -181,72 +180,6 @@ def glued_literals(literals: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["task", "status", "line", "text", "marked", "capitalised"])
 
 
-def _single_list_literals(literals: pd.DataFrame) -> pd.DataFrame:
-    """Literals of files that return one list made only of fixed literals (fixed or too_few)."""
-    return literals[literals["status"].isin(["fixed", "too_few"])]
-
-
-def _count(frame: pd.DataFrame, min_descriptions: int) -> tuple[int, int]:
-    """Tasks with at least ``min_descriptions`` rows, and their rows."""
-    sizes = frame.groupby("task").size()
-    kept = sizes[sizes >= min_descriptions]
-    return int(len(kept)), int(kept.sum())
-
-
-JOIN_RULE_CHANGES: dict[str, str] = {
-    "python": "value Python returns (the committed corpus)",
-    "split_glued": "split every join that fuses two words",
-    "split_capital": "split joins where a capitalised piece follows a letter",
-}
-"""What each extraction join rule (``robotask.retrieval.rlbench.joins.JOIN_RULES``) changes, for tables."""
-
-
-def rule_alternatives(
-    literals: pd.DataFrame, min_descriptions: int = 3, paper: dict | None = None
-) -> pd.DataFrame:
-    """Tasks and descriptions that alternative extraction rules would give, from ``literals.csv``.
-
-    Rules: every join rule of ``robotask.retrieval.rlbench.joins.JOIN_RULES`` (``python`` is ours);
-    ``dedupe_within_task``; ``any_fixed_literal`` (keep the fixed literals of every file, also
-    beside templates and in branches); and ``split_one:<task>`` (ours with only that task's glued
-    literal split).
-
-    Returns
-    -------
-    DataFrame
-        ``rule, change, tasks, descriptions, matches_paper``.
-    """
-    paper = PAPER_CORPUS if paper is None else paper
-    single = _single_list_literals(literals)
-    ours = literals[literals["status"] == "fixed"]
-
-    def texts(frame: pd.DataFrame, rule_of) -> pd.DataFrame:
-        """One row per description when each literal's pieces are read with ``rule_of(task)``."""
-        return pd.DataFrame(
-            [{"task": r.task, "text": t} for r in frame.itertuples()
-             for t in split_pieces(r.pieces, rule_of(r.task))],
-            columns=["task", "text"],
-        )
-
-    rules = [(name, JOIN_RULE_CHANGES.get(name, name), texts(single, lambda _t, n=name: n))
-             for name in JOIN_RULES]
-    rules += [
-        ("dedupe_within_task", "drop texts repeated inside a task",
-         ours.drop_duplicates(["task", "text"])),
-        ("any_fixed_literal", "keep fixed literals of every file (branches, templates too)",
-         literals),
-    ]
-    for task in sorted(ours.loc[ours["n_glued_joins"] > 0, "task"].unique()):
-        frame = texts(ours, lambda t, chosen=task: "split_glued" if t == chosen else "python")
-        rules.append((f"split_one:{task}", f"split only the glued literal of {task}", frame))
-    rows = []
-    for name, change, frame in rules:
-        n_tasks, n_desc = _count(frame, min_descriptions)
-        rows.append({"rule": name, "change": change, "tasks": n_tasks, "descriptions": n_desc,
-                     "matches_paper": n_tasks == paper["tasks"] and n_desc == paper["descriptions"]})
-    return pd.DataFrame(rows, columns=["rule", "change", "tasks", "descriptions", "matches_paper"])
-
-
 TYPO_EXAMPLES: dict[str, str] = {
     "tha handle": "tha → the",
     "the hone": "hone → phone",
@@ -302,16 +235,6 @@ def status_summary(accounting: pd.DataFrame) -> pd.DataFrame:
             "example": part["file"].iloc[0],
             "example reason": part["reason"].iloc[0],
         })
-    return pd.DataFrame(rows)
-
-
-def compare_with_paper(corpus_df: pd.DataFrame, accounting: pd.DataFrame,
-                       paper: dict | None = None) -> pd.DataFrame:
-    """Our counts next to the paper's: task files, tasks, descriptions, queries per trial."""
-    paper = PAPER_CORPUS if paper is None else paper
-    ours = {"task_files": len(accounting), **corpus_counts(corpus_df)}
-    rows = [{"quantity": k, "ours": ours[k], "paper": int(paper[k]), "difference": ours[k] - int(paper[k])}
-            for k in ("task_files", "tasks", "descriptions", "queries_per_trial")]
     return pd.DataFrame(rows)
 
 

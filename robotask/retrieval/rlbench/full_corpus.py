@@ -1,6 +1,6 @@
 """Every RLBench task file, every variation: the full description corpus and its accounting.
 
-:func:`full_corpus_tables` runs the static evaluator (:mod:`robotask.retrieval.static_evaluator.evaluator`) over all
+:func:`full_corpus_tables` runs the AST interpreter (:mod:`robotask.retrieval.ast_interpreter.evaluator`) over all
 ``rlbench/tasks/*.py`` files of one revision (``__init__.py`` excluded), read from a checkout or
 straight from a git repository (``git show``; nothing is checked out, imported or executed), and
 returns two tables:
@@ -30,7 +30,7 @@ import pandas as pd
 from ... import io as rio
 from ... import paths
 from ...errors import RobotaskError
-from ..static_evaluator.evaluator import TaskVariations, evaluate_task_file
+from ..ast_interpreter.evaluator import TaskVariations, evaluate_task_file
 from .licence import RLBENCH_LICENCE
 
 CORPUS_COLUMNS = ["task", "variation", "variation_value", "position", "text", "file", "line",
@@ -218,7 +218,7 @@ def summary(tables: dict[str, pd.DataFrame]) -> str:
 README_TEMPLATE = """\
 # RLBench descriptions of every task file and every variation
 
-Evaluated by `robotask.retrieval.rlbench.full_corpus` (static evaluator `robotask.retrieval.static_evaluator.evaluator`,
+Evaluated by `robotask.retrieval.rlbench.full_corpus` (AST interpreter `robotask.retrieval.ast_interpreter.evaluator`,
 Python's `ast` only: no task code is imported or executed) from the files `rlbench/tasks/*.py`
 of the RLBench repository (https://github.com/stepjam/RLBench, path `rlbench/tasks/`) at
 revision {revision}. Sibling modules of the same revision (`rlbench/const.py`: the colour list)

@@ -2,10 +2,44 @@
 
 - :mod:`.budget`: k indexed wordings per task, the same held-out queries for every k (matched, as chapter 03).
 - :mod:`.averages`: task-averaged (macro) beside query-weighted (micro) accuracy of one gallery.
-- :mod:`.phrases`: small tested phrases for the chapter (which ranker leads, whether the order changes).
+- :mod:`.pool` (library size over the pooled :mod:`.catalog`), :mod:`.side_studies` (seen → unseen on RoboTwin,
+  paired wins, each ranker's cost), all run by :func:`.experiments.run_all`; :mod:`.figures`.
+- :mod:`.values` (the numbers the chapter glues) and :mod:`.phrases` (small tested phrases: which ranker
+  leads, whether the order changes).
 - :mod:`.claims`: the paper's claims on each new library; :mod:`.tables`: the curves' shape as numbers
   (bands at every point, paired gains, slopes per series of draws and per half of the size range).
 
 Every gallery comes from :mod:`robotask.retrieval.protocol.draws` (seeded permutations per task) and is
 scored by :func:`robotask.retrieval.protocol.study.predict` (max over a task's indexed texts, deterministic ties).
 """
+
+from .averages import macro_micro
+from .budget import budget_curve, eligible, order_by_k, plateau_k, run_matched, usable_ks
+from .catalog import PATHS, POOLED, TITLES, read
+from .claims import claims_of, claims_table
+from .experiments import NEW, ScalingResults, library_claims, run_all, summary
+from .figures import budget_figure, cost_figure, size_figure
+from .phrases import (
+    budget_effect,
+    direction,
+    disagree_where,
+    leader,
+    leaders_by,
+    order_change,
+    shape,
+    share_phrase,
+    span,
+)
+from .pool import log_sizes, size_curve, slope_per_doubling
+from .side_studies import cost, paired_wins, seen_unseen
+from .tables import band_table, paired_gain, slope_halves, slope_range
+from .values import BUDGET_PARTS, budget_readings, size_readings
+
+__all__ = [
+    "BUDGET_PARTS", "NEW", "PATHS", "POOLED", "ScalingResults", "TITLES", "band_table", "budget_curve",
+    "budget_effect", "budget_figure", "budget_readings", "claims_of", "claims_table", "cost", "cost_figure",
+    "direction", "disagree_where", "eligible", "leader", "leaders_by", "library_claims", "log_sizes", "macro_micro",
+    "order_by_k", "order_change", "paired_gain", "paired_wins", "plateau_k", "read", "run_all", "run_matched",
+    "seen_unseen", "shape", "share_phrase", "size_curve", "size_figure", "size_readings", "slope_halves",
+    "slope_per_doubling", "slope_range", "span", "summary", "usable_ks",
+]

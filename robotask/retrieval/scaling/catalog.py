@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..libraries.corpus_file import read_corpus_file
+from ..protocol.corpus_file import read_corpus_file
 from ..protocol.draws import check_corpus
 
 __all__ = ["PATHS", "TITLES", "POOLED", "read", "check_corpus"]

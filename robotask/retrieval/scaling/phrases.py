@@ -25,11 +25,6 @@ def leader(means: dict[str, float]) -> str:
     return min(means, key=lambda r: (-means[r], r))
 
 
-def wins_phrase(wins: int, n: int) -> str:
-    """'in w of n galleries'."""
-    return f"in {wins} of {n} galleries"
-
-
 def leaders_by(orders: dict[int, list[str]], name: str = "k") -> str:
     """The leading ranker over runs of x: "Word+Char at k = 1, Char TF-IDF at k = 2–32"."""
     runs: list[list] = []

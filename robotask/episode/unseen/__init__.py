@@ -1,0 +1,120 @@
+"""Do the tasks carry over to episodes the heads never saw? The suite over a collection of episodes
+(chapter 14): the tasks' data merged across episodes (``task_data``), the suite on a split of held-out
+episodes (``held_out``), the suite's ``--collection`` option (``cli``), the collection of chapter 14 and its
+costs (``costs``), the splits it runs (``design``), its tables (``tables``, ``shown``), its figure
+(``figures``), the numbers it glues (``values``) and its phrases (``phrases``)."""
+
+from .cli import fold_means, fold_rows, run_suite_on_collection
+from .costs import (
+    FULL_DATASET_EPISODES,
+    RELEASE_GIB_PER_EPISODE,
+    feature_bytes,
+    measure_scaling,
+    project_full_dataset,
+    study_collection,
+)
+from .design import (
+    Setting,
+    chronological_settings,
+    curve_settings,
+    cv_settings,
+    random_folds_like,
+    run_settings,
+    shift_settings,
+)
+from .figures import figure_learning_curves
+from .held_out import run_collection_suite, run_collection_task
+from .shown import (
+    NOT_RUN_HEADERS,
+    SCALING_HEADERS,
+    answer_table,
+    chronological_table,
+    coverage_table,
+    curve_table,
+    mlp_table,
+    protocol_table,
+    shift_display,
+)
+from .tables import (
+    chronological_drop,
+    curve_summary,
+    episodes_needed,
+    factor_table,
+    fold_coverage,
+    fold_summary,
+    hurt_tasks,
+    not_run_table,
+    shift_table,
+    transfer_table,
+)
+from .task_data import load_window_sets
+from .values import (
+    collection_facts,
+    coverage_facts,
+    curve_facts,
+    drop_facts,
+    headline,
+    mlp_facts,
+    projection_facts,
+    runs_facts,
+    scaling_facts,
+    shift_facts,
+    still_improving,
+    transfer_facts,
+    won_every_fold,
+)
+
+__all__ = [
+    "fold_means",
+    "fold_rows",
+    "run_suite_on_collection",
+    "FULL_DATASET_EPISODES",
+    "RELEASE_GIB_PER_EPISODE",
+    "feature_bytes",
+    "measure_scaling",
+    "project_full_dataset",
+    "study_collection",
+    "Setting",
+    "chronological_settings",
+    "curve_settings",
+    "cv_settings",
+    "random_folds_like",
+    "run_settings",
+    "shift_settings",
+    "figure_learning_curves",
+    "run_collection_suite",
+    "run_collection_task",
+    "NOT_RUN_HEADERS",
+    "SCALING_HEADERS",
+    "answer_table",
+    "chronological_table",
+    "coverage_table",
+    "curve_table",
+    "mlp_table",
+    "protocol_table",
+    "shift_display",
+    "chronological_drop",
+    "curve_summary",
+    "episodes_needed",
+    "factor_table",
+    "fold_coverage",
+    "fold_summary",
+    "hurt_tasks",
+    "not_run_table",
+    "shift_table",
+    "transfer_table",
+    "load_window_sets",
+    "collection_facts",
+    "scaling_facts",
+    "won_every_fold",
+    "transfer_facts",
+    "mlp_facts",
+    "drop_facts",
+    "shift_facts",
+    "curve_facts",
+    "still_improving",
+    "coverage_facts",
+    "runs_facts",
+    "projection_facts",
+    "headline",
+]

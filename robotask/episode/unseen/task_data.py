@@ -1,0 +1,202 @@
+"""The twelve tasks over an episode collection: train on some episodes, test on unseen ones.
+
+Each task's builder (``tasks.TASKS[id].build``) runs on every episode's own ``WindowSet``, so no sample
+ever mixes two episodes (no pair or forecast crosses an episode boundary). :func:`merge_task_data`
+then stacks the per-episode samples on one timeline (each episode's frames offset past the previous
+one), with the class vocabulary of the training episodes first, and sets train = samples of the
+training episodes, test = samples of the test episodes. The heads, baselines and metrics are the
+suite's own (``head_runs``, ``scoring``); scalers are fitted on training rows only (``standardize``).
+With the chronological split every episode is split 70/30 in time and the parts are stacked the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..features import windows as W
+from ..features.layout import FeatureOptions
+from ..features.windowset import WindowSet, episode_labels
+from ..files.loader import load_episode
+from ..files.manifest import Collection
+from ..tasks.builders import TaskData, TaskUnavailable
+from ..tasks.protocols import Protocol
+from ..tasks.registry import TASKS, TEST_FRACTION
+from ..tasks.splits import EpisodeSplit
+
+EPISODE_GAP = 1000  # frames between stacked episodes on the merged timeline
+
+
+def window_set_from_artifacts(artifacts: str | os.PathLike, episode_dir: str | os.PathLike,
+                              options: FeatureOptions = FeatureOptions()) -> WindowSet:
+    """The WindowSet of an episode from its feature artifacts (``robotask features``) and its folder."""
+    art = Path(artifacts)
+    with np.load(art / "shared_windows.npz") as z:
+        X = z["X"]
+    windows = pd.read_csv(art / "windows.csv", keep_default_na=False)
+    manifest = json.loads((art / "feature_manifest.json").read_text())
+    episode = load_episode(episode_dir)
+    action, subtask, objects = episode_labels(episode)
+    return WindowSet(X, manifest, windows, action, subtask, objects, episode, options=options)
+
+
+def _encode(part: TaskData, names: list[str]) -> np.ndarray:
+    """A part's targets re-encoded to the merged vocabulary ``names``."""
+    lookup = {n: i for i, n in enumerate(names)}
+    if part.kind == "multilabel":
+        y = np.zeros((len(part.y), len(names)), dtype=np.int8)
+        y[:, [lookup[n] for n in part.class_names]] = part.y
+        return y
+    return np.array([lookup[part.class_names[i]] for i in part.y], dtype=np.int64)
+
+
+def _merge_extra(parts: list[TaskData], offsets: list[int]) -> dict:
+    """Per-sample extras stacked; boundaries shifted to the merged timeline; text groups recomputed."""
+    extra: dict[str, Any] = {}
+    for key, first in parts[0].extra.items():
+        if key == "boundaries":
+            extra[key] = np.concatenate([p.extra[key] + o for p, o in zip(parts, offsets)])
+        elif isinstance(first, np.ndarray) and len(first) == len(parts[0].y):
+            extra[key] = np.concatenate([p.extra[key] for p in parts])
+        else:
+            extra[key] = first
+    return extra
+
+
+def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, int]) -> TaskData:
+    """Stack per-episode TaskData ``(episode_id, data, side)`` (side: train / test) into one task.
+
+    The vocabulary lists the classes of the training parts first (in order of appearance), then
+    classes seen only in test; train / test are the rows of the train / test parts.
+    """
+    datas = [d for _, d, _ in parts]
+    kind = datas[0].kind
+    names: list[str] = []
+    if kind in ("classification", "binary", "multilabel"):
+        ordered = [d for _, d, s in parts if s == "train"] + [d for _, d, s in parts if s != "train"]
+        names = list(dict.fromkeys(n for d in ordered for n in d.class_names))
+        y = np.concatenate([_encode(d, names) for d in datas])
+    else:
+        y = np.concatenate([d.y for d in datas])
+    frames = ("start_frame", "end_frame", "center_frame", "span_end")
+    rows = []
+    for eid, d, side in parts:
+        r = d.rows.copy()
+        r[list(frames)] = r[list(frames)] + offsets[eid]
+        rows.append(r.assign(episode_id=eid, side=side))
+    rows_df = pd.concat(rows, ignore_index=True)
+    rows_df["sample_index"] = np.arange(len(rows_df))
+    data = TaskData(kind=kind, X=np.concatenate([d.X for d in datas]).astype(np.float32, copy=False), y=y,
+                    rows=rows_df, class_names=names, owns_x=True,
+                    extra=_merge_extra(datas, [offsets[e] for e, _, _ in parts]))
+    if "groups" in data.extra:
+        _, groups = np.unique(data.y, axis=0, return_inverse=True)
+        data.extra["groups"] = groups.ravel()
+    side = rows_df["side"].to_numpy()
+    data.train, data.test = np.flatnonzero(side == "train"), np.flatnonzero(side == "test")
+    return data
+
+
+BuildKey = tuple[str, str, str, FeatureOptions, Protocol]  # task, episode id, episode folder, options, protocol
+
+
+@dataclass
+class BuiltTasks:
+    """The per-episode TaskData that one collection run builds, kept for the run's next split (merges copy it).
+
+    Created by the run (``run_collection_suite``, ``design.run_settings``, ``robotask suite --collection``),
+    passed down, and dropped with it. Keyed on what a built TaskData depends on: the task, the episode (id
+    and folder), the window options and the protocol, so no two episodes can share an entry.
+    """
+
+    built: dict[BuildKey, TaskData | TaskUnavailable] = field(default_factory=dict)
+
+    def task_data(self, task_id: str, eid: str, ws: WindowSet, protocol: Protocol) -> TaskData:
+        """``TASKS[task_id].build(ws, protocol)``, built once per run.
+
+        Raises the task's ``TaskUnavailable`` again for an episode that cannot build it.
+        """
+        key = (task_id, eid, str(ws.episode.path), ws.options, protocol)
+        if key not in self.built:
+            try:
+                self.built[key] = TASKS[task_id].build(ws, protocol)
+            except TaskUnavailable as exc:
+                self.built[key] = exc
+        done = self.built[key]
+        if isinstance(done, TaskUnavailable):
+            raise done
+        return done
+
+    def prebuild(self, sets: dict[str, WindowSet], protocols: list[Protocol]) -> None:
+        """Build every task of every episode under each protocol now (before forked workers share them)."""
+        for protocol in protocols:
+            for task_id in TASKS:
+                for eid, ws in sets.items():
+                    try:
+                        self.task_data(task_id, eid, ws, protocol)
+                    except TaskUnavailable:
+                        pass
+
+
+def _parts(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
+           chronological: bool, built: BuiltTasks) -> list[tuple[str, TaskData, str]]:
+    """Per-episode TaskData of the split's episodes (an episode lacking what the task needs is left out)."""
+    out = []
+    for eid in (split.train + split.test if not chronological else split.train):
+        try:
+            data = built.task_data(task_id, eid, sets[eid], protocol)
+        except TaskUnavailable:
+            continue
+        if not chronological:
+            out.append((eid, data, "train" if eid in split.train else "test"))
+            continue
+        tr, te = W.chronological_split(len(data.y), TEST_FRACTION)
+        for side, idx in (("train", tr), ("test", te)):
+            out.append((f"{eid}:{side}", _take(data, idx), side))
+    return out
+
+
+def _take(data: TaskData, idx: np.ndarray) -> TaskData:
+    """Rows ``idx`` of a TaskData (per-sample extras included)."""
+    n = len(data.y)
+    extra = {k: (v[idx] if isinstance(v, np.ndarray) and len(v) == n and k != "boundaries" else v)
+             for k, v in data.extra.items()}
+    return TaskData(kind=data.kind, X=data.X[idx], y=data.y[idx], rows=data.rows.iloc[idx].reset_index(drop=True),
+                    class_names=list(data.class_names), owns_x=True, extra=extra)
+
+
+def collection_task_data(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
+                         chronological: bool = False, with_validation: bool = False,
+                         built: BuiltTasks | None = None) -> TaskData:
+    """The merged TaskData of a task over a split (unseen episodes, or chronological within each episode).
+
+    ``built`` holds the run's per-episode TaskData (None: built for this call only)."""
+    parts = _parts(task_id, sets, split, protocol, chronological, BuiltTasks() if built is None else built)
+    sides = {s for _, _, s in parts}
+    if sides != {"train", "test"}:
+        raise TaskUnavailable(f"no episode of the {'test' if 'train' in sides else 'training'} side can build it")
+    offsets, at = {}, 0
+    for eid, d, _ in parts:
+        offsets[eid] = at
+        at += int(d.rows["span_end"].max()) + EPISODE_GAP
+    data = merge_task_data(parts, offsets)
+    if with_validation and protocol.validation_early_stopping:
+        train_eps = list(dict.fromkeys(data.rows["episode_id"].to_numpy()[data.train]))
+        if len(train_eps) >= 2:
+            last = data.rows["episode_id"].to_numpy()[data.train] == train_eps[-1]
+            data.val, data.extra["train_core"] = data.train[last], data.train[~last]
+    return data
+
+
+def load_window_sets(collection: Collection, features_dir: str | os.PathLike,
+                     options: FeatureOptions = FeatureOptions()) -> dict[str, WindowSet]:
+    """WindowSets of the collection's episodes that have artifacts under ``features_dir/<episode_id>``."""
+    root = Path(features_dir)
+    return {eid: window_set_from_artifacts(root / eid, collection.path(eid), options)
+            for eid in collection.ids if (root / eid / "shared_windows.npz").is_file()}

@@ -1,6 +1,0 @@
-"""The static evaluator: what ``init_episode(index)`` returns for each variation, computed with ``ast``.
-
-Task code is never imported or run. ``evaluator`` is the entry point; ``interpreter`` runs the
-statements, ``expressions`` computes the expressions, ``templates`` fills ``%``/``format``/``+``/``join``
-templates, and ``values`` holds the values they compute with.
-"""

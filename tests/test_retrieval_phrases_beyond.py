@@ -1,0 +1,84 @@
+"""The phrases chapters 06–08 glue into their Markdown say what the numbers say."""
+
+import math
+
+import pandas as pd
+
+from robotask.retrieval import presentation as sb
+
+
+def test_numbers_as_the_prose_shows_them():
+    assert sb.shown(64.83) == "64.8" and sb.shown(4.94, True) == "+4.9" and sb.shown(-1, True) == "−1.0"
+    assert sb.shown(float("nan")) == "—" and sb.shown(3.0, digits=0) == "3"
+    assert sb.plain(pd.Series([1.5]).iloc[0]) == 1.5 and type(sb.plain(pd.Series([1.5]).iloc[0])) is float
+    assert sb.plain("text") == "text"
+    assert sb.p_value(0.1234) == "P = 0.12" and sb.p_value(1e-22) == "P < 0.001"
+
+
+def test_direction_words_follow_the_sign_at_one_decimal():
+    assert sb.sign_word(0.2) == "raises" and sb.sign_word(-0.2) == "lowers" and sb.sign_word(0.04) == "leaves unchanged"
+    assert sb.sign_word(1, "more", "less", "as") == "more"
+    assert sb.interval_side(0.1, 2) == "lies above zero" and sb.interval_side(-2, -0.1) == "lies below zero"
+    assert sb.interval_side(-1, 1) == "includes zero"
+    assert sb.moves_compared(-1.0, [-5.0, -4.0]) == "less than"
+    assert sb.moves_compared(-6.0, [-5.0, -4.0]) == "more than"
+    assert sb.moves_compared(-4.5, [-5.0, -4.0]) == "within the range of"
+    assert sb.moves_compared(-4.7, [float("nan"), -10.3]) == "less than"
+    assert sb.time_ratio(87.0, 1.0) == "about 87 times as long as" and sb.time_ratio(1, 1.1) == "about as long as"
+    assert sb.time_ratio(0.1, 1.0) == "less time than"
+
+
+def test_chapter_06_phrases():
+    assert sb.cache_source(False, 293, 293) == "embedded by the model in this run"
+    assert sb.cache_source(True, 0, 293).startswith("read from the on-disk vector cache")
+    assert "(1 of them)" in sb.cache_source(True, 1, 293)
+    means = pd.Series({"bm25": 60.1, "char": 64.8, "word_char": 66.0, "minilm": 80.0})
+    assert sb.best_of(means, ["bm25", "char", "word_char"]) == "Word+Char"
+    assert sb.best_of(means, ["lsa"]) == "none"
+    assert sb.cosine_reading(0.88, 0.89) == "almost as close to the query as the paraphrase"
+    assert sb.cosine_reading(0.5, 0.9) == "clearly further from the query than the paraphrase"
+    assert sb.cosine_reading(0.9, 0.8) == "closer to the query than the paraphrase is"
+
+
+def test_chapter_07_phrases():
+    assert sb.dominant_source(5.0, 2.0) == "the finite set of instructions"
+    assert sb.dominant_source(2.0, 5.0) == "the draw of the galleries"
+    assert sb.criteria_agreement(0.001, 1, 3, 0.05) == "both criteria separate the two rankers"
+    assert sb.criteria_agreement(0.001, -1, 3, 0.05).startswith("only the permutation test")
+    assert sb.criteria_agreement(0.5, 1, 3, 0.05).startswith("only the bootstrap interval")
+    assert sb.criteria_agreement(0.5, -1, 3, 0.05) == "neither criterion separates them"
+    claims = pd.DataFrame({"claim": ["char > bm25", "bm25 > word", "word > lsa"],
+                           "verdict": ["supported", "not resolved", "supported"]})
+    assert sb.claims_with(claims, "supported") == "Char TF-IDF > BM25 and Word TF-IDF > LSA-32"
+    assert sb.claims_with(claims, "contradicted") == "none"
+
+
+def test_chapter_08_phrases():
+    assert sb.signs(pd.Series([1.0, 2.0])) == "every ranker gains"
+    three = "1 ranker gains, 1 ranker loses accuracy and 1 ranker stays the same"
+    assert sb.signs(pd.Series([1.0, -2.0, 0.01])) == three
+    assert sb.signs(pd.Series([-1.0, -2.0, 3.0])) == "1 ranker gains and 2 rankers lose accuracy"
+    assert sb.intervals_excluding_zero(pd.Series([1.0, -3, -1]), pd.Series([2.0, -1, 1])) == "2 of 3"
+    assert sb.pair_list([("close_box", "open_box")]) == "close_box ↔ open_box" and sb.pair_list([]) == "none"
+
+
+def test_perturbation_values_read_the_table():
+    table = pd.DataFrame({"perturbation": ["spelling"] * 3, "ranker": ["bm25", "char", "word"],
+                          "change": [-8.0, -1.0, -9.5], "lo": [-10.0, -2.5, -12.0], "hi": [-6.0, 0.5, -7.0]})
+    v = sb.perturbation_values(table, "spelling")
+    assert v["spelling_signs"] == "every ranker loses accuracy" and v["spelling_clear"] == "2 of 3"
+    assert (v["spelling_low"], v["spelling_low_ranker"]) == ("−9.5", "Word TF-IDF")
+    assert (v["spelling_high"], v["spelling_high_ranker"]) == ("−1.0", "Char TF-IDF")
+    assert (v["spelling_big"], v["spelling_big_lo"], v["spelling_big_hi"]) == ("−9.5", "−12.0", "−7.0")
+    missing = sb.perturbation_values(table, "inflection")
+    assert set(missing.values()) == {"—"} and len(missing) == len(v)
+    assert not any(isinstance(x, float) and math.isnan(x) for x in v.values())
+
+
+def test_glue_values_glues_plain_numbers(monkeypatch):
+    import myst_nb
+
+    glued = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: glued.update({name: (value, display)}))
+    sb.glue_values(mean=pd.Series([64.8]).iloc[0], who="Char TF-IDF")
+    assert glued == {"mean": (64.8, False), "who": ("Char TF-IDF", False)} and type(glued["mean"][0]) is float

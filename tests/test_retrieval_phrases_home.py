@@ -1,0 +1,36 @@
+"""The home page's sentences and the number words agree with the numbers they describe."""
+
+from robotask import words
+from robotask.retrieval import presentation
+from robotask.retrieval.reproduction import paper
+
+
+def test_ordering_is_by_mean_and_shows_each_mean():
+    text = presentation.ordering({"bm25": 55.0, "char": 61.0, "lsa": 52.5})
+    assert text == "Char TF-IDF (61.0 %) > BM25 (55.0 %) > LSA-32 (52.5 %)"
+
+
+def test_headline_puts_the_papers_number_next_to_ours():
+    ours = {r: {"mean": v["mean"] + 2} for r, v in paper.TABLE2.items()}
+    text = presentation.headline(ours, paper.TABLE2)
+    lead = max(paper.TABLE2, key=lambda r: paper.TABLE2[r]["mean"])
+    assert f"{paper.TABLE2[lead]['mean']:.1f} %" in text and f"{ours[lead]['mean']:.1f} %" in text
+    assert "it leads our run too" in text
+
+
+def test_counts_and_signs_read_as_words():
+    assert ([words.count(n, w) for n, w in [(1, "query"), (2, "query"), (3, "loss"), (80.0, "gallery")]] ==
+        ["1 query", "2 queries", "3 losses", "80 galleries"])
+    assert words.pp(4.94) == "+4.9 pp" and words.pp(-1) == "−1.0 pp"
+    assert words.pp(-0.02) == "0.0 pp" and words.pp(0.04) == "0.0 pp"
+    assert presentation.verb(1, "has", "have") == "has" and presentation.verb(0, "has", "have") == "have"
+    assert presentation.noun(1, "gallery") == "gallery" and presentation.noun(2, "gallery") == "galleries"
+
+
+def test_claim_labels_and_headers_name_rankers_by_label():
+    from robotask.retrieval import presentation as sb
+    assert sb.claim_label("bm25 > word") == "BM25 > Word TF-IDF"
+    assert sb.claim_label("word_char > bm25") == "Word+Char > BM25"
+    assert sb.ranker_headers(["query", "char predicts", "trials"]) == {"char predicts": "Char TF-IDF predicts"}
+    assert sb.PAIRED_HEADERS["p_perm_holm"] == "P (Holm)"
+    assert sb.PAIRED_HEADERS["mean_diff"] == "Mean difference (pp)"
