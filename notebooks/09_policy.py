@@ -39,7 +39,6 @@ n_bootstrap: int = 1000  # bootstrap replicates over tasks and paraphrases
 output_dir: str = ""  # result folder (empty: _build/results/09_policy)
 
 # %% tags=["remove-input"]
-# ruff: noqa: E402 (the imports follow the parameters cell, as in every chapter)
 from robotask import plots
 from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
