@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
 from robotask.errors import RobotaskError
 from robotask.retrieval.policy import (
     association,
+    by_type,
     discrimination,
     paraphrases,
     phrases,
@@ -79,6 +81,17 @@ def test_association_perfect_none_and_confounded_by_task():
     crude_gap = 100 * (2 / 4 - 2 / 4)
     assert out["gap"].estimate == pytest.approx(crude_gap)
     assert out["mh_gap"].estimate == pytest.approx(-100 / 3)
+
+
+def test_gap_by_type_and_success_difference():
+    retrieved = np.array([1, 1, 0, 0, 1, 1, 0, 0])
+    success = np.array([1, 1, 0, 0, 1, 0, 1, 0])
+    masks = {"a": np.arange(8) < 4, "b": np.arange(8) >= 4}
+    gaps = association.gap_by_type(np.ones((3, 8)), retrieved, success, masks)
+    assert gaps["a"].estimate == 100 and gaps["b"].estimate == 0 and gaps["a"].low == gaps["a"].high == 100
+    para = pd.DataFrame({"high": ["act"] * 4 + ["comp"] * 4, "success": success})
+    diff = by_type.success_difference(para, np.ones((2, 8)), "act", "comp")
+    assert diff.estimate == 0 and diff.low == diff.high == 0
 
 
 def test_verdict_words_come_from_the_interval():

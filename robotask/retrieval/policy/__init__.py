@@ -19,8 +19,15 @@ rankers place it to whether the policy succeeded:
 Imports only the core and the retrieval rooms ``libraries``, ``protocol`` and ``rankers``.
 """
 
-from .association import MEASURES, association_measures, crude, mantel_haenszel
-from .by_type import ACCURACY_COLUMNS, accuracy_by_type, difference, success_by_type, type_masks
+from .association import MEASURES, association_measures, crude, gap_by_type, mantel_haenszel
+from .by_type import (
+    ACCURACY_COLUMNS,
+    accuracy_by_type,
+    difference,
+    success_by_type,
+    success_difference,
+    type_masks,
+)
 from .discrimination import auc_intervals, paired_difference, pride_distance, weighted_auc
 from .figures import figure_accuracy_by_type, figure_success_by_retrieval
 from .paraphrases import (
@@ -37,7 +44,7 @@ from .phrases import difference_word, gap_word, odds_word, share, signal_label, 
 from .placements import PLACEMENT_COLUMNS, Placements, place_all
 from .probe import SOURCE_SIGNALS, PolicyStudy, margin_signal, run_policy_study, signals_of
 from .resampling import Interval, interval, two_stage_weights, weighted_mean
-from .tables import accuracy_table, association_table, auc_table, data_table, mid_table, shown
+from .tables import accuracy_table, association_table, auc_table, data_table, mid_table, shown, type_gap_table
 from .values import (
     association_values,
     headline,
@@ -49,14 +56,14 @@ from .values import (
 )
 
 __all__ = [
-    "ACCURACY_COLUMNS", "GALLERIES", "GALLERY_TITLES", "HIGH_TITLES", "HIGH_TYPES", "MEASURES",
-    "PLACEMENT_COLUMNS", "SOURCE_SIGNALS", "Interval", "Placements", "PolicyStudy", "accuracy_by_type",
-    "accuracy_table", "association_measures", "association_table", "association_values", "auc_intervals",
-    "auc_table", "crude", "data_table", "difference", "difference_word", "figure_accuracy_by_type",
-    "figure_success_by_retrieval", "gallery_frame", "gallery_sizes", "gap_word", "goal_task", "headline",
-    "interval", "load_paraphrases", "mantel_haenszel", "margin_signal", "mid_table", "odds_word",
-    "paired_difference", "place_all", "policy_answer_values", "policy_values", "pride_distance",
-    "retrieval_values", "run_policy_study", "share", "shown", "signal_label", "signal_values", "signals_of",
-    "success_by_type", "summary", "two_stage_weights", "type_label", "type_masks", "weighted_auc",
-    "weighted_mean",
+    "ACCURACY_COLUMNS", "GALLERIES", "GALLERY_TITLES", "HIGH_TITLES", "HIGH_TYPES", "Interval", "MEASURES",
+    "PLACEMENT_COLUMNS", "Placements", "PolicyStudy", "SOURCE_SIGNALS", "accuracy_by_type", "accuracy_table",
+    "association_measures", "association_table", "association_values", "auc_intervals", "auc_table", "crude",
+    "data_table", "difference", "difference_word", "figure_accuracy_by_type", "figure_success_by_retrieval",
+    "gallery_frame", "gallery_sizes", "gap_by_type", "gap_word", "goal_task", "headline", "interval",
+    "load_paraphrases", "mantel_haenszel", "margin_signal", "mid_table", "odds_word", "paired_difference",
+    "place_all", "policy_answer_values", "policy_values", "pride_distance", "retrieval_values",
+    "run_policy_study", "share", "shown", "signal_label", "signal_values", "signals_of", "success_by_type",
+    "success_difference", "summary", "two_stage_weights", "type_gap_table", "type_label", "type_masks",
+    "weighted_auc", "weighted_mean",
 ]

@@ -68,3 +68,14 @@ def association_measures(weights: np.ndarray, retrieved: np.ndarray, success: np
     point = {**crude(ones, retrieved, success), **mantel_haenszel(ones, retrieved, success, strata)}
     reps = {**crude(weights, retrieved, success), **mantel_haenszel(weights, retrieved, success, strata)}
     return {m: interval(float(point[m][0]), reps[m]) for m in MEASURES}
+
+
+def gap_by_type(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray,
+                masks: dict[str, np.ndarray]) -> dict[str, Interval]:
+    """The gap (points) among the paraphrases of each type (``name → mask``), with its interval."""
+    r, s = np.asarray(retrieved), np.asarray(success)
+    out = {}
+    for name, mask in masks.items():
+        point = crude(np.ones((1, int(mask.sum()))), r[mask], s[mask])["gap"][0]
+        out[name] = interval(float(point), crude(weights[:, mask], r[mask], s[mask])["gap"])
+    return out

@@ -61,3 +61,13 @@ def success_by_type(paraphrases: pd.DataFrame, weights: np.ndarray) -> pd.DataFr
         iv = interval(100 * float(success[mask].mean()), 100 * weighted_mean(weights, success, mask))
         rows.append(dict(level=level, type=value, n=int(mask.sum()), **iv.as_dict()))
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS[2:])
+
+
+def success_difference(paraphrases: pd.DataFrame, weights: np.ndarray, a: str, b: str,
+                       level: str = "high") -> Interval:
+    """The policy's success (%) on type ``a`` minus type ``b`` of ``level``, with its paired interval."""
+    success = paraphrases["success"].to_numpy(np.float64)
+    mask_a, mask_b = (paraphrases[level] == a).to_numpy(), (paraphrases[level] == b).to_numpy()
+    point = 100 * (success[mask_a].mean() - success[mask_b].mean())
+    reps = 100 * (weighted_mean(weights, success, mask_a) - weighted_mean(weights, success, mask_b))
+    return interval(float(point), reps)

@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
-from .association import association_measures
-from .by_type import Key, accuracy_by_type, difference, success_by_type
+from .association import association_measures, gap_by_type
+from .by_type import Key, accuracy_by_type, difference, success_by_type, success_difference
 from .discrimination import auc_intervals, paired_difference, pride_distance
-from .paraphrases import GALLERIES, gallery_frame, gallery_sizes, load_paraphrases
+from .paraphrases import GALLERIES, HIGH_TYPES, gallery_frame, gallery_sizes, load_paraphrases
 from .placements import Placements, place_all
 from .resampling import Interval, two_stage_weights
 
@@ -47,6 +47,7 @@ class PolicyStudy:
     within_task_aucs: dict[str, Interval]
     auc_replicates: dict[str, np.ndarray] = field(repr=False)
     within_task_replicates: dict[str, np.ndarray] = field(repr=False)
+    success_differences: dict[str, Interval] = field(default_factory=dict)
     n_bootstrap: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -73,9 +74,12 @@ def signals_of(paraphrases: pd.DataFrame, placements: Placements) -> dict[str, n
 def _associations(study_in: tuple[pd.DataFrame, Placements], weights: np.ndarray) -> pd.DataFrame:
     paraphrases, placements = study_in
     success, tasks = paraphrases["success"].to_numpy(), paraphrases["task"].to_numpy()
+    masks = {t: (paraphrases["high"] == t).to_numpy() for t in HIGH_TYPES}
     rows = []
     for gallery, ranker in placements.keys:
-        found = association_measures(weights, placements.column(gallery, ranker, "correct"), success, tasks)
+        correct = placements.column(gallery, ranker, "correct")
+        found = association_measures(weights, correct, success, tasks)
+        found.update({f"gap:{t}": iv for t, iv in gap_by_type(weights, correct, success, masks).items()})
         rows.extend(dict(gallery=gallery, ranker=ranker, measure=m, **iv.as_dict()) for m, iv in found.items())
     return pd.DataFrame(rows)
 
@@ -101,6 +105,8 @@ def run_policy_study(*, rankers: list[str], n_bootstrap: int, seed: int, paraphr
                         accuracy_replicates=accuracy_replicates, success=success_by_type(para, weights),
                         associations=_associations((para, placements), weights), aucs=aucs,
                         within_task_aucs=within, auc_replicates=reps, within_task_replicates=within_reps,
+                        success_differences={f"{a}-{b}": success_difference(para, weights, a, b)
+                                             for a, b in (("act", "comp"), ("obj", "comp"), ("act", "obj"))},
                         n_bootstrap=n_bootstrap)
     end = time.perf_counter()
     study.seconds.update(scoring=clock["scored"] - clock["start"], statistics=end - clock["scored"],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..rankers.registry import display
-from .paraphrases import HIGH_TITLES
+from .paraphrases import HIGH_TITLES, HIGH_TYPES
 from .phrases import difference_word, gap_word, signal_label, type_label
 from .probe import PolicyStudy
 from .resampling import Interval
@@ -78,6 +78,21 @@ def association_table(study: PolicyStudy, gallery: str) -> pd.DataFrame:
                      "Odds ratio": _iv(iv("odds_ratio"), 2), "Within task: gap (pp)": _iv(iv("mh_gap")),
                      "Within task: odds ratio": _iv(iv("mh_odds_ratio"), 2),
                      "Success, retrieved vs missed": gap_word(iv("gap"))})
+    return pd.DataFrame(rows)
+
+
+def type_gap_table(study: PolicyStudy, gallery: str) -> pd.DataFrame:
+    """Per ranker in ``gallery``: the gap (success when retrieved minus when missed, points) within each ``high``
+    type, with its interval and its word."""
+    assoc = study.associations[study.associations["gallery"] == gallery].set_index(["ranker", "measure"])
+    rows = []
+    for ranker in study.rankers:
+        row = {"Ranker": display(ranker)}
+        for t in HIGH_TYPES:
+            r = assoc.loc[(ranker, f"gap:{t}")]
+            iv = Interval(r.estimate, r.low, r.high)
+            row[f"{type_label(t)}: gap (pp)"] = f"{_iv(iv)}, {gap_word(iv)}"
+        rows.append(row)
     return pd.DataFrame(rows)
 
 

@@ -65,6 +65,7 @@ def summary(study: PolicyStudy, seed: int) -> dict[str, Any]:
             "galleries": study.galleries,
             "accuracy": study.accuracy.to_dict("records"), "type_differences": types, "gallery_drops": drops,
             "associations": study.associations.to_dict("records"),
+            "success_differences": {k: _l(iv) for k, iv in study.success_differences.items()},
             "aucs": {name: _l(iv) for name, iv in study.aucs.items()},
             "within_task_aucs": {name: _l(iv) for name, iv in study.within_task_aucs.items()},
             "auc_comparisons": _comparisons(study), "within_task_comparisons": _comparisons(study, True),
@@ -104,6 +105,10 @@ def association_values(s: dict[str, Any]) -> dict[str, Any]:
         for measure in ("success_retrieved", "success_missed", "gap", "mh_gap", "mh_odds_ratio"):
             _glue_interval(out, f"{g}_{measure}", _l(_association(s, g, top, measure)))
         out[f"{g}_gap_word"] = gap_word(_association(s, g, top, "gap"))
+        for t in HIGH_TYPES:
+            _glue_interval(out, f"{g}_gap_{t}", _l(_association(s, g, top, f"gap:{t}")))
+            out[f"{g}_gap_{t}_share"] = share([gap_word(_association(s, g, r, f"gap:{t}")) for r in s["rankers"]],
+                                              "higher when retrieved")
         out[f"{g}_mh_word"] = gap_word(_association(s, g, top, "mh_gap"))
     return out
 
@@ -162,6 +167,10 @@ def policy_values(s: dict[str, Any]) -> dict[str, Any]:
     out.update({f"n_{t}": f"{n:,}" for t, n in d["n_by_high"].items()})
     for kind, values in d["success"].items():
         _glue_interval(out, f"success_{kind.replace('+', '_')}", values)
+    for pair, values in s["success_differences"].items():
+        key = f"success_{pair.replace('-', '_minus_')}"
+        _glue_interval(out, key, values)
+        out[f"{key}_word"] = difference_word(_iv(values))
     for g, sizes in s["galleries"].items():
         out[f"{g}_tasks"], out[f"{g}_texts"], out[f"{g}_title"] = sizes["tasks"], sizes["texts"], GALLERY_TITLES[g]
     return {**out, **retrieval_values(s), **association_values(s), **signal_values(s)}
@@ -179,5 +188,9 @@ def policy_answer_values(s: dict[str, Any] | None) -> dict[str, Any]:
             "libero_acc_comp", "libero_act_comp", "libero_act_comp_low", "libero_act_comp_high",
             "best_signal", "auc_best", "auc_best_low", "auc_best_high", "auc_pride", "best_margin_signal",
             "auc_best_margin", "best_margin_minus_pride", "best_margin_minus_pride_low",
-            "best_margin_minus_pride_high", "best_margin_minus_pride_word", "success_all"]
+            "best_margin_minus_pride_high", "best_margin_minus_pride_word", "success_all",
+            "libero_gap_act", "libero_gap_obj", "libero_gap_comp", "libero_gap_comp_low", "libero_gap_comp_high",
+            "libero_gap_comp_share", "libero_gap_act_share", "libero_gap_obj_share", "success_act", "success_comp",
+            "success_act_minus_comp", "success_act_minus_comp_low", "success_act_minus_comp_high",
+            "success_act_minus_comp_word"]
     return {f"policy_{k}": v[k] for k in keys}
