@@ -14,7 +14,7 @@ rankers place it to whether the policy succeeded:
   pooled and within task, and their paired differences;
 - ``probe``: all of it in one call on one set of replicates (``run_policy_study``);
 - ``values`` (``summary.json``, what the chapter glues, the home page's values), ``phrases`` (verdict words,
-  from :func:`robotask.verdicts.verdict`), ``tables``, ``figures``.
+  from :func:`robotask.words.verdict`), ``tables``, ``figures``.
 
 Imports only the core and the retrieval rooms ``libraries``, ``protocol`` and ``rankers``.
 """

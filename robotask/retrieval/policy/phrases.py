@@ -1,4 +1,4 @@
-"""The chapter's data-dependent words, each from :func:`robotask.verdicts.verdict` or a count.
+"""The chapter's data-dependent words, each from :func:`robotask.words.verdict` or a count.
 
 A deciding word ("higher", "better", "lower") is read from a paired interval: the whole interval on one side of
 zero, or "not resolved". Nothing here writes a sentence.
@@ -6,8 +6,7 @@ zero, or "not resolved". Nothing here writes a sentence.
 
 from __future__ import annotations
 
-from ...verdicts import verdict
-from ...words import count
+from ...words import count, verdict
 from ..rankers.registry import display
 from .paraphrases import GALLERY_TITLES, HIGH_TITLES
 from .probe import SOURCE_SIGNALS

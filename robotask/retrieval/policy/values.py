@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...verdicts import UNRESOLVED
+from ...words import UNRESOLVED
 from ..rankers.registry import PAPER_RANKERS, display
 from .paraphrases import GALLERIES, GALLERY_TITLES, HIGH_TYPES
 from .phrases import difference_word, gap_word, share, signal_label
