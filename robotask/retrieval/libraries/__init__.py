@@ -2,6 +2,8 @@
 
 - ``calvin``, ``robocasa``, ``robotwin``, ``libero``: derive ``data/<library>/`` from a checkout (``extracted``:
   the committed tables they wrote);
+- ``libero_para``: derive ``data/libero_para/`` (LIBERO-Para's paraphrases, taxonomy and one policy's logged
+  outcome on each);
 - ``transfer`` (chapter ``09_transfer``) and ``transfer_tables`` (its tables and claim checks).
 """
 
@@ -18,6 +20,7 @@ from .calvin import (
 )
 from .extracted import extraction_main, write_tables
 from .libero import BDDL_ROOT, LANGUAGE, instruction_key, libero_rows, write_libero
+from .libero_para import libero_para_rows, write_libero_para
 from .robocasa import (
     SLOT_WORDS,
     SOURCE,
@@ -90,8 +93,9 @@ __all__ = [
     "SOURCE", "SPLITS", "SlotFill", "TASK_COLUMN", "TEMPLATES", "TEXT_COLUMNS", "Unresolved", "assignments",
     "calvin_corpus", "category", "claims", "decode_cell", "error_counts", "error_examples", "error_shares",
     "examples", "extraction_main", "fill_slots", "first_gallery", "gains", "info_expressions", "instruction_key",
-    "libero_rows", "load_library", "long_summary", "matched", "matched_subset", "near_shares",
+    "libero_para_rows", "libero_rows", "load_library", "long_summary", "matched", "matched_subset", "near_shares",
     "one_word_neighbours", "overview", "paired", "read_repository_file", "robocasa_rows", "robotwin_rows",
     "run_library", "run_transfer", "sensitivity", "signed", "slot_word", "static_value", "table2", "task_slots",
-    "verify_examples", "write_calvin", "write_libero", "write_robocasa", "write_robotwin", "write_tables",
+    "verify_examples", "write_calvin", "write_libero", "write_libero_para", "write_robocasa", "write_robotwin",
+    "write_tables",
 ]
