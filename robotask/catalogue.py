@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from .errors import RobotaskError
 
 OUTCOMES = ("error", "warning", "handled")
@@ -71,3 +73,34 @@ def run_case(case: Case) -> Outcome:
     if case.outcome == "handled" and isinstance(note, str):
         return Outcome(case, "handled", note.replace(tmp, "<tmp>"))
     return Outcome(case, "nothing", "")
+
+
+def run_catalogue(cases: list[Case]) -> list[Outcome]:
+    """Run every case; what a command prints on the way is not a case's message, so it is dropped."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return [run_case(c) for c in cases]
+
+
+def outcome_table(outcomes: list[Outcome]) -> pd.DataFrame:
+    """One row per case: group, input, expected and got outcome, message, and whether it is as expected."""
+    return pd.DataFrame([
+        {"group": o.case.group, "input": o.case.name, "expected": o.case.outcome, "got": o.got,
+         "message": o.message, "ok": o.ok} for o in outcomes],
+        columns=["group", "input", "expected", "got", "message", "ok"])
+
+
+def group_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per group of :func:`outcome_table`: cases, how many got their outcome, and how many must end each way."""
+    by = table.groupby("group", sort=False)
+    must = {kind: (table["expected"] == kind).groupby(table["group"], sort=False).sum() for kind in OUTCOMES}
+    return pd.DataFrame({"cases": by.size(), "as_expected": by["ok"].sum(), **must}).reset_index()
+
+
+def outcome_values(table: pd.DataFrame) -> dict[str, int]:
+    """The counts chapter 98 glues: cases, groups, cases as expected, crashes, and each expected outcome."""
+    return {"n_cases": len(table), "n_groups": int(table["group"].nunique()), "n_ok": int(table["ok"].sum()),
+            "n_crash": int((table["got"] == "crash").sum()),
+            **{f"n_{kind}": int((table["expected"] == kind).sum()) for kind in OUTCOMES}}
