@@ -37,13 +37,8 @@ from robotask import plots
 from robotask.book import Page, read_summary, show_figure, show_md
 from robotask.episode.report import suite_values, unseen_values
 from robotask.retrieval.policy import policy_answer_values
-from robotask.retrieval.presentation import (
-    beyond_values,
-    char_vs_bm25,
-    figure_ranker_spread,
-    ordering,
-    paper_values,
-)
+from robotask.retrieval.presentation import (beyond_values, char_vs_bm25, figure_ranker_spread,
+                                             ordering, paper_values)
 from robotask.retrieval.reproduction import TABLE2
 
 plots.use_style()

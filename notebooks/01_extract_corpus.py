@@ -35,36 +35,16 @@ output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import (
-    EXCLUDED_HEADERS,
-    corpus_facts,
-    excluded_files,
-    figure_descriptions_per_task,
-    glue_all,
-    plain_reasons,
-    quantities,
-    rule_facts,
-)
-from robotask.retrieval.reproduction import (
-    CORPUS,
-    FIRST_LISTED,
-    compare_with_paper,
-    rule_alternatives,
-)
-from robotask.retrieval.rlbench import (
-    MIN_DESCRIPTIONS,
-    STATUSES,
-    committed_tables,
-    corpus_counts,
-    descriptions_per_task,
-    duplicate_texts,
-    first_listed_scored_queries,
-    glued_literals,
-    reextract_and_compare,
-    status_summary,
-    text_oddities,
-    within_task_duplicates,
-)
+from robotask.retrieval.presentation import (EXCLUDED_HEADERS, corpus_facts, excluded_files,
+                                             figure_descriptions_per_task, glue_all, plain_reasons,
+                                             quantities, rule_facts)
+from robotask.retrieval.reproduction import (CORPUS, FIRST_LISTED, compare_with_paper,
+                                             rule_alternatives)
+from robotask.retrieval.rlbench import (MIN_DESCRIPTIONS, STATUSES, committed_tables, corpus_counts,
+                                        descriptions_per_task, duplicate_texts,
+                                        first_listed_scored_queries, glued_literals,
+                                        reextract_and_compare, status_summary, text_oddities,
+                                        within_task_duplicates)
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 page = Page("01_extract_corpus")

@@ -52,20 +52,10 @@ save_all_predictions: bool = False  # write predictions of every trial
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation import (
-    PAIR_HEADERS,
-    TABLE2_HEADERS,
-    figure_paired_histograms,
-    figure_ranker_spread,
-    figure_trial_distributions,
-    glue_all,
-    labels,
-    ordering,
-    paired,
-    paired_facts,
-    spread_facts,
-    table2,
-)
+from robotask.retrieval.presentation import (PAIR_HEADERS, TABLE2_HEADERS, figure_paired_histograms,
+                                             figure_ranker_spread, figure_trial_distributions,
+                                             glue_all, labels, ordering, paired, paired_facts,
+                                             spread_facts, table2)
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2

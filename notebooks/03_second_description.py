@@ -46,21 +46,10 @@ import dataclasses
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation import (
-    TABLE3_HEADERS,
-    figure_matched,
-    glue_all,
-    matched_facts,
-    same_signs,
-    table3,
-    two_readings,
-)
-from robotask.retrieval.protocol import (
-    POLICIES,
-    config_from_parameters,
-    load_study_corpus,
-    run_study,
-)
+from robotask.retrieval.presentation import (TABLE3_HEADERS, figure_matched, glue_all,
+                                             matched_facts, same_signs, table3, two_readings)
+from robotask.retrieval.protocol import (POLICIES, config_from_parameters, load_study_corpus,
+                                         run_study)
 from robotask.retrieval.reproduction import TABLE3
 from robotask.retrieval.statistics import matched_table
 

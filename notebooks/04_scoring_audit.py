@@ -44,22 +44,10 @@ from robotask import io
 from robotask.book import Page, show_md
 from robotask.io import write_json
 from robotask.retrieval.perturbations import opposite_tasks
-from robotask.retrieval.presentation import (
-    ERROR_HEADERS,
-    NAMED_HEADERS,
-    POLICY_HEADERS,
-    duplicate_facts,
-    error_counts,
-    error_examples,
-    first_listed_facts,
-    first_listed_table,
-    glue_all,
-    label,
-    named_errors,
-    per_draw,
-    policy_facts,
-    table4,
-)
+from robotask.retrieval.presentation import (ERROR_HEADERS, NAMED_HEADERS, POLICY_HEADERS,
+                                             duplicate_facts, error_counts, error_examples,
+                                             first_listed_facts, first_listed_table, glue_all,
+                                             label, named_errors, per_draw, policy_facts, table4)
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.reproduction import FIRST_LISTED, NAMED_ERRORS, TABLE4
 from robotask.retrieval.statistics import exclusion_counts, policy_table, summary_table

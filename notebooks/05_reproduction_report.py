@@ -49,44 +49,17 @@ benchmark_reference_trials: int = 2  # trials timed with the reference (0: skip)
 from robotask import io, plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
-from robotask.retrieval.presentation import (
-    DENOMINATOR_HEADERS,
-    GAP_HEADERS,
-    LARGEST_HEADERS,
-    OVERVIEW_HEADERS,
-    alternative_facts,
-    alternative_headers,
-    claims_table,
-    comparison_overview,
-    corpus_size_facts,
-    draw_gap,
-    draw_verdict,
-    fewer_or_more,
-    figure_paper_vs_ours,
-    glue_all,
-    glue_missing,
-    how_many,
-    largest_differences,
-    number_label,
-    offset_reading,
-    reading_label,
-)
-from robotask.retrieval.protocol import (
-    config_from_parameters,
-    load_study_corpus,
-    run_study,
-    time_against_reference,
-)
-from robotask.retrieval.reproduction import (
-    CORPUS,
-    RANKER_ORDER,
-    TABLE2,
-    check_claims,
-    compare,
-    corpora_under_readings,
-    evaluate_corpora,
-    our_numbers,
-)
+from robotask.retrieval.presentation import (DENOMINATOR_HEADERS, GAP_HEADERS, LARGEST_HEADERS,
+                                             OVERVIEW_HEADERS, alternative_facts,
+                                             alternative_headers, claims_table, comparison_overview,
+                                             corpus_size_facts, draw_gap, draw_verdict,
+                                             fewer_or_more, figure_paper_vs_ours, glue_all,
+                                             glue_missing, how_many, largest_differences,
+                                             number_label, offset_reading, reading_label)
+from robotask.retrieval.protocol import (config_from_parameters, load_study_corpus, run_study,
+                                         time_against_reference)
+from robotask.retrieval.reproduction import (CORPUS, RANKER_ORDER, TABLE2, check_claims, compare,
+                                             corpora_under_readings, evaluate_corpora, our_numbers)
 from robotask.retrieval.rlbench import load_accounting, load_literals
 from robotask.retrieval.statistics import summary_table
 

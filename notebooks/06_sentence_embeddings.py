@@ -48,35 +48,16 @@ import pandas as pd
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import (
-    PAIRED_HEADERS,
-    best_of,
-    cache_source,
-    cosine_reading,
-    figure_means_with_intervals,
-    glue_values,
-    interval_side,
-    label,
-    ranker_headers,
-    shown,
-    sign_word,
-    time_ratio,
-)
+from robotask.retrieval.presentation import (PAIRED_HEADERS, best_of, cache_source, cosine_reading,
+                                             figure_means_with_intervals, glue_values,
+                                             interval_side, label, ranker_headers, shown, sign_word,
+                                             time_ratio)
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import RANKERS, embed, n_encoded, score_minilm, use_disk_cache
-from robotask.retrieval.reproduction import (
-    fail_examples,
-    help_examples,
-    opposite_confusions,
-    paired_predictions,
-)
-from robotask.retrieval.statistics import (
-    bootstrap_table,
-    format_p,
-    paired_comparisons,
-    per_query_from_predictions,
-    summary_table,
-)
+from robotask.retrieval.reproduction import (fail_examples, help_examples, opposite_confusions,
+                                             paired_predictions)
+from robotask.retrieval.statistics import (bootstrap_table, format_p, paired_comparisons,
+                                           per_query_from_predictions, summary_table)
 from robotask.words import join
 
 plots.use_style()  # the book's figure style, for every figure of this chapter

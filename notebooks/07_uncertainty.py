@@ -41,33 +41,17 @@ import numpy as np
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import (
-    PAIRED_HEADERS,
-    claim_label,
-    claims_with,
-    criteria_agreement,
-    dominant_source,
-    figure_means_with_intervals,
-    figure_paired_differences,
-    glue_values,
-    label,
-    p_value,
-    shown,
-)
+from robotask.retrieval.presentation import (PAIRED_HEADERS, claim_label, claims_with,
+                                             criteria_agreement, dominant_source,
+                                             figure_means_with_intervals, figure_paired_differences,
+                                             glue_values, label, p_value, shown)
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2
-from robotask.retrieval.statistics import (
-    all_pairs,
-    bootstrap_table,
-    format_p,
-    ordering_verdicts,
-    paired_comparisons,
-    paper_orderings,
-    per_query_from_predictions,
-    summary_table,
-    trial_accuracy,
-)
+from robotask.retrieval.statistics import (all_pairs, bootstrap_table, format_p, ordering_verdicts,
+                                           paired_comparisons, paper_orderings,
+                                           per_query_from_predictions, summary_table,
+                                           trial_accuracy)
 from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter

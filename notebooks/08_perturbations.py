@@ -43,24 +43,12 @@ output_dir: str = ""  # where result files go; empty: _build/results/<chapter>
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.perturbations import (
-    PERTURBATIONS,
-    check_perturbations,
-    no_opposite_stay_rate,
-    opposite_tasks,
-    perturbation_examples,
-    perturbation_table,
-    run_perturbations,
-)
-from robotask.retrieval.presentation import (
-    figure_perturbation_changes,
-    glue_values,
-    label,
-    moves_compared,
-    pair_list,
-    perturbation_values,
-    shown,
-)
+from robotask.retrieval.perturbations import (PERTURBATIONS, check_perturbations,
+                                              no_opposite_stay_rate, opposite_tasks,
+                                              perturbation_examples, perturbation_table,
+                                              run_perturbations)
+from robotask.retrieval.presentation import (figure_perturbation_changes, glue_values, label,
+                                             moves_compared, pair_list, perturbation_values, shown)
 from robotask.retrieval.protocol import load_study_corpus
 from robotask.retrieval.rankers import RANKERS, check_rankers
 from robotask.retrieval.statistics import format_p

@@ -56,26 +56,10 @@ from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
 from robotask.retrieval.presentation import glue_values, label
 from robotask.retrieval.rankers import display
-from robotask.retrieval.scaling import (
-    NEW,
-    TITLES,
-    band_table,
-    budget_figure,
-    budget_readings,
-    cost_figure,
-    direction,
-    disagree_where,
-    leader,
-    library_claims,
-    plateau_k,
-    read,
-    run_all,
-    share_phrase,
-    size_figure,
-    size_readings,
-    slope_per_doubling,
-    summary,
-)
+from robotask.retrieval.scaling import (NEW, TITLES, band_table, budget_figure, budget_readings,
+                                        cost_figure, direction, disagree_where, leader,
+                                        library_claims, plateau_k, read, run_all, share_phrase,
+                                        size_figure, size_readings, slope_per_doubling, summary)
 from robotask.words import count
 
 plots.use_style()

@@ -42,20 +42,10 @@ output_dir: str = ""  # result folder (empty: _build/results/09_policy)
 from robotask import plots
 from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
-from robotask.retrieval.policy import (
-    accuracy_table,
-    association_table,
-    auc_table,
-    data_table,
-    figure_accuracy_by_type,
-    figure_success_by_retrieval,
-    headline,
-    mid_table,
-    policy_values,
-    run_policy_study,
-    summary,
-    type_gap_table,
-)
+from robotask.retrieval.policy import (accuracy_table, association_table, auc_table, data_table,
+                                       figure_accuracy_by_type, figure_success_by_retrieval,
+                                       headline, mid_table, policy_values, run_policy_study,
+                                       summary, type_gap_table)
 from robotask.retrieval.presentation import glue_values
 
 plots.use_style()

@@ -48,33 +48,13 @@ import pandas as pd
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_csv, write_json
-from robotask.retrieval.libraries import (
-    LIBRARIES,
-    claims,
-    error_shares,
-    examples,
-    gains,
-    long_summary,
-    matched,
-    near_shares,
-    overview,
-    paired,
-    run_transfer,
-    sensitivity,
-    table2,
-    verify_examples,
-)
-from robotask.retrieval.presentation import (
-    best_ranker,
-    by_library,
-    char_lead,
-    figure_transfer_gains,
-    figure_transfer_spread,
-    glue_values,
-    task_right_reading,
-    where_all_hold,
-    widest,
-)
+from robotask.retrieval.libraries import (LIBRARIES, claims, error_shares, examples, gains,
+                                          long_summary, matched, near_shares, overview, paired,
+                                          run_transfer, sensitivity, table2, verify_examples)
+from robotask.retrieval.presentation import (best_ranker, by_library, char_lead,
+                                             figure_transfer_gains, figure_transfer_spread,
+                                             glue_values, task_right_reading, where_all_hold,
+                                             widest)
 from robotask.retrieval.protocol import config_from_parameters
 from robotask.words import count
 

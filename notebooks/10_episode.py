@@ -41,25 +41,11 @@ import numpy as np
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.episode.files import load_episode
-from robotask.episode.report import (
-    contact_label,
-    depth_summary,
-    episode_kind,
-    figure_camera_frames,
-    figure_depth,
-    figure_imu,
-    figure_spectrogram,
-    figure_timeline,
-    figure_trajectories,
-    frame_range,
-    glue_all,
-    imu_summary,
-    label_statistics,
-    label_words,
-    modality_table,
-    moments_table,
-    motion_summary,
-)
+from robotask.episode.report import (contact_label, depth_summary, episode_kind,
+                                     figure_camera_frames, figure_depth, figure_imu,
+                                     figure_spectrogram, figure_timeline, figure_trajectories,
+                                     frame_range, glue_all, imu_summary, label_statistics,
+                                     label_words, modality_table, moments_table, motion_summary)
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import pct

@@ -41,26 +41,12 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import Page, show_figure
-from robotask.episode.features import (
-                 REAL_SAMPLE_COVERAGE,
-                 chronological_split,
-                 group_columns,
-                 load_window_set,
-                 window_starts,
-                 write_artifacts,
-)
-from robotask.episode.report import (
-                 PUBLISHED_HAND,
-                 coverage_display,
-                 coverage_table,
-                 figure_block_sizes,
-                 figure_schedule_coverage,
-                 figure_window_labels,
-                 glue_all,
-                 labelled_windows,
-                 layout_table,
-                 spread_counts,
-)
+from robotask.episode.features import (REAL_SAMPLE_COVERAGE, chronological_split, group_columns,
+                                       load_window_set, window_starts, write_artifacts)
+from robotask.episode.report import (PUBLISHED_HAND, coverage_display, coverage_table,
+                                     figure_block_sizes, figure_schedule_coverage,
+                                     figure_window_labels, glue_all, labelled_windows, layout_table,
+                                     spread_counts)
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import number

@@ -40,38 +40,15 @@ from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.episode.features import load_window_set
 from robotask.episode.models import MLPConfig
-from robotask.episode.report import (
-    EXAMPLE_HEADERS,
-    PUBLISHED_HAND,
-    TABLE_HEADERS,
-    anomalies,
-    chapter_id,
-    diagnostics_table,
-    episode_facts,
-    examples_table,
-    figure_caption,
-    glue_all,
-    hand_gap,
-    metric_name,
-    metrics_table,
-    not_run,
-    ok_results,
-    page_values,
-    recap_table,
-    task_figures,
-    task_summary,
-)
+from robotask.episode.report import (EXAMPLE_HEADERS, PUBLISHED_HAND, TABLE_HEADERS, anomalies,
+                                     chapter_id, diagnostics_table, episode_facts, examples_table,
+                                     figure_caption, glue_all, hand_gap, metric_name, metrics_table,
+                                     not_run, ok_results, page_values, recap_table, task_figures,
+                                     task_summary)
 from robotask.episode.suite import PUBLISHED_REAL_SAMPLE, SuiteConfig, parse_heads, run_task
 from robotask.episode.synthesis import ensure_episode
-from robotask.episode.tasks import (
-    FUTURE_FRAMES,
-    PROTOCOLS,
-    TEST_FRACTION,
-    VALIDATION_FRACTION,
-    describe_fixes,
-    get_protocol,
-    get_task,
-)
+from robotask.episode.tasks import (FUTURE_FRAMES, PROTOCOLS, TEST_FRACTION, VALIDATION_FRACTION,
+                                    describe_fixes, get_protocol, get_task)
 from robotask.io import write_json
 from robotask.words import join, number
 

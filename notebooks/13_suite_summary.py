@@ -31,25 +31,11 @@ output_dir: str = ""  # where result files go; empty: _build/results/13_suite_su
 # %% tags=["show-input"]
 from robotask import paths
 from robotask.book import Page, show_figure, show_md
-from robotask.episode.report import (
-    bar_order,
-    explanations_text,
-    figure_summary,
-    glue_all,
-    label_task_means,
-    off_scale_values,
-    primary_long,
-    protocol_changes,
-    protocols_of,
-    published_coverage_table,
-    read_optional,
-    read_task_summaries,
-    recap_values,
-    schedules_of,
-    summary_caption,
-    summary_table,
-    wins_table,
-)
+from robotask.episode.report import (bar_order, explanations_text, figure_summary, glue_all,
+                                     label_task_means, off_scale_values, primary_long,
+                                     protocol_changes, protocols_of, published_coverage_table,
+                                     read_optional, read_task_summaries, recap_values, schedules_of,
+                                     summary_caption, summary_table, wins_table)
 from robotask.episode.suite import PUBLISHED_COVERAGE, PUBLISHED_REAL_SAMPLE
 from robotask.io import write_csv, write_json
 from robotask.words import count, join

@@ -15,13 +15,13 @@
 # %% [markdown]
 # # Reproducing this book
 #
-# This page records what produced the book you are reading: the parameters each chapter was
-# executed with, the package versions, the machine, and how long each chapter took. Everything
-# below is read from the build itself: the runner's log (`run_log.json`) and the installed
-# packages. Nothing is typed in.
+# This page records what produced the book you are reading: the commit, the parameters each chapter
+# was executed with, the package versions, the instruction libraries and their upstream revisions,
+# the machine, and how long each chapter took. Everything below is read from the build itself (the
+# runner's log `run_log.json`, the installed packages, the shipped data); nothing is typed in.
 #
-# - **Inputs:** the run log written by `robotask run`, the installed packages, saved benchmark
-#   results.
+# - **Inputs:** the run log written by `robotask run`, the installed packages, `data/*/corpus.csv`,
+#   saved benchmark results.
 # - **Outputs:** the tables below and `timings.json` (run times; not compared between runs).
 
 # %% tags=["parameters"]
@@ -30,23 +30,15 @@ benchmarks_dir: str = "_build/benchmarks"  # JSON saved by benchmarks/*.py, if a
 run_retrieval_benchmark: bool = False  # time it again here (chapter 05 timed it in this build)
 output_dir: str = ""  # result folder (empty: _build/results/99_reproducing)
 
-# %%
+# %% tags=["remove-input"]
+from myst_nb import glue
+
 from robotask import paths
-from robotask.book import (
-    Page,
-    build_stamp,
-    chapter_benchmark,
-    package_versions,
-    parameter_table,
-    plain_value,
-    platform_summary,
-    read_benchmarks,
-    read_run_log,
-    run_table,
-    run_times_sentence,
-    show_benchmark,
-    show_md,
-)
+from robotask.book import (Page, build_stamp, chapter_benchmark, library_revisions, package_versions,
+                           parameter_table, plain_value, platform_summary, read_benchmarks,
+                           read_run_log, run_table, run_time_values, show_benchmark, show_md)
+from robotask.episode.report import METRIC_LABELS
+from robotask.episode.tasks import TASKS
 from robotask.io import write_json
 
 page = Page("99_reproducing")
@@ -54,16 +46,18 @@ out = page.output_dir(output_dir)
 log = read_run_log(run_log or "_build/run_log.json")
 runs = run_table(log)
 runs = runs[runs["chapter"] != "99_reproducing"].reset_index(drop=True)  # an earlier run of it
+for name, value in run_time_values(runs).items():
+    glue(name, value, display=False)
 
 # %% [markdown]
 # ## Which build this is
 #
 # The commit of the repository the chapters were executed from, and when this page was executed
-# (the book is built right after it).
+# (the book is built right after it). A build from a working tree with changes says so.
 
-# %%
+# %% tags=["remove-input"]
 page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
-                  caption="The commit this book was built from and the date of the build.")
+                caption="The commit this book was built from and the date of the build.")
 
 # %% [markdown]
 # ## How to reproduce it
@@ -71,40 +65,69 @@ page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
 # On a machine with Python 3.11 and access to the package registries, two commands rebuild
 # everything from a fresh clone: `make book` creates `.venv` from the pinned `requirements.txt`,
 # executes every chapter with the `paper` parameter set and builds the HTML; `make test` runs the
-# unit tests, executes every chapter with the `smoke` parameter set, and validates the executed
-# notebooks with nbval. One chapter can be re-run with other parameters, for example
-# `robotask run 02_five_rankers -p n_trials 200`.
+# unit tests, executes every chapter with the `smoke` parameter set, validates the executed notebooks
+# with nbval, and compares the result files of two runs byte for byte. One chapter can be re-run with
+# other parameters, for example `robotask run 02_five_rankers -p n_trials 200`; its executed copy
+# replaces the one the book shows only when the run succeeds.
+#
+# **What must be the same on your machine.** Every random choice (gallery draws, bootstrap
+# replicates, synthetic episodes, fold assignments, network initialisations) takes a seed from the
+# chapter's parameters, so a rebuild with the same parameters and the same package versions gives
+# the same numbers, table for table. Two things may differ: run times, which depend on the machine
+# and on what else it is doing, and the last digits of results computed with another BLAS or another
+# version of PyTorch, NumPy or scikit-learn than those listed below.
 
 # %% [markdown]
 # ## Chapter run times
+#
+# The {glue:text}`n_chapters` chapters of this build took **{glue:text}`total_s:.0f` s** of notebook
+# execution in total; the slowest was {glue:text}`slowest` ({glue:text}`slowest_s:.1f` s). This page's
+# own run is not included. Chapters run two at a time on the build machine, so the wall time of the
+# whole build is shorter than this sum; a chapter that times parallel work (chapter 14) waits until it
+# has the machine to itself and reports only its own time.
 
-# %%
+# %% tags=["remove-input"]
 page.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)"},
-                  caption="Wall time of each chapter in this build, with its parameter set.")
-show_md(run_times_sentence(runs))
+                caption="Wall time of each chapter in this build, with its parameter set.")
 
 # %% [markdown]
 # ## Parameters
 #
 # Values passed to each chapter by its parameter set, a parameter file or `-p`; every other
 # parameter kept the default of its notebook's parameters cell (`notebooks/<chapter>.py`; the cell
-# is not shown on the chapter's page).
+# is not shown on the chapter's page). `robotask run --list <chapter>` prints every parameter with its
+# type, default, allowed range and meaning.
 
-# %%
+# %% tags=["remove-input"]
 params = parameter_table(log)
 params["value"] = params["parameter"] + " = " + params["value"].map(plain_value)
 per_chapter = params.groupby("chapter", sort=False)["value"].agg("; ".join).reset_index()
 page.show_table(per_chapter, headers={"chapter": "Chapter", "value": "Values passed"},
-                  caption="Parameter values passed to each chapter (others kept their defaults).")
+                caption="Parameter values passed to each chapter (others kept their defaults).")
+
+# %% [markdown]
+# ## Data
+#
+# The retrieval chapters read instruction libraries that this repository ships, each extracted from a
+# public repository at a fixed revision, with the extraction's accounting, a NOTICE with its licence,
+# and the command that re-extracts it in its `README.md` (`data/<library>/`). The episode chapters
+# read synthetic episodes that the build generates from a seed, in the exact on-disk format of
+# Xperience-10M; no episode is downloaded.
+
+# %% tags=["remove-input"]
+page.show_table(library_revisions(), caption="The instruction libraries this build read, with "
+                "the upstream revision each was extracted from.")
 
 # %% [markdown]
 # ## Software and machine
+#
+# Every distribution the package, the chapters and the tests import, read from their source, with
+# those the code loads without an import of its own (MiniLM's weights, WordLlama's files, dask under
+# distributed, bm25s in a test) and the tools that build and check the book.
 
-# %%
-versions = package_versions()
-page.show_table(versions, caption="Versions of the key installed packages.")
-page.show_table(platform_summary(),
-                  caption="The machine and Python that ran the build.")
+# %% tags=["remove-input"]
+page.show_table(package_versions(), caption="Versions of every package the study uses.")
+page.show_table(platform_summary(), caption="The machine and Python that ran the build.")
 
 # %% [markdown]
 # ## Performance
@@ -113,21 +136,19 @@ page.show_table(platform_summary(),
 # implementation that refits every vectorizer per trial and scores one query at a time; both must
 # give identical predictions (the table titled "timed in this build by chapter 05"). Other
 # benchmark results appear when `benchmarks/*.py` saved them into `benchmarks_dir` on this
-# machine. Each benchmark has a table of its measures; the unit of each
-# measure is in brackets after its name (s: seconds of wall time unless it says CPU; ×: a ratio).
+# machine (`make bench`; `benchmarks/README.md` says what each measures). Each benchmark has a table
+# of its measures; the unit of each measure is in brackets after its name (s: seconds of wall time
+# unless it says CPU; ×: a ratio). Times measured hours apart on one machine drift by a fifth, so the
+# benchmarks compare times taken within one run, as ratios.
 
-# %%
-from robotask.episode.report import METRIC_LABELS
-from robotask.episode.tasks import TASKS
-
+# %% tags=["remove-input"]
 bench = read_benchmarks(benchmarks_dir)
 if run_retrieval_benchmark:
     from robotask.retrieval.protocol import time_against_reference
 
     bench["retrieval_live"] = time_against_reference()
 else:
-    timed = paths.results_dir() / "05_reproduction_report" / "timings.json"
-    live = chapter_benchmark(timed)
+    live = chapter_benchmark(paths.results_dir() / "05_reproduction_report" / "timings.json")
     bench.update({"retrieval_live": live} if live else {})
 if not bench:
     show_md("No benchmark results were saved on this machine; run `make bench`.")
@@ -135,9 +156,8 @@ task_names = {t: spec.display_name for t, spec in TASKS.items()}
 for name, result in bench.items():
     show_benchmark(name, result, task_names, METRIC_LABELS)
 
-# %%
+# %% tags=["remove-input"]
 # the run log and wall-clock times: not compared between two runs
-timings = {"chapters": len(runs), "total_seconds": float(runs["seconds"].sum()),
-           "benchmarks": bench}
-write_json(out / "timings.json", timings)
+write_json(out / "timings.json", {"chapters": len(runs), "total_seconds": float(runs["seconds"].sum()),
+                                  "benchmarks": bench})
 assert (runs["status"] == "ok").all(), "a chapter of this build failed"

@@ -9,10 +9,10 @@ import importlib
 from typing import Any
 
 _HOME = {
-    "run_times_sentence": "benchmarks", "show_benchmark": "benchmarks",
+    "run_time_values": "benchmarks", "show_benchmark": "benchmarks",
     "build_stamp": "provenance", "chapter_benchmark": "provenance", "package_versions": "provenance",
     "parameter_table": "provenance", "platform_summary": "provenance", "read_benchmarks": "provenance",
-    "read_run_log": "provenance", "run_table": "provenance",
+    "read_run_log": "provenance", "run_table": "provenance", "library_revisions": "provenance",
     "Page": "report", "fig_ref": "report", "output_dir": "report", "plain_value": "report",
     "read_summary": "report", "show_figure": "report", "show_md": "report", "show_table": "report",
     "wait_until_alone": "scheduling",
@@ -29,7 +29,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Page", "build_stamp", "chapter_benchmark", "fig_ref", "output_dir", "package_versions", "parameter_table",
-    "plain_value", "platform_summary", "read_benchmarks", "read_run_log", "read_summary", "run_table",
-    "run_times_sentence", "show_benchmark", "show_figure", "show_md", "show_table", "wait_until_alone",
+    "Page", "build_stamp", "chapter_benchmark", "fig_ref", "library_revisions", "output_dir", "package_versions",
+    "parameter_table", "plain_value", "platform_summary", "read_benchmarks", "read_run_log", "read_summary", "run_table",
+    "run_time_values", "show_benchmark", "show_figure", "show_md", "show_table", "wait_until_alone",
 ]

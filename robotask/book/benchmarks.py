@@ -118,13 +118,13 @@ def primary_table(primary: dict, status: dict | None = None, names: dict | None 
     return frame.drop(columns=[c for c in ("Primary metric", "Status") if not frame[c].any()])
 
 
-def run_times_sentence(runs: pd.DataFrame, page: str = "This page") -> str:
-    """The total and the slowest of the chapter run times of ``provenance.run_table``
-    (``chapter``, ``seconds``)."""
-    slowest = runs.loc[runs["seconds"].idxmax()]
-    return (f"The {len(runs)} chapters of this build took **{runs['seconds'].sum():.0f} s** of "
-            f"notebook execution in total; the slowest was `{slowest['chapter']}` "
-            f"({slowest['seconds']:.1f} s). {page}'s own run is not included.")
+def run_time_values(runs: pd.DataFrame) -> dict[str, object]:
+    """What page 99 glues about the chapter run times of ``provenance.run_table`` (``chapter``, ``seconds``):
+    how many chapters ran, their total seconds, and the slowest one with its seconds."""
+    slowest = runs.loc[runs["seconds"].idxmax()] if len(runs) else None
+    return {"n_chapters": len(runs), "total_s": float(runs["seconds"].sum()),
+            "slowest": f"`{slowest['chapter']}`" if slowest is not None else "–",
+            "slowest_s": float(slowest["seconds"]) if slowest is not None else float("nan")}
 
 
 def primary_legend(result: dict) -> str:
