@@ -34,9 +34,10 @@ output_dir: str = ""  # result folder (empty: _build/results/99_reproducing)
 from myst_nb import glue
 
 from robotask import paths
-from robotask.book import (Page, build_stamp, chapter_benchmark, library_revisions, package_versions,
-                           parameter_table, plain_value, platform_summary, read_benchmarks,
-                           read_run_log, run_table, run_time_values, show_benchmark, show_md)
+from robotask.book import (Page, build_stamp, chapter_benchmark, library_revisions,
+                           package_versions, parameter_table, plain_value, platform_summary,
+                           read_benchmarks, read_run_log, run_table, run_time_values,
+                           show_benchmark, show_md)
 from robotask.episode.report import METRIC_LABELS
 from robotask.episode.tasks import TASKS
 from robotask.io import write_json
@@ -158,6 +159,6 @@ for name, result in bench.items():
 
 # %% tags=["remove-input"]
 # the run log and wall-clock times: not compared between two runs
-write_json(out / "timings.json", {"chapters": len(runs), "total_seconds": float(runs["seconds"].sum()),
-                                  "benchmarks": bench})
+total = float(runs["seconds"].sum())
+write_json(out / "timings.json", {"chapters": len(runs), "total_seconds": total, "benchmarks": bench})
 assert (runs["status"] == "ok").all(), "a chapter of this build failed"
