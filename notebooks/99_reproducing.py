@@ -160,5 +160,6 @@ for name, result in bench.items():
 # %% tags=["remove-input"]
 # the run log and wall-clock times: not compared between two runs
 total = float(runs["seconds"].sum())
-write_json(out / "timings.json", {"chapters": len(runs), "total_seconds": total, "benchmarks": bench})
+timings = {"chapters": len(runs), "total_seconds": total, "benchmarks": bench}
+write_json(out / "timings.json", timings)
 assert (runs["status"] == "ok").all(), "a chapter of this build failed"
