@@ -44,13 +44,8 @@ def test_lists_and_exclusions():
 
 
 def test_verdicts_follow_their_thresholds():
-    assert ph.offset_reading(38, 46).startswith("An offset that points one way")
-    assert ph.offset_reading(24, 46).startswith("The differences point both ways")
-    assert "is not explained" in ph.draw_verdict(2) and ph.draw_verdict(0).startswith("No difference")
     assert ph.size_verdict(12, 11, 12) == "supports" and ph.size_verdict(11, 11, 12) == "does not settle"
     assert ph.size_verdict(12, 12, 12) == "does not settle"
-    assert ph.reading_verdict(0.5, 3.0).startswith("changes the fingerprint")
-    assert ph.reading_verdict(2.0, 3.0).startswith("moves the means")
 
 
 def _stats() -> pd.DataFrame:
@@ -151,6 +146,8 @@ def test_corpus_size_and_alternative_facts():
     per_trial = pd.DataFrame({"condition": ["first_listed"], "policy": ["primary"], "n_queries": [231]})
     dens, facts = ph.corpus_size_facts(per_trial, n_texts=295, n_tasks=62, n_duplicates=2)
     assert facts["n_fl_paper"] == 232 and facts["fl_paper_fits"] == "fits" and facts["fl_ours_fits"] == "does not fit"
+    first = dens[dens["key"].str.startswith("first_listed")]  # checked against the one first-listed count
+    assert not first["fits_ours"].any() and first["fits_paper_234"].all()
     assert facts["n_stated"] == len(dens) and facts["size_verdict"] in ("supports", "does not settle")
     assert ph.alternative_facts(None)["fingerprint"] != ph.alternative_facts(None)["fingerprint"]  # NaN
     alt = pd.DataFrame({"corpus": ["committed", "split_one:a", "split_glued"], "tasks": [62, 62, 63],
@@ -158,4 +155,4 @@ def test_corpus_size_and_alternative_facts():
                         "fl_char": [63.2, 63.4, 61.9], "mean_char": [63.3, 63.1, 60.9]})
     facts = ph.alternative_facts(alt)
     assert facts["n_same"] == 1 and facts["word_char_readings"] == "split the glued literal of a"
-    assert round(facts["char_move"], 6) == 0.2 and facts["reading_verdict"].startswith("changes the fingerprint")
+    assert round(facts["char_move"], 6) == 0.2 and round(facts["char_offset"], 6) == round(63.3 - 61.3, 6)

@@ -155,30 +155,6 @@ def same_signs(a: pd.Series, b: pd.Series) -> str:
     return "the same for every ranker" if agree else "different for at least one ranker"
 
 
-def offset_reading(n_higher: int, n: int) -> str:
-    """How ``n_higher`` of ``n`` differences above zero read: one-sided (three quarters or more on
-    one side), or both ways like noise."""
-    if n and max(n_higher, n - n_higher) >= 0.75 * n:
-        return ("An offset that points one way is not the scatter one expects from random draws, "
-                "which would put about as many of our numbers below the paper's as above")
-    return "The differences point both ways, as the scatter of random draws would"
-
-
-def draw_verdict(n_beyond: int) -> str:
-    """What differences of ``n_beyond`` rankers beyond 3 standard errors say about the draws."""
-    if n_beyond:
-        return ("A difference beyond 3 SE is not explained by the particular draws; it lies in the "
-                "corpus texts or in implementation details the paper does not state")
-    return "No difference exceeds 3 SE, so the draws alone can explain them"
-
-
 def size_verdict(n_fit_paper: int, n_fit_ours: int, n: int) -> str:
     """ "supports" when every stated percentage fits the paper's counts and fewer fit ours."""
     return "supports" if n_fit_paper == n > n_fit_ours else "does not settle"
-
-
-def reading_verdict(move: float, offset: float) -> str:
-    """Whether the extraction readings move a mean by less than half the offset from the paper."""
-    if move < abs(offset) / 2:
-        return "changes the fingerprint of one gallery, but not the offset of the means"
-    return "moves the means by as much as their offset from the paper's"
