@@ -22,7 +22,6 @@ def test_fewer_or_more_and_fits():
 
 
 def test_signs_read_as_words():
-    assert ph.beats(4.6) == "beats" and ph.beats(-0.6) == "trails" and ph.beats(0.0) == "ties with"
     assert ph.same_or_reversed(0.4, -0.6) == "reversed" and ph.same_or_reversed(1.0, 2.0) == "the same"
     assert ph.one_sign([4.6, 4.5, 4.7]) == "has the same sign"
     assert ph.one_sign([0.5, -0.1]) == "changes sign" and ph.one_sign([-1.0, -2.0]) == "has the same sign"
@@ -65,14 +64,15 @@ def test_spread_facts_name_the_best_and_worst_paper_rankers_and_the_best_beyond(
 
 def test_paired_facts_follow_the_signs_and_mark_missing_pairs():
     paired = pd.DataFrame([{"a": "char", "b": "bm25", "mean_diff": 4.9, "wins": 79, "ties": 0, "losses": 1,
-                            "n_trials": 80},
+                            "n_trials": 80, "lo": 4.5, "hi": 5.3, "verdict": "higher"},
                            {"a": "word_char", "b": "char", "mean_diff": -0.7, "wins": 25, "ties": 5,
-                            "losses": 50, "n_trials": 80}])
+                            "losses": 50, "n_trials": 80, "lo": -1.6, "hi": 0.2, "verdict": "not resolved"}])
     paper_paired = {("char", "bm25"): {"mean_diff": 5.7, "wins": 79, "ties": 1, "losses": 0},
                     ("char", "word"): {"mean_diff": 6.4}}
     facts = ph.paired_facts(paired, paper_paired)
-    assert facts["cb_verb"] == "beats" and facts["cb_losses"] == 1 and facts["pb_n"] == 80
-    assert facts["wc_verb"] == "trails" and facts["wc_record"].startswith("higher in 25, tied in 5")
+    assert facts["cb_verdict"] == "higher" and facts["cb_losses"] == 1 and facts["pb_n"] == 80
+    assert (facts["cb_lo"], facts["cb_hi"]) == (4.5, 5.3)
+    assert facts["wc_verdict"] == "not resolved" and facts["wc_record"].startswith("higher in 25, tied in 5")
     assert facts["cw_diff"] != facts["cw_diff"]  # the char-word pair did not run: NaN
 
 
@@ -106,10 +106,13 @@ def test_duplicate_facts_explain_strict_equal_to_either_only_when_no_owner_is_pr
 
 def test_matched_facts():
     matched = pd.DataFrame({"ranker": ["bm25", "char"], "one": [50.0, 60.0], "two": [57.0, 62.0],
-                            "diff": [7.0, 2.0], "two_better": [28, 20], "two_worse": [1, 6], "n_trials": [30, 30]})
+                            "diff": [7.0, 2.0], "two_better": [28, 20], "two_worse": [1, 6], "n_trials": [30, 30],
+                            "verdict": ["higher", "not resolved"]})
     facts = ph.matched_facts(matched, {"bm25": {"diff": 10.2}})
     assert facts["top"] == "BM25" and facts["top_paper"] == 10.2 and facts["best_two"] == "Char TF-IDF"
-    assert facts["n_gain"] == "both rankers" and facts["n_better"] == 48 and facts["n_cells"] == 60
+    # the gain is counted as "higher" only where its interval says so, not from the sign of the mean
+    assert facts["n_gain"] == "1 of 2 rankers" and facts["n_gain_open"] == "1 of 2 rankers"
+    assert facts["n_better"] == 48 and facts["n_cells"] == 60
 
 
 def test_glue_missing_glues_nan_for_every_name(monkeypatch):

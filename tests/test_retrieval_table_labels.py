@@ -82,9 +82,10 @@ def test_table2_and_table3_sit_beside_the_papers_numbers():
     assert t2["diff_pp"].iloc[0] == 2.0 and pd.isna(t2["paper_mean"].iloc[1])
     matched = pd.DataFrame({"ranker": ["bm25"], "label": ["BM25"], "one": [50.0], "two": [55.0],
                             "diff": [5.0], "sd_diff": [1.0], "two_better": [2], "same": [0],
-                            "two_worse": [0]})
+                            "two_worse": [0], "lo": [2.0], "hi": [8.0], "verdict": ["higher"]})
     t3 = tl.table3(matched, {"bm25": {"one": 49.0, "two": 59.0, "diff": 10.0}})
     assert t3[["paper_one", "paper_two", "paper_diff"]].iloc[0].tolist() == [49.0, 59.0, 10.0]
+    assert t3["verdict"].iloc[0] == "higher" and "sd_diff" not in t3
     both, heads = tl.two_readings(matched, matched.assign(diff=3.0), "continue", "reuse")
     assert both["diff_reuse"].iloc[0] == 3.0 and heads["diff_reuse"] == "Gain (reuse, pp)"
 

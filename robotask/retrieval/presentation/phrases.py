@@ -105,11 +105,6 @@ def fits(n: int, ns: Iterable[int]) -> str:
     return "fits" if n in set(ns) else "does not fit"
 
 
-def beats(diff: float) -> str:
-    """How A stands to B from the mean difference A − B: "beats", "trails" or "ties with"."""
-    return "beats" if diff > 0 else "trails" if diff < 0 else "ties with"
-
-
 def same_or_reversed(a: float, b: float) -> str:
     """ "the same" when the differences ``a`` and ``b`` have the same sign, else "reversed"."""
     return "reversed" if a * b < 0 else "the same"

@@ -109,7 +109,8 @@ def quantities(comparison: pd.DataFrame) -> pd.DataFrame:
 TABLE2_HEADERS = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
                   "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)"}
 PAIR_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
-                "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)"}
+                "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)", "lo": "95 % CI low",
+                "hi": "95 % CI high", "verdict": "A is"}
 
 
 def table2(summary: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
@@ -125,13 +126,14 @@ def paired(paired_table: pd.DataFrame) -> pd.DataFrame:
     return paired_table.assign(a=paired_table["a"].map(label), b=paired_table["b"].map(label))
 TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descriptions",
                   "diff": "Gain (pp)", "sd_diff": "SD of gain (pp)", "two_better": "Two better",
-                  "same": "Same", "two_worse": "Two worse", "paper_one": "Paper: one",
+                  "same": "Same", "two_worse": "Two worse", "lo": "Gain: 95 % CI low", "hi": "Gain: 95 % CI high",
+                  "verdict": "Two against one", "paper_one": "Paper: one",
                   "paper_two": "Paper: two", "paper_diff": "Paper: gain (pp)"}
 
 
 def table3(matched: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.matched_table`` beside the paper's Table 3 (``paper.TABLE3``)."""
-    table = matched[["label", "one", "two", "diff", "sd_diff", "two_better", "same", "two_worse"]].copy()
+    table = matched[["label", "one", "two", "diff", "lo", "hi", "verdict", "two_better", "same", "two_worse"]].copy()
     for col in ("one", "two", "diff"):
         table[f"paper_{col}"] = [paper_table.get(r, {}).get(col) for r in matched["ranker"]]
     return table

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from .phrases import (
-    beats,
     fewer_or_more,
     fits,
     how_many,
@@ -73,8 +72,8 @@ def perturbation_values(table: pd.DataFrame, name: str) -> dict[str, object]:
     col = rows["change"]
     low, high, big = col.idxmin(), col.idxmax(), col.abs().idxmax()
     return {f"{name}_{k}": v for k, v in {
-        "signs": signs(rows["lo"], rows["hi"]), "low": shown(col[low], True), "low_ranker": label(low), "high": shown(col[high], True),
-        "high_ranker": label(high),
+        "signs": signs(rows["lo"], rows["hi"]), "low": shown(col[low], True), "low_ranker": label(low),
+        "high": shown(col[high], True), "high_ranker": label(high),
         "big": shown(col[big], True), "big_ranker": label(big), "big_lo": shown(rows.loc[big, "lo"], True),
         "big_hi": shown(rows.loc[big, "hi"], True)}.items()}
 
@@ -103,12 +102,13 @@ def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Itera
 
 def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
     """Chapter 02: Char TF-IDF against BM25 (``cb``) and Word TF-IDF (``cw``), Word+Char against
-    Char TF-IDF (``wc``), beside the paper's (``paper.PAIRED``); NaN where a pair did not run."""
+    Char TF-IDF (``wc``), each with its paired interval and verdict, beside the paper's (``paper.PAIRED``);
+    NaN where a pair did not run."""
     rows = {} if paired is None else {(r.a, r.b): r for r in paired.itertuples()}
     out = {}
     for key, pair in {"cb": ("char", "bm25"), "cw": ("char", "word"), "wc": ("word_char", "char")}.items():
         r = rows.get(pair)
-        out[f"{key}_verb"] = beats(r.mean_diff) if r else NAN
+        out |= {f"{key}_{c}": getattr(r, c) if r else NAN for c in ("verdict", "lo", "hi")}
         out[f"{key}_diff"] = r.mean_diff if r else NAN
         out |= {f"{key}_{c}": int(getattr(r, c)) if r else NAN for c in ("wins", "ties", "losses", "n_trials")}
     r = rows.get(("word_char", "char"))
@@ -170,13 +170,16 @@ def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[s
 
 def matched_facts(matched: pd.DataFrame, paper_table: Mapping) -> dict:
     """Chapter 03: the range of gains, the largest beside the paper's, the best two-description
-    mean, and the paired counts (``matched``: ``across_galleries.matched_table``)."""
+    mean, how many rankers' gain intervals decide "higher" or leave it unresolved, and the paired
+    counts (``matched``: ``across_galleries.matched_table``)."""
     gains = matched.set_index("ranker")
     top, best = leader(gains["diff"]), leader(gains["two"])
+    said = gains["verdict"].value_counts()
     return {"gain_lo": gains["diff"].min(), "gain_hi": gains["diff"].max(), "top": label(top),
             "top_gain": gains.loc[top, "diff"], "top_paper": paper_table.get(top, {}).get("diff", NAN),
             "best_two": label(best), "best_two_mean": gains.loc[best, "two"],
-            "n_gain": how_many(int((gains["diff"] > 0).sum()), len(gains), "ranker"),
+            "n_gain": how_many(int(said.get("higher", 0)), len(gains), "ranker"),
+            "n_gain_open": how_many(int(said.get("not resolved", 0)), len(gains), "ranker"),
             "n_better": int(matched["two_better"].sum()), "n_worse": int(matched["two_worse"].sum()),
             "n_cells": int(matched["n_trials"].sum())}
 
