@@ -112,7 +112,12 @@ rp.glue_values(
 #
 # **Verdict on an ordering "A > B".** *Supported* when the Holm-adjusted permutation P is below
 # {glue:text}`alpha:g` **and** the paired bootstrap interval of A − B lies above zero; *contradicted*
-# when both hold in the other direction; otherwise *not resolved*. Requiring both criteria asks the
+# when both hold in the other direction; otherwise *not resolved*. The interval part is the book's
+# one rule for deciding words, the same function every chapter calls (`robotask.verdicts`): an
+# interval of the paired difference that includes zero is "not resolved", whatever the gap
+# between the two means. This chapter adds the permutation test on top because it tests every pair
+# at once: Holm's correction keeps the chance of any false "supported" among all the pairs below
+# the level, which an interval read pair by pair does not. Requiring both criteria asks the
 # difference to be consistent across galleries *and* robust to the instruction sample.
 
 # %% [markdown]

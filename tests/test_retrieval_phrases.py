@@ -25,9 +25,6 @@ def test_signs_read_as_words():
     assert ph.same_or_reversed(0.4, -0.6) == "reversed" and ph.same_or_reversed(1.0, 2.0) == "the same"
     assert ph.one_sign([4.6, 4.5, 4.7]) == "has the same sign"
     assert ph.one_sign([0.5, -0.1]) == "changes sign" and ph.one_sign([-1.0, -2.0]) == "has the same sign"
-    a, b = pd.Series({"x": 1.0, "y": 2.0}), pd.Series({"y": 3.0, "x": 0.5})
-    assert ph.same_signs(a, b) == "the same for every ranker"
-    assert ph.same_signs(a, -b) == "different for at least one ranker"
 
 
 def test_how_many_and_records():

@@ -64,28 +64,6 @@ def ordering(means: Mapping[str, float]) -> str:
     return " > ".join(f"{label(r)} ({pct(m)})" for r, m in ranked)
 
 
-# --------------------------------------------------------------------------- the home page (notebook 00_home)
-def headline(ours: Mapping[str, Mapping[str, float]], paper: Mapping[str, Mapping[str, float]]) -> str:
-    """The paper's headline means next to ours, for the paper's leader and the two rankers it cites.
-
-    ``ours`` and ``paper``: ranker → ``{"mean": ...}`` (chapter 02's ``table2``, ``paper.TABLE2``).
-    """
-    shared = [r for r in sorted(paper, key=lambda r: -paper[r]["mean"]) if r in ours]
-    if not shared:
-        return "Chapter 02 scored none of the paper's rankers, so its headline cannot be compared."
-    lead, others = shared[0], shared[1:3]
-    theirs = join([f"{label(r)} {pct(paper[r]['mean'])}" for r in others])
-    mine = join([f"{label(r)} {pct(ours[r]['mean'])}" for r in others])
-    best_ours = max((r for r in ours if r in paper), key=lambda r: ours[r]["mean"])
-    verdict = ("it leads our run too" if best_ours == lead
-               else f"in our run {label(best_ours)} leads the paper's rankers")
-    return (f"{PAPER_REF} reports {label(lead)} as the best of five training-free rankers, at "
-            f"**{pct(paper[lead]['mean'])}** mean top-1 accuracy over random one-description galleries "
-            f"({theirs}). Our rerun of its protocol on our own extraction of RLBench gives "
-            f"**{pct(ours[lead]['mean'])}** ({mine}); {verdict}.")
-
-
-
 def leader(values: Mapping[str, float]) -> str:
     """The key with the highest value (ties to the first key in sorted order); a Series is read as
     index → value."""
@@ -142,12 +120,6 @@ def record(wins: int, ties: int, losses: int) -> str:
         if k == n:
             return f"{word} in {'the one gallery' if n == 1 else 'every gallery'}"
     return f"higher in {wins}, tied in {ties} and lower in {losses} of the {count(n, 'gallery')}"
-
-
-def same_signs(a: pd.Series, b: pd.Series) -> str:
-    """Whether two series of changes (aligned by index) agree in sign, in words."""
-    agree = (a.gt(0) == b.reindex(a.index).gt(0)).all()
-    return "the same for every ranker" if agree else "different for at least one ranker"
 
 
 def size_verdict(n_fit_paper: int, n_fit_ours: int, n: int) -> str:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ...verdicts import UNRESOLVED, verdict
 from ...words import count, join, pp
-from .phrases import claim_label, label, verb
+from .phrases import claim_label, verb
 
 
 def shown(x: float, signed: bool = False, digits: int = 1) -> str:
@@ -27,16 +27,6 @@ def p_value(p: float) -> str:
     return "P < 0.001" if p < 0.001 else f"P = {p:.2g}"
 
 
-def sign_word(d: float, up: str = "raises", down: str = "lowers", same: str = "leaves unchanged") -> str:
-    """The verb a difference needs at one decimal: "raises", "lowers" or "leaves unchanged"."""
-    return up if round(d, 1) > 0 else down if round(d, 1) < 0 else same
-
-
-def interval_side(lo: float, hi: float) -> str:
-    """Where a 95 % interval of a difference lies: "lies above zero", "lies below zero", "includes zero"."""
-    return "lies above zero" if lo > 0 else "lies below zero" if hi < 0 else "includes zero"
-
-
 def cache_source(cached: bool, n_encoded: int, n_distinct: int) -> str:
     """How the MiniLM vectors were obtained in this run (chapter 06)."""
     if cached and n_encoded == 0:
@@ -44,12 +34,6 @@ def cache_source(cached: bool, n_encoded: int, n_distinct: int) -> str:
     if cached and n_encoded < n_distinct:
         return f"partly embedded by the model in this run ({n_encoded} of them) and partly read from the vector cache"
     return "embedded by the model in this run"
-
-
-def best_of(means: pd.Series, among: list[str]) -> str:
-    """The label of the ranker with the highest mean among ``among`` (ties by id)."""
-    present = [r for r in among if r in means.index]
-    return label(min(present, key=lambda r: (-means[r], r))) if present else "none"
 
 
 def cosine_reading(opposite: float, paraphrase: float) -> str:
