@@ -157,9 +157,9 @@ rp.glue_values(
 # ({glue:text}`focus_p5:.1f`–{glue:text}`focus_p95:.1f` %) describes single galleries, not the mean.
 # {doc}`06_sentence_embeddings` prints the same intervals: it draws the same bootstrap replicates
 # (same seed and number of replicates, and the weights do not depend on which rankers run), so a
-# ranker's interval is one number on both pages. A percentile interval from a finite number of
-# replicates moves by a tenth of a point or so when the number of replicates changes, which is
-# why the two pages once differed.
+# ranker's interval is one number on both pages. (A percentile interval from a finite number of
+# replicates moves by a tenth of a point or so when that number changes, so the two pages must use
+# the same one.)
 #
 # Why can the two sources differ? The galleries are the study's own choice, and averaging
 # over many of them shrinks their share of the uncertainty; the descriptions are fixed by RLBench,
