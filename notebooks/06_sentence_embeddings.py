@@ -100,8 +100,9 @@ rp.glue_values(
 # **{glue:text}`t_load:.1f` s** including loading the model. Evaluating {glue:text}`neural_names` over
 # all galleries took **{glue:text}`t_neural:.1f` s** with the model loading counted,
 # {glue:text}`cost_reading` the lexical rankers together ({glue:text}`t_lexical:.1f` s). When the
-# model has to run, that factor is the price of an embedding on a CPU, and the reason chapter 09.2,
-# *Libraries*, leaves MiniLM out of its larger studies. **Left out of this run** (parameter
+# model has to run, that factor is the price of a neural embedding on a CPU; each distinct text is
+# embedded once, so the price grows with the number of distinct texts, not with the number of
+# galleries. **Left out of this run** (parameter
 # `rankers`): {glue:text}`left_out`; a sentence below about a left-out ranker shows dashes.
 
 # %% [markdown]
