@@ -124,7 +124,8 @@ rp.glue_all(n_acc=len(acc), n_exact=exact, n_near=int((acc["diff"].abs() <= 1.0)
 # Of the {glue:text}`n_acc` accuracies the paper states, {glue:text}`n_exact` agree to the stated
 # decimal and {glue:text}`n_near` lie within 1 pp. The Table 2 means differ from the paper's by
 # {glue:text}`t2_lo:+.1f` to {glue:text}`t2_hi:+.1f` pp (mean {glue:text}`t2_mean:+.1f` pp): our
-# means are higher for {glue:text}`t2_higher`. Over all accuracies, {glue:text}`n_above` of the
+# means lie above the paper's for {glue:text}`t2_higher`
+# (Investigation 3 reads each with its interval). Over all accuracies, {glue:text}`n_above` of the
 # {glue:text}`n_acc` lie above the paper's ({numref}`fig-paper-vs-ours` shows them at once). Random
 # draws alone would put about as many of our numbers below the paper's as above; these counts are
 # not independent of each other (one gallery enters several of them), so they decide nothing by
