@@ -368,7 +368,8 @@ rp.glue_values(
 #   {glue:text}`no_overlap_verdict`).
 # - **Where it fails.** On opposing commands MiniLM names the opposite task for
 #   {glue:text}`opp_minilm:.1f` % of the queries (Char TF-IDF {glue:text}`opp_char:.1f` %).
-# - **Cost.** The neural rankers took {glue:text}`t_neural:.1f` s, {glue:text}`cost_reading` all
+# - **Cost.** The embedding rankers ({glue:text}`neural_names`)
+#   took {glue:text}`t_neural:.1f` s, {glue:text}`cost_reading` all
 #   lexical rankers together ({glue:text}`t_lexical:.1f` s).
 
 # %%
