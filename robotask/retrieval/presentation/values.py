@@ -26,31 +26,26 @@ from .phrases import (
 from .phrases_beyond import shown, signs
 
 
-def glue_all(**values: object) -> None:
-    """``glue(name, value, display=False)`` for every keyword: numbers and phrases for the prose."""
-    from myst_nb import glue
-
-    for name, value in values.items():
-        glue(name, value.item() if hasattr(value, "item") else value, display=False)
-
-
-def glue_missing(*names: str) -> None:
-    """Glue NaN under ``names``: the paragraph that reads them does not apply (a **Note.** says so),
-    and the page still builds with every key resolved."""
-    glue_all(**dict.fromkeys(names, float("nan")))
-
-
 def plain(value: object) -> object:
     """A NumPy scalar as the Python number it holds (MyST-NB formats only plain numbers), else ``value``."""
     return value.item() if hasattr(value, "item") and not isinstance(value, str) else value
 
 
 def glue_values(**values: object) -> None:
-    """Glue each value under its name for the Markdown cells (``{glue:text}`name```), numbers as plain numbers."""
+    """``glue(name, value, display=False)`` for every keyword (``{glue:text}`name```), numbers as plain numbers."""
     from myst_nb import glue
 
     for name, value in values.items():
         glue(name, plain(value), display=False)
+
+
+glue_all = glue_values  # the name chapters 00 to 05 call
+
+
+def glue_missing(*names: str) -> None:
+    """Glue NaN under ``names``: the paragraph that reads them shows dashes, and the page still builds with
+    every key resolved."""
+    glue_values(**dict.fromkeys(names, float("nan")))
 
 
 def by_library(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -> dict[str, object]:
