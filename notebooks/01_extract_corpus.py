@@ -33,18 +33,12 @@ output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import Page, show_figure, show_md
+from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import (EXCLUDED_HEADERS, corpus_facts, excluded_files,
-                                             figure_descriptions_per_task, glue_all, plain_reasons,
-                                             quantities, rule_facts)
+from robotask.retrieval import presentation as rp
+from robotask.retrieval import rlbench
 from robotask.retrieval.reproduction import (CORPUS, FIRST_LISTED, compare_with_paper,
                                              rule_alternatives)
-from robotask.retrieval.rlbench import (MIN_DESCRIPTIONS, STATUSES, committed_tables, corpus_counts,
-                                        descriptions_per_task, duplicate_texts,
-                                        first_listed_scored_queries, glued_literals,
-                                        reextract_and_compare, status_summary, text_oddities,
-                                        within_task_duplicates)
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 page = Page("01_extract_corpus")
@@ -60,17 +54,17 @@ out = page.output_dir(output_dir)
 
 # %% tags=["show-input"]
 if rlbench_dir:
-    differing = reextract_and_compare(rlbench_dir, revision)
+    differing = rlbench.reextract_and_compare(rlbench_dir, revision)
     assert not differing, f"re-extraction differs from the committed files: {differing}"
-tables = committed_tables()
+tables = rlbench.committed_tables()
 corpus_df, accounting, literals = tables["corpus"], tables["accounting"], tables["literals"]
-counts = corpus_counts(corpus_df)
+counts = rlbench.corpus_counts(corpus_df)
 
 # %% tags=["remove-input"]
 source = ("re-extracted from the checkout and found identical to the committed files" if rlbench_dir
           else "read from the committed files in data/rlbench/")
-glue_all(source=source, revision=corpus_df["revision"].iloc[0],
-         n_min=MIN_DESCRIPTIONS, tasks=counts["tasks"],
+rp.glue_all(source=source, revision=corpus_df["revision"].iloc[0],
+         n_min=rlbench.MIN_DESCRIPTIONS, tasks=counts["tasks"],
          descriptions=counts["descriptions"])
 
 # %% [markdown]
@@ -121,8 +115,8 @@ page.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]],
 # text the simulator shows depends on the variation, and no single fixed string stands for the task.
 
 # %% tags=["remove-input"]
-status = status_summary(accounting)
-page.show_table(plain_reasons(status, "example reason"),
+status = rlbench.status_summary(accounting)
+page.show_table(rp.plain_reasons(status, "example reason"),
                   headers={"example": "Example file"},
                   caption="RLBench task files by extraction status, with an example and reason.")
 
@@ -136,10 +130,10 @@ page.show_table(plain_reasons(status, "example reason"),
 # All {glue:text}`n_excluded` excluded files, each with its reason, are in `excluded_files.csv`.
 
 # %% tags=["remove-input"]
-excluded = excluded_files(accounting)
+excluded = rp.excluded_files(accounting)
 write_csv(out / "excluded_files.csv", excluded)
 page.show_table(excluded[excluded["status"] != "templated"],
-                  headers=EXCLUDED_HEADERS,
+                  headers=rp.EXCLUDED_HEADERS,
                   caption="Task files left out of the corpus (other than templated ones), and why.")
 
 # %% [markdown]
@@ -154,9 +148,9 @@ page.show_table(excluded[excluded["status"] != "templated"],
 # least {glue:text}`min_queries` queries.
 
 # %% tags=["remove-input"]
-fig = figure_descriptions_per_task(corpus_df)
+fig = rp.figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
-per_task = descriptions_per_task(corpus_df)
+per_task = rlbench.descriptions_per_task(corpus_df)
 show_figure(fig, "fig-descriptions-per-task",
                    f"How many fixed descriptions each of the {counts['tasks']} tasks has "
                    f"({counts['descriptions']} descriptions in all).",
@@ -175,13 +169,13 @@ show_figure(fig, "fig-descriptions-per-task",
 # every copy, as the source lists them.
 
 # %% tags=["remove-input"]
-dups = duplicate_texts(corpus_df)
-within = within_task_duplicates(corpus_df)
+dups = rlbench.duplicate_texts(corpus_df)
+within = rlbench.within_task_duplicates(corpus_df)
 page.show_table(dups, headers={"n_rows": "Rows"},
                   caption="Description texts that occur more than once in the corpus.")
-if len(dups) != 1 or len(within) != 1:
-    show_md("**Note.** The paragraph above describes one shared text and one text "
-                   f"repeated inside a task; this corpus has {len(dups)} and {len(within)}.")
+# the committed corpus (a re-extraction must equal it): one shared text,
+# one text repeated inside a task
+assert len(dups) == 1 and len(within) == 1, (len(dups), len(within))
 
 # %% [markdown]
 # ## Preserved wording: typos and glued literals
@@ -201,14 +195,14 @@ if len(dups) != 1 or len(within) != 1:
 # minimum of {glue:text}`n_min`, which is why it is *too_few*.
 
 # %% tags=["remove-input"]
-oddities = text_oddities(corpus_df)
+oddities = rlbench.text_oddities(corpus_df)
 page.show_table(oddities, caption=("Descriptions with a textual oddity (a doubled word, "
                                      "a misspelling, stray spacing)."))
-glued = glued_literals(literals)
+glued = rlbench.glued_literals(literals)
 page.show_table(glued[["task", "status", "line", "marked"]],
                   caption="Adjacent string literals Python glues into one description.")
-glue_all(n_oddities=len(oddities),
-         **corpus_facts(tables, excluded, per_task, dups, within, glued))
+rp.glue_all(n_oddities=len(oddities),
+         **rp.corpus_facts(tables, excluded, per_task, dups, within, glued))
 
 # %% [markdown]
 # ## Comparison with the paper
@@ -221,7 +215,7 @@ glue_all(n_oddities=len(oddities),
 
 # %% tags=["remove-input"]
 comparison = compare_with_paper(corpus_df, accounting)
-page.show_table(quantities(comparison),
+page.show_table(rp.quantities(comparison),
                   caption="The corpus we extract beside the corpus the paper reports.")
 
 # %% [markdown]
@@ -242,12 +236,11 @@ page.show_table(quantities(comparison),
 # %% tags=["remove-input"]
 alternatives = rule_alternatives(literals)
 page.show_table(alternatives, caption="The corpus under alternative extraction rules.")
-n_first_listed = first_listed_scored_queries(corpus_df)
-facts = rule_facts(alternatives, counts, n_first_listed)
-glue_all(**{k: v for k, v in facts.items() if k != "only_capital"})
-if not facts["only_capital"]:
-    show_md("**Note.** The sentences below about `split_capital` as the one uniform rule "
-                   "that gives the paper's counts do not hold for this corpus.")
+n_first_listed = rlbench.first_listed_scored_queries(corpus_df)
+facts = rp.rule_facts(alternatives, counts, n_first_listed)
+rp.glue_all(**{k: v for k, v in facts.items() if k != "only_capital"})
+assert facts["only_capital"], (
+    "the committed corpus: split_capital is the one uniform rule with the paper's counts")
 
 # %% [markdown]
 # `split_capital` is a rule fitted after the fact to one literal: it leaves the other evident
@@ -299,7 +292,7 @@ write_json(out / "summary.json", {
     "rules_matching_paper": alternatives.loc[alternatives["matches_paper"], "rule"].tolist(),
 })
 assert len(accounting) == CORPUS["task_files"]
-assert set(accounting["status"]) <= set(STATUSES)
+assert set(accounting["status"]) <= set(rlbench.STATUSES)
 assert int(accounting["n_descriptions"].sum()) == counts["descriptions"]
-assert corpus_df.groupby("task").size().min() >= MIN_DESCRIPTIONS
+assert corpus_df.groupby("task").size().min() >= rlbench.MIN_DESCRIPTIONS
 assert "press the light switch" in set(dups["text"])

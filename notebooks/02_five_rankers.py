@@ -35,7 +35,7 @@
 seed: int = 413  # seed of the gallery draws (paper: 413)
 n_trials: int = 80  # random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # only so the draws match chapter 03 (paper: 30)
-rankers: list = [  # ids in robotask.retrieval.rankers.registry.RANKERS
+rankers: list = [  # the five of the paper and any others of robotask.retrieval.rankers.registry.RANKERS
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
@@ -50,12 +50,9 @@ save_all_predictions: bool = False  # write predictions of every trial
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import Page, show_figure, show_md
+from robotask.book import Page, show_figure
 from robotask.io import write_json
-from robotask.retrieval.presentation import (PAIR_HEADERS, TABLE2_HEADERS, figure_paired_histograms,
-                                             figure_ranker_spread, figure_trial_distributions,
-                                             glue_all, labels, ordering, paired, paired_facts,
-                                             spread_facts, table2)
+from robotask.retrieval import presentation as rp
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2
@@ -76,6 +73,7 @@ config = config_from_parameters(
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
+assert set(PAPER_RANKERS) <= set(config.rankers), f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}"
 result = run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
@@ -83,14 +81,14 @@ per_trial = result.per_trial
 # %% tags=["remove-input"]
 n_queries = len(corpus.texts) - len(corpus.tasks)
 ran_paper = [r for r in config.rankers if r in PAPER_RANKERS]
-glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries,
-         n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
-         n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
-         char_max=char_ngram_max,
-         extra_rankers=labels([r for r in config.rankers if r not in PAPER_RANKERS]))
+rp.glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries, n_trials=n_trials,
+            seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper), n_paper=len(PAPER_RANKERS),
+            chance=100 / len(corpus.tasks), char_min=char_ngram_min, char_max=char_ngram_max,
+            extra_rankers=rp.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
-# The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_descriptions` descriptions. Each
+# The data is the RLBench corpus extracted in {doc}`01_extract_corpus`: {glue:text}`n_tasks` tasks
+# and {glue:text}`n_descriptions` descriptions, one short English instruction each. Each
 # trial indexes one description per task and queries with the other {glue:text}`n_queries`. This
 # run draws {glue:text}`n_trials` galleries (seed {glue:text}`seed`) and scores
 # {glue:text}`n_rankers` rankers: {glue:text}`n_paper_ran` of the paper's {glue:text}`n_paper`,
@@ -156,20 +154,19 @@ glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=
 
 # %% tags=["remove-input"]
 summary = summary_table(per_trial)
-page.show_table(table2(summary, TABLE2), digits=1,
-                  headers=TABLE2_HEADERS,
-                  caption=("Top-1 accuracy over random one-description galleries, "
-                           "beside the paper's Table 2 (%)."))
+page.show_table(rp.table2(summary, TABLE2), digits=1, headers=rp.TABLE2_HEADERS,
+                caption="Top-1 accuracy over random one-description galleries, beside the paper's Table 2 (%).")
 stats = summary.set_index("ranker")
-glue_all(**spread_facts(stats, TABLE2, PAPER_RANKERS))
-if not stats.index.isin(PAPER_RANKERS).any():
-    show_md("**Note.** This run scored none of the paper's rankers: the paragraphs below "
-                   "that compare with the paper do not apply.")
+facts = rp.spread_facts(stats, TABLE2, PAPER_RANKERS)
+if stats.index.isin(PAPER_RANKERS).all():  # no ranker beyond the paper's ran: nothing to name
+    facts |= {"top_extra": "—", "top_extra_mean": float("nan"), "top_extra_gap": float("nan")}
+rp.glue_all(**facts)
 
 # %% [markdown]
-# Among the paper's rankers, **{glue:text}`best`** has the highest mean,
-# {glue:text}`best_mean:.1f` % (the paper reports {glue:text}`best_paper:.1f` %), and
-# {glue:text}`worst` the lowest, {glue:text}`worst_mean:.1f` %. The paper's headline, that
+# Among the paper's rankers, the highest mean is **{glue:text}`best`**'s,
+# {glue:text}`best_mean:.1f` % (the paper reports {glue:text}`best_paper:.1f` %), and the lowest
+# {glue:text}`worst`'s, {glue:text}`worst_mean:.1f` %. Means alone do not order two rankers; the
+# paired comparisons below do, by the book's rule. The paper's headline, that
 # character n-grams are the strongest training-free representation of these short instructions,
 # is read in {doc}`05_reproduction_report` against every other number the paper states.
 #
@@ -179,14 +176,9 @@ if not stats.index.isin(PAPER_RANKERS).any():
 # paraphrase of each task is indexed: a {glue:text}`best_range:.1f`-point range. A single
 # arbitrary gallery is therefore a noisy basis for ranking methods whose means lie a few points
 # apart, which is why the paper, and this chapter, average over many draws.
-
-# %% tags=["remove-input"]
-if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).any():
-    show_md("**Note.** This run scored no ranker beyond the paper's (or none of the "
-                   "paper's): the next paragraph does not apply.")
-
-# %% [markdown]
-# Rows marked *(not in paper)* are scored on the same draws. The best of them,
+#
+# Rows marked *(not in paper)* are scored on the same draws; in this run they are
+# {glue:text}`extra_rankers` (a dash below when there are none). The highest mean among them,
 # {glue:text}`top_extra`, reaches {glue:text}`top_extra_mean:.1f` %, {glue:text}`top_extra_gap:+.1f`
 # points against {glue:text}`best`; {doc}`06_sentence_embeddings` asks where that difference
 # comes from and what it costs.
@@ -198,16 +190,16 @@ if stats.index.isin(PAPER_RANKERS).all() or not stats.index.isin(PAPER_RANKERS).
 # paraphrase is indexed; they are not confidence intervals ({doc}`07_uncertainty` adds those).
 
 # %% tags=["remove-input"]
-fig = figure_ranker_spread(summary, {r: v["mean"] for r, v in TABLE2.items()})
+fig = rp.figure_ranker_spread(summary, {r: v["mean"] for r, v in TABLE2.items()})
 plots.save_figure(fig, out, "fig2_ranker_spread")
 show_figure(
     fig, "fig-ranker-spread",
     f"Mean top-1 accuracy (dots, labelled) and 5th–95th percentile range (bars) over {n_trials} "
     "random one-description galleries; open diamonds are the paper's means "
     "{cite:p}`yelamanchi2026reference` (the paper's Figure 2).",
-    f"Dot-and-bar chart, one row per ranker: {ordering(stats['mean'])}.",
+    f"Dot-and-bar chart, one row per ranker: {rp.ordering(stats['mean'])}.",
 )
-fig = figure_trial_distributions(per_trial)
+fig = rp.figure_trial_distributions(per_trial)
 plots.save_figure(fig, out, "fig3_trial_distributions")
 show_figure(
     fig, "fig-trial-distributions",
@@ -233,49 +225,54 @@ candidate_pairs = [("char", "bm25"), ("char", "word"), ("word_char", "char"), ("
 pairs = [(a, b) for a, b in candidate_pairs if {a, b} <= set(config.rankers)]
 diffs = paired_table(per_trial, pairs) if pairs else None
 if diffs is not None:
-    page.show_table(paired(diffs), digits=2, headers=PAIR_HEADERS,
-                      caption="Paired differences between rankers over the same galleries (pp).")
-    fig = figure_paired_histograms(per_trial, pairs[:3])
+    page.show_table(rp.paired(diffs), digits=2, headers=rp.PAIR_HEADERS,
+                    caption="Paired differences between rankers over the same galleries (pp), with the "
+                            "95 % Student-t interval over galleries and the word the book's rule reads from it.")
+    fig = rp.figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
     show_figure(
         fig, "fig-paired-histograms",
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
         "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
-glue_all(**paired_facts(diffs, PAIRED))
-if diffs is None or not {"char", "bm25", "word", "word_char"} <= set(config.rankers):
-    show_md("**Note.** This run lacks one of BM25, Word TF-IDF, Char TF-IDF and Word+Char: "
-                   "the next paragraph, which compares them, does not apply.")
+rp.glue_all(**rp.paired_facts(diffs, PAIRED))
 
 # %% [markdown]
-# The paper's central comparison is Char TF-IDF against BM25. Char TF-IDF
-# {glue:text}`cb_verb` BM25 by {glue:text}`cb_diff:+.1f` pp on average (paper
-# {glue:text}`pb_diff:+.1f` pp) and wins {glue:text}`cb_wins`, ties {glue:text}`cb_ties` and loses
+# Each row's last column is the book's one rule for a deciding word: the 95 % interval of the paired
+# difference A − B over the galleries decides "higher" or "lower" when it excludes zero, and "not
+# resolved" when it includes zero, however far apart the means are.
+#
+# The paper's central comparison is Char TF-IDF against BM25. Char TF-IDF minus BM25 is
+# {glue:text}`cb_diff:+.1f` pp on average (95 % interval {glue:text}`cb_lo:+.1f` to
+# {glue:text}`cb_hi:+.1f` pp; paper {glue:text}`pb_diff:+.1f` pp): Char TF-IDF is
+# **{glue:text}`cb_verdict`**. It wins {glue:text}`cb_wins`, ties {glue:text}`cb_ties` and loses
 # {glue:text}`cb_losses` of the {glue:text}`cb_n_trials` galleries (paper: {glue:text}`pb_wins` wins
 # and {glue:text}`pb_ties` tie of {glue:text}`pb_n`). Against Word TF-IDF, which shares its IDF
-# weighting but
-# matches whole words, Char TF-IDF {glue:text}`cw_verb` it by {glue:text}`cw_diff:+.1f` pp (paper
-# {glue:text}`pw_diff:+.1f` pp), with {glue:text}`cw_wins` wins and {glue:text}`cw_losses`
-# losses. Sub-word pieces can match inflections (*close*, *closing*) and word parts that
+# weighting but matches whole words, the difference is {glue:text}`cw_diff:+.1f` pp
+# ({glue:text}`cw_lo:+.1f` to {glue:text}`cw_hi:+.1f` pp; paper {glue:text}`pw_diff:+.1f` pp):
+# **{glue:text}`cw_verdict`**, with {glue:text}`cw_wins` wins and {glue:text}`cw_losses` losses.
+# Sub-word pieces can match inflections (*close*, *closing*) and word parts that
 # whole-word tokens miss; {doc}`08_perturbations` tests this with controlled rewrites.
 #
-# Word+Char, the mean of the two cosines, {glue:text}`wc_verb` Char TF-IDF on average
-# ({glue:text}`wc_diff:+.2f` pp); gallery by gallery it is {glue:text}`wc_record`. Averaging
+# Word+Char, the mean of the two cosines, differs from Char TF-IDF by {glue:text}`wc_diff:+.2f` pp
+# on average ({glue:text}`wc_lo:+.2f` to {glue:text}`wc_hi:+.2f` pp): **{glue:text}`wc_verdict`**;
+# gallery by gallery it is {glue:text}`wc_record`. Averaging
 # brings in the word cosine's matches and also its misses, so the combination is not guaranteed
 # to improve on its better half.
 #
 # ## What we found
 #
-# - Over {glue:text}`n_trials` random galleries the mean ordering is {glue:text}`ordering`.
-# - {glue:text}`best` leads the paper's rankers at {glue:text}`best_mean:.1f` % (paper
-#   {glue:text}`best_paper:.1f` %), but its accuracy moves over {glue:text}`best_range:.1f`
+# - Over {glue:text}`n_trials` random galleries the means, from the highest, are {glue:text}`ordering`.
+# - {glue:text}`best` has the highest mean of the paper's rankers, {glue:text}`best_mean:.1f` %
+#   (paper {glue:text}`best_paper:.1f` %), but its accuracy moves over {glue:text}`best_range:.1f`
 #   points with the choice of indexed paraphrase alone, so one gallery is a noisy basis for
 #   ranking methods.
-# - Each paired comparison uses identical queries, so differences of a few points that hold in
-#   nearly every gallery are systematic, not noise of the draw.
+# - Paired over the same galleries, Char TF-IDF against BM25 is **{glue:text}`cb_verdict`**
+#   ({glue:text}`cb_lo:+.1f` to {glue:text}`cb_hi:+.1f` pp), against Word TF-IDF
+#   **{glue:text}`cw_verdict`**, and Word+Char against Char TF-IDF **{glue:text}`wc_verdict`**.
 
 # %% tags=["remove-input"]
-glue_all(ordering=ordering(stats["mean"]))
+rp.glue_all(ordering=rp.ordering(stats["mean"]))
 write_json(out / "summary.json", {
     "n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts), "n_trials": n_trials,
     "seed": seed, "table2": stats.drop(columns="label").to_dict(orient="index"),

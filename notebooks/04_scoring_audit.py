@@ -28,7 +28,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # matched trials: the draws then match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # registry.RANKERS names
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # the five of the paper, and any others
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -41,14 +41,12 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 
 # %% tags=["remove-input"]
 from robotask import io
-from robotask.book import Page, show_md
+from robotask.book import Page
 from robotask.io import write_json
+from robotask.retrieval import presentation as rp
 from robotask.retrieval.perturbations import opposite_tasks
-from robotask.retrieval.presentation import (ERROR_HEADERS, NAMED_HEADERS, POLICY_HEADERS,
-                                             duplicate_facts, error_counts, error_examples,
-                                             first_listed_facts, first_listed_table, glue_all,
-                                             label, named_errors, per_draw, policy_facts, table4)
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import FIRST_LISTED, NAMED_ERRORS, TABLE4
 from robotask.retrieval.statistics import exclusion_counts, policy_table, summary_table
 
@@ -66,6 +64,7 @@ config = config_from_parameters(
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
+assert set(PAPER_RANKERS) <= set(config.rankers), f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}"
 result = run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
@@ -73,23 +72,23 @@ per_trial, predictions = result.per_trial, result.predictions
 # %% [markdown]
 # ## The duplicated description
 #
+# The data is the RLBench corpus of {doc}`01_extract_corpus`, {glue:text}`n_texts` descriptions
+# of {glue:text}`n_tasks` tasks (or the corpus `corpus_path` names).
 # A query whose exact text is a description of several tasks cannot be given a unique gold label
 # from the text alone. In this corpus {glue:text}`n_dup_texts` text occurs under more than one
 # task, in {glue:text}`n_dup_rows` corpus rows (the table); only these rows are affected by how
-# duplicates are scored.
+# duplicates are scored. (A corpus without a duplicated text shows 0 here, and then the three
+# policies below agree by construction.)
 
 # %% tags=["remove-input"]
 duplicates = corpus.frame().query("duplicate")
 page.show_table(duplicates.drop(columns="duplicate"), digits=0,
-                  caption="Description texts listed under more than one task.")
+                caption="Description texts listed under more than one task.")
 excluded = exclusion_counts(per_trial)
 n_queries = len(corpus.texts) - len(corpus.tasks)
-glue_all(n_dup_texts=duplicates["text"].nunique(), n_dup_rows=len(duplicates),
-         per_draw=per_draw(excluded), n_draws=int(excluded.sum()), n_queries=n_queries,
-         bound=100 * len(duplicates) / n_queries)
-if duplicates.empty:
-    show_md("**Note.** This corpus has no duplicated text: the three policies agree and "
-                   "the paragraphs about the duplicate below do not apply.")
+rp.glue_all(n_dup_texts=duplicates["text"].nunique(), n_dup_rows=len(duplicates), n_texts=len(corpus.texts),
+            n_tasks=len(corpus.tasks), per_draw=rp.per_draw(excluded), n_draws=int(excluded.sum()),
+            n_queries=n_queries, bound=100 * len(duplicates) / n_queries)
 
 # %% [markdown]
 # ## Three scoring policies
@@ -113,14 +112,11 @@ if duplicates.empty:
 # galleries under each policy, beside the paper's Table 4 {cite:p}`yelamanchi2026reference`.
 
 # %% tags=["remove-input"]
-table4_ours = table4(policy_table(per_trial), TABLE4)
-page.show_table(table4_ours.drop(columns="ranker"), digits=1, headers=POLICY_HEADERS,
-                  caption="Top-1 accuracy under each scoring policy, beside the paper's Table 4.")
+table4_ours = rp.table4(policy_table(per_trial), TABLE4)
+page.show_table(table4_ours.drop(columns="ranker"), digits=1, headers=rp.POLICY_HEADERS,
+                caption="Top-1 accuracy under each scoring policy, beside the paper's Table 4.")
 policies = table4_ours.set_index("ranker")[["strict", "either", "primary"]]
-glue_all(**policy_facts(policies))
-if not {"char", "bm25"} <= set(config.rankers):
-    show_md("**Note.** This run lacks Char TF-IDF or BM25: the next paragraph "
-                   "does not apply.")
+rp.glue_all(**rp.policy_facts(policies))
 
 # %% [markdown]
 # Does the treatment of the duplicate change the paper's central comparison? Char TF-IDF minus
@@ -140,16 +136,12 @@ if not {"char", "bm25"} <= set(config.rankers):
 # without a random generator.
 
 # %% tags=["remove-input"]
-audit = first_listed_table(per_trial, list(config.rankers), FIRST_LISTED)
-page.show_table(audit.assign(ranker=audit["ranker"].map(label)), digits=1,
-                  headers=POLICY_HEADERS,
-                  caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
+audit = rp.first_listed_table(per_trial, list(config.rankers), FIRST_LISTED)
+page.show_table(audit.assign(ranker=audit["ranker"].map(rp.label)), digits=1, headers=rp.POLICY_HEADERS,
+                caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
 fl = audit.set_index("ranker")
 summary = summary_table(per_trial).set_index("ranker")
-glue_all(n_trials=n_trials, **first_listed_facts(fl, summary, FIRST_LISTED))
-if not {"char", "word_char"} <= set(config.rankers):
-    show_md("**Note.** This run lacks Char TF-IDF or Word+Char: the next paragraph does "
-                   "not apply.")
+rp.glue_all(n_trials=n_trials, **rp.first_listed_facts(fl, summary, FIRST_LISTED))
 
 # %% [markdown]
 # On this one gallery, over {glue:text}`fl_n` scored queries, Word+Char scores
@@ -164,17 +156,18 @@ if not {"char", "word_char"} <= set(config.rankers):
 first = corpus.frame().sort_values("position").groupby("task")["text"].first().to_dict()
 fl_pred = predictions[predictions["condition"] == "first_listed"]
 dup_pred = fl_pred[fl_pred["duplicate"]][["ranker", "task", "text", "predicted"]]
-page.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(label)),
-                  headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
-                  caption="The copies of the duplicated text on the first-listed gallery.")
-facts = duplicate_facts(dup_pred, fl, first)
-glue_all(**{k: v for k, v in facts.items() if k != "applies"})
-if not facts["applies"]:
-    show_md("**Note.** In this run a copy of the duplicated text is indexed, or some ranker "
-                   "predicts a task that owns it: the explanation below does not apply.")
+page.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(rp.label)),
+                headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
+                caption="The copies of the duplicated text on the first-listed gallery.")
+facts = rp.duplicate_facts(dup_pred, fl, first)
+rp.glue_all(**{k: v for k, v in facts.items() if k != "applies"}, premise="holds" if facts["applies"] else (
+    "fails in this run (a copy of the text is indexed, or a ranker predicts an owner), so it does not apply"))
 
 # %% [markdown]
 # ### Why strict equals either-label scoring here
+#
+# The explanation below rests on a premise that the data checks: neither copy indexed, no ranker
+# predicting an owner. In this run the premise {glue:text}`premise`.
 #
 # On the first-listed gallery, strict and either-label accuracy are {glue:text}`strict_either` for
 # every ranker. This follows from the data, and the table above shows it. Neither copy of
@@ -199,14 +192,14 @@ if not facts["applies"]:
 errors = fl_pred[~fl_pred["duplicate"] & ~fl_pred["correct"]]
 io.write_csv(out / "first_listed_errors.csv", errors)
 n_rankers = len(config.rankers)
-page.show_table(error_counts(errors, n_rankers), digits=0,
+page.show_table(rp.error_counts(errors, n_rankers), digits=0,
                   caption="Wrong answers per ranker, and how many every ranker gets wrong.")
-examples = error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers)
-page.show_table(examples, headers=ERROR_HEADERS,
+examples = rp.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers)
+page.show_table(examples, headers=rp.ERROR_HEADERS,
                   caption=("One wrong answer of each kind on the first-listed gallery (the most "
                            "common prediction when several rankers miss it)."))
 n_shared = int((errors.groupby("text")["ranker"].nunique() == n_rankers).sum())
-glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].nunique())
+rp.glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].nunique())
 
 # %% [markdown]
 # {glue:text}`n_shared` queries are missed by all {glue:text}`n_rankers` rankers, out of
@@ -227,11 +220,11 @@ glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].
 #   the query itself.
 
 # %% tags=["remove-input"]
-named = named_errors(fl_pred, NAMED_ERRORS)
-page.show_table(named.assign(ranker=named["ranker"].map(label)),
-                  headers=NAMED_HEADERS,
+named = rp.named_errors(fl_pred, NAMED_ERRORS)
+page.show_table(named.assign(ranker=named["ranker"].map(rp.label)),
+                  headers=rp.NAMED_HEADERS,
                   caption="The errors the paper names, and what our rankers predict for them.")
-glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
+rp.glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 
 # %% [markdown]
 # Of the {glue:text}`n_named` residual errors the paper names for this gallery,

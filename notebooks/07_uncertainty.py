@@ -39,19 +39,13 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 import numpy as np
 
 from robotask import plots
-from robotask.book import Page, show_figure, show_md
+from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
-from robotask.retrieval.presentation import (PAIRED_HEADERS, claim_label, claims_with,
-                                             criteria_agreement, dominant_source,
-                                             figure_means_with_intervals, figure_paired_differences,
-                                             glue_values, label, p_value, shown)
+from robotask.retrieval import presentation as rp
+from robotask.retrieval import statistics as st
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2
-from robotask.retrieval.statistics import (all_pairs, bootstrap_table, format_p, ordering_verdicts,
-                                           paired_comparisons, paper_orderings,
-                                           per_query_from_predictions, summary_table,
-                                           trial_accuracy)
 from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
@@ -63,9 +57,9 @@ config = config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers, save_all_predictions=True
 )
 result = run_study(corpus, config, parts=("primary",))
-pq = per_query_from_predictions(result.predictions)
-acc = 100 * trial_accuracy(pq)[rankers]
-glue_values(
+pq = st.per_query_from_predictions(result.predictions)
+acc = 100 * st.trial_accuracy(pq)[rankers]
+rp.glue_values(
     n_rankers=len(rankers), n_trials=n_trials, seed=seed, n_tasks=pq["task"].nunique(),
     n_queries=pq["query_id"].nunique(), n_scored=f"{len(pq) // len(rankers):,}",
     n_bootstrap=f"{n_bootstrap:,}", n_permutations=f"{n_permutations:,}", alpha=alpha,
@@ -118,15 +112,20 @@ glue_values(
 #
 # **Verdict on an ordering "A > B".** *Supported* when the Holm-adjusted permutation P is below
 # {glue:text}`alpha:g` **and** the paired bootstrap interval of A − B lies above zero; *contradicted*
-# when both hold in the other direction; otherwise *not resolved*. Requiring both criteria asks the
+# when both hold in the other direction; otherwise *not resolved*. The interval part is the book's
+# one rule for deciding words, the same function every chapter calls (`robotask.words`): an
+# interval of the paired difference that includes zero is "not resolved", whatever the gap
+# between the two means. This chapter adds the permutation test on top because it tests every pair
+# at once: Holm's correction keeps the chance of any false "supported" among all the pairs below
+# the level, which an interval read pair by pair does not. Requiring both criteria asks the
 # difference to be consistent across galleries *and* robust to the instruction sample.
 
 # %% [markdown]
 # ## Result: spread across galleries and intervals of the mean
 
 # %%
-spread = summary_table(result.per_trial)
-ci, reps = bootstrap_table(pq, rankers, n_bootstrap, seed)
+spread = st.summary_table(result.per_trial)
+ci, reps = st.bootstrap_table(pq, rankers, n_bootstrap, seed)
 intervals = spread.merge(ci.drop(columns="mean"), on="ranker")
 for part in ("", "_queries", "_galleries"):
     intervals[f"width{part}"] = intervals[f"hi{part}"] - intervals[f"lo{part}"]
@@ -144,10 +143,10 @@ page.show_table(intervals[columns], headers=headers,
 focus_ranker = "char" if "char" in rankers else intervals["ranker"].iloc[0]
 focus = intervals.set_index("ranker").loc[focus_ranker]  # the row the next paragraph reads
 parts = ("lo", "hi", "width", "width_galleries", "width_queries", "p5", "p95")
-glue_values(
-    **{f"focus_{key}": focus[key] for key in parts}, focus=label(focus_ranker),
+rp.glue_values(
+    **{f"focus_{key}": focus[key] for key in parts}, focus=rp.label(focus_ranker),
     width_min=intervals["width"].min(), width_max=intervals["width"].max(),
-    focus_source=dominant_source(focus["width_queries"], focus["width_galleries"]))
+    focus_source=rp.dominant_source(focus["width_queries"], focus["width_galleries"]))
 
 # %% [markdown]
 # For {glue:text}`focus` the 95 % interval of the mean is
@@ -156,6 +155,11 @@ glue_values(
 # resampling the descriptions alone {glue:text}`focus_width_queries:.1f` pp: the uncertainty of the
 # mean comes mainly from {glue:text}`focus_source`. The 5th–95th percentile spread
 # ({glue:text}`focus_p5:.1f`–{glue:text}`focus_p95:.1f` %) describes single galleries, not the mean.
+# {doc}`06_sentence_embeddings` prints the same intervals: it draws the same bootstrap replicates
+# (same seed and number of replicates, and the weights do not depend on which rankers run), so a
+# ranker's interval is one number on both pages. (A percentile interval from a finite number of
+# replicates moves by a tenth of a point or so when that number changes, so the two pages must use
+# the same one.)
 #
 # Why can the two sources differ? The galleries are the study's own choice, and averaging
 # over many of them shrinks their share of the uncertainty; the descriptions are fixed by RLBench,
@@ -163,7 +167,7 @@ glue_values(
 # More galleries can shrink the first source but never the second: only more instructions can.
 
 # %%
-fig = figure_means_with_intervals(intervals)
+fig = rp.figure_means_with_intervals(intervals)
 plots.save_figure(fig, out, "means_with_intervals")
 show_figure(
     fig, "fig-means-intervals",
@@ -184,12 +188,12 @@ show_figure(
 # ## Result: every pair of rankers
 
 # %%
-comp = paired_comparisons(pq, all_pairs(rankers), n_bootstrap, seed,
+comp = st.paired_comparisons(pq, st.all_pairs(rankers), n_bootstrap, seed,
                                       n_permutations, replicates=reps["both"])
 comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
-page.show_table(format_p(comp[columns]), headers=PAIRED_HEADERS,
+page.show_table(st.format_p(comp[columns]), headers=rp.PAIRED_HEADERS,
                   caption="Paired ranker differences with intervals and Holm-corrected P-values.")
 
 # %% tags=["remove-input"]
@@ -198,7 +202,7 @@ lo_hi = intervals.set_index("ranker")[["lo", "hi"]]
 overlap = np.array([max(lo_hi.loc[[a, b], "lo"]) <= min(lo_hi.loc[[a, b], "hi"])
                     for a, b in zip(comp["a"], comp["b"])])
 n_sig, n_overlap_sig = int(separated.sum()), int((separated & overlap).sum())
-glue_values(
+rp.glue_values(
     n_pairs=len(comp), n_sig=n_sig, n_overlap_sig=n_overlap_sig,
     p_floor=1 / (1 + n_permutations), holm_floor=len(comp) / (1 + n_permutations),
 )
@@ -234,39 +238,37 @@ glue_values(
 
 # %%
 paper_means = {r: v["mean"] for r, v in TABLE2.items()}
-orderings = paper_orderings(paper_means, rankers)
-claims = ordering_verdicts(comp, orderings, alpha)
+orderings = st.paper_orderings(paper_means, rankers)
+claims = st.ordering_verdicts(comp, orderings, alpha)
 claims["paper_diff"] = [paper_means[a] - paper_means[b] for a, b in
                         (c.split(" > ") for c in claims["claim"])]
 page.show_table(
-    format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
+    st.format_p(claims[["claim", "paper_diff", "mean_diff", "lo", "hi", "wins", "ties",
                                  "losses", "p_perm_holm", "verdict"]]).assign(
-        claim=claims["claim"].map(claim_label)),
-    headers=PAIRED_HEADERS,
+        claim=claims["claim"].map(rp.claim_label)),
+    headers=rp.PAIRED_HEADERS,
     caption="The paper's ranking claims, tested on paired differences.")
 
 # %% tags=["remove-input"]
 n_verdict = claims["verdict"].value_counts()
 for key in ("supported", "not resolved", "contradicted"):
     name = key.replace(" ", "_")
-    glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
-                      f"claims_{name}": claims_with(claims, key)})
+    rp.glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
+                      f"claims_{name}": rp.claims_with(claims, key)})
 pp_ = PAIRED[("char", "bm25")]
-glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
+rp.glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
                paper_ties=count(pp_["ties"], "tie"),
                paper_galleries=int(pp_["wins"] + pp_["ties"] + pp_["losses"]))
 has_cb = "char > bm25" in set(claims["claim"])
-if not has_cb:
-    show_md("**Note.** This run leaves out Char TF-IDF or BM25 (parameter `rankers`): the "
-                   "paragraph below about the paper's strongest statement does not apply.")
+rp.glue_values(cb_ran="" if has_cb else " (this run leaves out Char TF-IDF or BM25, parameter `rankers`: dashes)")
 nan_row = dict.fromkeys(("wins", "ties", "losses", "p_sign", "p_perm_holm", "lo", "hi"), np.nan)
 cb = claims.set_index("claim").loc["char > bm25"] if has_cb else nan_row
-glue_values(
-    cb_wins=shown(cb["wins"], digits=0), cb_ties=shown(cb["ties"], digits=0),
-    cb_losses=shown(cb["losses"], digits=0), cb_sign=p_value(cb["p_sign"]),
-    cb_holm=p_value(cb["p_perm_holm"]), cb_lo=shown(cb["lo"], True),
-    cb_hi=shown(cb["hi"], True),
-    cb_agreement=criteria_agreement(cb["p_perm_holm"], cb["lo"], cb["hi"], alpha),
+rp.glue_values(
+    cb_wins=rp.shown(cb["wins"], digits=0), cb_ties=rp.shown(cb["ties"], digits=0),
+    cb_losses=rp.shown(cb["losses"], digits=0), cb_sign=rp.p_value(cb["p_sign"]),
+    cb_holm=rp.p_value(cb["p_perm_holm"]), cb_lo=rp.shown(cb["lo"], True),
+    cb_hi=rp.shown(cb["hi"], True),
+    cb_agreement=rp.criteria_agreement(cb["p_perm_holm"], cb["lo"], cb["hi"], alpha),
 )
 
 # %% [markdown]
@@ -280,7 +282,7 @@ glue_values(
 #
 # The paper's strongest statement is Char TF-IDF over BM25 in {glue:text}`paper_wins` of
 # {glue:text}`paper_galleries` galleries with {glue:text}`paper_ties`
-# {cite:p}`yelamanchi2026reference`. Here Char TF-IDF is ahead in {glue:text}`cb_wins`,
+# {cite:p}`yelamanchi2026reference`. Here{glue:text}`cb_ran` Char TF-IDF is ahead in {glue:text}`cb_wins`,
 # level in {glue:text}`cb_ties` and behind in {glue:text}`cb_losses` of the galleries (sign test
 # {glue:text}`cb_sign`); the Holm-adjusted permutation test gives {glue:text}`cb_holm` and the paired
 # bootstrap interval runs from {glue:text}`cb_lo` to {glue:text}`cb_hi` pp: **{glue:text}`cb_agreement`**.
@@ -297,7 +299,7 @@ glue_values(
 key = [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
        ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"), ("minilm", "minilm_char")]
 key = [p for p in key if p[0] in rankers and p[1] in rankers]
-fig = figure_paired_differences(acc, key, seed)
+fig = rp.figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
 show_figure(
     fig, "fig-paired-differences",

@@ -151,3 +151,27 @@ def test_known_texts_give_known_perturbations():
     assert P.perturbed_texts(["open the box", "stack the blocks"], ["object_generic", "direction_swap"], 0) == {
         "object_generic": ["open the object", "stack the object"], "direction_swap": ["close the box",
                                                                                       "stack the blocks"]}
+
+
+def test_a_swap_onto_the_one_verb_of_the_opposite_task_brings_the_query_closer_to_it():
+    """close_box says "close" and "shut"; open_box always says "open". The swap maps both onto "open", so the
+    swapped "shut" query shares its verb with every open_box text while the original shares none with close_box's."""
+    corpus = check_corpus(pd.DataFrame({
+        "task": ["open_box"] * 3 + ["close_box"] * 3,
+        "text": ["open the box", "open the box lid", "open box",
+                 "close the box", "shut the box", "shut box lid"],
+    }))
+    pq = R.run_perturbations(corpus, ["bm25"], ["direction_swap"], seed=1, n_trials=4)
+    assert set(pq.loc[pq["text"] == "shut the box", "perturbed"]) == {"open the box"}
+    got = R.swap_overlap(corpus, pq)
+    assert got["n"] == 6 and got["swapped"] > got["original"]
+    # "shut the box" against its task's others, "close the box" and "shut box lid": 2/4 and 2/4; swapped,
+    # "open the box" against open_box's texts: 3/3, 3/4 and 2/3; so the swapped query is the closer
+    shut = pq[(pq["text"] == "shut the box") & pq["applicable"]].drop_duplicates("query_id")
+    assert R._overlap("shut the box", ["close the box", "shut box lid"]) == 0.5
+    assert abs(R._overlap(shut["perturbed"].item(), ["open the box", "open the box lid", "open box"])
+               - (1 + 0.75 + 2 / 3) / 3) < 1e-12
+    by_task = R.swap_by_task(pq, "bm25")
+    assert set(by_task["task"]) == {"open_box", "close_box"}
+    assert by_task.set_index("task").loc["close_box", "opposite"] == "open_box"
+    assert (by_task["change"] == by_task["swapped"] - by_task["original"]).all()

@@ -82,9 +82,10 @@ def test_table2_and_table3_sit_beside_the_papers_numbers():
     assert t2["diff_pp"].iloc[0] == 2.0 and pd.isna(t2["paper_mean"].iloc[1])
     matched = pd.DataFrame({"ranker": ["bm25"], "label": ["BM25"], "one": [50.0], "two": [55.0],
                             "diff": [5.0], "sd_diff": [1.0], "two_better": [2], "same": [0],
-                            "two_worse": [0]})
+                            "two_worse": [0], "lo": [2.0], "hi": [8.0], "verdict": ["higher"]})
     t3 = tl.table3(matched, {"bm25": {"one": 49.0, "two": 59.0, "diff": 10.0}})
     assert t3[["paper_one", "paper_two", "paper_diff"]].iloc[0].tolist() == [49.0, 59.0, 10.0]
+    assert t3["verdict"].iloc[0] == "higher" and "sd_diff" not in t3
     both, heads = tl.two_readings(matched, matched.assign(diff=3.0), "continue", "reuse")
     assert both["diff_reuse"].iloc[0] == 3.0 and heads["diff_reuse"] == "Gain (reuse, pp)"
 
@@ -103,9 +104,15 @@ def test_error_examples_pick_one_query_per_kind():
     assert out["kind"].tolist() == list(tl.ERROR_KINDS.values())
 
 
-def test_draw_gap_is_in_standard_errors_of_the_mean():
-    summary = pd.DataFrame({"ranker": ["char"], "label": ["Char TF-IDF"], "mean": [64.0], "sd": [4.0]})
-    gap = tl.draw_gap(summary, {"char": {"mean": 62.0}}, n_trials=16)
-    assert gap["se_of_mean"].item() == 1.0 and gap["diff_in_se"].item() == 2.0
+def test_draw_gap_is_in_standard_errors_of_the_difference_of_two_means():
+    summary = pd.DataFrame({"ranker": ["char", "bm25"], "label": ["Char TF-IDF", "BM25"], "mean": [66.0, 55.0],
+                            "sd": [4.0, 4.0]})
+    paper = {"char": {"mean": 62.0, "sd": 3.0}, "bm25": {"mean": 55.5, "sd": 3.0}}
+    gap = tl.draw_gap(summary, paper, n_trials=16, paper_trials=9).set_index("label")
+    # SE of the difference: sqrt(4²/16 + 3²/9) = sqrt(2); our SE alone would be 1
+    assert round(gap.loc["Char TF-IDF", "se_of_diff"] ** 2, 9) == 2.0
+    assert round(gap.loc["Char TF-IDF", "diff_in_se"], 6) == round(4 / 2 ** 0.5, 6)
+    assert gap.loc["Char TF-IDF", "verdict"] == "higher"  # 4 ± 1.96·1.41 lies above zero
+    assert gap.loc["BM25", "verdict"] == "not resolved"  # −0.5 ± 2.77 includes zero
     cells = pd.Series(["229 232", "none", "230"])
     assert tl.fits_counts(cells, {232, 233}) == [True, False, False]

@@ -49,6 +49,10 @@ def test_summary_and_matched_tables():
     m = across_galleries.matched_table(matched).iloc[0]
     assert (m["one"], m["two"], m["diff"]) == (55.0, 65.0, 10.0)
     assert (m["two_better"], m["same"], m["two_worse"]) == (1, 1, 0)
+    # gains of +20 and 0 pp over two galleries: a t interval that includes zero, so the verdict is open
+    assert m["lo"] < 0 < m["hi"] and m["verdict"] == "not resolved"
+    pair = across_galleries.paired(_frame({"bm25": [5, 6, 5], "char": [7, 9, 8]}), "char", "bm25")
+    assert pair["verdict"] == "higher" and pair["lo"] > 0 and round(pair["mean_diff"], 9) == round(100 * 8 / 3 / 10, 9)
     broken = pd.concat([_frame({"bm25": [5, 6]}, condition="matched_one"),
                         _frame({"bm25": [7, 6]}, n_queries=11, condition="matched_two")])
     with pytest.raises(RobotaskError, match="query sets"):

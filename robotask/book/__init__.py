@@ -30,6 +30,6 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Page", "build_stamp", "chapter_benchmark", "fig_ref", "library_revisions", "output_dir", "package_versions",
-    "parameter_table", "plain_value", "platform_summary", "read_benchmarks", "read_run_log", "read_summary", "run_table",
-    "run_time_values", "show_benchmark", "show_figure", "show_md", "show_table", "wait_until_alone",
+    "parameter_table", "plain_value", "platform_summary", "read_benchmarks", "read_run_log", "read_summary",
+    "run_table", "run_time_values", "show_benchmark", "show_figure", "show_md", "show_table", "wait_until_alone",
 ]

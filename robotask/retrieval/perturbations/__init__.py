@@ -12,6 +12,8 @@ from .robustness import (
     perturbation_gold,
     perturbation_table,
     run_perturbations,
+    swap_by_task,
+    swap_overlap,
 )
 from .robustness_stats import (
     WHERE,
@@ -65,6 +67,7 @@ __all__ = [
     "gerund", "is_verb", "match_case", "mean_over_trials", "no_opposite_stay_rate", "object_spans",
     "opposite_tasks", "paired_change", "paired_outcomes", "perturb", "perturb_direction_swap", "perturb_inflection",
     "perturb_object_generic", "perturb_object_removed", "perturb_spelling", "perturbation_examples",
-    "perturbation_gold", "perturbation_table", "perturbed_texts", "run_perturbations", "swap_directions",
+    "perturbation_gold", "perturbation_table", "perturbed_texts", "run_perturbations", "swap_by_task",
+    "swap_directions", "swap_overlap",
     "table_rows", "text_rng", "third_person", "tokens", "trial_means",
 ]

@@ -8,6 +8,7 @@ queries unperturbed in the same galleries (paired).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -184,3 +185,49 @@ def no_opposite_stay_rate(per_query: pd.DataFrame) -> pd.Series:
     sub = per_query[(per_query["perturbation"] == "direction_swap") & ~per_query["applicable"]
                     & (per_query["text"] != per_query["perturbed"])]
     return 100 * sub.groupby("ranker", sort=False)["stays_source"].mean()
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _overlap(text: str, others: list[str]) -> float:
+    """Mean word Jaccard similarity of ``text`` with each of ``others`` (NaN when there are none)."""
+    w = _words(text)
+    sims = [len(w & _words(o)) / max(len(w | _words(o)), 1) for o in others]
+    return float(np.mean(sims)) if sims else float("nan")
+
+
+def swap_overlap(corpus: Corpus, per_query: pd.DataFrame) -> dict[str, float]:
+    """How much a direction-swapped query resembles its new gold task, against the original query and its own task.
+
+    For every applicable swapped query: the mean word Jaccard similarity of the original text with the *other*
+    descriptions of its own task (``original``), and of the swapped text with the descriptions of the opposite
+    task (``swapped``); ``share_closer`` is the percent of queries whose swapped text is the closer of the two.
+    The swap maps several verbs (*close*, *shut*, *closed*) onto one (*open*), often the verb every
+    description of the opposite task uses, which can make a swapped query easier to place than the original.
+    """
+    rows = per_query[(per_query["perturbation"] == "direction_swap") & per_query["applicable"]]
+    rows = rows.drop_duplicates("query_id")
+    by_task: dict[str, list[str]] = {}
+    for text, j in zip(corpus.texts, corpus.task_of):
+        by_task.setdefault(corpus.tasks[j], []).append(text)
+    if rows.empty:
+        return {"original": float("nan"), "swapped": float("nan"), "share_closer": float("nan"), "n": 0}
+    own = np.array([_overlap(r.text, [t for t in by_task[r.task] if t != r.text] or by_task[r.task])
+                    for r in rows.itertuples()])
+    swapped = np.array([_overlap(r.perturbed, by_task[r.gold]) for r in rows.itertuples()])
+    return {"original": float(np.nanmean(own)), "swapped": float(np.nanmean(swapped)),
+            "share_closer": float(100 * np.mean(swapped > own)), "n": len(rows)}
+
+
+def swap_by_task(per_query: pd.DataFrame, ranker: str) -> pd.DataFrame:
+    """Direction swaps, per source task, for one ranker: queries, percent finding the source task unperturbed,
+    percent following the swap to the opposite task, and the change (pp), largest gain first."""
+    rows = per_query[(per_query["perturbation"] == "direction_swap") & per_query["applicable"]
+                     & (per_query["ranker"] == ranker)]
+    table = rows.groupby("task").agg(opposite=("gold", "first"), queries=("query_id", "nunique"),
+                                     original=("correct_original", "mean"), swapped=("correct_perturbed", "mean"))
+    table[["original", "swapped"]] *= 100
+    table["change"] = table["swapped"] - table["original"]
+    return table.sort_values("change", ascending=False).reset_index()

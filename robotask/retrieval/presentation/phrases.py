@@ -64,28 +64,6 @@ def ordering(means: Mapping[str, float]) -> str:
     return " > ".join(f"{label(r)} ({pct(m)})" for r, m in ranked)
 
 
-# --------------------------------------------------------------------------- the home page (notebook 00_home)
-def headline(ours: Mapping[str, Mapping[str, float]], paper: Mapping[str, Mapping[str, float]]) -> str:
-    """The paper's headline means next to ours, for the paper's leader and the two rankers it cites.
-
-    ``ours`` and ``paper``: ranker → ``{"mean": ...}`` (chapter 02's ``table2``, ``paper.TABLE2``).
-    """
-    shared = [r for r in sorted(paper, key=lambda r: -paper[r]["mean"]) if r in ours]
-    if not shared:
-        return "Chapter 02 scored none of the paper's rankers, so its headline cannot be compared."
-    lead, others = shared[0], shared[1:3]
-    theirs = join([f"{label(r)} {pct(paper[r]['mean'])}" for r in others])
-    mine = join([f"{label(r)} {pct(ours[r]['mean'])}" for r in others])
-    best_ours = max((r for r in ours if r in paper), key=lambda r: ours[r]["mean"])
-    verdict = ("it leads our run too" if best_ours == lead
-               else f"in our run {label(best_ours)} leads the paper's rankers")
-    return (f"{PAPER_REF} reports {label(lead)} as the best of five training-free rankers, at "
-            f"**{pct(paper[lead]['mean'])}** mean top-1 accuracy over random one-description galleries "
-            f"({theirs}). Our rerun of its protocol on our own extraction of RLBench gives "
-            f"**{pct(ours[lead]['mean'])}** ({mine}); {verdict}.")
-
-
-
 def leader(values: Mapping[str, float]) -> str:
     """The key with the highest value (ties to the first key in sorted order); a Series is read as
     index → value."""
@@ -103,11 +81,6 @@ def fewer_or_more(d: int, word: str) -> str:
 def fits(n: int, ns: Iterable[int]) -> str:
     """ "fits" when ``n`` is one of ``ns``, else "does not fit"."""
     return "fits" if n in set(ns) else "does not fit"
-
-
-def beats(diff: float) -> str:
-    """How A stands to B from the mean difference A − B: "beats", "trails" or "ties with"."""
-    return "beats" if diff > 0 else "trails" if diff < 0 else "ties with"
 
 
 def same_or_reversed(a: float, b: float) -> str:
@@ -149,36 +122,6 @@ def record(wins: int, ties: int, losses: int) -> str:
     return f"higher in {wins}, tied in {ties} and lower in {losses} of the {count(n, 'gallery')}"
 
 
-def same_signs(a: pd.Series, b: pd.Series) -> str:
-    """Whether two series of changes (aligned by index) agree in sign, in words."""
-    agree = (a.gt(0) == b.reindex(a.index).gt(0)).all()
-    return "the same for every ranker" if agree else "different for at least one ranker"
-
-
-def offset_reading(n_higher: int, n: int) -> str:
-    """How ``n_higher`` of ``n`` differences above zero read: one-sided (three quarters or more on
-    one side), or both ways like noise."""
-    if n and max(n_higher, n - n_higher) >= 0.75 * n:
-        return ("An offset that points one way is not the scatter one expects from random draws, "
-                "which would put about as many of our numbers below the paper's as above")
-    return "The differences point both ways, as the scatter of random draws would"
-
-
-def draw_verdict(n_beyond: int) -> str:
-    """What differences of ``n_beyond`` rankers beyond 3 standard errors say about the draws."""
-    if n_beyond:
-        return ("A difference beyond 3 SE is not explained by the particular draws; it lies in the "
-                "corpus texts or in implementation details the paper does not state")
-    return "No difference exceeds 3 SE, so the draws alone can explain them"
-
-
 def size_verdict(n_fit_paper: int, n_fit_ours: int, n: int) -> str:
     """ "supports" when every stated percentage fits the paper's counts and fewer fit ours."""
     return "supports" if n_fit_paper == n > n_fit_ours else "does not settle"
-
-
-def reading_verdict(move: float, offset: float) -> str:
-    """Whether the extraction readings move a mean by less than half the offset from the paper."""
-    if move < abs(offset) / 2:
-        return "changes the fingerprint of one gallery, but not the offset of the means"
-    return "moves the means by as much as their offset from the paper's"

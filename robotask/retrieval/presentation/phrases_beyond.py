@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...words import count, join, pp
-from .phrases import claim_label, label, verb
+from ...words import UNRESOLVED, count, join, pp, verdict
+from .phrases import claim_label, verb
 
 
 def shown(x: float, signed: bool = False, digits: int = 1) -> str:
@@ -26,16 +26,6 @@ def p_value(p: float) -> str:
     return "P < 0.001" if p < 0.001 else f"P = {p:.2g}"
 
 
-def sign_word(d: float, up: str = "raises", down: str = "lowers", same: str = "leaves unchanged") -> str:
-    """The verb a difference needs at one decimal: "raises", "lowers" or "leaves unchanged"."""
-    return up if round(d, 1) > 0 else down if round(d, 1) < 0 else same
-
-
-def interval_side(lo: float, hi: float) -> str:
-    """Where a 95 % interval of a difference lies: "lies above zero", "lies below zero", "includes zero"."""
-    return "lies above zero" if lo > 0 else "lies below zero" if hi < 0 else "includes zero"
-
-
 def cache_source(cached: bool, n_encoded: int, n_distinct: int) -> str:
     """How the MiniLM vectors were obtained in this run (chapter 06)."""
     if cached and n_encoded == 0:
@@ -43,12 +33,6 @@ def cache_source(cached: bool, n_encoded: int, n_distinct: int) -> str:
     if cached and n_encoded < n_distinct:
         return f"partly embedded by the model in this run ({n_encoded} of them) and partly read from the vector cache"
     return "embedded by the model in this run"
-
-
-def best_of(means: pd.Series, among: list[str]) -> str:
-    """The label of the ranker with the highest mean among ``among`` (ties by id)."""
-    present = [r for r in among if r in means.index]
-    return label(min(present, key=lambda r: (-means[r], r))) if present else "none"
 
 
 def cosine_reading(opposite: float, paraphrase: float) -> str:
@@ -83,33 +67,22 @@ def claims_with(claims: pd.DataFrame, verdict: str) -> str:
     return join(named) or "none"
 
 
-def signs(changes: pd.Series) -> str:
-    """ "every ranker gains" or "3 rankers gain, 1 loses accuracy" (changes at one decimal, chapter 08)."""
-    r = changes.round(1)
-    kinds = [(int((r > 0).sum()), "gains", "gain"), (int((r < 0).sum()), "loses accuracy", "lose accuracy"),
-             (int((r == 0).sum()), "stays the same", "stay the same")]
-    for k, one, _ in kinds:
-        if k == len(r):
-            return f"every ranker {one}"
-    return join([f"{count(k, 'ranker')} {verb(k, one, many)}" for k, one, many in kinds if k])
-
-
-def intervals_excluding_zero(lo: pd.Series, hi: pd.Series) -> str:
-    """ "4 of 7" intervals exclude zero (chapter 08)."""
-    return f"{int(((lo > 0) | (hi < 0)).sum())} of {len(lo)}"
+def signs(lo: pd.Series, hi: pd.Series) -> str:
+    """What the 95 % intervals of the rankers' changes decide (:func:`robotask.words.verdict`): "every ranker
+    gains", or "2 rankers lose accuracy and 1 ranker is not resolved" (chapter 08)."""
+    words = [verdict(a, b, above="gains", below="loses accuracy") for a, b in zip(lo, hi)]
+    kinds = [("gains", "gain"), ("loses accuracy", "lose accuracy"), (UNRESOLVED, "are not resolved")]
+    for one, _ in kinds:
+        if words.count(one) == len(words):
+            return f"every ranker {'is not resolved' if one == UNRESOLVED else one}"
+    return join([f"{count(words.count(one), 'ranker')} "
+                 f"{verb(words.count(one), 'is not resolved' if one == UNRESOLVED else one, many)}"
+                 for one, many in kinds if words.count(one)])
 
 
 def pair_list(pairs: list[tuple[str, str]]) -> str:
     """Pairs of opposite task ids: "close_box ↔ open_box and lamp_off ↔ lamp_on", or "none"."""
     return join([f"{a} ↔ {b}" for a, b in pairs]) or "none"
-
-
-def moves_compared(change: float, others: list[float]) -> str:
-    """How far one change moves against others, in size at one decimal: "less than", "more than" or
-    "within the range of" (chapter 08: Char TF-IDF's typo change against the word rankers'); missing ones
-    (NaN) are left out."""
-    size, sizes = round(abs(change), 1), [round(abs(o), 1) for o in others if not pd.isna(o)] or [float("nan")]
-    return "less than" if size < min(sizes) else "more than" if size > max(sizes) else "within the range of"
 
 
 def time_ratio(seconds: float, reference: float) -> str:

@@ -10,7 +10,7 @@ import re
 
 import pandas as pd
 
-from ...words import join
+from ...words import join, verdict
 from ..rankers.registry import RANKERS
 from .phrases import label
 
@@ -108,7 +108,8 @@ def quantities(comparison: pd.DataFrame) -> pd.DataFrame:
 TABLE2_HEADERS = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.",
                   "paper_mean": "Paper mean", "diff_pp": "Ours − paper (pp)"}
 PAIR_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean_diff": "Mean A − B (pp)",
-                "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)"}
+                "sd_diff": "SD (pp)", "min_diff": "Min (pp)", "max_diff": "Max (pp)", "lo": "95 % CI low",
+                "hi": "95 % CI high", "verdict": "A is"}
 
 
 def table2(summary: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
@@ -124,13 +125,14 @@ def paired(paired_table: pd.DataFrame) -> pd.DataFrame:
     return paired_table.assign(a=paired_table["a"].map(label), b=paired_table["b"].map(label))
 TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descriptions",
                   "diff": "Gain (pp)", "sd_diff": "SD of gain (pp)", "two_better": "Two better",
-                  "same": "Same", "two_worse": "Two worse", "paper_one": "Paper: one",
+                  "same": "Same", "two_worse": "Two worse", "lo": "Gain: 95 % CI low", "hi": "Gain: 95 % CI high",
+                  "verdict": "Two against one", "paper_one": "Paper: one",
                   "paper_two": "Paper: two", "paper_diff": "Paper: gain (pp)"}
 
 
 def table3(matched: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.matched_table`` beside the paper's Table 3 (``paper.TABLE3``)."""
-    table = matched[["label", "one", "two", "diff", "sd_diff", "two_better", "same", "two_worse"]].copy()
+    table = matched[["label", "one", "two", "diff", "lo", "hi", "verdict", "two_better", "same", "two_worse"]].copy()
     for col in ("one", "two", "diff"):
         table[f"paper_{col}"] = [paper_table.get(r, {}).get(col) for r in matched["ranker"]]
     return table
@@ -221,7 +223,8 @@ LARGEST_HEADERS = {"key": "Number", "where": "Where in the paper", "diff": "Ours
 DENOMINATOR_HEADERS = {"key": "Number", "paper": "Paper (%)", "fitting_n": "Counts n that fit",
                        "fits_paper_234": "Fits the paper's", "fits_ours": "Fits ours"}
 GAP_HEADERS = {"label": "Ranker", "ours": "Ours (%)", "paper": "Paper (%)", "diff": "Ours − paper (pp)",
-               "se_of_mean": "SE of the mean (pp)", "diff_in_se": "Difference in SE"}
+               "se_of_diff": "SE of the difference (pp)", "diff_in_se": "Difference in SE",
+               "lo": "95 % CI low", "hi": "95 % CI high", "verdict": "Ours is"}
 
 
 def comparison_overview(comparison: pd.DataFrame) -> pd.DataFrame:
@@ -274,15 +277,23 @@ def fits_counts(fitting: pd.Series, counts: set[int]) -> list[bool]:
     return [f != "none" and bool(counts & set(map(int, f.split()))) for f in fitting]
 
 
-def draw_gap(summary: pd.DataFrame, paper_table: dict, n_trials: int) -> pd.DataFrame:
-    """Our Table 2 means against the paper's, in standard errors of our ``n_trials``-draw mean."""
+def draw_gap(summary: pd.DataFrame, paper_table: dict, n_trials: int, paper_trials: int) -> pd.DataFrame:
+    """Our Table 2 means against the paper's, in standard errors of the difference of the two means.
+
+    The two means come from independent draws (``n_trials`` galleries of ours, ``paper_trials`` of the paper's),
+    so the difference has the standard error √(SD²/n + SD_paper²/n_paper); ``lo``/``hi`` are its 95 % normal
+    interval and ``verdict`` the word :func:`robotask.words.verdict` reads from it.
+    """
     stats = summary.set_index("ranker")
-    se = stats["sd"] / n_trials ** 0.5
+    se_paper = pd.Series({r: paper_table[r]["sd"] / paper_trials ** 0.5 for r in stats.index})
+    se = (stats["sd"] ** 2 / n_trials + se_paper ** 2) ** 0.5
     gap = pd.DataFrame({"label": stats["label"], "ours": stats["mean"],
                         "paper": [paper_table[r]["mean"] for r in stats.index]})
     gap["diff"] = gap["ours"] - gap["paper"]
-    gap["se_of_mean"] = se
+    gap["se_of_diff"] = se
     gap["diff_in_se"] = gap["diff"] / se
+    gap["lo"], gap["hi"] = gap["diff"] - 1.96 * se, gap["diff"] + 1.96 * se
+    gap["verdict"] = [verdict(lo, hi) for lo, hi in zip(gap["lo"], gap["hi"])]
     return gap
 
 

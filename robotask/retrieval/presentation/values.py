@@ -13,33 +13,17 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from .phrases import (
-    beats,
     fewer_or_more,
     fits,
     how_many,
     label,
     leader,
     one_sign,
-    reading_verdict,
     record,
     same_or_reversed,
     size_verdict,
 )
-from .phrases_beyond import intervals_excluding_zero, shown, signs
-
-
-def glue_all(**values: object) -> None:
-    """``glue(name, value, display=False)`` for every keyword: numbers and phrases for the prose."""
-    from myst_nb import glue
-
-    for name, value in values.items():
-        glue(name, value.item() if hasattr(value, "item") else value, display=False)
-
-
-def glue_missing(*names: str) -> None:
-    """Glue NaN under ``names``: the paragraph that reads them does not apply (a **Note.** says so),
-    and the page still builds with every key resolved."""
-    glue_all(**dict.fromkeys(names, float("nan")))
+from .phrases_beyond import shown, signs
 
 
 def plain(value: object) -> object:
@@ -48,11 +32,20 @@ def plain(value: object) -> object:
 
 
 def glue_values(**values: object) -> None:
-    """Glue each value under its name for the Markdown cells (``{glue:text}`name```), numbers as plain numbers."""
+    """``glue(name, value, display=False)`` for every keyword (``{glue:text}`name```), numbers as plain numbers."""
     from myst_nb import glue
 
     for name, value in values.items():
         glue(name, plain(value), display=False)
+
+
+glue_all = glue_values  # the name chapters 00 to 05 call
+
+
+def glue_missing(*names: str) -> None:
+    """Glue NaN under ``names``: the paragraph that reads them shows dashes, and the page still builds with
+    every key resolved."""
+    glue_values(**dict.fromkeys(names, float("nan")))
 
 
 def by_library(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -> dict[str, object]:
@@ -63,19 +56,19 @@ def by_library(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -
 def perturbation_values(table: pd.DataFrame, name: str) -> dict[str, object]:
     """The numbers and phrases chapter 08 glues for one perturbation (``table``: ``perturbation_table``).
 
-    Keys are ``<name>_<what>``: ``signs``, ``low``/``low_ranker``, ``high``/``high_ranker``, ``clear``
-    (intervals excluding zero), ``big``/``big_ranker``/``big_lo``/``big_hi`` (the largest change in size);
+    Keys are ``<name>_<what>``: ``signs`` (what each change's interval decides), ``low``/``low_ranker``,
+    ``high``/``high_ranker``, ``big``/``big_ranker``/``big_lo``/``big_hi`` (the largest change in size);
     signed changes as :func:`shown` writes them; "—" everywhere when the perturbation was not run.
     """
     rows = table[table["perturbation"] == name].set_index("ranker")
     if rows.empty:
-        return {f"{name}_{k}": "—" for k in ("signs", "low", "low_ranker", "high", "high_ranker", "clear", "big",
+        return {f"{name}_{k}": "—" for k in ("signs", "low", "low_ranker", "high", "high_ranker", "big",
                                               "big_ranker", "big_lo", "big_hi")}
     col = rows["change"]
     low, high, big = col.idxmin(), col.idxmax(), col.abs().idxmax()
     return {f"{name}_{k}": v for k, v in {
-        "signs": signs(col), "low": shown(col[low], True), "low_ranker": label(low), "high": shown(col[high], True),
-        "high_ranker": label(high), "clear": intervals_excluding_zero(rows["lo"], rows["hi"]),
+        "signs": signs(rows["lo"], rows["hi"]), "low": shown(col[low], True), "low_ranker": label(low),
+        "high": shown(col[high], True), "high_ranker": label(high),
         "big": shown(col[big], True), "big_ranker": label(big), "big_lo": shown(rows.loc[big, "lo"], True),
         "big_hi": shown(rows.loc[big, "hi"], True)}.items()}
 
@@ -104,12 +97,13 @@ def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Itera
 
 def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
     """Chapter 02: Char TF-IDF against BM25 (``cb``) and Word TF-IDF (``cw``), Word+Char against
-    Char TF-IDF (``wc``), beside the paper's (``paper.PAIRED``); NaN where a pair did not run."""
+    Char TF-IDF (``wc``), each with its paired interval and verdict, beside the paper's (``paper.PAIRED``);
+    NaN where a pair did not run."""
     rows = {} if paired is None else {(r.a, r.b): r for r in paired.itertuples()}
     out = {}
     for key, pair in {"cb": ("char", "bm25"), "cw": ("char", "word"), "wc": ("word_char", "char")}.items():
         r = rows.get(pair)
-        out[f"{key}_verb"] = beats(r.mean_diff) if r else NAN
+        out |= {f"{key}_{c}": getattr(r, c) if r else NAN for c in ("verdict", "lo", "hi")}
         out[f"{key}_diff"] = r.mean_diff if r else NAN
         out |= {f"{key}_{c}": int(getattr(r, c)) if r else NAN for c in ("wins", "ties", "losses", "n_trials")}
     r = rows.get(("word_char", "char"))
@@ -171,13 +165,16 @@ def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[s
 
 def matched_facts(matched: pd.DataFrame, paper_table: Mapping) -> dict:
     """Chapter 03: the range of gains, the largest beside the paper's, the best two-description
-    mean, and the paired counts (``matched``: ``across_galleries.matched_table``)."""
+    mean, how many rankers' gain intervals decide "higher" or leave it unresolved, and the paired
+    counts (``matched``: ``across_galleries.matched_table``)."""
     gains = matched.set_index("ranker")
     top, best = leader(gains["diff"]), leader(gains["two"])
+    said = gains["verdict"].value_counts()
     return {"gain_lo": gains["diff"].min(), "gain_hi": gains["diff"].max(), "top": label(top),
             "top_gain": gains.loc[top, "diff"], "top_paper": paper_table.get(top, {}).get("diff", NAN),
             "best_two": label(best), "best_two_mean": gains.loc[best, "two"],
-            "n_gain": how_many(int((gains["diff"] > 0).sum()), len(gains), "ranker"),
+            "n_gain": how_many(int(said.get("higher", 0)), len(gains), "ranker"),
+            "n_gain_open": how_many(int(said.get("not resolved", 0)), len(gains), "ranker"),
             "n_better": int(matched["two_better"].sum()), "n_worse": int(matched["two_worse"].sum()),
             "n_cells": int(matched["n_trials"].sum())}
 
@@ -186,7 +183,9 @@ def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_dup
     """Chapter 05: which counts of scored queries the paper's stated percentages fit.
 
     Returns the table of ``paper.denominators`` (with ``fits_paper_234`` and ``fits_ours``) for the
-    stated minima, maxima and first-listed percentages, and the values the prose glues.
+    stated minima, maxima and first-listed percentages, and the values the prose glues. A minimum or
+    maximum is checked against the counts a random gallery can score; a first-listed percentage against
+    the one count that gallery scores (ours, and the paper's, one description more).
     """
     from ..reproduction import paper
     from .table_labels import fits_counts
@@ -198,11 +197,14 @@ def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_dup
     dens = paper.denominators(stated, window)
     paper_n = {paper.CORPUS["queries_per_trial"] - k for k in range(3)}
     our_n = {candidates - k for k in range(n_duplicates + 1)}
-    dens["fits_paper_234"] = fits_counts(dens["fitting_n"], paper_n)
-    dens["fits_ours"] = fits_counts(dens["fitting_n"], our_n)
     fl = per_trial.query("condition == 'first_listed' and policy == 'primary'")
     n_ours = int(fl["n_queries"].iloc[0])
     n_paper = n_ours + int(paper.CORPUS["queries_per_trial"]) - candidates
+    first = dens["key"].str.startswith("first_listed")  # the first-listed gallery scores one fixed count
+    dens["fits_paper_234"] = [fits_counts(pd.Series([f]), {n_paper} if one else paper_n)[0]
+                              for f, one in zip(dens["fitting_n"], first)]
+    dens["fits_ours"] = [fits_counts(pd.Series([f]), {n_ours} if one else our_n)[0]
+                         for f, one in zip(dens["fitting_n"], first)]
     sets = [set() if f == "none" else set(map(int, f.split()))
             for f in dens.loc[dens["key"].str.startswith("first_listed"), "fitting_n"]]
     common = sorted(set.intersection(*sets)) if sets else []
@@ -217,28 +219,22 @@ def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_dup
 
 def alternative_facts(alt: pd.DataFrame | None) -> dict:
     """Chapter 05: the extraction readings that give the paper's counts and first-listed
-    percentages, and how far those with the paper's counts move the Char TF-IDF mean (NaN when
-    the readings did not run)."""
+    percentages, how far those with the paper's counts move the Char TF-IDF mean, and our
+    committed corpus's Char TF-IDF offset from the paper (NaN when the readings did not run)."""
     from ..reproduction import paper
     from .table_labels import fingerprint_readings, reading_names
 
-    keys = ["n_same", "word_char_readings", "fingerprint", "char_lo", "char_hi", "char_move", "reading_verdict"]
+    keys = ["n_same", "word_char_readings", "fingerprint", "char_lo", "char_hi", "char_move", "char_offset"]
     if alt is None:
-        return dict.fromkeys(keys, NAN) | {"paper_char": paper.TABLE2["char"]["mean"], "offset_left": (
-            "the alternative readings did not run in this build, so the missing description is not ruled out")}
+        return dict.fromkeys(keys, NAN) | {"paper_char": paper.TABLE2["char"]["mean"]}
     same = (alt["tasks"] == paper.CORPUS["tasks"]) & (alt["descriptions"] == paper.CORPUS["descriptions"])
     word_char = alt.loc[alt["fl_word_char"].round(1) == paper.FIRST_LISTED["word_char"], "corpus"]
     base = alt.loc[alt["corpus"] == "committed", "mean_char"].item()
-    move = (alt.loc[same, "mean_char"] - base).abs().max() if same.any() else NAN
     return {"n_same": int(same.sum()), "word_char_readings": reading_names(word_char),
             "fingerprint": reading_names(fingerprint_readings(alt, paper.FIRST_LISTED)),
-            "char_lo": alt["mean_char"].min(), "char_hi": alt["mean_char"].max(), "char_move": move,
-            "paper_char": paper.TABLE2["char"]["mean"],
-            "reading_verdict": reading_verdict(move, base - paper.TABLE2["char"]["mean"]),
-            "offset_left": ("the one missing description does not account for the offset (Investigation 2), "
-                            "which leaves the unstated implementation details listed at the end of this chapter"
-                            if move < abs(base - paper.TABLE2["char"]["mean"]) / 2
-                            else "the missing description may account for part of the offset (Investigation 2)")}
+            "char_lo": alt["mean_char"].min(), "char_hi": alt["mean_char"].max(),
+            "char_move": (alt.loc[same, "mean_char"] - base).abs().max() if same.any() else NAN,
+            "paper_char": paper.TABLE2["char"]["mean"], "char_offset": base - paper.TABLE2["char"]["mean"]}
 
 
 def corpus_facts(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per_task: pd.Series,

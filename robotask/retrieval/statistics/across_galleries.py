@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
+from ...words import paired_interval, verdict
 from ..rankers.registry import RANKERS
 
 PERCENTILE_METHOD = "linear"
@@ -59,7 +60,9 @@ def summary_table(per_trial: pd.DataFrame, condition: str = "one", policy: str =
 
 def paired(per_trial: pd.DataFrame, a: str, b: str, condition: str = "one", policy: str = "primary",
            ) -> dict[str, float]:
-    """Compare ranker ``a`` with ``b`` trial by trial: mean difference (pp) and wins / ties / losses of ``a``.
+    """Compare ranker ``a`` with ``b`` trial by trial: mean difference (pp) and wins / ties / losses of ``a``,
+    with the Student-t 95 % interval of the paired difference over trials and the word
+    :func:`robotask.words.verdict` reads from it ("higher", "lower" or "not resolved").
 
     Ties compare the counts of correct queries (the query set of a trial is shared).
 
@@ -76,10 +79,12 @@ def paired(per_trial: pd.DataFrame, a: str, b: str, condition: str = "one", poli
             raise RobotaskError(f"ranker {name!r} was not run; ran: {', '.join(wide['accuracy'].columns)}")
     diff = (wide["accuracy"][a] - wide["accuracy"][b]).to_numpy()
     nc = (wide["n_correct"][a] - wide["n_correct"][b]).to_numpy()
+    iv = paired_interval(wide["accuracy"][a].to_numpy(), wide["accuracy"][b].to_numpy())
     return {"a": a, "b": b, "n_trials": int(len(diff)), "mean_diff": float(diff.mean()),
             "sd_diff": float(diff.std(ddof=1)) if len(diff) > 1 else float("nan"),
             "min_diff": float(diff.min()), "max_diff": float(diff.max()),
-            "wins": int((nc > 0).sum()), "ties": int((nc == 0).sum()), "losses": int((nc < 0).sum())}
+            "wins": int((nc > 0).sum()), "ties": int((nc == 0).sum()), "losses": int((nc < 0).sum()),
+            "lo": iv.low, "hi": iv.high, "verdict": verdict(iv.low, iv.high)}
 
 
 def paired_table(per_trial: pd.DataFrame, pairs: list[tuple[str, str]], condition: str = "one",
@@ -112,9 +117,11 @@ def matched_table(per_trial: pd.DataFrame, policy: str = "primary") -> pd.DataFr
         a, b = one.loc[name], two.loc[name]
         d = (b["accuracy"] - a["accuracy"]).to_numpy()
         nc = (b["n_correct"] - a["n_correct"]).to_numpy()
+        iv = paired_interval(b["accuracy"].to_numpy(), a["accuracy"].to_numpy())
         rows.append({"ranker": name, "label": RANKERS[name].display, "n_trials": len(d),
                      "one": float(a["accuracy"].mean()), "two": float(b["accuracy"].mean()),
                      "diff": float(d.mean()), "sd_diff": float(d.std(ddof=1)) if len(d) > 1 else float("nan"),
+                     "lo": iv.low, "hi": iv.high, "verdict": verdict(iv.low, iv.high),
                      "two_better": int((nc > 0).sum()), "same": int((nc == 0).sum()),
                      "two_worse": int((nc < 0).sum())})
     return pd.DataFrame(rows)

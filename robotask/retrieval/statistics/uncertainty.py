@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
+from ...words import UNRESOLVED, verdict
 from .bootstrap import bootstrap_replicates, check_count, check_per_query, percentile_interval, trial_accuracy
 
 EXACT_LIMIT = 16  # enumerate all 2**n sign patterns up to this many non-zero differences
@@ -169,12 +170,13 @@ def ordering_verdicts(comparisons: pd.DataFrame, claims: Sequence[tuple[str, str
         diff = sign * row["mean_diff"]
         lo, hi = sorted((sign * row["lo"], sign * row["hi"]))
         wins, losses = (row["wins"], row["losses"]) if sign > 0 else (row["losses"], row["wins"])
-        significant = row["p_perm_holm"] < alpha
-        verdict = ("supported" if significant and lo > 0 else
-                   "contradicted" if significant and hi < 0 else "not resolved")
+        # the book's rule (robotask.words) reads the interval; the Holm-adjusted test must agree
+        word = verdict(lo, hi, above="supported", below="contradicted")
+        if not row["p_perm_holm"] < alpha:
+            word = UNRESOLVED
         rows.append({"claim": f"{better} > {worse}", "mean_diff": diff, "lo": lo, "hi": hi,
                      "wins": int(wins), "ties": int(row["ties"]), "losses": int(losses),
-                     "p_perm_holm": row["p_perm_holm"], "p_sign": row["p_sign"], "verdict": verdict})
+                     "p_perm_holm": row["p_perm_holm"], "p_sign": row["p_sign"], "verdict": word})
     return pd.DataFrame(rows)
 
 
