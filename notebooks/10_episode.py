@@ -41,25 +41,7 @@ import numpy as np
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.episode.files import load_episode
-from robotask.episode.report import (
-    contact_label,
-    depth_summary,
-    episode_kind,
-    figure_camera_frames,
-    figure_depth,
-    figure_imu,
-    figure_spectrogram,
-    figure_timeline,
-    figure_trajectories,
-    frame_range,
-    glue_all,
-    imu_summary,
-    label_statistics,
-    label_words,
-    modality_table,
-    moments_table,
-    motion_summary,
-)
+from robotask.episode import report
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import pct
@@ -70,12 +52,12 @@ path = episode_dir or ensure_episode(frames, seed, resolution, schedule)
 ep = load_episode(path)
 start = min(max(start_frame, 0), ep.n_frames - 1)
 stop = min(ep.n_frames, start + max(n_frames_shown, 1))
-stats = label_statistics(ep)
+stats = report.label_statistics(ep)
 
 # %% tags=["remove-input"]
-glue_all(kind=episode_kind(ep.is_synthetic, schedule, seed, resolution),
+report.glue_all(kind=report.episode_kind(ep.is_synthetic, schedule, seed, resolution),
                  n_frames=ep.n_frames, seconds=ep.n_frames / ep.fps, fps=ep.fps,
-                 shown=frame_range(start, stop))
+                 shown=report.frame_range(start, stop))
 
 # %% [markdown]
 # The episode on this page is {glue:text}`kind`. It has {glue:text}`n_frames:,` frames,
@@ -100,7 +82,7 @@ glue_all(kind=episode_kind(ep.is_synthetic, schedule, seed, resolution),
 # trivial, so those tasks leave their target's block out of the input.
 
 # %%
-page.show_table(modality_table(ep),
+page.show_table(report.modality_table(ep),
                   caption="The streams of the episode: what each records, its rate and size.")
 
 # %% [markdown]
@@ -111,17 +93,17 @@ page.show_table(modality_table(ep),
 # timeline shows both levels over the whole episode; the dashed box marks the range shown in detail.
 
 # %%
-fig = figure_timeline(ep, start, stop)
+fig = report.figure_timeline(ep, start, stop)
 plots.save_figure(fig, out, "timeline")
 show_figure(fig, "fig-episode-timeline",
                    f"The procedure over the whole episode: subtask classes (top) and action "
                    f"classes (bottom), one colour per class; the dashed box marks "
-                   f"{frame_range(start, stop)}, shown in detail below.",
+                   f"{report.frame_range(start, stop)}, shown in detail below.",
                    "Two colour-coded bars over time, subtasks above and actions below, "
                    "with a legend naming every class.")
 
 # %% tags=["remove-input"]
-glue_all(main_task=ep.captions.main_task, **label_words(stats, ep.fps))
+report.glue_all(main_task=ep.captions.main_task, **report.label_words(stats, ep.fps))
 
 # %% [markdown]
 # Read the timeline for two things: how long an action lasts, and whether it comes back. Both
@@ -152,13 +134,13 @@ glue_all(main_task=ep.captions.main_task, **label_words(stats, ep.fps))
 # %%
 shown = [int(f) for f in np.linspace(start, stop - 1, 5)]
 size = min(resolution, 128) if ep.is_synthetic else 128
-fig = figure_camera_frames(ep, shown, size=size)
+fig = report.figure_camera_frames(ep, shown, size=size)
 plots.save_figure(fig, out, "cameras")
 show_figure(fig, "fig-episode-cameras",
                    "The six cameras (rows) at five moments of the range (columns).",
                    "A grid of camera images: four fisheye views and the stereo pair "
                    "at five moments.")
-page.show_table(moments_table(ep, shown), digits=1,
+page.show_table(report.moments_table(ep, shown), digits=1,
                   caption="The action at each moment shown in the camera figure.")
 
 # %% [markdown]
@@ -170,7 +152,7 @@ page.show_table(moments_table(ep, shown), digits=1,
 
 # %%
 mid = (start + stop) // 2
-fig = figure_depth(ep, mid)
+fig = report.figure_depth(ep, mid)
 plots.save_figure(fig, out, "depth")
 show_figure(fig, "fig-episode-depth", f"Depth and its confidence at frame {mid}.",
                    "Two images side by side: a depth map and its confidence map.")
@@ -180,8 +162,8 @@ if depth is None or not (depth > 0).any():
                    "measurement.")
 
 # %% tags=["remove-input"]
-d = depth_summary(depth, conf)
-glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
+d = report.depth_summary(depth, conf)
+report.glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
                  **{f"depth_{k}": v for k, v in d.items()})
 
 # %% [markdown]
@@ -199,7 +181,7 @@ glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
 # world frame, with the camera path and the SLAM map.
 
 # %%
-fig = figure_trajectories(ep, start, stop)
+fig = report.figure_trajectories(ep, start, stop)
 plots.save_figure(fig, out, "trajectories")
 show_figure(fig, "fig-episode-hands",
                    "Left: both wrists in the head camera's frame over the range, action changes "
@@ -209,8 +191,8 @@ show_figure(fig, "fig-episode-hands",
                    "point cloud.")
 
 # %% tags=["remove-input"]
-m = motion_summary(ep, start, stop)
-glue_all(**m)
+m = report.motion_summary(ep, start, stop)
+report.glue_all(**m)
 
 # %% [markdown]
 # Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
@@ -229,18 +211,18 @@ glue_all(**m)
 # active object shows in the gyroscope.
 
 # %%
-fig = figure_imu(ep, start, stop)
+fig = report.figure_imu(ep, start, stop)
 plots.save_figure(fig, out, "imu")
 show_figure(fig, "fig-episode-imu",
                    "Accelerometer (specific force) and gyroscope over the range.",
                    "Two line plots of three IMU axes each over time.")
-imu = imu_summary(ep, start, stop)
+imu = report.imu_summary(ep, start, stop)
 if not imu["samples"]:
     show_md("**Note.** The range holds no IMU sample: the numbers below are not a "
                    "measurement.")
 
 # %% tags=["remove-input"]
-glue_all(**{f"imu_{k}": v for k, v in imu.items()})
+report.glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 
 # %% [markdown]
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
@@ -257,14 +239,14 @@ glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 # extractor keeps 24 numbers per 50 ms of it.
 
 # %%
-fig = figure_spectrogram(ep, start, stop)
+fig = report.figure_spectrogram(ep, start, stop)
 plots.save_figure(fig, out, "spectrogram")
 show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the range.",
                    "A spectrogram: frequency against time, colour showing power.")
 
 # %% tags=["remove-input"]
-glue_all(contact_verdict=contact_label(stats["any_contact_window_share"]),
-                 hand_verdict=contact_label(stats["hand_contact_window_share"]),
+report.glue_all(contact_verdict=report.contact_label(stats["any_contact_window_share"]),
+                 hand_verdict=report.contact_label(stats["hand_contact_window_share"]),
                  kind_short="synthetic" if ep.is_synthetic else "real")
 
 # %% [markdown]
