@@ -40,11 +40,10 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
-from robotask.episode.files import load_episode
 from robotask.episode import report
+from robotask.episode.files import load_episode
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
-from robotask.words import pct
 
 page = Page("10_episode")
 out = page.output_dir(output_dir)
@@ -55,12 +54,15 @@ stop = min(ep.n_frames, start + max(n_frames_shown, 1))
 stats = report.label_statistics(ep)
 
 # %% tags=["remove-input"]
-report.glue_all(kind=report.episode_kind(ep.is_synthetic, schedule, seed, resolution),
+report.glue_all(kind=report.episode_kind(ep.is_synthetic, schedule), seed=seed,
+                resolution=resolution if ep.is_synthetic else "–",
                  n_frames=ep.n_frames, seconds=ep.n_frames / ep.fps, fps=ep.fps,
                  shown=report.frame_range(start, stop))
 
 # %% [markdown]
-# The episode on this page is {glue:text}`kind`. It has {glue:text}`n_frames:,` frames,
+# The episode on this page is {glue:text}`kind`: written by `robotask synth` with seed
+# {glue:text}`seed` at {glue:text}`resolution`-pixel video (dashes for a real recording), in the
+# Xperience-10M format, not the real sample. It has {glue:text}`n_frames:,` frames,
 # {glue:text}`seconds:.1f` s at {glue:text}`fps:.0f` frames per second, and the detailed figures
 # below show {glue:text}`shown`. A synthetic episode is written in exactly the file layout of the
 # real one, so everything this part of the book does to it, it can do to a real recording:
@@ -262,14 +264,10 @@ report.glue_all(contact_verdict=report.contact_label(stats["any_contact_window_s
 #   of the windows: a hand-contact label is {glue:text}`hand_verdict`. The original suite's
 #   contact label (any of the 21 channels above 0) is set in
 #   {glue:text}`any_contact_window_share:.1f` % of the windows: {glue:text}`contact_verdict`.
-
-# %%
-if stats["any_contact_window_share"] >= 1:
-    feet = pct(100 * stats["foot_contact_frame_share"])
-    show_md(f"**Note.** The original contact label is constant because a foot contact "
-                   f"counts and the feet touch the ground in {feet} of the frames. The contact "
-                   "task's improved protocol therefore uses only the channels that vary "
-                   "({doc}`12_task_contact_prediction`).")
+#   A foot contact counts in that label, and the feet touch the ground in
+#   {glue:text}`foot_contact_frame_share:.1f` % of the frames; where that makes the label a
+#   constant, the contact task's improved protocol uses only the channels that vary
+#   ({doc}`12_task_contact_prediction`).
 
 # %%
 summary = {"episode": "synthetic" if ep.is_synthetic else "real",

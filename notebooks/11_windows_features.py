@@ -41,6 +41,7 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import Page, show_figure
+from robotask.episode import report
 from robotask.episode.features import (
                  REAL_SAMPLE_COVERAGE,
                  chronological_split,
@@ -49,7 +50,6 @@ from robotask.episode.features import (
                  window_starts,
                  write_artifacts,
 )
-from robotask.episode import report
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import number
