@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from robotask.episode.report import figures_suite, tables, values_suite  # noqa: E402
+from robotask.episode.report import figures_suite, summary, tables, values_suite  # noqa: E402
 from robotask.episode.tasks.registry import TASKS  # noqa: E402
 
 
@@ -50,7 +50,7 @@ def test_protocol_changes_and_wins_use_metric_names_and_directions():
     # the counts follow the task pages' verdicts, never the two means
     worse = long.assign(verdict=long["verdict"].where((long["task"] != "temporal_order") | (long["model"] != "minimal"),
                                                       "behind"))
-    assert values_suite.verdict_tasks(worse, "repeating", "original", "minimal", "behind") == [
+    assert summary.verdict_tasks(worse, "repeating", "original", "minimal", "behind") == [
         TASKS["temporal_order"].display_name]
     wins = tables.wins_table(worse, ["repeating"], ["original"])
     row = wins.iloc[0]

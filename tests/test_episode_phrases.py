@@ -75,10 +75,6 @@ def test_coverage_display_in_percent_with_headers():
     assert shown["Coverage (%)"].tolist() == [60.0]
 
 
-def test_baseline_label():
-    assert phrases.baseline_label("zero velocity (last observed pose)") == "zero velocity, last observed pose"
-
-
 def test_label_words_count_with_nouns_and_percent():
     stats = {"action_classes": 6, "action_runs": 7, "action_max_runs_per_class": 2, "action_mean_run_frames": 28.0,
              "subtask_classes": 1, "subtask_runs": 1, "objects_vocabulary": 6, "objects_per_frame": 3.0,

@@ -41,11 +41,12 @@ from .figures_windows import (
     layout_table,
     spread_counts,
 )
-from .head_intervals import head_interval, run_intervals
-from .phrases import contact_label, episode_kind, frame_range, glue_all, metric_name, not_run, pair_leaders
+from .head_intervals import head_interval, head_words, run_intervals
+from .phrases import contact_label, episode_kind, frame_range, glue_all, not_run, pair_leaders
 from .summary import (
     METRIC_LABELS,
     chapter_id,
+    metric_name,
     primary_long,
     protocols_of,
     read_optional,
@@ -56,7 +57,7 @@ from .summary import (
 )
 from .tables import anomalies_table, label_task_means, protocol_changes, published_coverage_table, wins_table
 from .values_suite import recap_values
-from .values_task import anomaly_values, head_words, task_values
+from .values_task import anomaly_values, task_values
 
 __all__ = [
     "suite_values",

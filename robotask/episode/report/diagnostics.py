@@ -153,7 +153,7 @@ def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, An
     """Every head score that looks like an error among ``runs`` (schedule → protocol → result), with its cause:
     an exact 0 where no test sample has a class the head was fitted on, and an R² (pooled or standardised)
     below zero with the share of its squared error held by target columns whose train spread is below 10⁻³."""
-    from .phrases import metric_name
+    from .summary import metric_name
 
     rows = []
     for schedule, results in runs.items():
@@ -185,7 +185,7 @@ def recap_table(runs: dict[str, dict[str, TaskResult]],
                 intervals: dict[str, dict[str, dict[str, PairedInterval]]] | None = None) -> pd.DataFrame:
     """Primary metric of the baseline and both heads for every schedule and protocol of a page, and each
     head's verdict against the baseline with its paired interval (``head_intervals.run_intervals``)."""
-    from .values_task import head_words
+    from .head_intervals import head_words
 
     rows = []
     for schedule, results in runs.items():
@@ -206,7 +206,7 @@ def published_table(task: str, result: TaskResult | None, camera_reach_m: float)
     """The original suite's published real-sample numbers (other data) beside ours under the original protocol;
     for hand forecasting also the published MSE and pooled R² of both heads and how far our wearer's head moves."""
     from ..suite.execution import PUBLISHED_REAL_SAMPLE
-    from .phrases import metric_name
+    from .summary import metric_name
 
     pub, spec = PUBLISHED_REAL_SAMPLE[task], TASKS[task]
     ours = {h: (result.metrics.get(h, {}) if result is not None and result.ok else {}) for h in ("minimal", "mlp")}

@@ -19,9 +19,10 @@ import math
 
 import numpy as np
 
-from ...verdicts import PairedInterval
+from ...verdicts import PairedInterval, verdict
 from ..suite.execution import TaskResult
 from ..tasks.registry import TASKS
+from .phrases import signed_interval
 
 N_BOOT = 1000  # bootstrap resamples of the test part
 LEVEL = 0.95
@@ -118,3 +119,10 @@ def run_intervals(runs: dict[str, dict[str, TaskResult]], heads: list[str], seed
     """:func:`head_interval` of every head of every run that produced metrics: schedule → protocol → head."""
     return {s: {p: {h: head_interval(r, h, seed=seed, n_boot=n_boot) for h in heads if r.outputs.get(h) is not None}
                 for p, r in by_proto.items() if r.ok} for s, by_proto in runs.items()}
+
+
+def head_words(iv: PairedInterval | None) -> tuple[str, str]:
+    """The verdict of a head against the baseline ("ahead", "behind", "not resolved") and its interval text."""
+    if iv is None:
+        return "–", "–"
+    return verdict(iv.low, iv.high, above="ahead", below="behind"), signed_interval(iv.mean, iv.low, iv.high)

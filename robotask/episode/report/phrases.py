@@ -1,9 +1,5 @@
-"""Short data-dependent words of the episode chapters 10–13 (each tested in test_episode_phrases.py).
-
-The paragraphs are Markdown in the notebooks; these functions return the few words whose choice depends on
-the data ("a constant", "3 of the 12 tasks", which pair tasks a head leads), glued into them. Deciding words
-("ahead", "behind", "not resolved") come from :mod:`robotask.verdicts`, never from here.
-"""
+"""Short data-dependent words of chapters 10–13, glued into their Markdown (tested in test_episode_phrases.py);
+deciding words ("ahead", "behind", "not resolved") come from :mod:`robotask.verdicts`, never from here."""
 
 from __future__ import annotations
 
@@ -36,25 +32,12 @@ def of_tasks(k: int, n: int) -> str:
     return f"{k:,} of the {count(n, 'task')}"
 
 
-def metric_name(metric: str) -> str:
-    """A metric key as a reader reads it: ``macro_f1`` → "macro-F1"."""
-    from .summary import METRIC_LABELS
-
-    return METRIC_LABELS.get(metric, metric.replace("_", " "))
-
-
 def targets(original: str, improved: str) -> str:
     """The improved protocol's target beside the original's: "the same as the original's (x)" or
     "y, where the original's is x"."""
     if original == improved:
         return f"the same as the original's ({original})"
     return f"{improved}, where the original's is {original}"
-
-
-def baseline_label(name: str) -> str:
-    """A baseline name for use inside brackets: "zero velocity (last observed pose)" → "zero
-    velocity, last observed pose", so that brackets never nest."""
-    return name.replace(" (", ", ").replace(")", "")
 
 
 def moves(before: float | None, after: float | None) -> str:

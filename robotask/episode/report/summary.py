@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
@@ -27,6 +28,7 @@ MODEL_LABELS = {"baseline": "baseline", "minimal": "minimal", "mlp": "MLP"}
 METRIC_LABELS = {"macro_f1": "macro-F1", "micro_f1": "micro-F1", "f1": "F1", "mrr": "MRR",
                  "top5_accuracy": "top-5 accuracy", "mpjpe": "MPJPE (m)", "r2": "R²",
                  "r2_standardized": "R² (standardised)", "accuracy": "accuracy"}
+LABEL_TASKS = ("timeline_action", "timeline_subtask", "next_action")
 SUMMARY_FILE = "summary.json"
 PUBLISHED_COLUMN = "published minimal / MLP"
 
@@ -39,7 +41,7 @@ def chapter_id(task: str) -> str:
 def run_record(result: Any, intervals: dict[str, PairedInterval] | None = None) -> dict:
     """The JSON record of one task run (a ``suite.TaskResult``): status, reason, primary, notes, and each head's
     verdict against the baseline with head − baseline and its interval (``head_intervals``)."""
-    from .values_task import head_words
+    from .head_intervals import head_words
 
     record = {"status": result.status, "primary": dict(result.primary),
               "notes": [str(n) for n in getattr(result, "notes", []) or []]}
@@ -154,3 +156,37 @@ def read_optional(path: Path | str) -> dict | None:
     """The JSON document at ``path``, or None when the file does not exist."""
     path = Path(path)
     return json.loads(path.read_text()) if path.is_file() else None
+
+
+def _rows(long: pd.DataFrame, schedule: str, proto: str, model: str) -> pd.DataFrame:
+    return long[(long["schedule"] == schedule) & (long["protocol"] == proto) & (long["model"] == model)]
+
+
+def value_of(long: pd.DataFrame, schedule: str, proto: str, task: str, model: str) -> float | None:
+    """One primary-metric value of the long table (None if absent)."""
+    sel = _rows(long, schedule, proto, model)
+    sel = sel[sel["task"] == task]["value"]
+    return None if sel.empty or sel.iloc[0] is None or pd.isna(sel.iloc[0]) else float(sel.iloc[0])
+
+
+def mean_of(values: list[float | None]) -> float | None:
+    """Mean of the non-missing values."""
+    vals = [v for v in values if v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def verdict_tasks(long: pd.DataFrame, schedule: str, proto: str, model: str, word: str) -> list[str]:
+    """Display names of the tasks on which ``model``'s verdict against the baseline is ``word``, in task order."""
+    sel = _rows(long, schedule, proto, model)
+    hit = set(sel[sel["verdict"] == word]["task"])
+    return [spec.display_name for t, spec in TASKS.items() if t in hit]
+
+
+def ran(long: pd.DataFrame, schedule: str, proto: str) -> int:
+    """How many tasks produced metrics under (schedule, protocol)."""
+    return int((_rows(long, schedule, proto, "minimal")["status"] == "ok").sum())
+
+
+def metric_name(metric: str) -> str:
+    """A metric key as a reader reads it: ``macro_f1`` → "macro-F1"."""
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))

@@ -12,7 +12,7 @@ import pandas as pd
 from ..tasks.registry import TASKS
 from .figures_suite import metric_text
 from .figures_tasks import HEAD_LABELS
-from .values_suite import LABEL_TASKS, mean_of, ran, value_of, verdict_tasks
+from .summary import LABEL_TASKS, mean_of, ran, value_of, verdict_tasks
 
 
 def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> pd.DataFrame:

@@ -3,7 +3,7 @@ every part and each head's verdict against the baseline with its paired interval
 
 from __future__ import annotations
 
-from ...verdicts import PairedInterval, verdict
+from ...verdicts import PairedInterval
 from ...words import join, number
 from ..suite.execution import PUBLISHED_REAL_SAMPLE, TaskResult
 from ..suite.fit import SuiteConfig
@@ -13,13 +13,8 @@ from ..tasks.registry import TASKS, TEST_FRACTION, VALIDATION_FRACTION
 from . import phrases
 from .diagnostics import target_text
 from .figures_tasks import ok_results
-
-
-def head_words(iv: PairedInterval | None) -> tuple[str, str]:
-    """The verdict of a head against the baseline ("ahead", "behind", "not resolved") and its interval text."""
-    if iv is None:
-        return "–", "–"
-    return verdict(iv.low, iv.high, above="ahead", below="behind"), phrases.signed_interval(iv.mean, iv.low, iv.high)
+from .head_intervals import head_words
+from .summary import metric_name
 
 
 def task_values(task: str, runs: dict[str, dict[str, TaskResult]], facts: dict[str, dict],
@@ -31,7 +26,7 @@ def task_values(task: str, runs: dict[str, dict[str, TaskResult]], facts: dict[s
     ok = ok_results(results)
     out: dict[str, object] = {
         "title": spec.display_name, "question": spec.question, "input": spec.input_desc,
-        "target": spec.target_desc, "head": spec.head, "metric": phrases.metric_name(spec.primary_metric),
+        "target": spec.target_desc, "head": spec.head, "metric": metric_name(spec.primary_metric),
         "direction": "higher" if spec.higher_is_better else "lower", "schedule": main,
         "kind": phrases.episode_kind(f["is_synthetic"], main), **{k: f[k] for k in ("n_frames", "n_windows",
                                                                                     "n_features")},
@@ -41,7 +36,8 @@ def task_values(task: str, runs: dict[str, dict[str, TaskResult]], facts: dict[s
         "future": FUTURE_FRAMES, "hidden": cfg.mlp.hidden_dim, "mlp_epochs": cfg.mlp.epochs,
         "softmax_epochs": cfg.softmax_epochs, "pub_minimal": float(PUBLISHED_REAL_SAMPLE[task]["minimal"]),
         "pub_mlp": float(PUBLISHED_REAL_SAMPLE[task]["mlp"]),
-        "baseline_name": phrases.baseline_label(next((r.info["baseline_name"] for r in ok.values()), "trivial"))}
+        "baseline_name": next((r.info["baseline_name"] for r in ok.values()), "trivial").replace(" (", ", ").replace(
+            ")", "")}
     for proto in PROTOCOLS:
         r = results.get(proto)
         out[f"{proto}_status"] = "ran" if r is not None and r.ok else "did not run" if r is not None else "left out"
