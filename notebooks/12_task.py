@@ -258,7 +258,8 @@ page.show_table(report.recap_table(runs, intervals), digits=3,
 # %% [markdown]
 # ### Scores that look like errors
 #
-# Two kinds of score look like a bug and are not; the table below lists every one of this page
+# Two kinds of score look like a bug and are not; the table below lists every one of this page (an
+# exact 0, or an R² below −1, worse than predicting the test mean by more than the test variance)
 # ({glue:text}`n_anomalies` in all; no table when there is none). An **exact 0** on a label task,
 # where no test sample carries a class the head was fitted on: under the improved protocol the MLP
 # is fitted without the validation tail of the training part, and when each action occurs in one
@@ -269,8 +270,9 @@ page.show_table(report.recap_table(runs, intervals), digits=3,
 # column's units and thousands of its spreads. The most negative R² of this page is
 # {glue:text}`worst_value` ({glue:text}`worst_where`): its {glue:text}`worst_columns`
 # near-constant columns hold {glue:text}`worst_var` % of the test variance but
-# {glue:text}`worst_err` % of the squared error, and without them the same R² is
-# {glue:text}`worst_rest`.
+# {glue:text}`worst_err` % of the squared error, so {glue:text}`worst_explained`; without them
+# the same R² is {glue:text}`worst_rest`. Where they do not explain it, the run is too small or the
+# head too far off for this cause to matter, and the number stands as it is.
 
 # %%
 if anomalies:

@@ -60,6 +60,7 @@ def test_anomaly_records_explain_a_standardised_r2_blow_up_by_near_constant_colu
     assert F.anomaly_records({"repeating": {"improved": _regression_run(False)}}) == []
     values = phrases_values(records)
     assert values["worst_columns"] == "1" and values["worst_where"].startswith("MLP, R² (standardised), improved")
+    assert values["worst_explained"] == "they explain it"
 
 
 def phrases_values(records):

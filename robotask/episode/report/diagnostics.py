@@ -149,10 +149,13 @@ def target_text(result: TaskResult) -> str:
     return (m.get("target") or result.info.get("target", "")) + (f", hands in the {frame} frame" if frame else "")
 
 
+FAR_BELOW_ZERO = -1.0
+
+
 def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, Any]]:
     """Every head score that looks like an error among ``runs`` (schedule → protocol → result), with its cause:
     an exact 0 where no test sample has a class the head was fitted on, and an R² (pooled or standardised)
-    below zero with the share of its squared error held by target columns whose train spread is below 10⁻³."""
+    below ``FAR_BELOW_ZERO`` (worse than the test mean by more than the test variance itself) with the share of its squared error held by target columns whose train spread is below 10⁻³."""
     from .summary import metric_name
 
     rows = []
@@ -165,7 +168,7 @@ def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, An
                     rows.append({**base, "Metric": metric_name(r.primary["metric"]), "Value": 0.0,
                                  "Cause": "no test sample has a class the head was fitted on"})
                 for key in ("r2", "r2_standardized"):
-                    if m.get(key) is None or m[key] >= 0 or r.outputs.get(head) is None:
+                    if m.get(key) is None or m[key] >= FAR_BELOW_ZERO or r.outputs.get(head) is None:
                         continue
                     c = r2_without_tiny(r.data.y[r.data.train], r.data.y[r.data.test], r.outputs[head].pred,
                                         standardized=key == "r2_standardized")

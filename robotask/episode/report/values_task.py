@@ -61,9 +61,11 @@ def anomaly_values(records: list[dict]) -> dict[str, object]:
     r2 = [r for r in records if "Columns" in r]
     if not r2:
         return {"worst_value": "–", "worst_where": "no run of this page has one", "worst_columns": "–",
-                "worst_var": "–", "worst_err": "–", "worst_rest": "–", "n_anomalies": len(records)}
+                "worst_var": "–", "worst_err": "–", "worst_rest": "–", "worst_explained": "–",
+                "n_anomalies": len(records)}
     w = min(r2, key=lambda r: r["Value"])
     return {"worst_value": number(w["Value"], 1), "n_anomalies": len(records),
             "worst_where": f"{w['Head']}, {w['Metric']}, {w['Protocol']} protocol, {w['Schedule']} schedule",
             "worst_columns": f"{w['Columns']:,}", "worst_var": f"{w['Variance share (%)']:.1f}",
-            "worst_err": f"{w['Error share (%)']:.2f}", "worst_rest": number(w["Without them"])}
+            "worst_err": f"{w['Error share (%)']:.2f}", "worst_rest": number(w["Without them"]),
+            "worst_explained": "they explain it" if w["Error share (%)"] >= 50 else "they do not explain it"}
