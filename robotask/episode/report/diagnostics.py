@@ -155,7 +155,8 @@ FAR_BELOW_ZERO = -1.0
 def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, Any]]:
     """Every head score that looks like an error among ``runs`` (schedule → protocol → result), with its cause:
     an exact 0 where no test sample has a class the head was fitted on, and an R² (pooled or standardised)
-    below ``FAR_BELOW_ZERO`` (worse than the test mean by more than the test variance itself) with the share of its squared error held by target columns whose train spread is below 10⁻³."""
+    below ``FAR_BELOW_ZERO`` (worse than the test mean by more than the test variance itself) with the share
+    of its squared error held by target columns whose train spread is below 10⁻³."""
     from .summary import metric_name
 
     rows = []
