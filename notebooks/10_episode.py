@@ -51,13 +51,10 @@ path = episode_dir or ensure_episode(frames, seed, resolution, schedule)
 ep = load_episode(path)
 start = min(max(start_frame, 0), ep.n_frames - 1)
 stop = min(ep.n_frames, start + max(n_frames_shown, 1))
-stats = report.label_statistics(ep)
+values = report.episode_values(ep, start, stop, schedule, seed, resolution)
 
 # %% tags=["remove-input"]
-report.glue_all(kind=report.episode_kind(ep.is_synthetic, schedule), seed=seed,
-                resolution=resolution if ep.is_synthetic else "–",
-                 n_frames=ep.n_frames, seconds=ep.n_frames / ep.fps, fps=ep.fps,
-                 shown=report.frame_range(start, stop))
+report.glue_all(**values)
 
 # %% [markdown]
 # The episode on this page is {glue:text}`kind`: written by `robotask synth` with seed
@@ -103,9 +100,6 @@ show_figure(fig, "fig-episode-timeline",
                    f"{report.frame_range(start, stop)}, shown in detail below.",
                    "Two colour-coded bars over time, subtasks above and actions below, "
                    "with a legend naming every class.")
-
-# %% tags=["remove-input"]
-report.glue_all(main_task=ep.captions.main_task, **report.label_words(stats, ep.fps))
 
 # %% [markdown]
 # Read the timeline for two things: how long an action lasts, and whether it comes back. Both
@@ -153,20 +147,14 @@ page.show_table(report.moments_table(ep, shown), digits=1,
 # figure shows the middle frame of the range.
 
 # %%
-mid = (start + stop) // 2
+mid = values["depth_frame"]
 fig = report.figure_depth(ep, mid)
 plots.save_figure(fig, out, "depth")
 show_figure(fig, "fig-episode-depth", f"Depth and its confidence at frame {mid}.",
                    "Two images side by side: a depth map and its confidence map.")
-depth, conf = ep.depth_frame(mid)
-if depth is None or not (depth > 0).any():
+if not values["depth_valid_pct"] > 0:
     show_md("**Note.** This frame has no valid depth pixel: the numbers below are not a "
-                   "measurement.")
-
-# %% tags=["remove-input"]
-d = report.depth_summary(depth, conf)
-report.glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
-                 **{f"depth_{k}": v for k, v in d.items()})
+            "measurement.")
 
 # %% [markdown]
 # At frame {glue:text}`depth_frame` the depth map is {glue:text}`depth_height`×{glue:text}`depth_width` pixels, scale
@@ -192,10 +180,6 @@ show_figure(fig, "fig-episode-hands",
                    "Wrist coordinates over time beside a top view of the camera path and "
                    "point cloud.")
 
-# %% tags=["remove-input"]
-m = report.motion_summary(ep, start, stop)
-report.glue_all(**m)
-
 # %% [markdown]
 # Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
 # the camera moves {glue:text}`camera_path_m:.2f` m. These are the scales of the hand-forecasting task:
@@ -218,13 +202,8 @@ plots.save_figure(fig, out, "imu")
 show_figure(fig, "fig-episode-imu",
                    "Accelerometer (specific force) and gyroscope over the range.",
                    "Two line plots of three IMU axes each over time.")
-imu = report.imu_summary(ep, start, stop)
-if not imu["samples"]:
-    show_md("**Note.** The range holds no IMU sample: the numbers below are not a "
-                   "measurement.")
-
-# %% tags=["remove-input"]
-report.glue_all(**{f"imu_{k}": v for k, v in imu.items()})
+if not values["imu_samples"]:
+    show_md("**Note.** The range holds no IMU sample: the numbers below are not a measurement.")
 
 # %% [markdown]
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
@@ -246,11 +225,6 @@ plots.save_figure(fig, out, "spectrogram")
 show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the range.",
                    "A spectrogram: frequency against time, colour showing power.")
 
-# %% tags=["remove-input"]
-report.glue_all(contact_verdict=report.contact_label(stats["any_contact_window_share"]),
-                 hand_verdict=report.contact_label(stats["hand_contact_window_share"]),
-                 kind_short="synthetic" if ep.is_synthetic else "real")
-
 # %% [markdown]
 # ## What we found
 #
@@ -270,8 +244,8 @@ report.glue_all(contact_verdict=report.contact_label(stats["any_contact_window_s
 #   ({doc}`12_task_contact_prediction`).
 
 # %%
-summary = {"episode": "synthetic" if ep.is_synthetic else "real",
-           "schedule": schedule if ep.is_synthetic else "",
+stats = report.label_statistics(ep)
+summary = {"episode": values["kind_short"], "schedule": schedule if ep.is_synthetic else "",
            "range": [start, stop], **stats}
 write_json(out / "summary.json", summary)
 assert ep.R_c2w.shape == (ep.n_frames, 3, 3) and stats["action_classes"] >= 1

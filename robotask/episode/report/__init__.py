@@ -56,7 +56,7 @@ from .summary import (
     task_summary,
 )
 from .tables import anomalies_table, label_task_means, protocol_changes, published_coverage_table, wins_table
-from .values_suite import recap_values
+from .values_suite import episode_values, recap_values
 from .values_task import anomaly_values, task_values
 
 __all__ = [
@@ -127,5 +127,6 @@ __all__ = [
     "protocol_changes",
     "published_coverage_table",
     "recap_values",
+    "episode_values",
     "wins_table",
 ]

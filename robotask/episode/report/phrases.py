@@ -53,13 +53,11 @@ def moves(before: float | None, after: float | None) -> str:
 def signed_interval(mean: float, low: float, high: float) -> str:
     """A paired difference with its interval: "+0.120 (+0.050 to +0.190)"; "–" without a difference, and
     "+0.120 (no interval: too few test samples)" when the interval is unbounded."""
-    def s(v: float) -> str:
-        return f"{v:+.3f}".replace("-", "−")
-
     if mean != mean:
         return "–"
+    s = [f"{v:+.3f}".replace("-", "−") for v in (mean, low, high)]
     bounded = abs(low) != float("inf") and abs(high) != float("inf")
-    return f"{s(mean)} ({s(low)} to {s(high)})" if bounded else f"{s(mean)} (no interval: too few test samples)"
+    return f"{s[0]} ({s[1]} to {s[2]})" if bounded else f"{s[0]} (no interval: too few test samples)"
 
 
 def not_run(status: str, reason: str | None, class_counts: dict[str, int] | None = None) -> str:

@@ -22,22 +22,21 @@ def task_values(task: str, runs: dict[str, dict[str, TaskResult]], facts: dict[s
                 resolution: int) -> dict[str, object]:
     """Every glued value of a task page; the first schedule of ``runs`` is the one shown in detail."""
     spec, main = TASKS[task], next(iter(runs))
-    results, f = runs[main], facts[main]
-    ok = ok_results(results)
+    results, f, ok = runs[main], facts[main], ok_results(runs[main])
+    base = next((r.info["baseline_name"] for r in ok.values()), "trivial")
     out: dict[str, object] = {
         "title": spec.display_name, "question": spec.question, "input": spec.input_desc,
         "target": spec.target_desc, "head": spec.head, "metric": metric_name(spec.primary_metric),
         "direction": "higher" if spec.higher_is_better else "lower", "schedule": main,
-        "kind": phrases.episode_kind(f["is_synthetic"], main), **{k: f[k] for k in ("n_frames", "n_windows",
-                                                                                    "n_features")},
+        "kind": phrases.episode_kind(f["is_synthetic"], main), **{k: f[k] for k in ("n_frames", "n_windows")},
+        "n_features": f["n_features"],
         "schedules": join(runs), "resolution": resolution if f["is_synthetic"] else "–",
         "fixes": join(describe_fixes()).replace("*", ""), "train_pct": round(100 * (1 - TEST_FRACTION)),
         "val_pct": round(100 * VALIDATION_FRACTION), "core_pct": round(100 * (1 - VALIDATION_FRACTION)),
         "future": FUTURE_FRAMES, "hidden": cfg.mlp.hidden_dim, "mlp_epochs": cfg.mlp.epochs,
         "softmax_epochs": cfg.softmax_epochs, "pub_minimal": float(PUBLISHED_REAL_SAMPLE[task]["minimal"]),
         "pub_mlp": float(PUBLISHED_REAL_SAMPLE[task]["mlp"]),
-        "baseline_name": next((r.info["baseline_name"] for r in ok.values()), "trivial").replace(" (", ", ").replace(
-            ")", "")}
+        "baseline_name": base.replace(" (", ", ").replace(")", "")}
     for proto in PROTOCOLS:
         r = results.get(proto)
         out[f"{proto}_status"] = "ran" if r is not None and r.ok else "did not run" if r is not None else "left out"
