@@ -189,3 +189,15 @@ def test_target_text_reads_the_protocols_own_target():
     a, b = F.target_text(result("action 20 frames after")), F.target_text(result("next different action"))
     assert phrases.targets(a, b) == "next different action, where the original's is action 20 frames after"
     assert F.target_text(result("joints", "world")) == "joints, hands in the world frame"
+
+
+def test_episode_values_glue_every_number_of_chapter_10():
+    from robotask.episode.files import load_episode
+    from robotask.episode.report import episode_values
+    from robotask.episode.synthesis import ensure_episode
+
+    ep = load_episode(ensure_episode(200, 0, 32, "repeating"))
+    v = episode_values(ep, 20, 120, "repeating", 0, 32)
+    assert v["kind"] == "synthetic (repeating schedule)" and v["resolution"] == 32 and v["n_frames"] == 200
+    assert v["shown"] == "frames 20–119" and v["depth_frame"] == 70 and v["imu_samples"] > 0
+    assert v["action_classes"].endswith("action classes") and 0 <= v["depth_valid_pct"] <= 100
