@@ -116,8 +116,8 @@ notes = [f"Under the {p} protocol the task did not run: "
          f"{report.not_run(r.status, r.reason, r.details.get('class_counts'))}."
          for p, r in results.items() if not r.ok]
 if notes or len(results) < len(PROTOCOLS):
-    show_md("**Note.** " + " ".join(notes or ["This run left out a protocol (parameter `protocol`)."])
-            + " Its values below are dashes.")
+    left_out = ["This run left out a protocol (parameter `protocol`)."]
+    show_md("**Note.** " + " ".join(notes or left_out) + " Its values below are dashes.")
 
 # %% [markdown]
 # ### Is a head ahead of the baseline?
@@ -253,7 +253,8 @@ for proto, res in ok.items():
 
 # %%
 page.show_table(report.recap_table(runs, intervals), digits=3,
-                caption="Primary metric of every run of this page, and each head against the baseline.")
+                caption="Primary metric of every run of this page, and each head against the "
+                "baseline.")
 
 # %% [markdown]
 # ### Scores that look like errors

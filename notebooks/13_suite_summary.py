@@ -74,9 +74,9 @@ fig = report.figure_summary(long, PUBLISHED_REAL_SAMPLE)
 caption = report.summary_caption(schedules, protocols, report.bar_order(long),
                                  report.off_scale_values(long, PUBLISHED_REAL_SAMPLE))
 show_figure(fig, "fig-suite-summary", caption,
-            "Twelve small bar charts, one per task, of the primary metric of the baseline, the minimal "
-            "head and the MLP for each schedule and protocol, with the published real-sample values "
-            "as dotted lines.")
+            "Twelve small bar charts, one per task, of the primary metric of the baseline, the "
+            "minimal head and the MLP for each schedule and protocol, with the published "
+            "real-sample values as dotted lines.")
 
 # %% [markdown]
 # Read the figure panel by panel: each panel is one task, with its own axis and direction
@@ -98,8 +98,8 @@ show_figure(fig, "fig-suite-summary", caption,
 
 # %%
 page.show_table(report.wins_table(long, schedules, protocols),
-                caption="On how many tasks each head is ahead of the trivial baseline, behind it, or "
-                "not resolved, per run.")
+                caption="On how many tasks each head is ahead of the trivial baseline, behind "
+                "it, or not resolved, per run.")
 
 # %% [markdown]
 # Under the {glue:text}`last_protocol` protocol on the {glue:text}`s0` schedule,
