@@ -66,7 +66,7 @@ anomalies = report.anomaly_records(runs)
 
 # %% tags=["remove-input"]
 report.glue_all(**report.task_values(task, runs, facts, intervals, cfg, resolution),
-                **report.anomaly_values(anomalies))
+                **report.anomaly_values(anomalies), **report.interval_settings())
 
 # %% [markdown]
 # ## The data and the question
@@ -123,12 +123,12 @@ if notes or len(results) < len(PROTOCOLS):
 # ### Is a head ahead of the baseline?
 #
 # One episode and one split give one number per head: there are no repeated draws to average. What
-# can be resampled is the test part. For each head we draw 1,000 moving-block bootstrap resamples
+# can be resampled is the test part. For each head we draw {glue:text}`n_boot` moving-block bootstrap resamples
 # of the test samples (blocks of consecutive samples, so that overlapping neighbouring windows stay
-# together), score the head and the baseline on the same resample, and take the 95 % interval of
+# together), score the head and the baseline on the same resample, and take the {glue:text}`level` % interval of
 # head − baseline in the metric's good direction (positive: the head is better). The word is
 # *ahead* when the whole interval lies above zero, *behind* when it lies below, and *not resolved*
-# when it includes zero (below 20 test samples nothing is resolved). The interval says how much the
+# when it includes zero (below {glue:text}`min_test` test samples nothing is resolved). The interval says how much the
 # answer depends on which test windows this split holds; it says nothing about another episode,
 # which chapter 14 tests.
 #
@@ -246,7 +246,7 @@ for proto, res in ok.items():
 # performs each action in one run, as the real sample does, so a chronological split puts whole
 # classes into the test part only; `repeating` lets the classes recur (chapter 11). The table gives
 # the primary metric of every run and each head's verdict against the baseline of the same run,
-# with head − baseline and its 95 % block-bootstrap interval over that run's test samples, read as
+# with head − baseline and its {glue:text}`level` % block-bootstrap interval over that run's test samples, read as
 # above. A task whose head is ahead under `repeating` and behind or not resolved under
 # `sample-like` has learned the classes of one recording rather than the task; the suite summary
 # (chapter 13) compares the schedules across tasks.

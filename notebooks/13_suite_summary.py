@@ -47,7 +47,7 @@ _ = write_csv(out / "primary_metrics.csv", long)
 # %% tags=["remove-input"]
 report.glue_all(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", ".join(protocols),
                 first_protocol=protocols[0], last_protocol=protocols[-1],
-                **report.recap_values(long, schedules, protocols[-1]))
+                **report.recap_values(long, schedules, protocols[-1]), **report.interval_settings())
 
 # %% [markdown]
 # This page read the written results of {glue:text}`n_tasks` task chapters, for the schedules
@@ -89,8 +89,8 @@ show_figure(fig, "fig-suite-summary", caption,
 # ## Which heads are ahead of the baseline
 #
 # A bar taller than the baseline's is not yet a win. Each task page compares a head with the
-# baseline on the same test samples: 1,000 moving-block bootstrap resamples of its test part give a
-# 95 % interval of head − baseline in the metric's good direction, and the head is *ahead* when
+# baseline on the same test samples: {glue:text}`n_boot` moving-block bootstrap resamples of its test
+# part give a {glue:text}`level` % interval of head − baseline in the metric's good direction, and the head is *ahead* when
 # the whole interval lies above zero, *behind* when it lies below, and *not resolved* when it
 # includes zero. Every count below comes from those words. Each rests on one split of one
 # synthetic episode: the interval covers which windows the test part holds, not another

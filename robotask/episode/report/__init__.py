@@ -41,7 +41,7 @@ from .figures_windows import (
     layout_table,
     spread_counts,
 )
-from .head_intervals import head_interval, head_words, run_intervals
+from .head_intervals import head_interval, head_words, interval_settings, run_intervals
 from .phrases import contact_label, episode_kind, frame_range, glue_all, not_run, pair_leaders
 from .summary import (
     METRIC_LABELS,
@@ -68,6 +68,7 @@ __all__ = [
     "published_table",
     "head_interval",
     "run_intervals",
+    "interval_settings",
     "task_values",
     "anomaly_values",
     "head_words",

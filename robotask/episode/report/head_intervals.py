@@ -29,6 +29,11 @@ LEVEL = 0.95
 MIN_TEST = 20  # fewer test samples resolve nothing: the interval is unbounded
 
 
+def interval_settings() -> dict[str, object]:
+    """The method's constants as the pages glue them: resamples, level (%) and the fewest test samples."""
+    return {"n_boot": f"{N_BOOT:,}", "level": round(100 * LEVEL), "min_test": MIN_TEST}
+
+
 def block_weights(n: int, n_boot: int, block: int, seed: int) -> np.ndarray:
     """Counts (n_boot, n) of a circular moving-block bootstrap: ⌈n / block⌉ blocks of ``block`` consecutive
     samples from uniform starts, cut to ``n`` samples."""
