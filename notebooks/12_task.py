@@ -85,11 +85,11 @@ report.glue_all(**report.task_values(task, runs, facts, intervals, cfg, resoluti
 #   gradient descent; the second head is the suite's {term}`MLP`.
 # - **Primary metric:** {glue:text}`metric`, {glue:text}`direction` is better.
 #
-# Every task splits its own samples chronologically, the first {glue:text}`train_pct` % for
-# training and the rest for testing, and scores three predictors on the test part: the {term}`trivial baseline`, which
-# ignores the input (the largest training class, the mean target, the last observed pose or a
-# random ranking, whichever fits the task), the {term}`minimal head` and the MLP. A head is only
-# worth something where it is ahead of the baseline.
+# Every task splits its own samples chronologically, the first {glue:text}`train_pct` % for training
+# and the rest for testing, and scores three predictors on the test part: the
+# {term}`trivial baseline`, which ignores the input (the largest training class, the mean target,
+# the last observed pose or a random ranking, whichever fits the task), the {term}`minimal head` and
+# the MLP. A head is only worth something where it is ahead of the baseline.
 #
 # The two heads differ in what they can represent. The minimal head is linear in the
 # standardised features: a softmax for labels, a logistic regression per object, a ridge
@@ -123,14 +123,14 @@ if notes or len(results) < len(PROTOCOLS):
 # ### Is a head ahead of the baseline?
 #
 # One episode and one split give one number per head: there are no repeated draws to average. What
-# can be resampled is the test part. For each head we draw {glue:text}`n_boot` moving-block bootstrap resamples
-# of the test samples (blocks of consecutive samples, so that overlapping neighbouring windows stay
-# together), score the head and the baseline on the same resample, and take the {glue:text}`level` % interval of
-# head − baseline in the metric's good direction (positive: the head is better). The word is
-# *ahead* when the whole interval lies above zero, *behind* when it lies below, and *not resolved*
-# when it includes zero (below {glue:text}`min_test` test samples nothing is resolved). The interval says how much the
-# answer depends on which test windows this split holds; it says nothing about another episode,
-# which chapter 14 tests.
+# can be resampled is the test part. For each head we draw {glue:text}`n_boot` moving-block
+# bootstrap resamples of the test samples (blocks of consecutive samples, so that overlapping
+# neighbouring windows stay together), score the head and the baseline on the same resample, and
+# take the {glue:text}`level` % interval of head − baseline in the metric's good direction
+# (positive: the head is better). The word is *ahead* when the whole interval lies above zero,
+# *behind* when it lies below, and *not resolved* when it includes zero (below {glue:text}`min_test`
+# test samples nothing is resolved). The interval says how much the answer depends on which test
+# windows this split holds; it says nothing about another episode, which chapter 14 tests.
 #
 # Under the original protocol ({glue:text}`original_n_test` test samples) the baseline
 # ({glue:text}`baseline_name`) scores {glue:text}`original_baseline`. The minimal head scores
@@ -245,11 +245,11 @@ for proto, res in ok.items():
 # The same task on every episode of the page. Of the two synthetic schedules, `sample-like`
 # performs each action in one run, as the real sample does, so a chronological split puts whole
 # classes into the test part only; `repeating` lets the classes recur (chapter 11). The table gives
-# the primary metric of every run and each head's verdict against the baseline of the same run,
-# with head − baseline and its {glue:text}`level` % block-bootstrap interval over that run's test samples, read as
-# above. A task whose head is ahead under `repeating` and behind or not resolved under
-# `sample-like` has learned the classes of one recording rather than the task; the suite summary
-# (chapter 13) compares the schedules across tasks.
+# the primary metric of every run and each head's verdict against the baseline of the same run, with
+# head − baseline and its {glue:text}`level` % block-bootstrap interval over that run's test
+# samples, read as above. A task whose head is ahead under `repeating` and behind or not resolved
+# under `sample-like` has learned the classes of one recording rather than the task; the suite
+# summary (chapter 13) compares the schedules across tasks.
 
 # %%
 page.show_table(report.recap_table(runs, intervals), digits=3,

@@ -17,9 +17,9 @@
 #
 # The task chapters look at one task at a time and write their results. This chapter reads those
 # results (it runs nothing) and sets the primary metric of the {term}`trivial baseline`, the
-# {term}`minimal head` and the {term}`MLP` side by side, per action schedule and {term}`protocol`, next to the
-# numbers the original suite published for the real sample (other data: the one public Xperience-10M recording, where
-# the rest of this part uses synthetic episodes; marked as such).
+# {term}`minimal head` and the {term}`MLP` side by side, per action schedule and {term}`protocol`,
+# next to the numbers the original suite published for the real sample (other data: the one public
+# Xperience-10M recording, where the rest of this part uses synthetic episodes; marked as such).
 #
 # - **Inputs:** the `summary.json` that every task chapter wrote into its result folder.
 # - **Outputs:** `primary_metrics.csv`, the figure below and `summary.json` in the output folder.
@@ -89,11 +89,11 @@ show_figure(fig, "fig-suite-summary", caption,
 # ## Which heads are ahead of the baseline
 #
 # A bar taller than the baseline's is not yet a win. Each task page compares a head with the
-# baseline on the same test samples: {glue:text}`n_boot` moving-block bootstrap resamples of its test
-# part give a {glue:text}`level` % interval of head − baseline in the metric's good direction, and the head is *ahead* when
-# the whole interval lies above zero, *behind* when it lies below, and *not resolved* when it
-# includes zero. Every count below comes from those words. Each rests on one split of one
-# synthetic episode: the interval covers which windows the test part holds, not another
+# baseline on the same test samples: {glue:text}`n_boot` moving-block bootstrap resamples of its
+# test part give a {glue:text}`level` % interval of head − baseline in the metric's good direction,
+# and the head is *ahead* when the whole interval lies above zero, *behind* when it lies below, and
+# *not resolved* when it includes zero. Every count below comes from those words. Each rests on one
+# split of one synthetic episode: the interval covers which windows the test part holds, not another
 # recording (chapter 14 trains and tests on different episodes).
 
 # %%
