@@ -174,7 +174,8 @@ def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, An
                     c = r2_without_tiny(r.data.y[r.data.train], r.data.y[r.data.test], r.outputs[head].pred,
                                         standardized=key == "r2_standardized")
                     rows.append({**base, "Metric": metric_name(key), "Value": float(m[key]),
-                                 "Cause": "target columns with train std below 10⁻³", "Columns": c["n_tiny"],
+                                 "Cause": "near-constant target columns" if c["error_share"] >= 0.5 else
+                                 "a poor fit: near-constant columns hold little of the error", "Columns": c["n_tiny"],
                                  "Variance share (%)": 100 * c["variance_share"],
                                  "Error share (%)": 100 * c["error_share"], "Without them": c["r2_rest"]})
     return rows

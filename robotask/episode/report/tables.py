@@ -67,6 +67,11 @@ def published_coverage_table(windows_summary: dict | None, published: dict) -> p
     return pd.DataFrame(rows)
 
 
+ANOMALY_COLUMNS = ("Task", "Schedule", "Protocol", "Head", "Metric", "Value", "Cause", "Columns", "Variance share (%)",
+                   "Error share (%)", "Without them")
+
+
 def anomalies_table(docs: dict[str, dict]) -> pd.DataFrame:
     """The scores that look like errors which the task pages listed with their cause, one row each."""
-    return pd.DataFrame([a for doc in docs.values() for a in doc.get("anomalies", [])]).fillna("–")
+    rows = pd.DataFrame([a for doc in docs.values() for a in doc.get("anomalies", [])])
+    return rows.reindex(columns=[c for c in ANOMALY_COLUMNS if c in rows]).fillna("–")

@@ -19,14 +19,14 @@ def recap_values(long: pd.DataFrame, schedules: list[str], proto: str) -> dict[s
     baseline ("5 of the 11 tasks"), the tasks on which the minimal head is behind, and the pair tasks' leaders."""
     out: dict[str, str] = {}
     for i, s in enumerate(list(schedules) + ["–"] * (2 - len(schedules))):
-        n = ran(long, s, proto)
+        n, keys = ran(long, s, proto), ("", "_ran", "_behind", "_pairs", "_minimal_ahead", "_mlp_ahead")
         behind = verdict_tasks(long, s, proto, "minimal", "behind")
         sel = long[(long["schedule"] == s) & (long["protocol"] == proto) & long["task"].isin(PAIR_TASKS)]
         words = {t: dict(zip(g["model"], g["verdict"])) for t, g in sel[sel["model"] != "baseline"].groupby("task")}
         out.update({f"s{i}": s, f"s{i}_ran": count(n, "task"), f"s{i}_behind": join(behind) if behind else "no task",
                     f"s{i}_pairs": pair_leaders(words),
                     **{f"s{i}_{m}_ahead": of_tasks(len(verdict_tasks(long, s, proto, m, "ahead")), n)
-                       for m in ("minimal", "mlp")}})
+                       for m in ("minimal", "mlp")}} if n else {f"s{i}{k}": "–" for k in keys})
     return out
 
 
