@@ -45,7 +45,9 @@ windows_summary = report.read_optional(root / "11_windows_features" / "summary.j
 _ = write_csv(out / "primary_metrics.csv", long)
 
 # %% tags=["remove-input"]
+size = {k: f"{v:,}" for k, v in (windows_summary or {}).items() if k in ("n_frames", "n_windows")}
 report.glue_all(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", ".join(protocols),
+                n_frames=size.get("n_frames", "–"), n_windows=size.get("n_windows", "–"),
                 first_protocol=protocols[0], last_protocol=protocols[-1],
                 **report.recap_values(long, schedules, protocols[-1]), **report.interval_settings())
 
@@ -54,8 +56,10 @@ report.glue_all(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", 
 # {glue:text}`schedules` and the protocols {glue:text}`protocols`, three models each. Nothing is
 # recomputed here; every number is on its task's own page, with the reasoning behind it. The data
 # behind every number is one synthetic episode per schedule, written by `robotask synth` in the
-# Xperience-10M format (chapter 10 describes it: its frames, resolution and streams), not the
-# real sample; each task splits it chronologically into a training and a test part.
+# Xperience-10M format, not the real sample: {glue:text}`n_frames` frames cut into
+# {glue:text}`n_windows` windows (as chapter 11 built them; dashes when it has not run; chapter 10
+# shows its streams and resolution). Each task splits its samples chronologically into a training
+# and a test part.
 #
 # ## Primary metrics
 #
