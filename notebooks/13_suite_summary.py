@@ -207,7 +207,8 @@ if len(anomalies):
 
 # %%
 write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s in schedules for p in protocols],
-                                  "primary": long.to_dict(orient="records")})
+                                  "primary": long.to_dict(orient="records"),
+                                  "recap": report.recap_values(long, schedules, protocols[-1])})
 for schedule in schedules:
     assert len(report.summary_table(long, schedule)) == len(docs)
 assert len(long) == 3 * len(docs) * len(schedules) * len(protocols)
