@@ -268,12 +268,15 @@ page.show_table(report.recap_table(runs, intervals), digits=3,
 # zero**, where a few target columns hardly vary in training (a spread below 10⁻³): a standardised
 # R² divides each column's error by that tiny spread, and a protocol whose std floor leaves such a
 # column unscaled lets the MLP's output miss its value by a little, which is nothing in the
-# column's units and thousands of its spreads. The most negative R² of this page is
-# {glue:text}`worst_value` ({glue:text}`worst_where`): its {glue:text}`worst_columns`
-# near-constant columns hold {glue:text}`worst_var` % of the test variance but
-# {glue:text}`worst_err` % of the squared error, so {glue:text}`worst_explained`; without them
-# the same R² is {glue:text}`worst_rest`. Where they do not explain it, the run is too small or the
-# head too far off for this cause to matter, and the number stands as it is.
+# column's units and thousands of its spreads. Where such columns hold little of the error, they do
+# not explain the number: the run is then too small or the head too far off, and the number stands
+# as it is. The most negative R² of this page (dashes where there is none):
+#
+# - **where:** {glue:text}`worst_where`, an R² of {glue:text}`worst_value`;
+# - **near-constant target columns:** {glue:text}`worst_columns`, holding {glue:text}`worst_var` %
+#   of the test variance and {glue:text}`worst_err` % of the squared error, so
+#   {glue:text}`worst_explained`;
+# - **the same R² without them:** {glue:text}`worst_rest`.
 
 # %%
 if anomalies:

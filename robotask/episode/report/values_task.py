@@ -59,7 +59,7 @@ def anomaly_values(records: list[dict]) -> dict[str, object]:
     """The page's most negative R² and its cause (``diagnostics.anomaly_records``); dashes when none."""
     r2 = [r for r in records if "Columns" in r]
     if not r2:
-        return {"worst_value": "–", "worst_where": "no run of this page has one", "worst_columns": "–",
+        return {"worst_value": "–", "worst_where": "no run of this page", "worst_columns": "–",
                 "worst_var": "–", "worst_err": "–", "worst_rest": "–", "worst_explained": "–",
                 "n_anomalies": len(records)}
     w = min(r2, key=lambda r: r["Value"])
