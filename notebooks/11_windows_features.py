@@ -41,15 +41,7 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import Page, show_figure
-from robotask.episode import report
-from robotask.episode.features import (
-                 REAL_SAMPLE_COVERAGE,
-                 chronological_split,
-                 group_columns,
-                 load_window_set,
-                 window_starts,
-                 write_artifacts,
-)
+from robotask.episode import features, report
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import number
@@ -58,9 +50,9 @@ page = Page("11_windows_features")
 out = page.output_dir(output_dir)
 path = episode_dir or ensure_episode(frames, seed, resolution, "repeating")
 start = time.perf_counter()
-ws = load_window_set(path)
+ws = features.load_window_set(path)
 build_s = time.perf_counter() - start
-written = write_artifacts(ws, out)
+written = features.write_artifacts(ws, out)
 
 # %% tags=["remove-input"]
 report.glue_all(kind=report.episode_kind(ws.episode.is_synthetic, "repeating"), seed=seed,
@@ -95,7 +87,7 @@ report.glue_all(kind=report.episode_kind(ws.episode.is_synthetic, "repeating"), 
 # static blocks (point cloud and calibration) are the same for every window.
 
 # %%
-groups = {g: len(group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
+groups = {g: len(features.group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
 fig = report.figure_block_sizes(ws.manifest)
 plots.save_figure(fig, out, "block_sizes")
 show_figure(fig, "fig-windows-blocks",
@@ -138,7 +130,7 @@ page.show_table(report.layout_table(ws.manifest, ws.modalities["block_present"])
 # count such columns on the training windows of the default split.
 
 # %% tags=["remove-input"]
-train_idx, _ = chronological_split(len(ws.X))
+train_idx, _ = features.chronological_split(len(ws.X))
 n_const, n_tiny = report.spread_counts(ws.X[train_idx])
 report.glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
                  published_r2=number(report.PUBLISHED_HAND["minimal_r2"], 1))
@@ -203,7 +195,7 @@ page.show_table(report.coverage_display(coverage), digits=1,
                   caption="Label coverage of the test windows: classes seen in training.")
 
 # %%
-ref = REAL_SAMPLE_COVERAGE
+ref = features.REAL_SAMPLE_COVERAGE
 fig = report.figure_schedule_coverage(coverage, ref)
 plots.save_figure(fig, out, "label_coverage")
 show_figure(fig, "fig-windows-coverage",
@@ -259,5 +251,5 @@ write_json(out / "timings.json", {"build_seconds": round(build_s, 2)})  # wall c
 dims = sum(b["dim"] for b in ws.manifest)
 assert ws.X.shape == (len(ws.windows), dims) and np.isfinite(ws.X).all()
 assert dims == 8546 and groups == {"motion": 2415, "visual": 5096, "text": 896}
-assert len(ws.windows) == len(window_starts(ws.episode.n_frames))
+assert len(ws.windows) == len(features.window_starts(ws.episode.n_frames))
 assert coverage["coverage"].between(0, 1).all()
