@@ -40,15 +40,10 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
+from robotask.episode import report
 from robotask.episode.files import load_episode
-from robotask.episode.report import (contact_label, depth_summary, episode_kind,
-                                     figure_camera_frames, figure_depth, figure_imu,
-                                     figure_spectrogram, figure_timeline, figure_trajectories,
-                                     frame_range, glue_all, imu_summary, label_statistics,
-                                     label_words, modality_table, moments_table, motion_summary)
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
-from robotask.words import pct
 
 page = Page("10_episode")
 out = page.output_dir(output_dir)
@@ -56,15 +51,15 @@ path = episode_dir or ensure_episode(frames, seed, resolution, schedule)
 ep = load_episode(path)
 start = min(max(start_frame, 0), ep.n_frames - 1)
 stop = min(ep.n_frames, start + max(n_frames_shown, 1))
-stats = label_statistics(ep)
+values = report.episode_values(ep, start, stop, schedule, seed, resolution)
 
 # %% tags=["remove-input"]
-glue_all(kind=episode_kind(ep.is_synthetic, schedule, seed, resolution),
-                 n_frames=ep.n_frames, seconds=ep.n_frames / ep.fps, fps=ep.fps,
-                 shown=frame_range(start, stop))
+report.glue_all(**values)
 
 # %% [markdown]
-# The episode on this page is {glue:text}`kind`. It has {glue:text}`n_frames:,` frames,
+# The episode on this page is {glue:text}`kind`: written by `robotask synth` with seed
+# {glue:text}`seed` at {glue:text}`resolution`-pixel video (dashes for a real recording), in the
+# Xperience-10M format, not the real sample. It has {glue:text}`n_frames:,` frames,
 # {glue:text}`seconds:.1f` s at {glue:text}`fps:.0f` frames per second, and the detailed figures
 # below show {glue:text}`shown`. A synthetic episode is written in exactly the file layout of the
 # real one, so everything this part of the book does to it, it can do to a real recording:
@@ -86,7 +81,7 @@ glue_all(kind=episode_kind(ep.is_synthetic, schedule, seed, resolution),
 # trivial, so those tasks leave their target's block out of the input.
 
 # %%
-page.show_table(modality_table(ep),
+page.show_table(report.modality_table(ep),
                   caption="The streams of the episode: what each records, its rate and size.")
 
 # %% [markdown]
@@ -97,17 +92,14 @@ page.show_table(modality_table(ep),
 # timeline shows both levels over the whole episode; the dashed box marks the range shown in detail.
 
 # %%
-fig = figure_timeline(ep, start, stop)
+fig = report.figure_timeline(ep, start, stop)
 plots.save_figure(fig, out, "timeline")
 show_figure(fig, "fig-episode-timeline",
                    f"The procedure over the whole episode: subtask classes (top) and action "
                    f"classes (bottom), one colour per class; the dashed box marks "
-                   f"{frame_range(start, stop)}, shown in detail below.",
+                   f"{report.frame_range(start, stop)}, shown in detail below.",
                    "Two colour-coded bars over time, subtasks above and actions below, "
                    "with a legend naming every class.")
-
-# %% tags=["remove-input"]
-glue_all(main_task=ep.captions.main_task, **label_words(stats, ep.fps))
 
 # %% [markdown]
 # Read the timeline for two things: how long an action lasts, and whether it comes back. Both
@@ -138,13 +130,13 @@ glue_all(main_task=ep.captions.main_task, **label_words(stats, ep.fps))
 # %%
 shown = [int(f) for f in np.linspace(start, stop - 1, 5)]
 size = min(resolution, 128) if ep.is_synthetic else 128
-fig = figure_camera_frames(ep, shown, size=size)
+fig = report.figure_camera_frames(ep, shown, size=size)
 plots.save_figure(fig, out, "cameras")
 show_figure(fig, "fig-episode-cameras",
                    "The six cameras (rows) at five moments of the range (columns).",
                    "A grid of camera images: four fisheye views and the stereo pair "
                    "at five moments.")
-page.show_table(moments_table(ep, shown), digits=1,
+page.show_table(report.moments_table(ep, shown), digits=1,
                   caption="The action at each moment shown in the camera figure.")
 
 # %% [markdown]
@@ -155,20 +147,14 @@ page.show_table(moments_table(ep, shown), digits=1,
 # figure shows the middle frame of the range.
 
 # %%
-mid = (start + stop) // 2
-fig = figure_depth(ep, mid)
+mid = values["depth_frame"]
+fig = report.figure_depth(ep, mid)
 plots.save_figure(fig, out, "depth")
 show_figure(fig, "fig-episode-depth", f"Depth and its confidence at frame {mid}.",
                    "Two images side by side: a depth map and its confidence map.")
-depth, conf = ep.depth_frame(mid)
-if depth is None or not (depth > 0).any():
+if not values["depth_valid_pct"] > 0:
     show_md("**Note.** This frame has no valid depth pixel: the numbers below are not a "
-                   "measurement.")
-
-# %% tags=["remove-input"]
-d = depth_summary(depth, conf)
-glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
-                 **{f"depth_{k}": v for k, v in d.items()})
+            "measurement.")
 
 # %% [markdown]
 # At frame {glue:text}`depth_frame` the depth map is {glue:text}`depth_height`×{glue:text}`depth_width` pixels, scale
@@ -185,7 +171,7 @@ glue_all(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
 # world frame, with the camera path and the SLAM map.
 
 # %%
-fig = figure_trajectories(ep, start, stop)
+fig = report.figure_trajectories(ep, start, stop)
 plots.save_figure(fig, out, "trajectories")
 show_figure(fig, "fig-episode-hands",
                    "Left: both wrists in the head camera's frame over the range, action changes "
@@ -193,10 +179,6 @@ show_figure(fig, "fig-episode-hands",
                    "and the SLAM map.",
                    "Wrist coordinates over time beside a top view of the camera path and "
                    "point cloud.")
-
-# %% tags=["remove-input"]
-m = motion_summary(ep, start, stop)
-glue_all(**m)
 
 # %% [markdown]
 # Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
@@ -215,18 +197,13 @@ glue_all(**m)
 # active object shows in the gyroscope.
 
 # %%
-fig = figure_imu(ep, start, stop)
+fig = report.figure_imu(ep, start, stop)
 plots.save_figure(fig, out, "imu")
 show_figure(fig, "fig-episode-imu",
                    "Accelerometer (specific force) and gyroscope over the range.",
                    "Two line plots of three IMU axes each over time.")
-imu = imu_summary(ep, start, stop)
-if not imu["samples"]:
-    show_md("**Note.** The range holds no IMU sample: the numbers below are not a "
-                   "measurement.")
-
-# %% tags=["remove-input"]
-glue_all(**{f"imu_{k}": v for k, v in imu.items()})
+if not values["imu_samples"]:
+    show_md("**Note.** The range holds no IMU sample: the numbers below are not a measurement.")
 
 # %% [markdown]
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
@@ -243,15 +220,10 @@ glue_all(**{f"imu_{k}": v for k, v in imu.items()})
 # extractor keeps 24 numbers per 50 ms of it.
 
 # %%
-fig = figure_spectrogram(ep, start, stop)
+fig = report.figure_spectrogram(ep, start, stop)
 plots.save_figure(fig, out, "spectrogram")
 show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the range.",
                    "A spectrogram: frequency against time, colour showing power.")
-
-# %% tags=["remove-input"]
-glue_all(contact_verdict=contact_label(stats["any_contact_window_share"]),
-                 hand_verdict=contact_label(stats["hand_contact_window_share"]),
-                 kind_short="synthetic" if ep.is_synthetic else "real")
 
 # %% [markdown]
 # ## What we found
@@ -266,18 +238,14 @@ glue_all(contact_verdict=contact_label(stats["any_contact_window_share"]),
 #   of the windows: a hand-contact label is {glue:text}`hand_verdict`. The original suite's
 #   contact label (any of the 21 channels above 0) is set in
 #   {glue:text}`any_contact_window_share:.1f` % of the windows: {glue:text}`contact_verdict`.
+#   A foot contact counts in that label, and the feet touch the ground in
+#   {glue:text}`foot_contact_frame_share:.1f` % of the frames; where that makes the label a
+#   constant, the contact task's improved protocol uses only the channels that vary
+#   ({doc}`12_task_contact_prediction`).
 
 # %%
-if stats["any_contact_window_share"] >= 1:
-    feet = pct(100 * stats["foot_contact_frame_share"])
-    show_md(f"**Note.** The original contact label is constant because a foot contact "
-                   f"counts and the feet touch the ground in {feet} of the frames. The contact "
-                   "task's improved protocol therefore uses only the channels that vary "
-                   "({doc}`12_task_contact_prediction`).")
-
-# %%
-summary = {"episode": "synthetic" if ep.is_synthetic else "real",
-           "schedule": schedule if ep.is_synthetic else "",
+stats = report.label_statistics(ep)
+summary = {"episode": values["kind_short"], "schedule": schedule if ep.is_synthetic else "",
            "range": [start, stop], **stats}
 write_json(out / "summary.json", summary)
 assert ep.R_c2w.shape == (ep.n_frames, 3, 3) and stats["action_classes"] >= 1

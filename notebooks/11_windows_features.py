@@ -41,12 +41,7 @@ import numpy as np
 
 from robotask import plots
 from robotask.book import Page, show_figure
-from robotask.episode.features import (REAL_SAMPLE_COVERAGE, chronological_split, group_columns,
-                                       load_window_set, window_starts, write_artifacts)
-from robotask.episode.report import (PUBLISHED_HAND, coverage_display, coverage_table,
-                                     figure_block_sizes, figure_schedule_coverage,
-                                     figure_window_labels, glue_all, labelled_windows, layout_table,
-                                     spread_counts)
+from robotask.episode import features, report
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 from robotask.words import number
@@ -55,17 +50,22 @@ page = Page("11_windows_features")
 out = page.output_dir(output_dir)
 path = episode_dir or ensure_episode(frames, seed, resolution, "repeating")
 start = time.perf_counter()
-ws = load_window_set(path)
+ws = features.load_window_set(path)
 build_s = time.perf_counter() - start
-write_artifacts(ws, out)
+written = features.write_artifacts(ws, out)
 
 # %% tags=["remove-input"]
-glue_all(kind="synthetic (repeating schedule)" if ws.episode.is_synthetic else "real",
+report.glue_all(kind=report.episode_kind(ws.episode.is_synthetic, "repeating"), seed=seed,
+                resolution=resolution if ws.episode.is_synthetic else "–",
+                files=", ".join(p.name for p in written.values()),
                  n_frames=ws.episode.n_frames, n_windows=len(ws.windows), window=ws.options.window,
                  stride=ws.options.stride, n_features=ws.X.shape[1])
 
 # %% [markdown]
-# The episode is {glue:text}`kind`: {glue:text}`n_frames:,` frames, cut into
+# The episode is {glue:text}`kind`, written by `robotask synth` (seed {glue:text}`seed`,
+# {glue:text}`resolution`-pixel video; dashes for a real recording) in the Xperience-10M format, not
+# the real sample. This chapter wrote the window set in the original suite's layout to its output
+# folder: {glue:text}`files`. It has {glue:text}`n_frames:,` frames, cut into
 # **{glue:text}`n_windows:,` windows** of {glue:text}`window` frames every
 # {glue:text}`stride` frames, each described by **{glue:text}`n_features:,` features**. A window
 # is one second of the recording; consecutive windows share three quarters of their frames, which
@@ -87,8 +87,8 @@ glue_all(kind="synthetic (repeating schedule)" if ws.episode.is_synthetic else "
 # static blocks (point cloud and calibration) are the same for every window.
 
 # %%
-groups = {g: len(group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
-fig = figure_block_sizes(ws.manifest)
+groups = {g: len(features.group_columns(ws.manifest, g)) for g in ("motion", "visual", "text")}
+fig = report.figure_block_sizes(ws.manifest)
 plots.save_figure(fig, out, "block_sizes")
 show_figure(fig, "fig-windows-blocks",
                    "Dimensions of the feature blocks in layout order, coloured by the task input "
@@ -96,7 +96,7 @@ show_figure(fig, "fig-windows-blocks",
                    "Horizontal bars, one per feature block, whose length is the block's dimension.")
 
 # %% tags=["remove-input"]
-glue_all(n_blocks=len(ws.manifest),
+report.glue_all(n_blocks=len(ws.manifest),
                  **{f"dim_{name}": size for name, size in groups.items()})
 
 # %% [markdown]
@@ -108,7 +108,7 @@ glue_all(n_blocks=len(ws.manifest),
 # windows. The table gives every block's place in the vector.
 
 # %%
-page.show_table(layout_table(ws.manifest, ws.modalities["block_present"]),
+page.show_table(report.layout_table(ws.manifest, ws.modalities["block_present"]),
                   digits=0, caption="The feature layout: each block's columns and whether the "
                   "episode has it.")
 
@@ -130,10 +130,10 @@ page.show_table(layout_table(ws.manifest, ws.modalities["block_present"]),
 # count such columns on the training windows of the default split.
 
 # %% tags=["remove-input"]
-train_idx, _ = chronological_split(len(ws.X))
-n_const, n_tiny = spread_counts(ws.X[train_idx])
-glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
-                 published_r2=number(PUBLISHED_HAND["minimal_r2"], 1))
+train_idx, _ = features.chronological_split(len(ws.X))
+n_const, n_tiny = report.spread_counts(ws.X[train_idx])
+report.glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
+                 published_r2=number(report.PUBLISHED_HAND["minimal_r2"], 1))
 
 # %% [markdown]
 # Of the {glue:text}`n_features:,` columns, **{glue:text}`n_const:,`** show no spread on the
@@ -155,7 +155,7 @@ glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
 # occurs in training. No classifier can get those right.
 
 # %%
-fig = figure_window_labels(ws.windows, "action_label")
+fig = report.figure_window_labels(ws.windows, "action_label")
 plots.save_figure(fig, out, "window_labels")
 show_figure(fig, "fig-windows-labels",
                    "Left: how pure the windows' action labels are. Right: every labelled window "
@@ -165,8 +165,8 @@ show_figure(fig, "fig-windows-labels",
                    "train and test.")
 
 # %% tags=["remove-input"]
-labelled = labelled_windows(ws.windows)
-glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
+labelled = report.labelled_windows(ws.windows)
+report.glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
                  pure=100 * float((ws.windows["action_fraction"] == 1.0).mean()))
 
 # %% [markdown]
@@ -189,14 +189,14 @@ glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
 # %%
 sources = {s: ensure_episode(frames, seed, resolution, s)
            for s in ("repeating", "sample-like")}
-coverage = coverage_table({"this episode": episode_dir, **sources} if episode_dir
+coverage = report.coverage_table({"this episode": episode_dir, **sources} if episode_dir
                                           else sources)
-page.show_table(coverage_display(coverage), digits=1,
+page.show_table(report.coverage_display(coverage), digits=1,
                   caption="Label coverage of the test windows: classes seen in training.")
 
 # %%
-ref = REAL_SAMPLE_COVERAGE
-fig = figure_schedule_coverage(coverage, ref)
+ref = features.REAL_SAMPLE_COVERAGE
+fig = report.figure_schedule_coverage(coverage, ref)
 plots.save_figure(fig, out, "label_coverage")
 show_figure(fig, "fig-windows-coverage",
                    "Share of test windows whose label occurs in training, per schedule, for "
@@ -208,7 +208,7 @@ show_figure(fig, "fig-windows-coverage",
 
 # %% tags=["remove-input"]
 cov = coverage.set_index(["episode", "labels"])["coverage"]
-glue_all(cov_repeating=float(100 * cov["repeating", "action"]),
+report.glue_all(cov_repeating=float(100 * cov["repeating", "action"]),
                  cov_sample=float(100 * cov["sample-like", "action"]),
                  cov_real=float(100 * ref["action"]), n_real_test=ref["action_test_windows"])
 
@@ -251,5 +251,5 @@ write_json(out / "timings.json", {"build_seconds": round(build_s, 2)})  # wall c
 dims = sum(b["dim"] for b in ws.manifest)
 assert ws.X.shape == (len(ws.windows), dims) and np.isfinite(ws.X).all()
 assert dims == 8546 and groups == {"motion": 2415, "visual": 5096, "text": 896}
-assert len(ws.windows) == len(window_starts(ws.episode.n_frames))
+assert len(ws.windows) == len(features.window_starts(ws.episode.n_frames))
 assert coverage["coverage"].between(0, 1).all()

@@ -17,9 +17,9 @@
 #
 # The task chapters look at one task at a time and write their results. This chapter reads those
 # results (it runs nothing) and sets the primary metric of the {term}`trivial baseline`, the
-# {term}`minimal head` and the {term}`MLP` side by side, per action schedule and {term}`protocol`, next to the
-# numbers the original suite published for the real sample (other data: the one public Xperience-10M recording, where
-# the rest of this part uses synthetic episodes; marked as such).
+# {term}`minimal head` and the {term}`MLP` side by side, per action schedule and {term}`protocol`,
+# next to the numbers the original suite published for the real sample (other data: the one public
+# Xperience-10M recording, where the rest of this part uses synthetic episodes; marked as such).
 #
 # - **Inputs:** the `summary.json` that every task chapter wrote into its result folder.
 # - **Outputs:** `primary_metrics.csv`, the figure below and `summary.json` in the output folder.
@@ -30,32 +30,36 @@ output_dir: str = ""  # where result files go; empty: _build/results/13_suite_su
 
 # %% tags=["show-input"]
 from robotask import paths
-from robotask.book import Page, show_figure, show_md
-from robotask.episode.report import (bar_order, explanations_text, figure_summary, glue_all,
-                                     label_task_means, off_scale_values, primary_long,
-                                     protocol_changes, protocols_of, published_coverage_table,
-                                     read_optional, read_task_summaries, recap_values, schedules_of,
-                                     summary_caption, summary_table, wins_table)
+from robotask.book import Page, show_figure
+from robotask.episode import report
 from robotask.episode.suite import PUBLISHED_COVERAGE, PUBLISHED_REAL_SAMPLE
 from robotask.io import write_csv, write_json
-from robotask.words import count, join
 
 page = Page("13_suite_summary")
 out = page.output_dir(output_dir)
 root = paths.resolve(task_results) if task_results else paths.results_dir()
-docs = read_task_summaries(root)
-long = primary_long(docs)
-schedules, protocols = schedules_of(long), protocols_of(long)
+docs = report.read_task_summaries(root)
+long = report.primary_long(docs)
+schedules, protocols = report.schedules_of(long), report.protocols_of(long)
+windows_summary = report.read_optional(root / "11_windows_features" / "summary.json")
 _ = write_csv(out / "primary_metrics.csv", long)
 
 # %% tags=["remove-input"]
-glue_all(n_tasks=count(len(docs), "task chapter"), schedules=join(schedules),
-                 protocols=join(protocols))
+size = {k: f"{v:,}" for k, v in (windows_summary or {}).items() if k in ("n_frames", "n_windows")}
+report.glue_all(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", ".join(protocols),
+                n_frames=size.get("n_frames", "–"), n_windows=size.get("n_windows", "–"),
+                first_protocol=protocols[0], last_protocol=protocols[-1],
+                **report.recap_values(long, schedules, protocols[-1]), **report.interval_settings())
 
 # %% [markdown]
-# This page read the written results of {glue:text}`n_tasks`, for the schedules
+# This page read the written results of {glue:text}`n_tasks` task chapters, for the schedules
 # {glue:text}`schedules` and the protocols {glue:text}`protocols`, three models each. Nothing is
-# recomputed here; every number is on its task's own page, with the reasoning behind it.
+# recomputed here; every number is on its task's own page, with the reasoning behind it. The data
+# behind every number is one synthetic episode per schedule, written by `robotask synth` in the
+# Xperience-10M format, not the real sample: {glue:text}`n_frames` frames cut into
+# {glue:text}`n_windows` windows (as chapter 11 built them; dashes when it has not run; chapter 10
+# shows its streams and resolution). Each task splits its samples chronologically into a training
+# and a test part.
 #
 # ## Primary metrics
 #
@@ -67,20 +71,16 @@ glue_all(n_tasks=count(len(docs), "task chapter"), schedules=join(schedules),
 
 # %%
 for schedule in schedules:
-    page.show_table(summary_table(long, schedule, PUBLISHED_REAL_SAMPLE), digits=3,
-                      headers={"task": "Task (primary metric)"},
-                      caption=f"Every task's primary metric on the {schedule} schedule, per "
-                      "head and protocol.")
-
-# %%
-fig = figure_summary(long, PUBLISHED_REAL_SAMPLE)
-caption = summary_caption(
-    schedules, protocols, bar_order(long),
-    off_scale_values(long, PUBLISHED_REAL_SAMPLE))
+    page.show_table(report.summary_table(long, schedule, PUBLISHED_REAL_SAMPLE), digits=3,
+                    headers={"task": "Task (primary metric)"},
+                    caption=f"Every task's primary metric on the {schedule} schedule.")
+fig = report.figure_summary(long, PUBLISHED_REAL_SAMPLE)
+caption = report.summary_caption(schedules, protocols, report.bar_order(long),
+                                 report.off_scale_values(long, PUBLISHED_REAL_SAMPLE))
 show_figure(fig, "fig-suite-summary", caption,
-                   "Twelve small bar charts, one per task, of the primary metric of the baseline, "
-                   "the minimal head and the MLP for each schedule and protocol, with the "
-                   "published real-sample values as dotted lines.")
+            "Twelve small bar charts, one per task, of the primary metric of the baseline, the "
+            "minimal head and the MLP for each schedule and protocol, with the published "
+            "real-sample values as dotted lines.")
 
 # %% [markdown]
 # Read the figure panel by panel: each panel is one task, with its own axis and direction
@@ -90,111 +90,125 @@ show_figure(fig, "fig-suite-summary", caption,
 # The dotted lines are the published real-sample values: a guide to the order of magnitude on
 # real data, not a target.
 #
+# ## Which heads are ahead of the baseline
+#
+# A bar taller than the baseline's is not yet a win. Each task page compares a head with the
+# baseline on the same test samples: {glue:text}`n_boot` moving-block bootstrap resamples of its
+# test part give a {glue:text}`level` % interval of head − baseline in the metric's good direction,
+# and the head is *ahead* when the whole interval lies above zero, *behind* when it lies below, and
+# *not resolved* when it includes zero. Every count below comes from those words. Each rests on one
+# split of one synthetic episode: the interval covers which windows the test part holds, not another
+# recording (chapter 14 trains and tests on different episodes).
+
+# %%
+page.show_table(report.wins_table(long, schedules, protocols),
+                caption="On how many tasks each head is ahead of the trivial baseline, behind "
+                "it, or not resolved, per run.")
+
+# %% [markdown]
+# Under the {glue:text}`last_protocol` protocol on the {glue:text}`s0` schedule,
+# {glue:text}`s0_ran` ran; the minimal head is ahead of the baseline on
+# {glue:text}`s0_minimal_ahead` and the MLP on {glue:text}`s0_mlp_ahead`, and the minimal head is
+# behind it on {glue:text}`s0_behind`. On the {glue:text}`s1` schedule (a dash: this build ran
+# one), {glue:text}`s1_ran` ran; the minimal head is ahead on {glue:text}`s1_minimal_ahead` and
+# the MLP on {glue:text}`s1_mlp_ahead`, and the minimal head is behind on {glue:text}`s1_behind`.
+#
+# The two pair tasks (temporal order and synchronisation) ask whether two windows are in order
+# or in sync; half of their pairs are positive, so always answering yes already scores a high F1
+# (their baseline column in the tables above).
+# Whether the answer lies in how the two windows' contents combine, which a linear function of
+# their features cannot capture, shows in which head gets ahead of that baseline. On
+# {glue:text}`s0` it is {glue:text}`s0_pairs`; on {glue:text}`s1`, {glue:text}`s1_pairs`.
+#
 # ## Why the label tasks score near zero on the real sample
 #
 # A classifier can only predict classes it has seen. In the real sample every action occurs in
 # one contiguous run, so the chronological split puts actions into the test part that the
 # training part never contains; the `sample-like` schedule copies that structure and the
 # `repeating` schedule does not. The label coverage that chapter 11
-# ({doc}`11_windows_features`) measured bounds the accuracy of any classifier:
+# ({doc}`11_windows_features`) measured bounds the accuracy of any classifier (the real sample's
+# rows alone when chapter 11 has not run):
 
 # %%
-windows_summary = read_optional(root / "11_windows_features" / "summary.json")
-if windows_summary is None:
-    show_md("**Note.** Chapter 11 has not written its coverage yet "
-                   "(`robotask run 11_windows_features`); only the real sample's is shown.")
-page.show_table(published_coverage_table(windows_summary, PUBLISHED_COVERAGE),
-                  digits=1, caption="Share of the chronological test windows whose label occurs "
-                  "in training; the real sample's is derived from the original suite's outputs.")
+page.show_table(report.published_coverage_table(windows_summary, PUBLISHED_COVERAGE),
+                digits=1, caption="Share of the chronological test windows whose label occurs "
+                "in training; the real sample's is derived from the original suite's outputs.")
 
 # %% [markdown]
 # Where the coverage is low, a macro-F1 near zero is what the split allows, not a verdict on the
 # features: the real sample's published label scores are of that kind, and the `sample-like`
-# schedule, where this build ran it, puts our episodes under the same constraint. The remedy is not a better head but a
-# split that tests seen classes on unseen time, or more episodes: chapter 14 trains on some
-# episodes and tests on unseen ones.
+# schedule, where this build ran it, puts our episodes under the same constraint. The remedy is
+# not a better head but a split that tests seen classes on unseen time, or more episodes: chapter
+# 14 trains on some episodes and tests on unseen ones.
 #
 # ## What the schedule and the fixes change
 #
 # The three label tasks (action, procedure step, next action) are the ones the schedule decides.
 # Their mean macro-F1 under the {glue:text}`first_protocol` protocol:
 
-# %% tags=["remove-input"]
-glue_all(first_protocol=protocols[0])
-
 # %%
-page.show_table(label_task_means(long, schedules, protocols[0]), digits=3,
-                  caption="Mean macro-F1 of the three label tasks per schedule and model.")
+page.show_table(report.label_task_means(long, schedules, protocols[0]), digits=3,
+                caption="Mean macro-F1 of the three label tasks per schedule and model.")
 
 # %% [markdown]
 # The improved protocol changes both the fit and what is scored (chapter 12's task pages list
-# its fixes). The table below gives, per schedule, the three largest gains of a head from the
-# original to the improved protocol and every loss, in the metric's good direction. Read them on
-# the task pages: a gain can come from a fix of the fit (a stable gradient step, a higher std
-# floor) or from a different target (the next *different* action, hands in the world frame),
-# and a loss can be a test set that got harder.
+# its fixes). The tables below give, per schedule, the three largest moves of a head from the
+# original to the improved protocol in the metric's good direction, and every move the other way.
+# The two protocols score different test sets (the purge gap drops some test samples) and
+# sometimes different targets, so these are differences of two unpaired numbers, not verdicts.
+# Read them on the task pages: a move can come from a fix of the fit (a stable gradient step, a
+# higher std floor) or from a different target (the next *different* action, hands in the world
+# frame), and a move down can be a test set that got harder. A build that ran one protocol has no
+# such table.
 
 # %%
-if {"original", "improved"} <= set(protocols):
-    for schedule in schedules:
-        page.show_table(protocol_changes(long, schedule), digits=3,
-                          caption=f"Largest changes from the original to the improved protocol "
-                          f"on the {schedule} schedule.")
-else:
-    show_md("**Note.** This build ran one protocol only, so there is no change to show.")
+for schedule in schedules if {"original", "improved"} <= set(protocols) else []:
+    page.show_table(report.protocol_changes(long, schedule), digits=3,
+                    caption=f"Largest moves from the original to the improved protocol on the "
+                    f"{schedule} schedule.")
 
 # %% [markdown]
 # ## The anomalies
 #
-# Some numbers above look like errors at first sight. The task pages explain those we found:
-# an MLP that scores exactly 0 on a label task is one fitted on a part of the training data that
-# holds no test class (chapter 12's note on the validation tail); the published hand-forecasting
-# error far above ours is weighed on {doc}`12_task_hand_trajectory_forecast`, where the units
-# agree and the published ridge's own R² shows that it blew up; a baseline whose score moves between the
-# protocols is scored on a different test set or target (each page's comparison of the
-# protocols). The explanations the task pages computed for this build's runs follow; a number
-# not covered there has no explanation yet.
+# Some numbers above look like errors at first sight. The task pages explain those we found, and
+# the table below repeats every one they listed in this build, with its cause (no table when
+# there is none). An MLP that scores exactly 0 on a label task is one fitted on a part of the
+# training data that holds no test class (the validation tail). An R² far below zero comes from
+# target columns that hardly vary in training: their share of the squared error dwarfs their
+# share of the variance, and the last column gives the same R² without them. The published
+# hand-forecasting error far above ours is weighed on {doc}`12_task_hand_trajectory_forecast`,
+# where the units agree and the published ridge's own R² shows that it blew up; a baseline whose
+# score moves between the protocols is scored on a different test set or target (each page's
+# comparison of the protocols).
 
 # %%
-explained = explanations_text(docs)
-show_md(explained or "**Note.** No task page of this build flagged an anomaly.")
-
-# %% tags=["remove-input"]
-last = protocols[-1]
-glue_all(last_protocol=last, schedule_0=schedules[0],
-                 **recap_values(long, schedules[0], last))
+anomalies = report.anomalies_table(docs)
+if len(anomalies):
+    page.show_table(anomalies, digits=3, caption="Scores that look like errors, with their cause.")
 
 # %% [markdown]
 # ## What we found
 #
-# On the {glue:text}`schedule_0` schedule under the {glue:text}`last_protocol` protocol,
-# {glue:text}`ran` ran; the minimal head beats the {term}`trivial baseline` on
-# {glue:text}`minimal_wins` and the MLP on {glue:text}`mlp_wins`. The baseline beats the
-# minimal head on {glue:text}`baseline_wins`. Where a baseline wins, its task page weighs the
-# reason; the usual ones are a target that barely changes over the horizon (the last pose is
-# hard to beat), a label the split makes unlearnable, and a pair task a linear head cannot
-# represent.
+# Under the {glue:text}`last_protocol` protocol the minimal head is ahead of the
+# {term}`trivial baseline` on {glue:text}`s0_minimal_ahead` of the {glue:text}`s0` schedule and
+# the MLP on {glue:text}`s0_mlp_ahead`; on the {glue:text}`s1` schedule, which splits like the
+# real sample, on {glue:text}`s1_minimal_ahead` and {glue:text}`s1_mlp_ahead`. The minimal head
+# is behind the baseline on {glue:text}`s0_behind` ({glue:text}`s0`) and on
+# {glue:text}`s1_behind` ({glue:text}`s1`); on the pair tasks the heads ahead are
+# {glue:text}`s0_pairs` ({glue:text}`s0`) and {glue:text}`s1_pairs` ({glue:text}`s1`). Where a
+# baseline stays ahead, its task page weighs the reason; the usual ones are a target that barely
+# changes over the horizon (the last pose is hard to beat) and a label the split makes
+# unlearnable.
 #
-# The count of wins is the part's headline, but it hides what the task pages show: a task on
-# which a head wins under `repeating` and loses under `sample-like` has learned the classes of
-# one recording, not the actions; a task whose baseline wins everywhere asks something that this
-# input cannot answer, or that the last observation already answers. The table after the next
-# paragraph gives the counts per run.
+# The counts hide what the task pages show: a task on which a head is ahead under `repeating`
+# and not under `sample-like` has learned the classes of one recording, not the actions; a task
+# whose baseline is never behind asks something that this input cannot answer, or that the last
+# observation already answers.
 
 # %%
-if len(schedules) > 1:
-    w = recap_values(long, schedules[1], last)
-    show_md(f"On the {schedules[1]} schedule, which splits like the real sample, the "
-                   f"minimal head beats the baseline on {w['minimal_wins']} and the MLP on "
-                   f"{w['mlp_wins']}; the baseline beats the minimal head on "
-                   f"{w['baseline_wins']}.")
-else:
-    show_md("**Note.** This build ran one schedule only (the task pages' parameter "
-                   "`schedules`), so the comparison with the real sample's structure is missing.")
-page.show_table(wins_table(long, schedules, protocols),
-                  caption="On how many tasks each head beats the trivial baseline, per run.")
 write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s in schedules for p in protocols],
-                                  "primary": long.to_dict(orient="records")})
+                                  "primary": long.to_dict(orient="records"),
+                                  "recap": report.recap_values(long, schedules, protocols[-1])})
 for schedule in schedules:
-    assert len(summary_table(long, schedule)) == len(docs)
+    assert len(report.summary_table(long, schedule)) == len(docs)
 assert len(long) == 3 * len(docs) * len(schedules) * len(protocols)

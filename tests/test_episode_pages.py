@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from robotask.episode.report import figures_suite, values_suite  # noqa: E402
+from robotask.episode.report import figures_suite, summary, tables, values_suite  # noqa: E402
 from robotask.episode.tasks.registry import TASKS  # noqa: E402
 
 
@@ -18,10 +18,11 @@ def _long() -> pd.DataFrame:
     for schedule in ("repeating", "sample-like"):
         for protocol, shift in (("improved", 0.1), ("original", 0.0)):
             for t, spec in TASKS.items():
-                for model, v in (("baseline", 0.1), ("minimal", 0.3 + shift), ("mlp", 0.4)):
+                for model, v, word in (("baseline", 0.1, None), ("minimal", 0.3 + shift, "ahead"),
+                                       ("mlp", 0.4, "not resolved")):
                     rows.append({"schedule": schedule, "protocol": protocol, "task": t, "model": model,
                                  "metric": spec.primary_metric, "value": v, "status": "ok",
-                                 "higher_is_better": spec.higher_is_better})
+                                 "higher_is_better": spec.higher_is_better, "verdict": word})
     return pd.DataFrame(rows)
 
 
@@ -41,18 +42,24 @@ def test_caption_names_the_bar_groups_in_the_drawn_order():
 
 def test_protocol_changes_and_wins_use_metric_names_and_directions():
     long = _long()
-    changes = values_suite.protocol_changes(long, "repeating")
-    # three largest gains, then every loss: lower is better for MPJPE, so the minimal head's 0.3 → 0.4
-    assert list(changes["Gain"].round(3)) == [0.1, 0.1, 0.1, -0.1]
+    changes = tables.protocol_changes(long, "repeating")
+    # three largest moves, then every move the other way: lower is better for MPJPE, so the minimal head's 0.3 → 0.4
+    assert list(changes["Move"].round(3)) == [0.1, 0.1, 0.1, -0.1]
     assert changes.iloc[-1]["Task"] == TASKS["hand_trajectory_forecast"].display_name
     assert not set(changes["Metric"]) & {"macro_f1", "mrr", "r2", "mpjpe", "top5_accuracy"}
-    worse = long.assign(value=long["value"].where(long["model"] != "minimal", 0.2))
-    assert values_suite.winners(worse, "repeating", "original", "minimal") == [
-        t.display_name for t in TASKS.values() if t.higher_is_better]
-    lost = values_suite.winners(worse, "repeating", "original", "minimal", baseline_wins=True)
-    assert lost == [t.display_name for t in TASKS.values() if not t.higher_is_better]
-    wins = values_suite.wins_table(long, ["repeating"], ["original"])
-    assert wins.iloc[0]["Tasks that ran"] == len(TASKS)
+    # the counts follow the task pages' verdicts, never the two means
+    worse = long.assign(verdict=long["verdict"].where((long["task"] != "temporal_order") | (long["model"] != "minimal"),
+                                                      "behind"))
+    assert summary.verdict_tasks(worse, "repeating", "original", "minimal", "behind") == [
+        TASKS["temporal_order"].display_name]
+    wins = tables.wins_table(worse, ["repeating"], ["original"])
+    row = wins.iloc[0]
+    assert row["Tasks that ran"] == len(TASKS) and row["Minimal head: ahead"] == len(TASKS) - 1
+    assert row["Minimal head: behind"] == 1 and row["MLP: not resolved"] == len(TASKS)
+    words = values_suite.recap_values(worse, ["repeating"], "original")
+    assert words["s0_minimal_ahead"] == f"{len(TASKS) - 1} of the {len(TASKS)} tasks"
+    assert words["s0_pairs"] == "the minimal head on 1 of 2 and the MLP on 0 of 2"
+    assert words["s1"] == words["s1_ran"] == words["s1_minimal_ahead"] == "–"  # one schedule ran
 
 
 def _fit_result(y_train, y_test, core=None, baseline="majority class"):
@@ -160,15 +167,15 @@ def test_prediction_timeline_puts_each_head_in_its_own_lane():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["class 0", "class 3"]
 
 
-def test_summary_repeats_the_task_pages_explanations():
-    docs = {"modality_reconstruction": {"name": "Cross-Modal Reconstruction",
-                                        "explanations": ["On `s` under the improved protocol, the MLP's R² is "
-                                                         "−3.911."]},
-            "timeline_action": {"name": "Action Recognition", "explanations": []}}
-    text = values_suite.explanations_text(docs)
-    assert text.count("- ") == 1 and text.startswith("- **Cross-Modal Reconstruction**: On `s`")
-    assert values_suite.explanations_text({"timeline_action": {"explanations": []}}) == ""
-    assert values_suite.explanations_text({"timeline_action": {}}) == ""  # a summary.json written before
+def test_summary_repeats_the_task_pages_anomalies():
+    docs = {"modality_reconstruction": {"anomalies": [{"Task": "Cross-Modal Reconstruction", "Head": "MLP",
+                                                       "Value": -3.9, "Columns": 4}]},
+            "timeline_action": {"anomalies": [{"Task": "Action Recognition", "Head": "MLP", "Value": 0.0}]},
+            "next_action": {}}  # a summary.json written before anomalies were recorded
+    table = tables.anomalies_table(docs)
+    assert list(table["Task"]) == ["Cross-Modal Reconstruction", "Action Recognition"]
+    assert table.iloc[1]["Columns"] == "–"
+    assert tables.anomalies_table({"next_action": {}}).empty
 
 
 def test_target_text_reads_the_protocols_own_target():
@@ -183,3 +190,15 @@ def test_target_text_reads_the_protocols_own_target():
     a, b = F.target_text(result("action 20 frames after")), F.target_text(result("next different action"))
     assert phrases.targets(a, b) == "next different action, where the original's is action 20 frames after"
     assert F.target_text(result("joints", "world")) == "joints, hands in the world frame"
+
+
+def test_episode_values_glue_every_number_of_chapter_10():
+    from robotask.episode.files import load_episode
+    from robotask.episode.report import episode_values
+    from robotask.episode.synthesis import ensure_episode
+
+    ep = load_episode(ensure_episode(200, 0, 32, "repeating"))
+    v = episode_values(ep, 20, 120, "repeating", 0, 32)
+    assert v["kind"] == "synthetic (repeating schedule)" and v["resolution"] == 32 and v["n_frames"] == 200
+    assert v["shown"] == "frames 20–119" and v["depth_frame"] == 70 and v["imu_samples"] > 0
+    assert v["action_classes"].endswith("action classes") and 0 <= v["depth_valid_pct"] <= 100

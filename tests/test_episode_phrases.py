@@ -7,11 +7,9 @@ import pytest
 from robotask.episode.report import figures_episode, figures_windows, phrases
 
 
-def test_episode_kind_names_synthetic_settings_or_the_real_recording():
-    text = phrases.episode_kind(True, "sample-like", 3, 64)
-    assert "synthetic" in text and "sample-like" in text and "seed 3" in text and "64-pixel" in text
-    assert "not the real" in text
-    assert phrases.episode_kind(False) == "the real recording read from episode_dir"
+def test_episode_kind_names_the_schedule_or_the_real_recording():
+    assert phrases.episode_kind(True, "sample-like") == "synthetic (sample-like schedule)"
+    assert phrases.episode_kind(False) == "real"
 
 
 def test_frame_range():
@@ -23,28 +21,26 @@ def test_contact_label_says_whether_the_label_varies(share, words):
     assert words in phrases.contact_label(share)
 
 
-@pytest.mark.parametrize("a, b, hib, verdict", [
-    (0.20, 0.10, True, "better"), (0.10, 0.20, True, "worse"), (0.10, 0.20, False, "better"),
-    (0.1004, 0.1001, True, "tied"), (0.01049, 0.0104, True, "tied"),
-])
-def test_compare_judges_the_printed_values(a, b, hib, verdict):
-    assert phrases.compare(a, b, hib) == verdict
+def test_signed_interval_shows_the_difference_and_its_bounds():
+    assert phrases.signed_interval(0.12, 0.05, 0.19) == "+0.120 (+0.050 to +0.190)"
+    assert phrases.signed_interval(-0.2, -0.3, -0.1) == "−0.200 (−0.300 to −0.100)"
+    inf = float("inf")
+    assert phrases.signed_interval(0.1, -inf, inf) == "+0.100 (no interval: too few test samples)"
+    assert phrases.signed_interval(float("nan"), 0, 0) == "–"
 
 
-def test_verdict_speaks_of_error_when_lower_is_better():
-    assert phrases.verdict(0.3, 0.1, True) == "beats"
-    assert phrases.verdict(0.05, 0.1, True) == "falls below"
-    assert phrases.verdict(0.035, 0.024, False) == "has a larger error than"
-    assert phrases.verdict(0.020, 0.024, False) == "has a smaller error than"
-    assert phrases.verdict(0.1001, 0.1, True) == "ties with"
-    assert phrases.verdict(None, 0.1, True) == "is not scored against"
+def test_pair_leaders_count_each_heads_verdicts_on_the_pair_tasks():
+    words = {"temporal_order": {"minimal": "not resolved", "mlp": "ahead"},
+             "misalignment_detection": {"minimal": "behind", "mlp": "ahead"}}
+    assert phrases.pair_leaders(words) == "the minimal head on 0 of 2 and the MLP on 2 of 2"
+    assert phrases.pair_leaders({"temporal_order": {"minimal": "ahead"}}) == "the minimal head on 1 of 1"
+    assert phrases.pair_leaders({}) == "no pair task ran"
 
 
-def test_change_shows_both_values_and_the_direction():
-    assert phrases.change(0.016, 0.010, False) == "0.016 → 0.010 (better)"
-    assert phrases.change(0.5, 0.4, True) == "0.500 → 0.400 (worse)"
-    assert phrases.change(-0.2, -0.2, True) == "−0.200 → −0.200 (unchanged)"
-    assert phrases.change(None, 0.4, True) == "–"
+def test_not_run_names_the_one_class_or_the_reason():
+    assert phrases.not_run("degenerate", "one class", {"contact": 1161, "no_contact": 0}) == (
+        "one class only (all 1,161 samples contact)")
+    assert phrases.not_run("skipped", "no hands") == "skipped: no hands"
 
 
 @pytest.mark.parametrize("k, n, text", [
@@ -77,12 +73,6 @@ def test_coverage_display_in_percent_with_headers():
     shown = figures_windows.coverage_display(cov)
     assert list(shown.columns) == list(figures_windows.COVERAGE_HEADERS.values())
     assert shown["Coverage (%)"].tolist() == [60.0]
-
-
-def test_baseline_label_and_hand_gap():
-    assert phrases.baseline_label("zero velocity (last observed pose)") == "zero velocity, last observed pose"
-    assert "ridge's, not" in phrases.hand_gap(25.0, 1.2)
-    assert "only part" in phrases.hand_gap(25.0, 10.0)
 
 
 def test_label_words_count_with_nouns_and_percent():

@@ -6,19 +6,6 @@ import numpy as np
 import pytest
 
 from robotask.episode.report import diagnostics as F
-from robotask.episode.report import phrases
-from robotask.episode.report import phrases as S
-
-
-def test_not_run_names_the_one_class_or_the_reason():
-    degenerate = SimpleNamespace(status="degenerate", reason="one class",
-                                 details={"class_counts": {"contact": 1161, "no_contact": 0},
-                                          "train_class_counts": {"contact": 811}})
-    text = S.not_run(degenerate)
-    assert "all 1,161 samples are *contact*" in text and "holds only *contact*" in text
-    skipped = SimpleNamespace(status="skipped", reason="no hands", details={})
-    assert S.not_run(skipped) == "The task did not run (skipped): no hands."
-    assert "{" not in S.class_counts({"a": 3, "b": 1}) and S.class_counts({"a": 3, "b": 1}) == "3 *a* and 1 *b*"
 
 
 def test_r2_without_tiny_agrees_with_the_pooled_r2_it_explains():
@@ -35,10 +22,6 @@ def test_r2_without_tiny_agrees_with_the_pooled_r2_it_explains():
     assert cause["n_tiny"] == 2 and cause["error_share"] > 0.9 and cause["variance_share"] < 1e-6
     rest = ((y_test[:, 2:] - pred[:, 2:]) ** 2).sum() / ((y_test[:, 2:] - y_test[:, 2:].mean(axis=0)) ** 2).sum()
     assert cause["r2_rest"] == pytest.approx(1 - rest)
-    text = phrases.pooled_r2_note("On x under the improved protocol", "MLP", cause, 7)
-    assert phrases.number(cause["r2_all"]) in text and phrases.number(cause["r2_rest"]) in text
-    assert "epoch 7" in text and "2 of the 6 target columns hardly vary" in text
-    assert phrases.pooled_r2_note("x", "MLP", {**cause, "r2_all": 0.1}, 7) == ""
 
 
 def test_standardized_r2_without_tiny_finds_the_blow_up():
@@ -53,6 +36,35 @@ def test_standardized_r2_without_tiny_finds_the_blow_up():
     assert cause["n_tiny"] == 1 and cause["r2_all"] < -1 and cause["r2_rest"] > 0.9
 
 
-def test_zero_score_note_states_the_fitted_share():
-    text = phrases.zero_score_note("On sample-like under the improved protocol", "MLP", "macro-F1", 0.0, 343, 1)
-    assert "0.0 % of the 343 test samples" in text and "epoch 1" in text and "macro-F1 of 0.000" in text
+def _regression_run(pred_far: bool):
+    """A regression TaskResult-like object whose MLP misses two near-constant columns."""
+    rng = np.random.default_rng(2)
+    y = rng.normal(size=(80, 5))
+    y[:, 0] = 1.0 + 1e-6 * rng.normal(size=80)
+    pred = y[60:] + 0.1 * rng.normal(size=(20, 5))
+    pred[:, 0] = 1.01 if pred_far else y[60:, 0]
+    data = SimpleNamespace(kind="regression", y=y, train=np.arange(60), test=np.arange(60, 80), val=None, extra={})
+    r2s = float(1 - (((y[60:] - pred) / y[:60].std(0)) ** 2).sum()
+                / (((y[60:] - y[60:].mean(0)) / y[:60].std(0)) ** 2).sum())
+    metrics = {"minimal": {}, "mlp": {"r2": 0.9, "r2_standardized": r2s}}
+    return SimpleNamespace(ok=True, task="modality_reconstruction", data=data, metrics=metrics, info={},
+                           primary={"metric": "r2", "minimal": 0.9, "mlp": 0.9},
+                           outputs={"mlp": SimpleNamespace(pred=pred)})
+
+
+def test_anomaly_records_explain_a_standardised_r2_blow_up_by_near_constant_columns():
+    records = F.anomaly_records({"repeating": {"improved": _regression_run(True)}})
+    (rec,) = records
+    assert rec["Head"] == "MLP" and rec["Metric"] == "R² (standardised)" and rec["Value"] < -100
+    assert rec["Columns"] == 1 and rec["Error share (%)"] > 99 and rec["Without them"] > 0.9
+    assert F.anomaly_records({"repeating": {"improved": _regression_run(False)}}) == []
+    values = phrases_values(records)
+    assert values["worst_columns"] == "1" and values["worst_where"].startswith("MLP, R² (standardised), improved")
+    assert values["worst_explained"] == "they explain it"
+
+
+def phrases_values(records):
+    from robotask.episode.report.values_task import anomaly_values
+
+    assert anomaly_values([])["worst_value"] == "–"
+    return anomaly_values(records)

@@ -4,7 +4,7 @@ phrases the pages glue (``phrases``), the suite's summary tables (``summary``) a
 answers (``answers``)."""
 
 from .answers import suite_values, unseen_values
-from .diagnostics import PUBLISHED_HAND, anomalies, diagnostics_table, page_values, recap_table
+from .diagnostics import PUBLISHED_HAND, anomaly_records, anomaly_table, diagnostics_table, published_table, recap_table
 from .figures_episode import (
     depth_summary,
     figure_camera_frames,
@@ -41,10 +41,12 @@ from .figures_windows import (
     layout_table,
     spread_counts,
 )
-from .phrases import contact_label, episode_kind, frame_range, glue_all, hand_gap, metric_name, not_run
+from .head_intervals import head_interval, head_words, interval_settings, run_intervals
+from .phrases import contact_label, episode_kind, frame_range, glue_all, not_run, pair_leaders
 from .summary import (
     METRIC_LABELS,
     chapter_id,
+    metric_name,
     primary_long,
     protocols_of,
     read_optional,
@@ -53,22 +55,23 @@ from .summary import (
     summary_table,
     task_summary,
 )
-from .values_suite import (
-    explanations_text,
-    label_task_means,
-    protocol_changes,
-    published_coverage_table,
-    recap_values,
-    wins_table,
-)
+from .tables import anomalies_table, label_task_means, protocol_changes, published_coverage_table, wins_table
+from .values_suite import episode_values, recap_values
+from .values_task import anomaly_values, task_values
 
 __all__ = [
     "suite_values",
     "unseen_values",
     "PUBLISHED_HAND",
-    "anomalies",
+    "anomaly_records",
     "diagnostics_table",
-    "page_values",
+    "published_table",
+    "head_interval",
+    "run_intervals",
+    "interval_settings",
+    "task_values",
+    "anomaly_values",
+    "head_words",
     "recap_table",
     "depth_summary",
     "figure_camera_frames",
@@ -107,7 +110,7 @@ __all__ = [
     "episode_kind",
     "frame_range",
     "glue_all",
-    "hand_gap",
+    "pair_leaders",
     "metric_name",
     "not_run",
     "METRIC_LABELS",
@@ -119,10 +122,12 @@ __all__ = [
     "schedules_of",
     "summary_table",
     "task_summary",
-    "explanations_text",
+    "anomalies_table",
+    "anomaly_table",
     "label_task_means",
     "protocol_changes",
     "published_coverage_table",
     "recap_values",
+    "episode_values",
     "wins_table",
 ]

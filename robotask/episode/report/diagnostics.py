@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...words import PairedInterval
 from ..suite.execution import TaskResult
 from ..tasks.registry import TASKS
 from .figures_tasks import HEAD_LABELS, ok_results
@@ -148,32 +149,49 @@ def target_text(result: TaskResult) -> str:
     return (m.get("target") or result.info.get("target", "")) + (f", hands in the {frame} frame" if frame else "")
 
 
-def anomalies(runs: dict[str, dict[str, TaskResult]]) -> list[str]:
-    """The explanations of a zero score or a negative pooled R² among ``runs`` (schedule → protocol
-    → result), one sentence group each; the suite summary repeats them."""
-    from ..tasks.protocols import get_protocol
-    from .phrases import metric_name, pooled_r2_note, zero_score_note
+FAR_BELOW_ZERO = -1.0
 
-    notes = []
+
+def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, Any]]:
+    """Every head score that looks like an error among ``runs`` (schedule → protocol → result), with its cause:
+    an exact 0 where no test sample has a class the head was fitted on, and an R² (pooled or standardised)
+    below ``FAR_BELOW_ZERO`` (worse than the test mean by more than the test variance itself) with the share
+    of its squared error held by target columns whose train spread is below 10⁻³."""
+    from .summary import metric_name
+
+    rows = []
     for schedule, results in runs.items():
         for proto, r in ok_results(results).items():
-            where = f"On {schedule} under the {proto} protocol"
-            spec, share = TASKS[r.task], fit_coverage(r)
+            share = fit_coverage(r)
             for head in ("minimal", "mlp"):
-                value, m = r.primary.get(head), r.metrics.get(head, {})
-                if value == 0 and share == 0 and spec.higher_is_better:
-                    notes.append(zero_score_note(where, HEAD_LABELS[head], metric_name(spec.primary_metric),
-                                                 share, int(r.info["num_test"]), m.get("best_epoch")))
-                floor = get_protocol(proto).std_floor
-                if r.data.kind == "regression" and floor >= 1e-3 and r.outputs.get(head) is not None:
-                    cause = r2_without_tiny(r.data.y[r.data.train], r.data.y[r.data.test],
-                                            r.outputs[head].pred, floor)
-                    notes.append(pooled_r2_note(where, HEAD_LABELS[head], cause, m.get("best_epoch")))
-    return [n for n in notes if n]
+                m, base = r.metrics.get(head, {}), {"Schedule": schedule, "Protocol": proto, "Head": HEAD_LABELS[head]}
+                if r.primary.get(head) == 0 and share == 0 and TASKS[r.task].higher_is_better:
+                    rows.append({**base, "Metric": metric_name(r.primary["metric"]), "Value": 0.0,
+                                 "Cause": "no test sample has a class the head was fitted on"})
+                for key in ("r2", "r2_standardized"):
+                    if m.get(key) is None or m[key] >= FAR_BELOW_ZERO or r.outputs.get(head) is None:
+                        continue
+                    c = r2_without_tiny(r.data.y[r.data.train], r.data.y[r.data.test], r.outputs[head].pred,
+                                        standardized=key == "r2_standardized")
+                    rows.append({**base, "Metric": metric_name(key), "Value": float(m[key]),
+                                 "Cause": "near-constant target columns" if c["error_share"] >= 0.5 else
+                                 "a poor fit: near-constant columns hold little of the error", "Columns": c["n_tiny"],
+                                 "Variance share (%)": 100 * c["variance_share"],
+                                 "Error share (%)": 100 * c["error_share"], "Without them": c["r2_rest"]})
+    return rows
 
 
-def recap_table(runs: dict[str, dict[str, TaskResult]]) -> pd.DataFrame:
-    """Primary metric of the baseline and both heads for every schedule and protocol of a page."""
+def anomaly_table(records: list[dict[str, Any]]) -> pd.DataFrame:
+    """:func:`anomaly_records` as a table; a dash where a column does not apply to a row's cause."""
+    return pd.DataFrame(records).fillna("–")
+
+
+def recap_table(runs: dict[str, dict[str, TaskResult]],
+                intervals: dict[str, dict[str, dict[str, PairedInterval]]] | None = None) -> pd.DataFrame:
+    """Primary metric of the baseline and both heads for every schedule and protocol of a page, and each
+    head's verdict against the baseline with its paired interval (``head_intervals.run_intervals``)."""
+    from .head_intervals import head_words
+
     rows = []
     for schedule, results in runs.items():
         for proto, r in results.items():
@@ -181,36 +199,27 @@ def recap_table(runs: dict[str, dict[str, TaskResult]]) -> pd.DataFrame:
             for part, label in (("baseline", "Baseline"), ("minimal", "Minimal head"), ("mlp", "MLP")):
                 v = r.primary.get(part)
                 row[label] = float("nan") if v is None else float(v)
+            for head, label in (("minimal", "Minimal head"), ("mlp", "MLP")):
+                if intervals is not None and r.ok:
+                    word, text = head_words((intervals.get(schedule, {}).get(proto) or {}).get(head))
+                    row[f"{label} − baseline"] = f"{word}: {text}" if text != "–" else "–"
             rows.append(row)
     return pd.DataFrame(rows)
 
 
-def page_values(results: dict[str, TaskResult]) -> dict[str, str]:
-    """The task page's glued words for its results and protocol comparison: per protocol the primary
-    metric of each part (``original_minimal``) and each head's verdict against the baseline
-    (``improved_mlp_verdict``); the baseline's name; the test-set, target and metric changes between
-    the protocols ("–" unless both ran)."""
-    import robotask.episode.report.phrases as phrases
+def published_table(task: str, result: TaskResult | None, camera_reach_m: float) -> pd.DataFrame:
+    """The original suite's published real-sample numbers (other data) beside ours under the original protocol;
+    for hand forecasting also the published MSE and pooled R² of both heads and how far our wearer's head moves."""
+    from ..suite.execution import PUBLISHED_REAL_SAMPLE
+    from .summary import metric_name
 
-    from ...words import number
-    from ..tasks.protocols import PROTOCOLS
-
-    ok = ok_results(results)
-    spec = TASKS[next(iter(results.values())).task]
-    out = {"baseline_name": phrases.baseline_label(next((r.info["baseline_name"] for r in ok.values()),
-                                                        "trivial"))}
-    for proto in PROTOCOLS:
-        p = results[proto].primary if proto in results else {}
-        for part in ("baseline", "minimal", "mlp"):
-            out[f"{proto}_{part}"] = number(p.get(part))
-        for head in ("minimal", "mlp"):
-            out[f"{proto}_{head}_verdict"] = phrases.verdict(p.get(head), p.get("baseline"), spec.higher_is_better)
-    both = [ok[p] for p in PROTOCOLS if p in ok]
-    paired = len(both) == 2
-    out["n_test_change"] = " → ".join(f"{r.info['num_test']:,}" for r in both) if paired else "–"
-    out["targets"] = phrases.targets(*[target_text(r) for r in both]) if paired else "–"
-    for part in ("baseline", "minimal", "mlp"):
-        values = [r.primary.get(part) for r in both] if paired else [None, None]
-        out[f"{part}_change"] = phrases.change(*values, spec.higher_is_better)
-    out["baseline_moves"] = phrases.moves(*([r.primary.get("baseline") for r in both] if paired else [None, None]))
-    return out
+    pub, spec = PUBLISHED_REAL_SAMPLE[task], TASKS[task]
+    ours = {h: (result.metrics.get(h, {}) if result is not None and result.ok else {}) for h in ("minimal", "mlp")}
+    rows = [(f"{HEADS[h]}: {metric_name(spec.primary_metric)}", pub[h], ours[h].get(spec.primary_metric))
+            for h in ("minimal", "mlp")]
+    if task == "hand_trajectory_forecast":
+        rows += [(f"{HEADS[h]}: {name}", PUBLISHED_HAND[f"{h}_{key}"], ours[h].get(key))
+                 for h in ("minimal", "mlp") for key, name in (("mse", "MSE (m²)"), ("r2", "pooled R²"))]
+        rows.append(("Farthest the head gets from its first position (m)", float("nan"), camera_reach_m))
+    return pd.DataFrame([{"Quantity": q, "Published, real sample": p,
+                          "Ours, original protocol": float("nan") if o is None else float(o)} for q, p, o in rows])

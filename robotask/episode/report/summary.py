@@ -11,13 +11,16 @@ published real-sample numbers joined on the task.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
+from ...words import PairedInterval
 from ..tasks.registry import TASKS
 
 MODELS = ("baseline", "minimal", "mlp")
@@ -25,6 +28,7 @@ MODEL_LABELS = {"baseline": "baseline", "minimal": "minimal", "mlp": "MLP"}
 METRIC_LABELS = {"macro_f1": "macro-F1", "micro_f1": "micro-F1", "f1": "F1", "mrr": "MRR",
                  "top5_accuracy": "top-5 accuracy", "mpjpe": "MPJPE (m)", "r2": "R²",
                  "r2_standardized": "R² (standardised)", "accuracy": "accuracy"}
+LABEL_TASKS = ("timeline_action", "timeline_subtask", "next_action")
 SUMMARY_FILE = "summary.json"
 PUBLISHED_COLUMN = "published minimal / MLP"
 
@@ -34,27 +38,35 @@ def chapter_id(task: str) -> str:
     return f"12_task_{task}"
 
 
-def run_record(result: Any) -> dict:
-    """The JSON record of one task run (a ``suite.TaskResult``): status, reason, primary, notes."""
+def run_record(result: Any, intervals: dict[str, PairedInterval] | None = None) -> dict:
+    """The JSON record of one task run (a ``suite.TaskResult``): status, reason, primary, notes, and each head's
+    verdict against the baseline with head − baseline and its interval (``head_intervals``)."""
+    from .head_intervals import head_words
+
     record = {"status": result.status, "primary": dict(result.primary),
               "notes": [str(n) for n in getattr(result, "notes", []) or []]}
     if result.reason is not None:
         record["reason"] = result.reason
     if result.ok:
         record["baseline_name"] = result.info.get("baseline_name", "")
+    record["verdicts"] = {h: {"verdict": head_words(iv)[0], "difference": iv.mean,
+                              "low": iv.low if math.isfinite(iv.low) else None,
+                              "high": iv.high if math.isfinite(iv.high) else None,
+                              "n_test": iv.n} for h, iv in (intervals or {}).items()}
     return record
 
 
-def task_summary(task: str, runs: dict[str, dict[str, Any]], explanations: Iterable[str] = ()) -> dict:
-    """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult.
-
-    ``explanations`` are the sentences the task page gives for an anomaly (a negative pooled R²,
-    ``figures_tasks.anomalies``), so that the suite summary can repeat them where it shows
-    the same numbers.
-    """
+def task_summary(task: str, runs: dict[str, dict[str, Any]],
+                 intervals: dict[str, dict[str, dict[str, PairedInterval]]] | None = None,
+                 anomalies: Iterable[dict] = ()) -> dict:
+    """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult;
+    ``intervals`` as :func:`head_intervals.run_intervals` gives them; ``anomalies`` the page's
+    :func:`diagnostics.anomaly_records`, which the suite summary repeats."""
+    iv = intervals or {}
     return {"task": task, "name": TASKS[task].display_name,
-            "runs": {s: {p: run_record(r) for p, r in by_proto.items()} for s, by_proto in runs.items()},
-            "explanations": list(explanations)}
+            "runs": {s: {p: run_record(r, iv.get(s, {}).get(p)) for p, r in by_proto.items()}
+                     for s, by_proto in runs.items()},
+            "anomalies": [{"Task": TASKS[task].display_name, **a} for a in anomalies]}
 
 
 def read_task_summaries(root: Path | str, tasks: Iterable[str] = tuple(TASKS)) -> dict[str, dict]:
@@ -79,7 +91,8 @@ def read_task_summaries(root: Path | str, tasks: Iterable[str] = tuple(TASKS)) -
 
 
 def primary_long(docs: dict[str, dict]) -> pd.DataFrame:
-    """One row per task × schedule × protocol × model with the primary metric and the run status."""
+    """One row per task × schedule × protocol × model with the primary metric, the run status and, for a head,
+    its verdict against the baseline ("ahead", "behind", "not resolved"; None for the baseline)."""
     rows = []
     for task, doc in docs.items():
         for schedule, by_proto in doc["runs"].items():
@@ -89,7 +102,8 @@ def primary_long(docs: dict[str, dict]) -> pd.DataFrame:
                     rows.append({"schedule": schedule, "protocol": proto, "task": task,
                                  "name": TASKS[task].display_name, "metric": p["metric"],
                                  "higher_is_better": bool(p["higher_is_better"]), "model": model,
-                                 "value": p.get(model), "status": run["status"]})
+                                 "value": p.get(model), "status": run["status"],
+                                 "verdict": run.get("verdicts", {}).get(model, {}).get("verdict")})
     return pd.DataFrame(rows)
 
 
@@ -142,3 +156,37 @@ def read_optional(path: Path | str) -> dict | None:
     """The JSON document at ``path``, or None when the file does not exist."""
     path = Path(path)
     return json.loads(path.read_text()) if path.is_file() else None
+
+
+def _rows(long: pd.DataFrame, schedule: str, proto: str, model: str) -> pd.DataFrame:
+    return long[(long["schedule"] == schedule) & (long["protocol"] == proto) & (long["model"] == model)]
+
+
+def value_of(long: pd.DataFrame, schedule: str, proto: str, task: str, model: str) -> float | None:
+    """One primary-metric value of the long table (None if absent)."""
+    sel = _rows(long, schedule, proto, model)
+    sel = sel[sel["task"] == task]["value"]
+    return None if sel.empty or sel.iloc[0] is None or pd.isna(sel.iloc[0]) else float(sel.iloc[0])
+
+
+def mean_of(values: list[float | None]) -> float | None:
+    """Mean of the non-missing values."""
+    vals = [v for v in values if v is not None]
+    return float(np.mean(vals)) if vals else None
+
+
+def verdict_tasks(long: pd.DataFrame, schedule: str, proto: str, model: str, word: str) -> list[str]:
+    """Display names of the tasks on which ``model``'s verdict against the baseline is ``word``, in task order."""
+    sel = _rows(long, schedule, proto, model)
+    hit = set(sel[sel["verdict"] == word]["task"])
+    return [spec.display_name for t, spec in TASKS.items() if t in hit]
+
+
+def ran(long: pd.DataFrame, schedule: str, proto: str) -> int:
+    """How many tasks produced metrics under (schedule, protocol)."""
+    return int((_rows(long, schedule, proto, "minimal")["status"] == "ok").sum())
+
+
+def metric_name(metric: str) -> str:
+    """A metric key as a reader reads it: ``macro_f1`` → "macro-F1"."""
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))

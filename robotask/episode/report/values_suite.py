@@ -1,117 +1,44 @@
-"""Numbers and tables of the suite summary chapter ``13_suite_summary``.
-
-Every function takes the long table of primary metrics over (schedule, protocol) runs
-(:func:`robotask.episode.report.summary.primary_long` of the task chapters' written results) and returns
-values, a table or, for :func:`explanations_text`, what the task pages wrote about their anomalies.
-"""
+"""What chapters 10 and 13 glue: the episode's values, and the suite summary's from the long table of primary
+metrics and verdicts (:func:`robotask.episode.report.summary.primary_long`; its tables are in :mod:`.tables`)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from ..tasks.registry import TASKS
-from .figures_suite import metric_text
-from .figures_tasks import HEAD_LABELS
+from ...words import count, join
+from ..files.loader import Episode
+from .figures_episode import depth_summary, imu_summary, label_statistics, label_words, motion_summary
+from .phrases import contact_label, episode_kind, frame_range, of_tasks, pair_leaders
+from .summary import ran, verdict_tasks
 
-LABEL_TASKS = ("timeline_action", "timeline_subtask", "next_action")
-
-
-def _value(long: pd.DataFrame, schedule: str, proto: str, task: str, model: str) -> float | None:
-    """One primary-metric value of the long table (None if absent)."""
-    sel = long[(long["schedule"] == schedule) & (long["protocol"] == proto) & (long["task"] == task)
-               & (long["model"] == model)]["value"]
-    return None if sel.empty or sel.iloc[0] is None or pd.isna(sel.iloc[0]) else float(sel.iloc[0])
+PAIR_TASKS = ("temporal_order", "misalignment_detection")
 
 
-def _mean(values: list[float | None]) -> float | None:
-    """Mean of the non-missing values."""
-    vals = [v for v in values if v is not None]
-    return float(np.mean(vals)) if vals else None
-
-
-def explanations_text(docs: dict[str, dict]) -> str:
-    """The task pages' explanations of anomalies in the numbers above, one bullet per explanation."""
-    lines = [f"- **{doc.get('name', task)}**: {text}" for task, doc in docs.items()
-             for text in doc.get("explanations", [])]
-    return "\n".join(lines)
-
-
-def _beats(value: float | None, base: float | None, higher_is_better: bool) -> bool:
-    """Whether ``value`` beats ``base`` in the metric's direction (False when either is missing)."""
-    return value is not None and base is not None and (value > base if higher_is_better else value < base)
-
-
-def winners(long: pd.DataFrame, schedule: str, proto: str, model: str, baseline_wins: bool = False) -> list[str]:
-    """Display names of the tasks on which ``model`` beats the baseline under (schedule, protocol), in
-    task order; with ``baseline_wins``, those on which the baseline beats ``model`` instead."""
-    out = []
-    for t, spec in TASKS.items():
-        v, b = _value(long, schedule, proto, t, model), _value(long, schedule, proto, t, "baseline")
-        if _beats(b, v, spec.higher_is_better) if baseline_wins else _beats(v, b, spec.higher_is_better):
-            out.append(spec.display_name)
+def recap_values(long: pd.DataFrame, schedules: list[str], proto: str) -> dict[str, str]:
+    """Per schedule (``s0_``, ``s1_``, …): its name, the tasks that ran, on how many each head is ahead of the
+    baseline ("5 of the 11 tasks"), the tasks on which the minimal head is behind, and the pair tasks' leaders."""
+    out: dict[str, str] = {}
+    for i, s in enumerate(list(schedules) + ["–"] * (2 - len(schedules))):
+        n, keys = ran(long, s, proto), ("", "_ran", "_behind", "_pairs", "_minimal_ahead", "_mlp_ahead")
+        behind = verdict_tasks(long, s, proto, "minimal", "behind")
+        sel = long[(long["schedule"] == s) & (long["protocol"] == proto) & long["task"].isin(PAIR_TASKS)]
+        words = {t: dict(zip(g["model"], g["verdict"])) for t, g in sel[sel["model"] != "baseline"].groupby("task")}
+        out.update({f"s{i}": s, f"s{i}_ran": count(n, "task"), f"s{i}_behind": join(behind) if behind else "no task",
+                    f"s{i}_pairs": pair_leaders(words),
+                    **{f"s{i}_{m}_ahead": of_tasks(len(verdict_tasks(long, s, proto, m, "ahead")), n)
+                       for m in ("minimal", "mlp")}} if n else {f"s{i}{k}": "–" for k in keys})
     return out
 
 
-def ran(long: pd.DataFrame, schedule: str, proto: str) -> int:
-    """How many tasks produced metrics under (schedule, protocol)."""
-    sub = long[(long["schedule"] == schedule) & (long["protocol"] == proto) & (long["model"] == "minimal")]
-    return int((sub["status"] == "ok").sum())
-
-
-def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> pd.DataFrame:
-    """Per schedule and protocol: tasks that ran, and on how many each head beats the baseline."""
-    return pd.DataFrame([{"Schedule": s, "Protocol": p, "Tasks that ran": ran(long, s, p),
-                          "Minimal head beats the baseline": len(winners(long, s, p, "minimal")),
-                          "MLP beats the baseline": len(winners(long, s, p, "mlp"))}
-                         for s in schedules for p in protocols])
-
-
-def label_task_means(long: pd.DataFrame, schedules: list[str], proto: str) -> pd.DataFrame:
-    """Mean macro-F1 of the three label tasks (action, step, next action) per schedule and model."""
-    rows = []
-    for s in schedules:
-        row = {"Schedule": s}
-        for model in ("baseline", "minimal", "mlp"):
-            m = _mean([_value(long, s, proto, t, model) for t in LABEL_TASKS])
-            row[HEAD_LABELS[model].capitalize() if model != "mlp" else "MLP"] = float("nan") if m is None else m
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def protocol_changes(long: pd.DataFrame, schedule: str, n: int = 3) -> pd.DataFrame:
-    """The ``n`` largest gains and every loss of a head from the original to the improved protocol on
-    ``schedule``, in the metric's good direction."""
-    rows = []
-    for t, spec in TASKS.items():
-        for model in ("minimal", "mlp"):
-            a, b = _value(long, schedule, "original", t, model), _value(long, schedule, "improved", t, model)
-            if a is not None and b is not None:
-                rows.append({"Task": spec.display_name, "Head": HEAD_LABELS[model],
-                             "Metric": metric_text(spec.primary_metric), "Original": a, "Improved": b,
-                             "Gain": (b - a) if spec.higher_is_better else (a - b)})
-    frame = pd.DataFrame(rows, columns=["Task", "Head", "Metric", "Original", "Improved", "Gain"])
-    frame = frame.sort_values("Gain", ascending=False, kind="stable")
-    return pd.concat([frame.head(n), frame.iloc[n:][frame.iloc[n:]["Gain"] < 0]]).reset_index(drop=True)
-
-
-def published_coverage_table(windows_summary: dict | None, published: dict) -> pd.DataFrame:
-    """Label coverage per schedule (written by chapter 11) beside the published real sample's (other data)."""
-    rows = [{"Episode": rec["episode"], "Labels": rec["labels"], "Test windows": rec["test windows"],
-             "Coverage (%)": 100 * rec["coverage"]} for rec in (windows_summary or {}).get("coverage", [])]
-    rows += [{"Episode": "real sample (other data)", "Labels": labels, "Test windows": float("nan"),
-              "Coverage (%)": 100 * published[task]}
-             for labels, task in (("action", "timeline_action"), ("subtask", "timeline_subtask"))]
-    return pd.DataFrame(rows)
-
-
-def recap_values(long: pd.DataFrame, schedule: str, proto: str) -> dict[str, str]:
-    """The recap's glued words for one run: tasks that ran, on how many each head beats the baseline
-    ("5 of the 11 tasks"), and the tasks on which the baseline beats the minimal head."""
-    from ...words import count, join
-    from .phrases import of_tasks
-
-    n = ran(long, schedule, proto)
-    lost = winners(long, schedule, proto, "minimal", baseline_wins=True)
-    return {"ran": count(n, "task"), "baseline_wins": join(lost) if lost else "no task",
-            **{f"{m}_wins": of_tasks(len(winners(long, schedule, proto, m)), n) for m in ("minimal", "mlp")}}
+def episode_values(ep: Episode, start: int, stop: int, schedule: str, seed: int, resolution: int) -> dict:
+    """Every value chapter 10 glues: the episode, its labels, and the depth, motion and IMU of the range."""
+    stats, mid, syn = label_statistics(ep), (start + stop) // 2, ep.is_synthetic
+    depth = depth_summary(*ep.depth_frame(mid))
+    return {"kind": episode_kind(syn, schedule), "kind_short": "synthetic" if syn else "real", "seed": seed,
+            "resolution": resolution if syn else "–", "n_frames": ep.n_frames, "seconds": ep.n_frames / ep.fps,
+            "fps": ep.fps, "shown": frame_range(start, stop), "main_task": ep.captions.main_task,
+            **label_words(stats, ep.fps), "depth_frame": mid, "depth_scale": f"{ep.depth_scale:g}",
+            **{f"depth_{k}": v for k, v in depth.items()}, **motion_summary(ep, start, stop),
+            **{f"imu_{k}": v for k, v in imu_summary(ep, start, stop).items()},
+            "contact_verdict": contact_label(stats["any_contact_window_share"]),
+            "hand_verdict": contact_label(stats["hand_contact_window_share"])}

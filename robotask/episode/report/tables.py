@@ -1,0 +1,77 @@
+"""Tables of the suite summary chapter ``13_suite_summary``, shaped for a reader.
+
+Every function takes the long table of primary metrics and verdicts over (schedule, protocol) runs
+(:func:`robotask.episode.report.summary.primary_long` of the task chapters' written results).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..tasks.registry import TASKS
+from .figures_suite import metric_text
+from .figures_tasks import HEAD_LABELS
+from .summary import LABEL_TASKS, mean_of, ran, value_of, verdict_tasks
+
+
+def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> pd.DataFrame:
+    """Per schedule and protocol: tasks that ran, and on how many each head is ahead of the baseline, behind
+    it, or not resolved (each task page's paired interval)."""
+    rows = []
+    for s in schedules:
+        for p in protocols:
+            row = {"Schedule": s, "Protocol": p, "Tasks that ran": ran(long, s, p)}
+            for model, label in (("minimal", "Minimal head"), ("mlp", "MLP")):
+                for word in ("ahead", "behind", "not resolved"):
+                    row[f"{label}: {word}"] = len(verdict_tasks(long, s, p, model, word))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def label_task_means(long: pd.DataFrame, schedules: list[str], proto: str) -> pd.DataFrame:
+    """Mean macro-F1 of the three label tasks (action, step, next action) per schedule and model."""
+    rows = []
+    for s in schedules:
+        row = {"Schedule": s}
+        for model in ("baseline", "minimal", "mlp"):
+            m = mean_of([value_of(long, s, proto, t, model) for t in LABEL_TASKS])
+            row[HEAD_LABELS[model].capitalize() if model != "mlp" else "MLP"] = float("nan") if m is None else m
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def protocol_changes(long: pd.DataFrame, schedule: str, n: int = 3) -> pd.DataFrame:
+    """The ``n`` largest moves of a head from the original to the improved protocol on ``schedule`` in the
+    metric's good direction, and every move the other way."""
+    rows = []
+    for t, spec in TASKS.items():
+        for model in ("minimal", "mlp"):
+            a, b = value_of(long, schedule, "original", t, model), value_of(long, schedule, "improved", t, model)
+            if a is not None and b is not None:
+                rows.append({"Task": spec.display_name, "Head": HEAD_LABELS[model],
+                             "Metric": metric_text(spec.primary_metric), "Original": a, "Improved": b,
+                             "Move": (b - a) if spec.higher_is_better else (a - b)})
+    frame = pd.DataFrame(rows, columns=["Task", "Head", "Metric", "Original", "Improved", "Move"])
+    frame = frame.sort_values("Move", ascending=False, kind="stable")
+    return pd.concat([frame.head(n), frame.iloc[n:][frame.iloc[n:]["Move"] < 0]]).reset_index(drop=True)
+
+
+def published_coverage_table(windows_summary: dict | None, published: dict) -> pd.DataFrame:
+    """Label coverage per schedule (written by chapter 11) beside the published real sample's (other data)."""
+    rows = [{"Episode": rec["episode"], "Labels": rec["labels"], "Test windows": rec["test windows"],
+             "Coverage (%)": 100 * rec["coverage"]} for rec in (windows_summary or {}).get("coverage", [])]
+    rows += [{"Episode": "real sample (other data)", "Labels": labels, "Test windows": np.nan,
+              "Coverage (%)": 100 * published[task]}
+             for labels, task in (("action", "timeline_action"), ("subtask", "timeline_subtask"))]
+    return pd.DataFrame(rows)
+
+
+ANOMALY_COLUMNS = ("Task", "Schedule", "Protocol", "Head", "Metric", "Value", "Cause", "Columns", "Variance share (%)",
+                   "Error share (%)", "Without them")
+
+
+def anomalies_table(docs: dict[str, dict]) -> pd.DataFrame:
+    """The scores that look like errors which the task pages listed with their cause, one row each."""
+    rows = pd.DataFrame([a for doc in docs.values() for a in doc.get("anomalies", [])])
+    return rows.reindex(columns=[c for c in ANOMALY_COLUMNS if c in rows]).fillna("–")
