@@ -35,7 +35,7 @@
 seed: int = 413  # seed of the gallery draws (paper: 413)
 n_trials: int = 80  # random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # only so the draws match chapter 03 (paper: 30)
-rankers: list = [  # the five of the paper and any others of robotask.retrieval.rankers.registry.RANKERS
+rankers: list = [  # the five of the paper + any of robotask.retrieval.rankers.registry.RANKERS
     "bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char",
 ]
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
@@ -73,7 +73,8 @@ config = config_from_parameters(
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-assert set(PAPER_RANKERS) <= set(config.rankers), f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}"
+assert set(PAPER_RANKERS) <= set(config.rankers), (
+    f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}")
 result = run_study(corpus, config, parts=("primary",))
 files = result.write(out)
 per_trial = result.per_trial
@@ -81,9 +82,10 @@ per_trial = result.per_trial
 # %% tags=["remove-input"]
 n_queries = len(corpus.texts) - len(corpus.tasks)
 ran_paper = [r for r in config.rankers if r in PAPER_RANKERS]
-rp.glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries, n_trials=n_trials,
-            seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper), n_paper=len(PAPER_RANKERS),
-            chance=100 / len(corpus.tasks), char_min=char_ngram_min, char_max=char_ngram_max,
+rp.glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries,
+            n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
+            n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
+            char_max=char_ngram_max,
             extra_rankers=rp.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
 
 # %% [markdown]
@@ -155,7 +157,8 @@ rp.glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queri
 # %% tags=["remove-input"]
 summary = summary_table(per_trial)
 page.show_table(rp.table2(summary, TABLE2), digits=1, headers=rp.TABLE2_HEADERS,
-                caption="Top-1 accuracy over random one-description galleries, beside the paper's Table 2 (%).")
+                caption="Top-1 accuracy over random one-description galleries, "
+                        "beside the paper's Table 2 (%).")
 stats = summary.set_index("ranker")
 facts = rp.spread_facts(stats, TABLE2, PAPER_RANKERS)
 if stats.index.isin(PAPER_RANKERS).all():  # no ranker beyond the paper's ran: nothing to name
@@ -226,8 +229,9 @@ pairs = [(a, b) for a, b in candidate_pairs if {a, b} <= set(config.rankers)]
 diffs = paired_table(per_trial, pairs) if pairs else None
 if diffs is not None:
     page.show_table(rp.paired(diffs), digits=2, headers=rp.PAIR_HEADERS,
-                    caption="Paired differences between rankers over the same galleries (pp), with the "
-                            "95 % Student-t interval over galleries and the word the book's rule reads from it.")
+                    caption="Paired differences between rankers over the same galleries (pp), "
+                            "with the 95 % Student-t interval over galleries and the word the "
+                            "book's rule reads from it.")
     fig = rp.figure_paired_histograms(per_trial, pairs[:3])
     plots.save_figure(fig, out, "paired_differences")
     show_figure(

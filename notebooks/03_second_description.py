@@ -75,7 +75,8 @@ n_queries = per_trial.pivot_table(index=["trial", "ranker"], columns="condition"
                                   values="n_queries")
 identical = bool((n_queries["matched_one"] == n_queries["matched_two"]).all())
 rp.glue_all(n_matched=n_matched_trials, n_candidates=len(corpus.texts) - 2 * len(corpus.tasks),
-            n_tasks=len(corpus.tasks), n_gallery_two=2 * len(corpus.tasks), n_texts=len(corpus.texts),
+            n_tasks=len(corpus.tasks), n_gallery_two=2 * len(corpus.tasks),
+            n_texts=len(corpus.texts),
             identical="exactly the same" if identical else "not the same")
 
 # %% [markdown]
@@ -175,19 +176,23 @@ show_figure(
 # %% tags=["remove-input"]
 other = "reuse" if matched_draws == "continue" else "continue"
 alt = None
-if not (other == "reuse" and n_matched_trials > n_trials):  # reuse needs as many primary as matched trials
-    alt_run = run_study(corpus, dataclasses.replace(config, matched_draws=other, save_all_predictions=False),
-                        parts=("matched",))
+# reuse needs as many primary as matched trials
+if not (other == "reuse" and n_matched_trials > n_trials):
+    alt_run = run_study(corpus, dataclasses.replace(config, matched_draws=other,
+                                                    save_all_predictions=False), parts=("matched",))
     alt = matched_table(alt_run.per_trial)
     both, headers = rp.two_readings(matched, alt, matched_draws, other)
     page.show_table(both, digits=1, headers=headers,
                     caption="The matched study under the other way of drawing the galleries.")
 alt_facts = rp.matched_facts(alt if alt is not None else matched, TABLE3)
-agree = int((gains["verdict"] == (alt if alt is not None else matched).set_index("ranker")["verdict"]).sum())
-rp.glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"], alt_hi=alt_facts["gain_hi"],
-            alt_top=alt_facts["top"], alt_n_gain=alt_facts["n_gain"], alt_n_gain_open=alt_facts["n_gain_open"],
-            n_agree=rp.how_many(agree, len(gains), "ranker"), alt_ran="ran" if alt is not None else (
-                "was skipped (it needs at least as many primary as matched trials), so it repeats the first"))
+agree = int((gains["verdict"]
+             == (alt if alt is not None else matched).set_index("ranker")["verdict"]).sum())
+rp.glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"],
+            alt_hi=alt_facts["gain_hi"], alt_top=alt_facts["top"], alt_n_gain=alt_facts["n_gain"],
+            alt_n_gain_open=alt_facts["n_gain_open"],
+            n_agree=rp.how_many(agree, len(gains), "ranker"),
+            alt_ran="ran" if alt is not None else ("was skipped (it needs at least as many primary "
+                                                   "as matched trials), so it repeats the first"))
 
 # %% [markdown]
 # In this build the other reading {glue:text}`alt_ran`.

@@ -28,7 +28,7 @@
 seed: int = 413  # NumPy generator seed of the gallery draws (paper: 413)
 n_trials: int = 80  # number of random one-description galleries (paper: 80)
 n_matched_trials: int = 30  # matched trials: the draws then match chapter 03 (paper: 30)
-rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # the five of the paper, and any others
+rankers: list = ["bm25", "word", "char", "word_char", "lsa"]  # the five of the paper and any others
 bm25_k1: float = 1.2  # BM25 term-frequency saturation
 bm25_b: float = 0.75  # BM25 length normalisation
 char_ngram_min: int = 3  # shortest within-word character n-gram
@@ -64,7 +64,8 @@ config = config_from_parameters(
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-assert set(PAPER_RANKERS) <= set(config.rankers), f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}"
+assert set(PAPER_RANKERS) <= set(config.rankers), (
+    f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}")
 result = run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
@@ -86,9 +87,10 @@ page.show_table(duplicates.drop(columns="duplicate"), digits=0,
                 caption="Description texts listed under more than one task.")
 excluded = exclusion_counts(per_trial)
 n_queries = len(corpus.texts) - len(corpus.tasks)
-rp.glue_all(n_dup_texts=duplicates["text"].nunique(), n_dup_rows=len(duplicates), n_texts=len(corpus.texts),
-            n_tasks=len(corpus.tasks), per_draw=rp.per_draw(excluded), n_draws=int(excluded.sum()),
-            n_queries=n_queries, bound=100 * len(duplicates) / n_queries)
+rp.glue_all(n_dup_texts=duplicates["text"].nunique(), n_dup_rows=len(duplicates),
+            n_texts=len(corpus.texts), n_tasks=len(corpus.tasks), per_draw=rp.per_draw(excluded),
+            n_draws=int(excluded.sum()), n_queries=n_queries,
+            bound=100 * len(duplicates) / n_queries)
 
 # %% [markdown]
 # ## Three scoring policies
@@ -137,7 +139,8 @@ rp.glue_all(**rp.policy_facts(policies))
 
 # %% tags=["remove-input"]
 audit = rp.first_listed_table(per_trial, list(config.rankers), FIRST_LISTED)
-page.show_table(audit.assign(ranker=audit["ranker"].map(rp.label)), digits=1, headers=rp.POLICY_HEADERS,
+page.show_table(audit.assign(ranker=audit["ranker"].map(rp.label)), digits=1,
+                headers=rp.POLICY_HEADERS,
                 caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
 fl = audit.set_index("ranker")
 summary = summary_table(per_trial).set_index("ranker")
@@ -160,8 +163,9 @@ page.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(rp.label)),
                 headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
                 caption="The copies of the duplicated text on the first-listed gallery.")
 facts = rp.duplicate_facts(dup_pred, fl, first)
-rp.glue_all(**{k: v for k, v in facts.items() if k != "applies"}, premise="holds" if facts["applies"] else (
-    "fails in this run (a copy of the text is indexed, or a ranker predicts an owner), so it does not apply"))
+rp.glue_all(**{k: v for k, v in facts.items() if k != "applies"}, premise="holds"
+            if facts["applies"] else ("fails in this run (a copy of the text is indexed, or a "
+                                      "ranker predicts an owner), so it does not apply"))
 
 # %% [markdown]
 # ### Why strict equals either-label scoring here

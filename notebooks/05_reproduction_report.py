@@ -70,7 +70,8 @@ config = protocol.config_from_parameters(
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-assert set(reproduction.RANKER_ORDER) <= set(config.rankers), "the comparison needs the paper's rankers"
+assert set(reproduction.RANKER_ORDER) <= set(config.rankers), (
+    "the comparison needs the paper's rankers")
 result = protocol.run_study(corpus, config)
 files = result.write(out)
 per_trial = result.per_trial
@@ -79,10 +80,11 @@ audit_predictions = result.predictions[result.predictions["condition"] == "first
 # %% tags=["remove-input"]
 paper_corpus, paper_trials = reproduction.CORPUS, int(reproduction.SETTINGS["n_trials"])
 rp.glue_all(n_trials=n_trials, n_matched=n_matched_trials, matched_draws=matched_draws, seed=seed,
-            n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_paper_trials=paper_trials,
+            n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts),
+            n_paper_trials=paper_trials,
             tasks_vs_paper=rp.fewer_or_more(len(corpus.tasks) - int(paper_corpus["tasks"]), "task"),
-            descriptions_vs_paper=rp.fewer_or_more(len(corpus.texts) - int(paper_corpus["descriptions"]),
-                                                   "description"))
+            descriptions_vs_paper=rp.fewer_or_more(
+                len(corpus.texts) - int(paper_corpus["descriptions"]), "description"))
 
 # %% [markdown]
 # This run scores {glue:text}`n_trials` one-description galleries, {glue:text}`n_matched` matched
@@ -179,7 +181,8 @@ rp.glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
 # that gallery scores.
 
 # %% tags=["remove-input"]
-dens, facts = rp.corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks), int(corpus.duplicate.sum()))
+dens, facts = rp.corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
+                                   int(corpus.duplicate.sum()))
 page.show_table(dens.assign(key=dens["key"].map(rp.number_label)), headers=rp.DENOMINATOR_HEADERS,
                 caption="Which query counts could give each percentage the paper prints.")
 rp.glue_all(**facts)
@@ -207,13 +210,15 @@ rp.glue_all(**facts)
 # %% tags=["remove-input"]
 alt = None
 if alternative_corpora and not corpus_path:
-    alt = reproduction.evaluate_corpora(reproduction.corpora_under_readings(load_literals()), config)
+    alt = reproduction.evaluate_corpora(reproduction.corpora_under_readings(load_literals()),
+                                        config)
     io.write_csv(out / "alternative_corpora.csv", alt)
     page.show_table(alt.assign(corpus=alt["corpus"].map(rp.reading_label)), digits=1,
                     headers=rp.alternative_headers(alt.columns),
                     caption="Mean accuracy on other readings of the RLBench corpus (%).")
 rp.glue_all(**rp.alternative_facts(alt), alt_ran="ran" if alt is not None else (
-    "did not run (a custom corpus, or `alternative_corpora` is off), so the values below are dashes"))
+    "did not run (a custom corpus, or `alternative_corpora` is off), "
+    "so the values below are dashes"))
 
 # %% [markdown]
 # In this build the readings {glue:text}`alt_ran`.
@@ -241,12 +246,14 @@ rp.glue_all(**rp.alternative_facts(alt), alt_ran="ran" if alt is not None else (
 # %% tags=["remove-input"]
 gap = rp.draw_gap(summary_table(per_trial), reproduction.TABLE2, n_trials, paper_trials)
 page.show_table(gap.reset_index(drop=True), digits=2, headers=rp.GAP_HEADERS,
-                caption="Our means against the paper's, in standard errors of the difference of the two means.")
+                caption="Our means against the paper's, in standard errors of the difference "
+                        "of the two means.")
 z = gap["diff_in_se"].abs()
 rp.glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=rp.how_many(int((z > 3).sum()), len(z), "ranker"),
             n_gap_higher=rp.how_many(int((gap["verdict"] == "higher").sum()), len(gap), "ranker"),
             n_gap_lower=rp.how_many(int((gap["verdict"] == "lower").sum()), len(gap), "ranker"),
-            n_gap_open=rp.how_many(int((gap["verdict"] == "not resolved").sum()), len(gap), "ranker"))
+            n_gap_open=rp.how_many(int((gap["verdict"] == "not resolved").sum()), len(gap),
+                                   "ranker"))
 
 # %% [markdown]
 # The differences are {glue:text}`z_lo:.1f` to {glue:text}`z_hi:.1f` standard errors of the
@@ -270,13 +277,16 @@ rp.glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=rp.how_many(int((z > 3).sum()),
 # %% tags=["remove-input"]
 bench = None
 if benchmark_reference_trials > 0:
-    bench = protocol.time_against_reference(corpus, config, repeats=2, reference_trials=benchmark_reference_trials)
-    rp.glue_all(n_rankers=len(config.rankers), same_predictions="identical" if bench["identical"] else "different",
+    bench = protocol.time_against_reference(corpus, config, repeats=2,
+                                            reference_trials=benchmark_reference_trials)
+    rp.glue_all(n_rankers=len(config.rankers),
+                same_predictions="identical" if bench["identical"] else "different",
                 **{k: v for k, v in bench.items() if k != "identical"}, bench_ran="was timed")
 else:
-    rp.glue_missing("study_s", "study_cpu_s", "n_rankers", "n_evaluations", "n_predictions", "fast_s",
-                    "reference_s", "ratio", "same_predictions")
-    rp.glue_all(bench_ran="was not timed (`benchmark_reference_trials` = 0), so the values below are dashes")
+    rp.glue_missing("study_s", "study_cpu_s", "n_rankers", "n_evaluations", "n_predictions",
+                    "fast_s", "reference_s", "ratio", "same_predictions")
+    rp.glue_all(bench_ran="was not timed (`benchmark_reference_trials` = 0), "
+                          "so the values below are dashes")
 
 # %% [markdown]
 # In this build the plain reference {glue:text}`bench_ran`.

@@ -89,7 +89,8 @@ rp.glue_values(
     vectors=rp.cache_source(vector_cache, rk.n_encoded(), n_distinct),
     neural_names=join([rp.label(r) for r in neural]),
     cost_reading=rp.time_ratio(t_load + seconds["neural"], seconds["lexical"]),
-    left_out=join([rp.label(r) for r in ("minilm_char", "static") if r not in rankers]) or "nothing",
+    left_out=join([rp.label(r) for r in ("minilm_char", "static")
+                   if r not in rankers]) or "nothing",
     n_permutations_text=f"{n_permutations:,}",
 )
 
@@ -207,12 +208,14 @@ page.show_table(st.format_p(show[columns]), headers=rp.PAIRED_HEADERS,
 mc = comp.set_index(["a", "b"]).loc[("minilm", "char")]
 rp.glue_values(
     mc_wins=int(mc["wins"]), mc_ties=int(mc["ties"]), mc_losses=int(mc["losses"]),
-    mc_diff=rp.shown(mc["mean_diff"], True), mc_lo=rp.shown(mc["lo"], True), mc_hi=rp.shown(mc["hi"], True),
-    mc_verdict=verdict(mc["lo"], mc["hi"]), p_floor=1 / (1 + n_permutations),
+    mc_diff=rp.shown(mc["mean_diff"], True), mc_lo=rp.shown(mc["lo"], True),
+    mc_hi=rp.shown(mc["hi"], True), mc_verdict=verdict(mc["lo"], mc["hi"]),
+    p_floor=1 / (1 + n_permutations),
 )
 fused = comp.set_index(["a", "b"]).reindex([("minilm", "minilm_char")]).iloc[0]  # NaN if not run
 f_d, f_lo, f_hi = -fused["mean_diff"], -fused["hi"], -fused["lo"]  # the fusion minus MiniLM
-rp.glue_values(fusion_d=rp.shown(f_d, True), fusion_lo=rp.shown(f_lo, True), fusion_hi=rp.shown(f_hi, True),
+rp.glue_values(fusion_d=rp.shown(f_d, True), fusion_lo=rp.shown(f_lo, True),
+               fusion_hi=rp.shown(f_hi, True),
                fusion_verdict=verdict(f_lo, f_hi) if f_lo == f_lo else "—")
 
 # %% [markdown]

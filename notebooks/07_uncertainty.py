@@ -260,7 +260,8 @@ rp.glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
                paper_ties=count(pp_["ties"], "tie"),
                paper_galleries=int(pp_["wins"] + pp_["ties"] + pp_["losses"]))
 has_cb = "char > bm25" in set(claims["claim"])
-rp.glue_values(cb_ran="" if has_cb else " (this run leaves out Char TF-IDF or BM25, parameter `rankers`: dashes)")
+rp.glue_values(cb_ran="" if has_cb else (" (this run leaves out Char TF-IDF or BM25, "
+                                         "parameter `rankers`: dashes)"))
 nan_row = dict.fromkeys(("wins", "ties", "losses", "p_sign", "p_perm_holm", "lo", "hi"), np.nan)
 cb = claims.set_index("claim").loc["char > bm25"] if has_cb else nan_row
 rp.glue_values(

@@ -62,9 +62,9 @@ per_query = pt.run_perturbations(
 )
 left_out = [p for p in pt.PERTURBATIONS if p not in perturbations]
 left_out += [rp.label(r) for r in ("char", "word", "bm25", "minilm") if r not in rankers]
-rp.glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_trials=n_trials, seed=seed,
-               n_queries=per_query["query_id"].nunique(), n_texts=len(corpus.texts), n_tasks=len(corpus.tasks),
-               left_out=", ".join(left_out) or "nothing")
+rp.glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_trials=n_trials,
+               seed=seed, n_queries=per_query["query_id"].nunique(), n_texts=len(corpus.texts),
+               n_tasks=len(corpus.tasks), left_out=", ".join(left_out) or "nothing")
 
 # %% [markdown]
 # **The run.** The data is the RLBench corpus of {doc}`01_extract_corpus`: {glue:text}`n_texts`
@@ -222,19 +222,24 @@ if "direction_swap" in perturbations:
         "original": "source task, unperturbed (%)", "perturbed": "follows flip: opposite task (%)",
         "stays_source": "stays on source task (%)"})
     page.show_table(flip.reset_index(drop=True),
-                    caption="Direction swaps: does the ranker follow the flipped query to the opposite task?")
-    swap = {"follow": ds["perturbed"], "stays": ds["stays_source"], "no_opp": pt.no_opposite_stay_rate(per_query)}
+                    caption="Direction swaps: does the ranker follow the flipped query "
+                            "to the opposite task?")
+    swap = {"follow": ds["perturbed"], "stays": ds["stays_source"],
+            "no_opp": pt.no_opposite_stay_rate(per_query)}
     near = pt.swap_overlap(corpus, per_query)
     rise = ds["change"]
-    rp.glue_values(follow_top=rp.label(ds["perturbed"].idxmax()), **{f"{k}_min": rp.shown(v.min()) for k, v in
-                   swap.items()}, **{f"{k}_max": rp.shown(v.max()) for k, v in swap.items()},
-                   near_original=near["original"], near_swapped=near["swapped"], near_share=near["share_closer"],
+    rp.glue_values(follow_top=rp.label(ds["perturbed"].idxmax()),
+                   **{f"{k}_min": rp.shown(v.min()) for k, v in swap.items()},
+                   **{f"{k}_max": rp.shown(v.max()) for k, v in swap.items()},
+                   near_original=near["original"], near_swapped=near["swapped"],
+                   near_share=near["share_closer"],
                    n_rise=rp.how_many(int((ds["lo"] > 0).sum()), len(rise), "ranker"),
                    rise_ranker=rp.label(rise.idxmax()), rise_from=ds["original"][rise.idxmax()],
                    rise_to=ds["perturbed"][rise.idxmax()])
 else:
-    rp.glue_values(**dict.fromkeys(["follow_top", "follow_min", "follow_max", "stays_min", "stays_max", "no_opp_min",
-                                    "no_opp_max", "n_rise", "rise_ranker"], "—"))
+    rp.glue_values(**dict.fromkeys(["follow_top", "follow_min", "follow_max", "stays_min",
+                                    "stays_max", "no_opp_min", "no_opp_max", "n_rise",
+                                    "rise_ranker"], "—"))
     rp.glue_missing("near_original", "near_swapped", "near_share", "rise_from", "rise_to")
 
 # %% [markdown]
@@ -267,10 +272,11 @@ else:
 # %% tags=["remove-input"]
 if "direction_swap" in perturbations and "bm25" in rankers:
     page.show_table(pt.swap_by_task(per_query, "bm25"), digits=1,
-                    headers={"task": "Source task", "opposite": "Opposite task", "queries": "Queries",
-                             "original": "Finds source, unperturbed (%)", "swapped": "Finds opposite, swapped (%)",
-                             "change": "Change (pp)"},
-                    caption="BM25 on direction swaps, by source task: where a swapped query is easier to place.")
+                    headers={"task": "Source task", "opposite": "Opposite task",
+                             "queries": "Queries", "original": "Finds source, unperturbed (%)",
+                             "swapped": "Finds opposite, swapped (%)", "change": "Change (pp)"},
+                    caption="BM25 on direction swaps, by source task: where a swapped query is "
+                            "easier to place.")
 
 # %% [markdown]
 # ## What this chapter does not show
