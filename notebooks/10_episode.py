@@ -246,7 +246,7 @@ show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the r
 # %%
 stats = report.label_statistics(ep)
 summary = {"episode": values["kind_short"], "schedule": schedule if ep.is_synthetic else "",
-           "range": [start, stop], **stats}
+           "resolution": values["resolution"], "range": [start, stop], **stats}
 write_json(out / "summary.json", summary)
 assert ep.R_c2w.shape == (ep.n_frames, 3, 3) and stats["action_classes"] >= 1
 assert not ep.is_synthetic or 0 < stats["hand_contact_window_share"] < 1

@@ -46,22 +46,20 @@ def test_gains_offset_and_phrases():
     assert answers.leader({"a": 1.0, "b": 1.0}, ["b", "a"]) == "b"
 
 
-def test_head_vs_baseline_respects_the_metric_direction():
+def test_the_home_page_reads_chapter_13s_verdicts_not_its_means():
     primary = [
-        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Up", "higher_is_better": True,
-         "model": "baseline", "value": 0.5},
-        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Up", "higher_is_better": True,
-         "model": "minimal", "value": 0.7},
-        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Down", "higher_is_better": False,
-         "model": "baseline", "value": 0.01},
-        {"schedule": "s", "protocol": "p", "status": "ok", "name": "Down", "higher_is_better": False,
-         "model": "minimal", "value": 0.02},
-        {"schedule": "other", "protocol": "p", "status": "ok", "name": "Up", "higher_is_better": True,
-         "model": "minimal", "value": 0.0},
-    ]
-    table = episode_answers.head_vs_baseline(primary, "s", "p").set_index("name")
-    assert bool(table.loc["Up", "wins"]) and not bool(table.loc["Down", "wins"])
-    assert episode_answers.head_vs_baseline([], "s", "p").empty
+        {"schedule": "sample-like", "protocol": "improved", "name": n, "model": "minimal", "verdict": v, "value": 0.5}
+        for n, v in (("Temporal Order Verification", "behind"), ("Multimodal Synchronization Detection", "behind"),
+                     ("Hand Trajectory Forecasting", "behind"), ("Action Recognition", "not resolved"))]
+    primary += [{"schedule": "sample-like", "protocol": "improved", "name": "Hand Trajectory Forecasting",
+                 "model": "baseline", "verdict": None, "value": 0.01}]
+    assert episode_answers.behind_tasks(primary, "sample-like", "improved") == [
+        "Temporal Order Verification", "Multimodal Synchronization Detection", "Hand Trajectory Forecasting"]
+    s13 = {"primary": primary, "recap": {"s0": "repeating", "s1": "sample-like", "s1_minimal_ahead": "7 of the 12"}}
+    values, note = episode_answers.suite_values({"is_synthetic": True, "n_frames": 5821}, s13)
+    assert note == "" and values["s1_minimal_ahead"] == "7 of the 12" and values["hold_base"] == 0.01
+    primary[3]["verdict"] = "behind"  # a fourth task lost: the bullets no longer cover every loss
+    assert "other tasks" in episode_answers.suite_values({"is_synthetic": True, "n_frames": 5821}, s13)[1]
     assert episode_answers.reasons_for(["Hand Trajectory Forecasting", "Up"]) == {
         "pair": [], "hold": ["Hand Trajectory Forecasting"], "other": ["Up"]}
 
@@ -74,7 +72,7 @@ def test_values_of_chapters_that_did_not_run_are_dashes_and_nan():
     part2 = answers.beyond_values(None, None, None, None)
     assert part2["n_orderings"] == 0 and part2["best_small"] == "–"
     part3, note = episode_answers.suite_values(None, None)
-    assert note == "" and part3["kept"] == "–"
+    assert note == "" and part3["s1_minimal_ahead"] == "–"
 
 
 def test_paper_values_read_the_chapters():

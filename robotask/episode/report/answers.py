@@ -1,39 +1,23 @@
 """The numbers and short phrases behind the home page's answer on the episode suite (Part III).
 
-They read chapter 13's ``summary.json`` (``primary``: one record per schedule, protocol, task and
-model with the task's primary metric) and chapter 14's."""
+They read chapter 13's ``summary.json`` (``primary``: one record per schedule, protocol, task and model with
+the task's primary metric and its verdict against the baseline; ``recap``: the words of its answer) and
+chapter 14's."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import pandas as pd
-
 from ...task_names import TASK_TITLES
 from ...words import join
-
-
-def head_vs_baseline(primary: Sequence[Mapping], schedule: str, protocol: str, head: str = "minimal") -> pd.DataFrame:
-    """One row per task that ran under ``schedule`` and ``protocol``: ``name``, ``baseline``, ``head``
-    and ``wins`` (the head is better than the trivial baseline in the metric's own direction)."""
-    frame = pd.DataFrame(list(primary))
-    if frame.empty:
-        return pd.DataFrame(columns=["name", "baseline", "head", "wins"])
-    run = frame[(frame["schedule"] == schedule) & (frame["protocol"] == protocol) & (frame["status"] == "ok")]
-    wide = run.pivot_table(index=["name", "higher_is_better"], columns="model", values="value").reset_index()
-    if head not in wide or "baseline" not in wide:
-        return pd.DataFrame(columns=["name", "baseline", "head", "wins"])
-    sign = wide["higher_is_better"].map({True: 1.0, False: -1.0})
-    wins = (wide[head] - wide["baseline"]) * sign > 0
-    return pd.DataFrame({"name": wide["name"], "baseline": wide["baseline"], "head": wide[head], "wins": wins})
-
-
 
 REASONS = {  # why the trivial baseline can stay ahead of the minimal head on a task, as its page shows
     "Temporal Order Verification": "pair",
     "Multimodal Synchronization Detection": "pair",
     "Hand Trajectory Forecasting": "hold",
 }
+PAIR_TASKS = ("Temporal Order Verification", "Multimodal Synchronization Detection")
+HAND = "Hand Trajectory Forecasting"
 
 
 def reasons_for(lost: list[str]) -> dict[str, list[str]]:
@@ -45,46 +29,46 @@ def reasons_for(lost: list[str]) -> dict[str, list[str]]:
     return groups
 
 
-PAIR_TASKS = ("Temporal Order Verification", "Multimodal Synchronization Detection")
-HAND = "Hand Trajectory Forecasting"
-RECOGNITION = ("Action Recognition", "Procedure Step Recognition")
+def behind_tasks(primary: Sequence[Mapping], schedule: str, protocol: str, head: str = "minimal") -> list[str]:
+    """The tasks on which ``head`` is behind the trivial baseline (chapter 13's verdict, from the interval of
+    their paired difference), as display names."""
+    return [r["name"] for r in primary if r.get("schedule") == schedule and r.get("protocol") == protocol
+            and r.get("model") == head and r.get("verdict") == "behind"]
 
 
 def suite_values(s10: Mapping | None, s13: Mapping | None) -> tuple[dict, str]:
-    """The numbers and phrases of the home page's Part III answer, by glue name, and a note for the
-    page ("" when none is needed): the sample-like schedule did not run, or the tasks the baseline keeps
-    there (improved protocol) are not exactly the two pair tasks and the hand forecast, the premise of
-    the page's two bullets."""
-    nan, dash = float("nan"), "–"
-    out: dict[str, object] = {k: dash for k in ("kind", "n_frames", "rep_wins", "rep_n", "sample_wins",
-                                                 "sample_n", "kept")}
-    out.update({k: nan for k in ("pair_base", "pair_lin", "pair_mlp", "hold_base", "hold_head", "recog_max")})
+    """The numbers and words of the home page's Part III answer, by glue name, and a note for the page ("" when
+    none is needed). Every "ahead" and "behind" is chapter 13's verdict over a bootstrap of the test windows;
+    the note says when the premise of the page's bullets (the baseline keeps exactly the two pair tasks and the
+    hand forecast on the sample-like schedule) does not hold in this build."""
+    dash, nan = "–", float("nan")
+    recap_keys = [f"s{i}{k}" for i in (0, 1) for k in ("", "_ran", "_behind", "_pairs", "_minimal_ahead",
+                                                       "_mlp_ahead")]
+    out: dict[str, object] = {k: dash for k in ("kind", "n_frames", "resolution", *recap_keys)}
+    out.update({k: nan for k in ("hold_base", "hold_head")})
     if not (s10 and s13):
         return out, ""
-    rep = head_vs_baseline(s13["primary"], "repeating", "improved")
-    sample = head_vs_baseline(s13["primary"], "sample-like", "improved").set_index("name")
-    mlp = head_vs_baseline(s13["primary"], "sample-like", "improved", head="mlp").set_index("name")
-    lost = sample.index[~sample["wins"].astype(bool)].tolist()
+    out.update({k: s13.get("recap", {}).get(k, dash) for k in recap_keys})
+    out.update(kind="synthetic" if s10.get("is_synthetic") else "recorded", n_frames=f"{s10['n_frames']:,}",
+               resolution=s10.get("resolution", dash))
+    primary = s13.get("primary", [])
+    hand = [r for r in primary if r.get("name") == HAND and r.get("schedule") == "sample-like"
+            and r.get("protocol") == "improved"]
+    for r in hand:
+        if r.get("model") == "baseline":
+            out["hold_base"] = float(r["value"])
+        elif r.get("model") == "minimal":
+            out["hold_head"] = float(r["value"])
+    lost = behind_tasks(primary, "sample-like", "improved")
     groups = reasons_for(lost)
     premise = not groups["other"] and len(groups["pair"]) == len(PAIR_TASKS) and groups["hold"] == [HAND]
-    if sample.empty:
-        note = ("This build did not run the sample-like schedule: the numbers above that need it read as "
-                "dashes.")
+    if out["s1"] == dash:
+        note = "This build did not run the sample-like schedule: the numbers above that need it read as dashes."
     elif not premise:
-        note = ("In this build the baseline stays ahead on other tasks than the two pair tasks and the hand "
-                "forecast: the bullets above describe those three only.")
+        note = ("In this build the minimal head is behind on other tasks than the two pair tasks and the hand "
+                "forecast: the two bullets above explain those three only.")
     else:
         note = ""
-    out.update(kind="synthetic" if s10.get("is_synthetic") else "recorded", n_frames=f"{s10['n_frames']:,}",
-               rep_wins=int(rep["wins"].sum()), rep_n=len(rep), sample_wins=int(sample["wins"].sum()),
-               sample_n=len(sample), kept=join(lost) if lost else "no task",
-               recog_max=float(sample.reindex(list(RECOGNITION))["head"].max()))
-    pairs = [t for t in PAIR_TASKS if t in sample.index and t in mlp.index]
-    if pairs:
-        out.update(pair_base=float(sample.loc[pairs, "baseline"].max()),
-                   pair_lin=float(sample.loc[pairs, "head"].max()), pair_mlp=float(mlp.loc[pairs, "head"].min()))
-    if HAND in sample.index:
-        out.update(hold_base=float(sample.loc[HAND, "baseline"]), hold_head=float(sample.loc[HAND, "head"]))
     return out, note
 
 
