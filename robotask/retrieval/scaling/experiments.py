@@ -49,8 +49,8 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, n_matched_trials: i
     studies: each distinct text is tokenised once per analyzer and embedded once."""
     frames = {k: read_library(k) for k in PATHS}
     index = TextIndex(list(dict.fromkeys(t for f in frames.values() for t in f["text"].astype(str))))
-    one = {k: one_wording(check_corpus(frames[k], 2, PATHS[k]), rankers, n_trials, seed, index)
-           for k in PATHS if k != "libero"}
+    one = {k: one_wording(check_corpus(frames[k], 2, PATHS[k]), rankers, n_trials if k in NEW else budget_trials,
+                          seed, index) for k in PATHS if k != "libero"}
     table2 = {k: summary_table(one[k], condition="one", policy="primary") for k in NEW}
     wins = {k: paired_wins(one[k], "char", "bm25") for k in NEW}
     second = {k: budget_curve(frames[k], [1, 2], rankers, n_matched_trials, seed, index) for k in NEW}

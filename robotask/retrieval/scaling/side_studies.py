@@ -70,3 +70,4 @@ def cost(gallery: list[str], queries: list[str], rankers: list[str], repeats: in
             all_s = (time.perf_counter() - t0) / repeats
             rows.append((name, index_s, len(queries) / max(all_s, 1e-9)))
     return pd.DataFrame(rows, columns=["ranker", "index_seconds", "queries_per_second"])
+

@@ -72,3 +72,14 @@ def leaders_at(curve: pd.DataFrame, x: str, row: str) -> dict[int, tuple[str, st
     """:func:`leader_interval` at every value of ``x`` (``row``: the column that pairs the rankers)."""
     return {int(v): leader_interval(g.pivot(index=row, columns="ranker", values="accuracy"))
             for v, g in curve.groupby(x)}
+
+
+def slope_table(curve: pd.DataFrame) -> pd.DataFrame:
+    """Per ranker: the change of accuracy per doubling of n (points), mean over the series of draws, with its
+    95 % interval; the fit over all draws at once gives the same mean (every series has the same sizes)."""
+    rows = []
+    for name, s in series_slopes(curve).items():
+        iv = paired_interval(s.to_numpy(float), np.zeros(len(s)))
+        rows.append({"Ranker": display(name), "Points per doubling": iv.mean,
+                     "95 % interval": f"{iv.low:.2f} to {iv.high:.2f}"})
+    return pd.DataFrame(rows)
