@@ -166,6 +166,25 @@ def claims(runs: dict[str, LibraryRun]) -> tuple[pd.DataFrame, pd.DataFrame]:
         for r in runs.values()})
 
 
+def leader_table(runs: dict[str, LibraryRun]) -> pd.DataFrame:
+    """Per library: the paper's ranker with the highest mean, the runner-up, the paired difference with its 95 %
+    interval over galleries, and the verdict: the leader's label where the interval lies above zero, else
+    "not resolved"."""
+    rows = []
+    for r in runs.values():
+        wide = _wide(r.per_trial, "one")
+        wide = wide[[c for c in wide.columns if c in PAPER_RANKERS]]
+        means = wide.mean()
+        top, second = sorted(means.index, key=lambda n: (-means[n], n))[:2]
+        iv = paired_interval(wide[top].to_numpy(float), wide[second].to_numpy(float))
+        rows.append({"Library": r.library.spec.title, "Leader": RANKERS[top].label, "Mean (%)": means[top],
+                     "Runner-up": RANKERS[second].label, "Runner-up mean (%)": means[second],
+                     "Difference (pp)": iv.mean, "95 % interval": f"{signed(iv.low)} to {signed(iv.high)}",
+                     "Verdict": verdict(iv.low, iv.high, above=f"{RANKERS[top].label} leads",
+                                        below=UNRESOLVED)})
+    return pd.DataFrame(rows)
+
+
 def error_shares(runs: dict[str, LibraryRun], rankers: tuple[str, ...] = ("char", "minilm")) -> pd.DataFrame:
     """Per library and kind of confusion: errors per gallery and share of errors (%) of each of ``rankers``."""
     rows = []
