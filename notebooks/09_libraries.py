@@ -31,9 +31,7 @@
 
 # %% tags=["parameters"]
 seed: int = 413  # seed of every draw (paper: 413)
-rankers: list = [  # ids in registry.RANKERS; must hold bm25 and char
-    "bm25", "word", "char", "word_char", "lsa", "static",
-]
+rankers: list = ["bm25", "word", "char", "word_char", "lsa", "static"]  # must hold bm25 and char
 n_trials: int = 80  # one-wording galleries per new library for Table 2 (paper: 80)
 n_matched_trials: int = 30  # matched k = 1 vs 2 galleries for the claims (paper: 30)
 budget_trials: int = 20  # galleries per k in the wording budget (also seen/unseen)

@@ -33,12 +33,8 @@
 seed: int = 413  # seed of the gallery draws (paper: 413)
 n_trials: int = 80  # random one-description galleries per library (paper: 80)
 n_matched_trials: int = 30  # matched trials per library (paper: 30)
-rankers: list = [  # ids in registry.RANKERS; must hold bm25, word, char
-    "bm25", "word", "char", "word_char", "lsa", "minilm",
-]
-libraries: list = [  # keys of robotask.retrieval.libraries.transfer.LIBRARIES
-    "rlbench62", "rlbench_task", "rlbench_variation", "calvin",
-]
+rankers: list = ["bm25", "word", "char", "word_char", "lsa", "minilm"]  # must hold bm25, word, char
+libraries: list = ["rlbench62", "rlbench_task", "rlbench_variation", "calvin"]  # transfer.LIBRARIES keys
 n_examples: int = 2  # checked error examples per confusion and library
 output_dir: str = ""  # result folder (empty: _build/results/09_transfer)
 
@@ -68,8 +64,7 @@ library_overview = L.overview({k: r.library for k, r in runs.items()})
 page.show_table(library_overview, digits=1,
                 caption="The task libraries: tasks, descriptions and queries per gallery.")
 keys = list(L.LIBRARIES)  # every library the chapter can run; those left out read "—"
-glue_values = P.glue_values
-glue_values(seed=seed, n_trials=n_trials, n_rankers=len(config.rankers), svd_max=LSA_SVD_MAX_SIDE,
+P.glue_values(seed=seed, n_trials=n_trials, n_rankers=len(config.rankers), svd_max=LSA_SVD_MAX_SIDE,
             lsa_dims=config.params["lsa_dims"],
             n_matched_trials_text=count(n_matched_trials, "matched trial"))
 if set(keys) - set(runs):
@@ -128,7 +123,7 @@ show_figure(fig, "fig-transfer-spread",
 leaders = L.leader_table(runs)
 page.show_table(leaders, digits=1, caption=("The paper's ranker with the highest mean on each "
                                             "library, against the runner-up, paired by gallery."))
-glue_values(**P.by_library("best", dict(zip(runs, leaders["Verdict"])), keys))
+P.glue_values(**P.by_library("best", dict(zip(runs, leaders["Verdict"])), keys))
 
 # %% [markdown]
 # {numref}`fig-transfer-spread` shows the means and bands side by side; the table under it asks, on
@@ -152,7 +147,7 @@ paired_diffs = L.paired(runs)
 page.show_table(paired_diffs, digits=1, caption="Paired ranker differences on each library (pp).")
 cb = paired_diffs[paired_diffs["Comparison"].str.startswith("Char TF-IDF − BM25")]
 key_of = {t: k for k, t in titles.items()}
-glue_values(**P.by_library("cb", {key_of[r["Library"]]: P.char_lead(r) for r in cb.to_dict("records")},
+P.glue_values(**P.by_library("cb", {key_of[r["Library"]]: P.char_lead(r) for r in cb.to_dict("records")},
                            keys))
 
 # %% [markdown]
@@ -175,7 +170,7 @@ glue_values(**P.by_library("cb", {key_of[r["Library"]]: P.char_lead(r) for r in 
 bands = L.sensitivity(runs)
 page.show_table(bands, digits=1,
                 caption="How much accuracy moves with the choice of indexed text, per library.")
-glue_values(**P.by_library("band", {k: P.widest(bands.set_index("Ranker")[titles[k]]) for k in runs},
+P.glue_values(**P.by_library("band", {k: P.widest(bands.set_index("Ranker")[titles[k]]) for k in runs},
                            keys))
 
 # %% [markdown]
@@ -201,7 +196,7 @@ show_figure(fig, "fig-transfer-gains",
             "second description of each label is indexed, on the same queries, per ranker and library.",
             "Horizontal grouped bars: for each ranker, one bar per library giving the change in "
             "accuracy from one to two indexed descriptions on identical queries; right of zero is a gain.")
-glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}"
+P.glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}"
                                        for k, r in runs.items()}, keys))
 
 # %% [markdown]
@@ -229,7 +224,7 @@ glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.library
 claim_table, verdicts = L.claims(runs)
 held = verdicts == "holds"
 page.show_table(claim_table, caption="The paper's claims, decided on each library.")
-glue_values(n_claims=len(held), all_hold=P.where_all_hold(held), **P.by_library(
+P.glue_values(n_claims=len(held), all_hold=P.where_all_hold(held), **P.by_library(
     "held", {k: f"{int(held[titles[k]].sum())} of {len(held)}" for k in runs}, keys), **P.by_library(
     "open", {k: f"{int((verdicts[titles[k]] == 'not resolved').sum())}" for k in runs}, keys))
 
@@ -250,29 +245,22 @@ glue_values(n_claims=len(held), all_hold=P.where_all_hold(held), **P.by_library(
 
 # %% tags=["remove-input"]
 near = library_overview.set_index("Library")["One word from another label (%)"]
-glue_values(**P.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
+P.glue_values(**P.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
 var = runs.get("rlbench_variation")
-parts = ["var_excluded", "var_task_right", "var_reading", "lsa_small", "lsa_mid", "lsa_large",
-         "word_var", "lsa_task", "lsa_mid_dims", "lsa_large_dims", "n_var_labels"]
 if var is None:
-    glue_values(**dict.fromkeys(parts, "—"))
+    P.glue_values(**dict.fromkeys(["var_excluded", "var_task_right", "var_reading", "lsa_small", "lsa_mid",
+                                 "lsa_large", "word_var", "lsa_task", "lsa_mid_dims", "lsa_large_dims",
+                                 "n_var_labels"], "—"))
 else:
-    one = var.per_trial[(var.per_trial["condition"] == "one") & (var.per_trial["policy"] == "primary")]
-    right = var.task_right.get("char", float("nan"))
-    lsa = L.lsa_components(var.library, config).set_index("components", drop=False)
-    glue_values(var_excluded=f"{one.drop_duplicates('trial')['n_excluded'].mean():.0f}",
-                var_task_right=f"{right:.1f}", var_reading=P.task_right_reading(right),
-                lsa_small=lsa["accuracy"].iloc[0], lsa_mid=lsa["accuracy"].iloc[1],
-                lsa_large=lsa["accuracy"].iloc[2], word_var=lsa["accuracy"].iloc[3],
-                lsa_task=lsa["right_task_file"].iloc[0], lsa_mid_dims=int(lsa["components"].iloc[1]),
-                lsa_large_dims=int(lsa["components"].iloc[2]), n_var_labels=len(var.library.corpus.tasks))
+    numbers = L.variation_numbers(var, config)
+    P.glue_values(**numbers, var_reading=P.task_right_reading(numbers["var_task_right"]))
 
 # %% [markdown]
 # At variation level {glue:text}`near_rlbench_variation` % of the texts have a one-word neighbour
 # under another label (RLBench-62: {glue:text}`near_rlbench62` %; task level:
 # {glue:text}`near_rlbench_task` %; CALVIN: {glue:text}`near_calvin` %). On average
 # {glue:text}`var_excluded` queries per gallery are left out because several variations share the
-# text. Of Char TF-IDF's wrong answers at variation level, {glue:text}`var_task_right` % name another
+# text. Of Char TF-IDF's wrong answers at variation level, {glue:text}`var_task_right:.1f` % name another
 # variation of the right task file, whatever words differ: {glue:text}`var_reading`. (The error
 # table below sorts the same wrong answers by the words that differ; its *same task, other words*
 # row holds only the variations that differ by more than a colour, a number or a direction.)
@@ -299,7 +287,7 @@ else:
 page.show_table(L.error_shares(runs), digits=1,
                 caption="What kind of wrong answer each ranker gives, per library (% of its errors).")
 one_word = L.near_shares(L.error_shares(runs, ("char",)))
-glue_values(**P.by_library(
+P.glue_values(**P.by_library(
     "confused", {k: f"{one_word[t]:.1f}" for k, t in titles.items() if t in one_word.index}, keys))
 
 # %% [markdown]

@@ -84,6 +84,7 @@ from .transfer_tables import (
     sensitivity,
     signed,
     table2,
+    variation_numbers,
 )
 
 __all__ = [
@@ -98,5 +99,6 @@ __all__ = [
     "near_shares",
     "one_word_neighbours", "overview", "paired", "read_repository_file", "robocasa_rows", "robotwin_rows",
     "run_library", "run_transfer", "sensitivity", "signed", "slot_word", "static_value", "table2", "task_slots",
-    "verify_examples", "write_calvin", "write_libero", "write_robocasa", "write_robotwin", "write_tables",
+    "variation_numbers", "verify_examples", "write_calvin", "write_libero", "write_robocasa", "write_robotwin",
+    "write_tables",
 ]

@@ -11,9 +11,10 @@ import pandas as pd
 from scipy import stats
 
 from ...verdicts import UNRESOLVED, paired_interval, verdict
+from ..protocol.study import StudyConfig
 from ..rankers.registry import PAPER_RANKERS, RANKERS
 from ..statistics import across_galleries
-from .transfer import CATEGORIES, LibraryRun
+from .transfer import CATEGORIES, LibraryRun, lsa_components
 
 NEARLY_ALL = 0.9
 """'Nearly all galleries': at least this share of them (the paper: 79 of 80, the other one tied)."""
@@ -218,3 +219,17 @@ def examples(run: LibraryRun) -> pd.DataFrame:
         "predicted": f"{RANKERS[run.example_ranker].label} predicts", "predicted_indexed": "Indexed for the "
                                                                                            "prediction"})
 
+
+
+def variation_numbers(run: LibraryRun, config: StudyConfig) -> dict[str, object]:
+    """What chapter 09.1 reads at variation level: queries left out per gallery, the share (%) of Char TF-IDF's
+    wrong answers naming the right task file, and LSA by number of components (:func:`.transfer.lsa_components`)."""
+    t = run.per_trial
+    one = t[(t["condition"] == "one") & (t["policy"] == "primary")]
+    lsa = lsa_components(run.library, config)
+    return {"var_excluded": f"{one.drop_duplicates('trial')['n_excluded'].mean():.0f}",
+            "var_task_right": float(run.task_right.get("char", float("nan"))),
+            "lsa_small": lsa["accuracy"].iloc[0], "lsa_mid": lsa["accuracy"].iloc[1],
+            "lsa_large": lsa["accuracy"].iloc[2], "word_var": lsa["accuracy"].iloc[3],
+            "lsa_task": lsa["right_task_file"].iloc[0], "lsa_mid_dims": int(lsa["components"].iloc[1]),
+            "lsa_large_dims": int(lsa["components"].iloc[2]), "n_var_labels": len(run.library.corpus.tasks)}
