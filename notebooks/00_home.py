@@ -36,6 +36,7 @@ from myst_nb import glue
 from robotask import plots
 from robotask.book import Page, read_summary, show_figure, show_md
 from robotask.episode.report import suite_values, unseen_values
+from robotask.retrieval.policy import policy_answer_values
 from robotask.retrieval.presentation import (
     beyond_values,
     char_vs_bm25,
@@ -49,7 +50,7 @@ plots.use_style()
 page = Page("00_home")
 CHAPTERS = ("02_five_rankers", "03_second_description", "05_reproduction_report",
             "06_sentence_embeddings", "07_uncertainty", "08_perturbations", "09_transfer",
-            "09_libraries", "10_episode", "13_suite_summary", "14_collections")
+            "09_libraries", "09_policy", "10_episode", "13_suite_summary", "14_collections")
 found = {c: read_summary(c, root=results) for c in CHAPTERS}
 missing = ", ".join(f"`{c}`" for c, s in found.items() if s is None)
 if missing:
@@ -131,6 +132,29 @@ if len(wins):
 # %% tags=["remove-input"]
 glue_all(**beyond_values(*(found[c] for c in ("06_sentence_embeddings", "07_uncertainty",
                                                       "08_perturbations", "09_libraries"))))
+
+# %% [markdown]
+# ### Does a wording that breaks retrieval also break a robot policy?
+#
+# LIBERO-Para rewords the {glue:text}`policy_n_tasks` LIBERO-Goal instructions in
+# {glue:text}`policy_n_paraphrases` ways and logs one robot policy's outcome on each (Xiaomi-Robotics-0,
+# one seed, a single rollout per paraphrase). Against all 130 LIBERO task files, the policy succeeds on
+# {glue:text}`policy_libero_success_retrieved:.1f` % of the paraphrases {glue:text}`policy_headline`
+# retrieves and on {glue:text}`policy_libero_success_missed:.1f` % of those it misses, a gap of
+# {glue:text}`policy_libero_gap:.1f` points (95 % interval {glue:text}`policy_libero_gap_low:.1f` to
+# {glue:text}`policy_libero_gap_high:.1f`, resampling tasks and their paraphrases): success is
+# {glue:text}`policy_libero_gap_word` for {glue:text}`policy_libero_gap_share`, and the gap within a task
+# is {glue:text}`policy_libero_mh_gap:.1f` points. Rewording the object as well as the action is where
+# both fail: the policy succeeds on {glue:text}`policy_success_act:.1f` % of action-only rewordings and
+# {glue:text}`policy_success_comp:.1f` % of those that reword both ({glue:text}`policy_success_act_minus_comp_word`).
+# As a predictor of which wordings the policy fails on, the best ranker margin (ROC AUC
+# {glue:text}`policy_auc_best_margin:.3f`) against LIBERO-Para's own paraphrase distance
+# ({glue:text}`policy_auc_pride:.3f`) is {glue:text}`policy_best_margin_minus_pride_word` (paired
+# difference {glue:text}`policy_best_margin_minus_pride:.3f`, {glue:text}`policy_best_margin_minus_pride_low:.3f`
+# to {glue:text}`policy_best_margin_minus_pride_high:.3f`; chapter 09.3).
+
+# %% tags=["remove-input"]
+glue_all(**policy_answer_values(found["09_policy"]))
 
 # %% [markdown]
 # ### What can one episode teach?

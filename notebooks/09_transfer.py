@@ -102,7 +102,7 @@ if set(keys) - set(runs):
 #
 # **How this chapter decides.** Every word that compares two rankers ("leads", "holds", "does not
 # hold") comes from the 95 % interval of their paired difference over the galleries that produced
-# both numbers (`robotask.verdicts`): where the interval includes zero the comparison is **not
+# both numbers (`robotask.words`): where the interval includes zero the comparison is **not
 # resolved**, however far apart the two means look.
 #
 # ## Table 2 on each library

@@ -98,7 +98,7 @@ def test_chapter_listed_after_transfer():
 
 
 def test_shape_phrases():
-    from robotask.verdicts import PairedInterval
+    from robotask.words import PairedInterval
 
     assert phrases.leaders_by({1: "not resolved", 2: "Char TF-IDF", 4: "Char TF-IDF", 8: "BM25"}) == (
         "not resolved at k = 1, Char TF-IDF at k = 2–4, BM25 at k = 8")

@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from robotask.errors import RobotaskError
-from robotask.verdicts import UNRESOLVED, paired_interval, paired_verdict, verdict
+from robotask.words import UNRESOLVED, paired_interval, paired_verdict, verdict
 
 
 def test_verdict_follows_the_interval():

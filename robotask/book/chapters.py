@@ -40,6 +40,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("08_perturbations", "08_perturbations"),
     Chapter("09_transfer", "09_transfer"),
     Chapter("09_libraries", "09_libraries"),
+    Chapter("09_policy", "09_policy"),
     Chapter("10_episode", "10_episode"),
     Chapter("11_windows_features", "11_windows_features"),
     *(Chapter(f"12_task_{t}", "12_task", {"task": t}, title=f"Task: {TASK_TITLES[t]}") for t in TASK_IDS),

@@ -13,6 +13,7 @@ loads torch: the MiniLM ranker (``rankers.embedding``) is imported by the regist
 - ``protocol``: any corpus file a user brings, the study corpus and its gallery draws, the study, a plain reference;
 - ``statistics``: spread over galleries, bootstrap intervals and paired tests;
 - ``perturbations``: the perturbation study (chapter 08);
+- ``policy``: retrieval beside a robot policy's logged outcomes on LIBERO-Para (chapter 09.3);
 - ``reproduction``: the paper's numbers, ours beside them, and the error analysis;
 - ``scaling``: larger libraries, the wording budget and library size (chapter 09.2);
 - ``presentation``: figures, the values and short phrases the chapters glue, the home page's answers;

@@ -40,6 +40,23 @@ def corpus_file(name: str, content: str | bytes, *argv: str) -> Callable[[Path],
     return run
 
 
+def fixed_files(gallery: str, queries: str, *argv: str) -> Callable[[Path], int]:
+    """A case body: write ``gallery.csv`` and ``queries.csv`` (either may be "" to leave it out) and run
+    ``robotask retrieval --gallery gallery.csv --queries queries.csv ARGV``."""
+    def run(tmp: Path) -> int:
+        given = []
+        for name, content in (("gallery", gallery), ("queries", queries)):
+            if content:
+                (tmp / f"{name}.csv").write_text(content, encoding="utf-8")
+                given += [f"--{name}", str(tmp / f"{name}.csv")]
+        return retrieval(*given, *argv)
+    return run
+
+
+FIXED_GALLERY = "task,text\nopen_box,open the box\nclose_box,close the box\n"
+FIXED_QUERIES = "task,text\nopen_box,lift the lid\nclose_box,shut the lid\nclose_box,close it\n"
+
+
 def _directory(tmp: Path) -> None:
     (tmp / "corpus.csv").mkdir()
     retrieval("--corpus", str(tmp / "corpus.csv"))
@@ -102,4 +119,21 @@ CASES: list[Case] = [
          lambda tmp: StudyConfig(n_trials=0)),
     Case("corpora", "--rankers bm25,tfidf", "error", r"--rankers: unknown ranker(?:\(s\))? 'tfidf'; valid: bm25",
          corpus_file("corpus.csv", GOOD, "--rankers", "bm25,tfidf")),
+    Case("fixed galleries", "--gallery without --queries", "error", r"--gallery needs --queries",
+         fixed_files(FIXED_GALLERY, "")),
+    Case("fixed galleries", "--gallery and --queries beside --corpus", "error",
+         r"--corpus and --gallery/--queries exclude each other",
+         fixed_files(FIXED_GALLERY, FIXED_QUERIES, "--corpus", "data/rlbench/corpus.csv")),
+    Case("fixed galleries", "queries.csv naming a task the gallery lacks", "error",
+         r"queries\.csv: 1 query task\(s\) not in the gallery: 'push_button'; expected every query's task",
+         fixed_files(FIXED_GALLERY, FIXED_QUERIES + "push_button,press it\n")),
+    Case("fixed galleries", "gallery.csv with one task", "error",
+         r"the gallery has 1 task; expected at least 2 tasks",
+         fixed_files("task,text\nopen_box,open the box\n", "task,text\nopen_box,lift the lid\n")),
+    Case("fixed galleries", "gallery.csv separated by semicolons", "error",
+         r"gallery\.csv: the columns are separated by semicolons",
+         fixed_files(FIXED_GALLERY.replace(",", ";"), FIXED_QUERIES)),
+    Case("fixed galleries", "queries.csv without a text column", "error",
+         r"queries\.csv: missing column text",
+         fixed_files(FIXED_GALLERY, "task,instruction\nopen_box,lift the lid\n")),
 ]

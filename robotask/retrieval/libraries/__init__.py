@@ -2,6 +2,8 @@
 
 - ``calvin``, ``robocasa``, ``robotwin``, ``libero``: derive ``data/<library>/`` from a checkout (``extracted``:
   the committed tables they wrote);
+- ``libero_para``: derive ``data/libero_para/`` (LIBERO-Para's paraphrases, taxonomy and one policy's logged
+  outcome on each);
 - ``transfer`` (chapter ``09_transfer``) and ``transfer_tables`` (its tables and claim checks).
 """
 
@@ -18,6 +20,7 @@ from .calvin import (
 )
 from .extracted import extraction_main, write_tables
 from .libero import BDDL_ROOT, LANGUAGE, instruction_key, libero_rows, write_libero
+from .libero_para import libero_para_rows, write_libero_para
 from .robocasa import (
     SLOT_WORDS,
     SOURCE,
@@ -95,10 +98,10 @@ __all__ = [
     "calvin_corpus", "category", "claim_verdicts", "claims", "decode_cell", "error_counts", "error_examples",
     "error_shares",
     "examples", "extraction_main", "fill_slots", "first_gallery", "gains", "info_expressions", "instruction_key",
-    "leader_table", "libero_rows", "load_library", "long_summary", "lsa_components", "matched", "matched_subset",
-    "near_shares",
-    "one_word_neighbours", "overview", "paired", "read_repository_file", "robocasa_rows", "robotwin_rows",
-    "run_library", "run_transfer", "sensitivity", "signed", "slot_word", "static_value", "table2", "task_slots",
-    "variation_numbers", "verify_examples", "write_calvin", "write_libero", "write_robocasa", "write_robotwin",
+    "leader_table", "libero_para_rows", "libero_rows", "load_library", "long_summary", "lsa_components", "matched",
+    "matched_subset", "near_shares", "one_word_neighbours", "overview", "paired", "read_repository_file",
+    "robocasa_rows", "robotwin_rows", "run_library", "run_transfer", "sensitivity", "signed", "slot_word",
+    "static_value", "table2", "task_slots", "variation_numbers", "verify_examples", "write_calvin", "write_libero",
+    "write_libero_para", "write_robocasa", "write_robotwin",
     "write_tables",
 ]

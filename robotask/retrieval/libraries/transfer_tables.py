@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 from scipy import stats
 
-from ...verdicts import UNRESOLVED, paired_interval, verdict
+from ...words import UNRESOLVED, paired_interval, verdict
 from ..protocol.study import StudyConfig
 from ..rankers.registry import PAPER_RANKERS, RANKERS
 from ..statistics import across_galleries
@@ -109,7 +109,7 @@ def share_interval(wins: int, n: int) -> tuple[float, float]:
 
 def claim_verdicts(one: pd.DataFrame, gain: pd.DataFrame, second: str = "description"
                    ) -> dict[str, tuple[str, str]]:
-    """Each claim of the paper on one library: (verdict, evidence), decided by :mod:`robotask.verdicts`.
+    """Each claim of the paper on one library: (verdict, evidence), decided by :mod:`robotask.words`.
 
     ``one``: one-wording accuracy (%), galleries × rankers; ``gain``: matched gain of a second ``second``
     (pp), matched trials × rankers. Only the paper's rankers take part; the claim about Word TF-IDF is

@@ -282,6 +282,10 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=StudyConfig.seed, help="NumPy generator seed of the draws")
     p.add_argument("--out", default="", type=paths.from_caller,
                    help="folder for per_trial.csv, predictions.csv, draws.csv (optional)")
+    p.add_argument("--gallery", default="", type=paths.from_caller,
+                   help="fixed gallery (task,text CSV or YAML): score --queries against it, no draws")
+    p.add_argument("--queries", default="", type=paths.from_caller,
+                   help="queries (task,text CSV or YAML) for --gallery; writes fixed_predictions.csv to --out")
     p.add_argument("--all-predictions", action="store_true",
                    help="write per-query predictions of every trial (default: the first-listed gallery only)")
     p.set_defaults(func=cli_main)
@@ -292,6 +296,10 @@ def cli_main(args: Any) -> int:
     from ..statistics.across_galleries import summary_table
     from .corpus_file import check_label
 
+    if getattr(args, "gallery", "") or getattr(args, "queries", ""):
+        from .fixed_gallery import cli_main as fixed_main
+
+        return fixed_main(args)
     if args.trials < 1:
         raise RobotaskError(f"--trials must be at least 1 (got {args.trials})")
     label = check_label(getattr(args, "label", "task"), "--label")

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from ...verdicts import paired_interval
+from ...words import paired_interval
 from ..protocol.draws import Corpus, design_rows, draw_permutations
 from ..protocol.study import predict
 from ..rankers.lexical import TextIndex

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ...verdicts import UNRESOLVED, verdict
+from ...words import UNRESOLVED, verdict
 from ..rankers.lexical import TextIndex
 from ..statistics.across_galleries import summary_table
 from .averages import macro_micro, one_wording

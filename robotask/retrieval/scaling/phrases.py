@@ -1,13 +1,12 @@
 """Short data-dependent phrases for the libraries chapter (each tested in ``tests/test_scaling.py``).
 
-Deciding words come from :func:`robotask.verdicts.verdict`; these only name and join what it decided."""
+Deciding words come from :func:`robotask.words.verdict`; these only name and join what it decided."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from ...verdicts import UNRESOLVED, PairedInterval, verdict
-from ...words import join
+from ...words import UNRESOLVED, PairedInterval, join, verdict
 from ..rankers.registry import RANKERS
 
 

@@ -1,5 +1,5 @@
 """The shape of the scaling curves as numbers: mean and 5th–95th percentile band at every point, and the paired
-intervals (:mod:`robotask.verdicts`) the chapter's words are decided from: the gain over k, slopes per doubling
+intervals (:mod:`robotask.words`) the chapter's words are decided from: the gain over k, slopes per doubling
 fitted per series of draws, and the leader at each point against the runner-up."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...verdicts import PairedInterval, paired_interval
+from ...words import PairedInterval, paired_interval
 from ..rankers.registry import display
 
 

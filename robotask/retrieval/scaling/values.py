@@ -7,8 +7,7 @@ import math
 
 import pandas as pd
 
-from ...verdicts import UNRESOLVED, paired_interval, verdict
-from ...words import pp
+from ...words import UNRESOLVED, paired_interval, pp, verdict
 from ..rankers.registry import RANKERS
 from .budget import plateau_k
 from .phrases import leaders_by, order_change, resolved_leader, span

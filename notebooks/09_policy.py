@@ -1,0 +1,319 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Test whether a wording that breaks retrieval also breaks a robot policy
+#
+# Study 1 measures how the wording of an instruction changes which task a text ranker retrieves. This
+# chapter asks whether that matters for a robot: when a ranker cannot tell which task a paraphrased
+# instruction names, does a robot policy given the same words also fail more often? If it does,
+# retrieval is a cheap probe, needing no robot, of which wordings a policy will not follow.
+#
+# The data are LIBERO-Para (arXiv 2603.28301, MIT licence): paraphrases of the ten LIBERO-Goal
+# task instructions, sorted into a taxonomy of what was reworded, with the logged outcome of one policy
+# (Xiaomi-Robotics-0, 4.7 billion parameters, seed 7) on each paraphrase. Nothing here runs a robot:
+# the outcomes are the authors' published episodes, and the chapter is text only.
+#
+# - **Inputs:** `data/libero_para/corpus.csv` (the paraphrases, their taxonomy and similarities, one
+#   logged outcome each) and `data/libero/corpus.csv` (the 130 LIBERO task files, the distractors).
+# - **Outputs:** `summary.json`, `placements.csv` (per gallery, ranker and paraphrase: retrieved or
+#   not, the margin and the rank of its own task) and the figures, in the output folder.
+
+# %% tags=["parameters"]
+seed: int = 413  # seed of the bootstrap replicates
+rankers: list = [  # ids in registry.RANKERS
+    "bm25", "word", "char", "word_char", "lsa", "minilm", "static",
+]
+n_bootstrap: int = 1000  # bootstrap replicates over tasks and paraphrases
+output_dir: str = ""  # result folder (empty: _build/results/09_policy)
+
+# %% tags=["remove-input"]
+from robotask import plots
+from robotask.book import Page, show_figure
+from robotask.io import write_csv, write_json
+from robotask.retrieval.policy import (
+    accuracy_table,
+    association_table,
+    auc_table,
+    data_table,
+    figure_accuracy_by_type,
+    figure_success_by_retrieval,
+    headline,
+    mid_table,
+    policy_values,
+    run_policy_study,
+    summary,
+    type_gap_table,
+)
+from robotask.retrieval.presentation import glue_values
+
+plots.use_style()
+page = Page("09_policy")
+out = page.output_dir(output_dir)
+study = run_policy_study(rankers=rankers, n_bootstrap=n_bootstrap, seed=seed)
+result = summary(study, seed)
+glue_values(**policy_values(result))
+
+# %% [markdown]
+# ## The data
+#
+# LIBERO-Para holds {glue:text}`n_paraphrases` paraphrases of {glue:text}`n_tasks` tasks
+# ({glue:text}`n_distinct` distinct texts: some paraphrases recur under two taxonomy cells, and each
+# keeps its own episode). Its top level, `high`, says what was reworded: the action only (`act`,
+# {glue:text}`n_act` paraphrases), the object reference only (`obj`, {glue:text}`n_obj`), or both
+# (`comp`, {glue:text}`n_comp`). Its `mid` level, {glue:text}`n_mid_types` kinds in all, says how:
+# lexical changes (synonyms, added or dropped words), structural ones (coordination, subordination)
+# and pragmatic ones (a question, a hint, a need). The source also gives two similarities of each
+# paraphrase to its original: a keyword similarity `S_K` (embedding similarity of the content
+# words) and a structural similarity `S_T` (dependency-tree edit distance).
+#
+# The policy succeeded on {glue:text}`n_successes` of the {glue:text}`n_paraphrases` episodes,
+# {glue:text}`success_all:.1f` % (95 % interval {glue:text}`success_all_low:.1f` to
+# {glue:text}`success_all_high:.1f` %). Every interval in this chapter comes from one set of
+# {glue:text}`n_bootstrap` bootstrap replicates that draw the ten tasks with replacement and then,
+# within each drawn task, its paraphrases with replacement: paraphrases of one task share its scene
+# and its difficulty, so they are not independent, and the task is the unit that varies most. With
+# ten tasks, the intervals are wide; they are what the data support.
+
+# %% tags=["remove-input"]
+page.show_table(
+    data_table(study),
+    caption="LIBERO-Para's paraphrases per type of rewording, and the policy's success.")
+
+# %% [markdown]
+# ## Two galleries
+#
+# Each paraphrase is a query, and a ranker must retrieve its task from a gallery of task
+# instructions. The first gallery holds the {glue:text}`originals_tasks` original instructions, one
+# per task, in the wording LIBERO-Para paraphrased. The second adds every other LIBERO task file as a
+# distractor: {glue:text}`libero_texts` instructions of {glue:text}`libero_tasks` tasks, a library
+# the size of a real one, in which the same kitchen objects recur across many tasks. Two LIBERO-90
+# scenes read "turn on the stove" word for word; they name the same task as the LIBERO-Goal original
+# and join it rather than compete with it. Tasks carry LIBERO's ids, so a tie goes to a distractor,
+# never to the paraphrase's own task. Every ranker scores each distinct paraphrase once against each
+# gallery: the paper's five lexical rankers, MiniLM and the static embedding (WordLlama's token
+# table), the last two marked "not in paper".
+#
+# ## Retrieval per paraphrase type
+#
+# Accuracy is the share of paraphrases whose own task ranks first.
+
+# %% tags=["remove-input"]
+for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
+    page.show_table(accuracy_table(study, gallery, "high"),
+                      caption=f"Retrieval accuracy (%) (95 % interval) per paraphrase type, "
+                              f"gallery of {title}.")
+fig = figure_accuracy_by_type(study)
+plots.save_figure(fig, out, "accuracy_by_type")
+show_figure(
+    fig, "fig-policy-accuracy",
+    "Retrieval accuracy per ranker and paraphrase type, with 95 % intervals, in each gallery.",
+    "Two panels of dots with error bars: accuracy of each ranker for action, object and both "
+    "rewordings, for the 10-original and the 130-task gallery.")
+
+# %% [markdown]
+# In the 10-original gallery, {glue:text}`headline` retrieves {glue:text}`originals_acc:.1f` % of
+# the paraphrases (interval {glue:text}`originals_acc_low:.1f` to {glue:text}`originals_acc_high:.1f`);
+# the most accurate ranker there is {glue:text}`originals_best` at
+# {glue:text}`originals_best_acc:.1f` %. Among the 130 LIBERO files {glue:text}`headline` retrieves
+# {glue:text}`libero_acc:.1f` % (interval {glue:text}`libero_acc_low:.1f` to
+# {glue:text}`libero_acc_high:.1f`): the 10-original accuracy minus this one is {glue:text}`drop:.1f`
+# points (paired interval {glue:text}`drop_low:.1f` to {glue:text}`drop_high:.1f`), and that
+# difference's interval lies above zero, a loss to the distractors, for {glue:text}`drop_share`.
+# The best ranker among the 130 is
+# {glue:text}`libero_best` at {glue:text}`libero_best_acc:.1f` %.
+#
+# **What kind of rewording breaks retrieval?** Among the 130 files, {glue:text}`headline` retrieves
+# {glue:text}`libero_acc_act:.1f` % of the
+# action-only rewordings, {glue:text}`libero_acc_obj:.1f` % of the object-only ones and
+# {glue:text}`libero_acc_comp:.1f` % of those that reword both. The paired difference, action-only
+# minus both, is {glue:text}`libero_act_comp:.1f` points (interval
+# {glue:text}`libero_act_comp_low:.1f` to {glue:text}`libero_act_comp_high:.1f`), and its interval
+# lies above zero for {glue:text}`libero_act_comp_share`; object-only minus both lies above zero for
+# {glue:text}`libero_obj_comp_share`. Action-only against object-only, the question the taxonomy was
+# built for, lies above zero for {glue:text}`libero_act_obj_share`; for any other ranker it is
+# {glue:text}`unresolved`. Only {glue:text}`n_obj` paraphrases reword the object alone, against
+# {glue:text}`n_act` the action alone, so this comparison rests on the fewest paraphrases.
+# In the 10-original gallery the same comparisons give
+# {glue:text}`originals_act_comp_share` (action-only minus both) and
+# {glue:text}`originals_act_obj_share` (action-only minus object-only).
+#
+# LSA-32 and Word TF-IDF agree exactly in the 10-original gallery: LSA is fitted on the gallery, and
+# ten texts span at most ten dimensions, fewer than its 32, so it keeps the whole Word TF-IDF space.
+# The next table splits the paraphrases by the `mid` kind of change: lexical, structural and
+# pragmatic alone, and the action's and the object's change joined by `+` where both were reworded.
+# It gives {glue:text}`headline`'s accuracy in both galleries with its interval, and the range of all
+# rankers' accuracies among the 130 tasks (the intervals of every ranker are in `summary.json`).
+
+# %% tags=["remove-input"]
+page.show_table(
+    mid_table(study, headline(result)),
+    caption="Per kind of change (mid): the policy's success and retrieval accuracy (%), "
+            "each with its 95 % interval.")
+
+# %% [markdown]
+# ## Retrieval against the policy
+#
+# For each ranker, every paraphrase is either *retrieved* (its task ranks first) or *missed*. The
+# question is whether the policy's episode succeeds more often on the retrieved ones. The table gives
+# the success rate in each group, the gap between them (a risk difference, in points), its odds
+# ratio, and the same two measures *within task* (Mantel–Haenszel, each task a stratum). The
+# within-task measures answer the objection that some tasks are simply hard, for the policy and for
+# the ranker at once: they compare retrieved with missed paraphrases of the same task only.
+
+# %% tags=["remove-input"]
+for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
+    page.show_table(
+        association_table(study, gallery),
+        caption=f"The policy's success when each ranker retrieves the task and when it misses, "
+                f"gallery of {title}, with 95 % intervals.")
+fig = figure_success_by_retrieval(study)
+plots.save_figure(fig, out, "success_by_retrieval")
+show_figure(
+    fig, "fig-policy-success",
+    "The policy's success on the paraphrases each ranker retrieves and on those it misses, "
+    "with 95 % intervals, in each gallery.",
+    "Two panels of paired dots with error bars: policy success for retrieved and missed "
+    "paraphrases, per ranker.")
+
+# %% [markdown]
+# Among the 130 LIBERO files, the policy succeeds on {glue:text}`libero_success_retrieved:.1f` % of
+# the paraphrases that {glue:text}`headline` retrieves and on {glue:text}`libero_success_missed:.1f` %
+# of those it misses: a gap of {glue:text}`libero_gap:.1f` points (interval
+# {glue:text}`libero_gap_low:.1f` to {glue:text}`libero_gap_high:.1f`), so success is
+# {glue:text}`libero_gap_word`. The gap's interval lies above zero for {glue:text}`libero_gap_share`,
+# with gaps from {glue:text}`libero_gap_min:.1f` to {glue:text}`libero_gap_max:.1f` points. Within
+# task the gap is {glue:text}`libero_mh_gap:.1f` points (interval {glue:text}`libero_mh_gap_low:.1f`
+# to {glue:text}`libero_mh_gap_high:.1f`; odds ratio {glue:text}`libero_mh_odds_ratio:.1f`), above
+# zero for {glue:text}`libero_mh_share`. Within task, success is {glue:text}`libero_mh_word` for
+# {glue:text}`headline`: where that word is "higher when retrieved", the association holds between
+# paraphrases of one task and is not the work of a few hard tasks.
+#
+# In the 10-original gallery the gap of {glue:text}`headline` is {glue:text}`originals_gap:.1f`
+# points (interval {glue:text}`originals_gap_low:.1f` to {glue:text}`originals_gap_high:.1f`), above
+# zero for {glue:text}`originals_gap_share`, and within task above zero for
+# {glue:text}`originals_mh_share`. Pooled over tasks, a ranker that misses mostly on a task the
+# policy finds easy can hide an association; comparing within task removes that, which is why the
+# within-task share can exceed the pooled one.
+#
+# **For which kind of rewording?** The same gap, taken within each type of rewording, asks whether
+# retrieval flags the policy's failures among paraphrases that change the action only, the object
+# only, or both. Among the 130 LIBERO files, {glue:text}`headline`'s gap is
+# {glue:text}`libero_gap_act:.1f` points for action-only rewordings (interval
+# {glue:text}`libero_gap_act_low:.1f` to {glue:text}`libero_gap_act_high:.1f`),
+# {glue:text}`libero_gap_obj:.1f` for object-only ones ({glue:text}`libero_gap_obj_low:.1f` to
+# {glue:text}`libero_gap_obj_high:.1f`) and {glue:text}`libero_gap_comp:.1f` for those that reword
+# both ({glue:text}`libero_gap_comp_low:.1f` to {glue:text}`libero_gap_comp_high:.1f`). Success is
+# higher when retrieved, by the interval, for {glue:text}`libero_gap_act_share` among action-only
+# rewordings, {glue:text}`libero_gap_obj_share` among object-only ones and
+# {glue:text}`libero_gap_comp_share` among those that reword both. The policy itself succeeds on
+# {glue:text}`success_act:.1f` % of the action-only rewordings and {glue:text}`success_comp:.1f` % of
+# those that reword both: a paired difference of {glue:text}`success_act_minus_comp:.1f` points
+# (interval {glue:text}`success_act_minus_comp_low:.1f` to
+# {glue:text}`success_act_minus_comp_high:.1f`), {glue:text}`success_act_minus_comp_word`.
+
+# %% tags=["remove-input"]
+page.show_table(
+    type_gap_table(study, "libero"),
+    caption="Success when retrieved minus success when missed (points), within each type of "
+            "rewording, gallery of the 130 LIBERO task files, with 95 % intervals.")
+
+# %% [markdown]
+# ## Which signal predicts the policy's failures best?
+#
+# A retrieved-or-missed bit throws away how far off a paraphrase is. Each candidate signal below is a
+# number per paraphrase, oriented so that higher should mean failure: the ranker's negated margin
+# (its own task's score minus the best other task's), the source's keyword and structural
+# similarities, negated, and PRIDE's paraphrase distance `1 − (S_K + S_T)/2`, which LIBERO-Para
+# proposes for weighting episodes. The ROC AUC is the chance that a failed paraphrase scores above a
+# successful one: 0.5 is no information, 1 a perfect ranking. The *within-task* AUC counts only pairs
+# from one task, so a signal cannot score by telling hard tasks from easy ones. The last two columns
+# compare the best signal by point estimate with each other one, on the same replicates.
+
+# %% tags=["remove-input"]
+page.show_table(
+    auc_table(study, result["auc_comparisons"]["best"]),
+    caption="ROC AUC of each signal for the policy's failure, pooled and within task, with 95 % "
+            "intervals; the best pooled signal against each other one (paired).")
+_ = write_csv(out / "placements.csv", study.placements.frame)
+
+# %% [markdown]
+# Pooled over tasks, the highest AUC is {glue:text}`best_signal`'s, {glue:text}`auc_best:.3f`
+# (interval {glue:text}`auc_best_low:.3f` to {glue:text}`auc_best_high:.3f`). Its lead over the
+# runner-up, {glue:text}`second_signal`, is {glue:text}`best_minus_second:.3f` (interval
+# {glue:text}`best_minus_second_low:.3f` to {glue:text}`best_minus_second_high:.3f`):
+# {glue:text}`best_minus_second_word`. Against PRIDE's distance (AUC {glue:text}`auc_pride:.3f`) the
+# best margin leads by {glue:text}`best_margin_minus_pride:.3f` (interval
+# {glue:text}`best_margin_minus_pride_low:.3f` to {glue:text}`best_margin_minus_pride_high:.3f`):
+# {glue:text}`best_margin_minus_pride_word`; against the keyword similarity (AUC
+# {glue:text}`auc_keyword:.3f`) by {glue:text}`best_margin_minus_keyword:.3f`
+# ({glue:text}`best_margin_minus_keyword_word`). The best margin of the paper's five rankers,
+# {glue:text}`best_lexical_margin_signal` (AUC {glue:text}`auc_best_lexical_margin:.3f`), against
+# PRIDE's distance: {glue:text}`best_lexical_margin_minus_pride:.3f` (interval
+# {glue:text}`best_lexical_margin_minus_pride_low:.3f` to
+# {glue:text}`best_lexical_margin_minus_pride_high:.3f`), {glue:text}`best_lexical_margin_minus_pride_word`.
+# The structural similarity alone reaches an AUC of {glue:text}`auc_structural:.3f` (interval
+# {glue:text}`auc_structural_low:.3f` to {glue:text}`auc_structural_high:.3f`).
+#
+# Within task, the task-to-task differences in the policy's success no longer enter. The best there
+# is {glue:text}`within_best_signal` at {glue:text}`within_auc_best:.3f`
+# (interval {glue:text}`within_auc_best_low:.3f` to {glue:text}`within_auc_best_high:.3f`), against
+# PRIDE's distance at {glue:text}`within_auc_pride:.3f`: a paired lead of
+# {glue:text}`within_best_margin_minus_pride:.3f` (interval
+# {glue:text}`within_best_margin_minus_pride_low:.3f` to
+# {glue:text}`within_best_margin_minus_pride_high:.3f`), {glue:text}`within_best_margin_minus_pride_word`.
+# A ranker's margin needs no parser and no sentence encoder, which PRIDE's distance does; by the
+# book's rule, one signal is better than another only where the word above says "higher", and
+# "not resolved" means these ten tasks cannot tell them apart.
+#
+# ## What it does not show
+#
+# - **One policy.** Xiaomi-Robotics-0 is the one policy whose episodes LIBERO-Para publishes; other
+#   policies (the paper evaluates several) may fail on other wordings.
+# - **One seed, one episode per paraphrase.** Each outcome is a single rollout, not a success rate:
+#   an episode can fail for reasons that have nothing to do with the words (a grasp that slips), and
+#   that noise is in every number here. The paper's own figures average five seeds.
+# - **Ten tasks.** The tasks are the unit of the bootstrap, and ten of them give wide intervals; a
+#   verdict that is "not resolved" here may resolve with more tasks.
+# - **Association, not cause.** A paraphrase that is far from its original in words is both hard to
+#   retrieve and, it seems, hard to follow; neither failure causes the other.
+#
+# ## What we found
+#
+# On {glue:text}`n_paraphrases` paraphrases of {glue:text}`n_tasks` LIBERO-Goal tasks, with the 130
+# LIBERO task files as the gallery, the policy succeeds on {glue:text}`libero_success_retrieved:.1f` %
+# of the paraphrases {glue:text}`headline` retrieves and on {glue:text}`libero_success_missed:.1f` %
+# of those it misses: success is {glue:text}`libero_gap_word`
+# (gap {glue:text}`libero_gap:.1f` points, interval {glue:text}`libero_gap_low:.1f` to
+# {glue:text}`libero_gap_high:.1f`; {glue:text}`libero_gap_share` with the gap above zero; within
+# task {glue:text}`libero_mh_gap:.1f` points, {glue:text}`libero_mh_word`). Retrieval of action-only
+# rewordings minus that of rewordings of both action and object is {glue:text}`libero_act_comp:.1f`
+# points for {glue:text}`headline`, the interval above zero for {glue:text}`libero_act_comp_share`;
+# the policy succeeds on {glue:text}`success_act:.1f` % of the action-only rewordings against
+# {glue:text}`success_comp:.1f` % of those that reword both ({glue:text}`success_act_minus_comp_word`
+# by the paired interval). Within the paraphrases that reword both, the gap's interval lies above
+# zero for {glue:text}`libero_gap_comp_share` ({glue:text}`libero_gap_comp:.1f` points for
+# {glue:text}`headline`). As a signal of failure, the best
+# ranker margin reaches an AUC of {glue:text}`auc_best_margin:.3f` against {glue:text}`auc_pride:.3f` for PRIDE's
+# distance; the difference is {glue:text}`best_margin_minus_pride_word`. The chapter ran in
+# {glue:text}`seconds:.0f` s.
+
+# %% tags=["remove-input"]
+write_json(out / "summary.json", {**result, "seconds": None})
+assert result["data"]["n_paraphrases"] == len(study.paraphrases) and result["data"]["n_tasks"] >= 2
+assert all(0 <= r["estimate"] <= 100 for r in result["accuracy"])
+bounds = [(r["low"], r["high"]) for r in result["accuracy"] + result["associations"]]
+assert all(low <= high for low, high in bounds if low == low and high == high)
+assert all(0 <= a <= 1 for a, _, _ in result["aucs"].values())
+assert result["galleries"]["libero"]["tasks"] > result["galleries"]["originals"]["tasks"]

@@ -1,0 +1,155 @@
+"""Retrieval beside the policy (robotask.retrieval.policy): each computation on small synthetic inputs, and the
+study on the committed data with one fast ranker."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from robotask.errors import RobotaskError
+from robotask.retrieval.policy import (
+    association,
+    by_type,
+    discrimination,
+    paraphrases,
+    phrases,
+    resampling,
+    run_policy_study,
+    values,
+)
+
+ONE = np.ones((1, 8))
+
+
+def test_two_stage_weights_resample_whole_tasks_then_their_paraphrases():
+    groups = np.array(["a"] * 3 + ["b"] * 3 + ["c"] * 3)
+    w = resampling.two_stage_weights(groups, 200, seed=5)
+    assert w.shape == (200, 9) and np.array_equal(w, resampling.two_stage_weights(groups, 200, seed=5))
+    assert (w.sum(axis=1) == 9).all()  # three tasks of three drawn each time
+    per_task = w.reshape(200, 3, 3).sum(axis=2)
+    assert set(np.unique(per_task)) <= {0, 3, 6, 9}  # a task is drawn whole, 0 to 3 times
+    assert (per_task == 0).any()  # some replicates leave a task out
+    with pytest.raises(RobotaskError, match="n_bootstrap must be at least 1"):
+        resampling.two_stage_weights(groups, 0, seed=5)
+
+
+def test_interval_is_the_percentile_interval_without_nan():
+    iv = resampling.interval(1.0, np.r_[np.arange(101.0), np.nan])
+    assert (iv.estimate, iv.low, iv.high) == pytest.approx((1.0, 2.5, 97.5))
+
+
+def test_auc_perfect_reversed_tied_and_as_sklearn():
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    assert discrimination.weighted_auc(np.arange(8.0), y, ONE)[0] == 1.0
+    assert discrimination.weighted_auc(-np.arange(8.0), y, ONE)[0] == 0.0
+    assert discrimination.weighted_auc(np.zeros(8), y, ONE)[0] == 0.5
+    rng = np.random.default_rng(1)
+    x, yy = np.round(rng.normal(size=300), 1), rng.integers(0, 2, 300)
+    w = rng.integers(0, 3, (1, 300)).astype(float)
+    rows = np.repeat(np.arange(300), w[0].astype(int))
+    assert discrimination.weighted_auc(x, yy, w)[0] == pytest.approx(roc_auc_score(yy[rows], x[rows]))
+
+
+def test_within_task_auc_ignores_a_signal_that_only_tells_tasks_apart():
+    task = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    failure = np.array([1, 1, 1, 0, 1, 0, 0, 0])  # task 0 fails more
+    by_task = task.astype(float)  # constant within a task: no information there
+    assert discrimination.weighted_auc(-by_task, failure, ONE)[0] == 0.75  # (9 + 12 ties / 2) / 16 pairs
+    assert discrimination.weighted_auc(-by_task, failure, ONE, task)[0] == 0.5
+
+
+def test_pride_distance():
+    assert discrimination.pride_distance(np.array([1.0, 0.4]), np.array([1.0, 0.8])).tolist() == pytest.approx([0, 0.4])
+
+
+def test_association_perfect_none_and_confounded_by_task():
+    retrieved = np.array([1, 1, 1, 1, 0, 0, 0, 0])
+    out = association.association_measures(ONE, retrieved, retrieved, np.zeros(8))
+    assert out["success_retrieved"].estimate == 100 and out["gap"].estimate == 100 and out["mh_gap"].estimate == 100
+    none = association.association_measures(ONE, retrieved, np.array([1, 0, 1, 0, 1, 0, 1, 0]), np.zeros(8))
+    assert none["gap"].estimate == 0 and none["odds_ratio"].estimate == 1 and none["mh_gap"].estimate == 0
+    # task 0 mostly retrieved and task 1 mostly missed; within each task a retrieved paraphrase succeeds
+    # a third less often, which pooling over the two tasks hides (crude gap 0, within-task gap -33 points)
+    task = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    hit = np.array([1, 1, 1, 0, 0, 0, 0, 1])
+    success = np.array([1, 1, 0, 1, 0, 0, 1, 0])
+    out = association.association_measures(ONE, hit, success, task)
+    crude_gap = 100 * (2 / 4 - 2 / 4)
+    assert out["gap"].estimate == pytest.approx(crude_gap)
+    assert out["mh_gap"].estimate == pytest.approx(-100 / 3)
+
+
+def test_gap_by_type_and_success_difference():
+    retrieved = np.array([1, 1, 0, 0, 1, 1, 0, 0])
+    success = np.array([1, 1, 0, 0, 1, 0, 1, 0])
+    masks = {"a": np.arange(8) < 4, "b": np.arange(8) >= 4}
+    gaps = association.gap_by_type(np.ones((3, 8)), retrieved, success, masks)
+    assert gaps["a"].estimate == 100 and gaps["b"].estimate == 0 and gaps["a"].low == gaps["a"].high == 100
+    para = pd.DataFrame({"high": ["act"] * 4 + ["comp"] * 4, "success": success})
+    diff = by_type.success_difference(para, np.ones((2, 8)), "act", "comp")
+    assert diff.estimate == 0 and diff.low == diff.high == 0
+
+
+def test_verdict_words_come_from_the_interval():
+    assert phrases.gap_word(resampling.Interval(20, 5, 40)) == "higher when retrieved"
+    assert phrases.gap_word(resampling.Interval(20, -1, 40)) == "not resolved"
+    assert phrases.odds_word(resampling.Interval(3, 1.2, 9)) == "above 1"
+    assert phrases.share(["higher", "not resolved", "higher"], "higher") == "2 of 3 rankers"
+    assert phrases.signal_label("margin:libero:char") == "Char TF-IDF margin, 130 LIBERO tasks"
+
+
+def test_galleries_name_the_libero_goal_tasks():
+    para = paraphrases.load_paraphrases()
+    assert len(para) == 4092 and para["task"].nunique() == 10
+    assert set(para["task"]) == {f"libero_goal/{t}" for t in ["open_the_middle_drawer_of_the_cabinet",
+                                 "open_the_top_drawer_and_put_the_bowl_inside",
+                                 "push_the_plate_to_the_front_of_the_stove",
+                                 "put_the_bowl_on_the_plate", "put_the_bowl_on_the_stove",
+                                 "put_the_bowl_on_top_of_the_cabinet", "put_the_cream_cheese_in_the_bowl",
+                                 "put_the_wine_bottle_on_the_rack", "put_the_wine_bottle_on_top_of_the_cabinet",
+                                 "turn_on_the_stove"]}
+    assert paraphrases.gallery_sizes(paraphrases.gallery_frame(para, "originals")) == {"tasks": 10, "texts": 10}
+    libero = paraphrases.gallery_frame(para, "libero")
+    assert paraphrases.gallery_sizes(libero) == {"tasks": 128, "texts": 130}  # two scenes' "turn on the stove" join
+    assert (libero["task"] == "libero_goal/turn_on_the_stove").sum() == 3
+
+
+def test_study_is_deterministic_and_feeds_the_home_page():
+    a = run_policy_study(rankers=["bm25"], n_bootstrap=30, seed=7)
+    b = run_policy_study(rankers=["bm25"], n_bootstrap=30, seed=7)
+    sa, sb = values.summary(a, 7), values.summary(b, 7)
+    sa.pop("seconds"), sb.pop("seconds")
+    assert json.dumps(sa, sort_keys=True) == json.dumps(sb, sort_keys=True)
+    s = json.loads(json.dumps(values.summary(a, 7)))
+    home = values.policy_answer_values(s)
+    assert values.policy_answer_values(None) == {}
+    assert home["policy_n_paraphrases"] == "4,092" and home["policy_headline"] == "BM25"
+    assert home["policy_libero_gap_word"] in ("higher when retrieved", "lower when retrieved", "not resolved")
+    glued = values.policy_values(s)
+    assert glued["originals_tasks"] == 10 and glued["libero_tasks"] == 128
+    assert glued["libero_acc_low"] <= glued["libero_acc"] <= glued["libero_acc_high"]
+
+
+def test_tables_and_figures_of_a_small_study():
+    import matplotlib.pyplot as plt
+
+    from robotask.retrieval.policy import figures, tables
+
+    study = run_policy_study(rankers=["bm25", "char"], n_bootstrap=20, seed=3)
+    mid = tables.mid_table(study, "char")
+    assert len(mid) == study.paraphrases["mid"].nunique() and mid["Paraphrases"].sum() == 4092
+    high = tables.accuracy_table(study, "libero", "high")
+    assert list(high.columns) == ["Ranker", "all", "comp (both reworded)", "act (action reworded)",
+                                  "obj (object reworded)"]
+    assoc = tables.association_table(study, "originals")
+    assert assoc["Ranker"].tolist() == ["BM25", "Char TF-IDF"]
+    auc = tables.auc_table(study, "pride")
+    assert len(auc) == 3 + 2 * 2 and auc.set_index("Signal").at["PRIDE paraphrase distance", "Best against this"] == "—"
+    for draw in (figures.figure_accuracy_by_type, figures.figure_success_by_retrieval):
+        fig = draw(study)
+        assert len(fig.axes) == 2
+        plt.close(fig)
