@@ -50,6 +50,7 @@ def macro_micro(per_trial: pd.DataFrame) -> pd.DataFrame:
     its 95 % Student-t interval over the galleries (``low``, ``high``), from :func:`one_wording`'s frame."""
     rows = []
     for name, g in per_trial.groupby("ranker", sort=False):
-        iv = paired_interval(g["macro"].to_numpy(), g["accuracy"].to_numpy())
+        diff = np.round(g["macro"].to_numpy(float) - g["accuracy"].to_numpy(float), 9)  # no rounding noise
+        iv = paired_interval(diff, np.zeros_like(diff))
         rows.append((name, g["accuracy"].mean(), g["macro"].mean(), iv.mean, iv.low, iv.high))
     return pd.DataFrame(rows, columns=["ranker", "micro", "macro", "difference", "low", "high"])
