@@ -161,9 +161,11 @@ glue_values(n_claims=len(words), matched_text=count(n_matched_trials, "matched g
 # ({glue:text}`open_robocasa` not resolved), RoboTwin with object names {glue:text}`held_robotwin`
 # ({glue:text}`open_robotwin` not resolved), with the placeholder
 # {glue:text}`held_robotwin_placeholder` ({glue:text}`open_robotwin_placeholder` not resolved).
-# A claim that is not resolved is neither confirmed nor refuted: the galleries of this run cannot
-# tell the two rankers apart, which on a small library such as RoboCasa
-# ({glue:text}`tasks_robocasa` tasks) is the common case.
+# A claim that is not resolved is neither confirmed nor refuted: the rankers it compares differ by
+# less than the gallery-to-gallery noise of their difference, so the galleries of this run cannot
+# order them. More galleries would narrow the interval; a gap that matters in practice would not
+# need them. Read the evidence column for the size of each gap: a difference of a few tenths of a
+# point between two rankers is not a reason to prefer one of them.
 #
 # ## The wording budget
 #
@@ -219,12 +221,14 @@ page.show_table(plateau.reset_index(names="Ranker"),
 # *Whether the order changes.* At each k the leader is named only where its lead over the
 # runner-up is resolved (95 % interval of the paired difference above zero): on RoboTwin
 # {glue:text}`leaders_robotwin`; on RLBench-full {glue:text}`leaders_rlbench_full`; on CALVIN
-# {glue:text}`leaders_calvin`. So the order {glue:text}`order_robotwin` with k on RoboTwin,
-# {glue:text}`order_rlbench_full` on RLBench-full and {glue:text}`order_calvin` on CALVIN.
+# {glue:text}`leaders_calvin`. Does the leader change with k? On RoboTwin:
+# {glue:text}`order_robotwin`; on RLBench-full: {glue:text}`order_rlbench_full`; on CALVIN:
+# {glue:text}`order_calvin`. A change counts only between two resolved leaders; a k where the top
+# two are inside each other's noise names no leader at all.
 #
 # *Why Word TF-IDF and LSA-32 share a row.* Where a gallery holds at most
-# {glue:text}`lsa_dims` texts (k = 1 on a library with that few eligible tasks, and the two smallest
-# library sizes below), LSA keeps every dimension of the gallery's word TF-IDF space, and a cosine
+# {glue:text}`lsa_dims` texts (at k = 1 on a library with few eligible tasks, and at the library
+# sizes below up to that number), LSA keeps every dimension of the gallery's word TF-IDF space, and a cosine
 # in that space ranks the gallery exactly as word TF-IDF's cosine does (`tests/test_rankers.py`
 # checks it): the two rankers give the same answer to every query, not merely similar accuracies.
 #
@@ -273,20 +277,20 @@ page.show_table(S.slope_table(res.size), digits=2,
                 caption="Change of accuracy (points) per doubling of the candidate tasks.")
 
 # %% [markdown]
-# **Reading the curves.** As the gallery grows, accuracy {glue:text}`falls`: Char TF-IDF goes from
+# **Reading the curves.** Char TF-IDF's accuracy as the gallery grows: {glue:text}`falls`. It goes from
 # {glue:text}`acc_small:.1f` % at n = {glue:text}`n_min` to {glue:text}`acc_large:.1f` % at
 # n = {glue:text}`n_all`, {glue:text}`slope_char` points per doubling of n (95 % interval
 # {glue:text}`slope_lo` to {glue:text}`slope_hi`). Over the smaller half of the sizes it is
 # {glue:text}`slope_small` points per doubling and over the larger half {glue:text}`slope_large`;
-# paired by series, the curve is {glue:text}`size_shape`. Across rankers the change per doubling runs
+# whether the curve bends, paired by series: {glue:text}`size_shape`. Across rankers the change per doubling runs
 # from {glue:text}`slope_min` points ({glue:text}`steepest`) to {glue:text}`slope_max` points
 # ({glue:text}`flattest`); their difference, paired by series, runs from {glue:text}`steep_lo` to
-# {glue:text}`steep_hi` points: {glue:text}`steep_sure`.
+# {glue:text}`steep_hi` points, so that order is {glue:text}`steep_sure`.
 #
 # *Whether the best ranker changes.* Naming a leader only where its lead over the runner-up is
-# resolved: {glue:text}`size_leaders`. At the smallest size the leader is
-# {glue:text}`best_small`, at all {glue:text}`n_all` tasks {glue:text}`best_large`, so the best
-# ranker at a few tasks {glue:text}`best_stays` best. A ranker that falls more slowly can overtake
+# resolved: {glue:text}`size_leaders`. The leader at the smallest size: {glue:text}`best_small`; at
+# all {glue:text}`n_all` tasks: {glue:text}`best_large`. Does the best ranker at a few tasks stay
+# best at all of them? {glue:text}`best_stays`. A ranker that falls more slowly can overtake
 # one that starts higher, which is why the slope matters as much as the accuracy on a small
 # benchmark.
 #
@@ -352,13 +356,15 @@ page.show_table(cost, digits=3, caption=("Time to index the pooled gallery, quer
 # {glue:text}`helps_calvin` ({glue:text}`gain_calvin` points to k = {glue:text}`kmax_calvin`).
 # The rankers first reach nine tenths of their best accuracy at {glue:text}`plateau_robotwin` on
 # RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and {glue:text}`plateau_calvin` on
-# CALVIN: a task needs that many wordings for most of the gain. The leading ranker
-# {glue:text}`order_robotwin` with k on RoboTwin ({glue:text}`leaders_robotwin`).
+# CALVIN: a task needs that many wordings for most of the gain. Does the leading ranker change with
+# k on RoboTwin? {glue:text}`order_robotwin` ({glue:text}`leaders_robotwin`).
 #
-# **How does retrieval fall as the library grows?** Accuracy {glue:text}`falls`: for Char TF-IDF
-# by {glue:text}`slope_char` points per doubling of the candidate tasks (95 % interval
+# **How does retrieval fall as the library grows?** Char TF-IDF's accuracy {glue:text}`falls` by
+# {glue:text}`slope_char` points per doubling of the candidate tasks (95 % interval
 # {glue:text}`slope_lo` to {glue:text}`slope_hi`), from {glue:text}`acc_small:.1f` % at
-# {glue:text}`n_min` tasks to {glue:text}`acc_large:.1f` % at {glue:text}`n_all`; the curve is
-# {glue:text}`size_shape`. The leader is {glue:text}`best_small` at the smallest size and
-# {glue:text}`best_large` at all tasks: the best ranker at a few tasks {glue:text}`best_stays` best
-# at {glue:text}`n_all`.
+# {glue:text}`n_min` tasks to {glue:text}`acc_large:.1f` % at {glue:text}`n_all`; whether it bends:
+# {glue:text}`size_shape`. The leader at the smallest size: {glue:text}`best_small`; at all tasks:
+# {glue:text}`best_large`. Does the best ranker at a few tasks stay best at {glue:text}`n_all`?
+# {glue:text}`best_stays`. Every one of these words comes from a 95 % interval over
+# {glue:text}`size_text` per size; where it says "not resolved", the draws of this run cannot
+# order the rankers, and the table of bands shows by how little they differ.

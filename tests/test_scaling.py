@@ -171,7 +171,7 @@ def test_readings_of_the_curves():
                          for r, a, s in (("char", 90.0, 10.0 + d % 2), ("bm25", 95.0, 15.0))])
     got = values.size_readings(size)
     assert (got["slope_char"], got["falls"], got["n_all"]) == ("−10.5", "falls", 32)
-    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "does not stay"
+    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "no"
     assert got["steepest"] == "BM25" and got["steep_sure"] == "resolved"
     assert got["size_leaders"] == "BM25 at n = 8, not resolved at n = 16, Char TF-IDF at n = 32"
     su = pd.DataFrame([{"trial": t, "ranker": "char", "queries": q, "accuracy": a + t}

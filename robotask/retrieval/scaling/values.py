@@ -65,7 +65,7 @@ def size_readings(size: pd.DataFrame, ranker: str = "char") -> dict:
             "steep_lo": _signed(gap.low), "steep_hi": _signed(gap.high),
             "steep_sure": verdict(gap.low, gap.high, above=UNRESOLVED, below="resolved"),
             "best_small": first, "best_large": last, "size_leaders": leaders_by(leads, "n"),
-            "best_stays": UNRESOLVED if UNRESOLVED in (first, last) else "stays" if first == last else "does not stay"}
+            "best_stays": UNRESOLVED if UNRESOLVED in (first, last) else "yes" if first == last else "no"}
 
 
 def seen_unseen_readings(su: pd.DataFrame, ranker: str = "char") -> dict:
