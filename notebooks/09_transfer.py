@@ -103,7 +103,10 @@ if set(keys) - set(runs):
 # **How this chapter decides.** Every word that compares two rankers ("leads", "holds", "does not
 # hold") comes from the 95 % interval of their paired difference over the galleries that produced
 # both numbers (`robotask.words`): where the interval includes zero the comparison is **not
-# resolved**, however far apart the two means look.
+# resolved**, however far apart the two means look. The percentile bands in the tables describe how
+# one ranker's score spreads over galleries; they do not decide anything. The deciding interval is
+# that of a *difference* within the same galleries, usually much narrower than either band, because
+# a gallery that is hard for one ranker tends to be hard for the others too.
 #
 # ## Table 2 on each library
 #
@@ -131,9 +134,10 @@ P.glue_values(**P.by_library("best", dict(zip(runs, leaders["Verdict"])), keys))
 # sense: RLBench-62, {glue:text}`best_rlbench62`; RLBench-full at task level,
 # {glue:text}`best_rlbench_task`; at variation level, {glue:text}`best_rlbench_variation`; CALVIN,
 # {glue:text}`best_calvin`. A ranking that held everywhere would name the same resolved leader on
-# every library. The accuracies themselves can fall with the number of labels a query has to choose
-# from and with how alike their texts are, so a lower mean on a larger library says nothing by
-# itself about which ranker is better.
+# every library; a library where the top two are inside each other's noise names none, which says
+# that the paper's ordering cannot be read there, not that it is reversed. The accuracies themselves
+# can fall with the number of labels a query has to choose from and with how alike their texts
+# are, so a lower mean on a larger library says nothing by itself about which ranker is better.
 #
 # ## Paired comparisons
 #
@@ -236,7 +240,10 @@ P.glue_values(n_claims=len(held), all_hold=P.where_all_hold(held), **P.by_librar
 # {glue:text}`held_calvin` ({glue:text}`open_calvin` not resolved). All of them hold on
 # {glue:text}`all_hold`. A claim that holds on the paper's corpus and fails on the others is a
 # property of that corpus, not of the rankers; a claim that is not resolved is neither, and needs
-# more galleries or a larger effect to decide.
+# more galleries or a larger effect to decide. The two claims about a second description rest on
+# the {glue:text}`n_matched_trials_text` of the matched study rather than the
+# {glue:text}`n_trials` one-description galleries, and on the labels with at least three texts
+# only, so their intervals are the wider ones.
 #
 # ## Variation level: near-identical texts
 #
