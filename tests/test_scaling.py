@@ -177,3 +177,14 @@ def test_readings_of_the_curves():
     su = pd.DataFrame([{"trial": t, "ranker": "char", "queries": q, "accuracy": a + t}
                        for t in range(5) for q, a in (("seen", 80.0), ("unseen", 79.0 + (t % 2) * 3))])
     assert values.seen_unseen_readings(su)["su_reading"] == "not resolved"
+
+
+def test_task_mean_is_the_pandas_macro():
+    import numpy as np
+
+    from robotask.retrieval.scaling.averages import task_mean
+
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 7, 200) * 3  # sparse task numbers: absent tasks do not count
+    ok = rng.random(200) < 0.6
+    assert task_mean(ok, truth) == pytest.approx(100 * pd.Series(ok).groupby(truth).mean().mean())

@@ -16,6 +16,7 @@ from ..protocol.draws import Corpus, check_corpus, design_rows, draw_permutation
 from ..protocol.study import predict
 from ..rankers.lexical import TextIndex
 from ..rankers.registry import check_rankers, score
+from .averages import task_mean
 
 COLUMNS = ["trial", "k", "ranker", "n_queries", "n_correct", "accuracy", "macro"]
 
@@ -72,7 +73,7 @@ def run_matched(corpus: Corpus, ks: list[int], rankers: list[str], n_trials: int
                     sim = score(name, texts[g_rows].tolist(), texts[q_rows].tolist(), index=index)
                     pred, _ = predict(sim, g_task, n_tasks)
                     ok = pred == truth
-                    macro = 100.0 * float(pd.Series(ok).groupby(truth).mean().mean())
+                    macro = task_mean(ok, truth)
                     rows.append((trial, k, name, len(ok), int(ok.sum()), 100.0 * ok.mean(), macro))
     return pd.DataFrame(rows, columns=COLUMNS)
 
