@@ -127,6 +127,8 @@ def test_curve_tables():
                          "accuracy": [90.0, 80.0, 70.0, 90.0, 85.0, 80.0]})
     assert list(tables.series_slopes(size)["bm25"]) == pytest.approx([-10.0, -5.0])
     assert tables.slope_interval(size, "bm25").mean == pytest.approx(-7.5)
+    row = tables.slope_table(size).iloc[0]
+    assert row["Points per doubling"] == pytest.approx(-7.5) and row["95 % interval"] == "−39.27 to +24.27"
     small, large, bend = tables.bend_interval(size, "bm25")  # three sizes: the middle one is in both halves
     assert (small.mean, large.mean, bend.mean) == pytest.approx((-7.5, -7.5, 0.0))
     wide = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.0, 1.5, 2.0], "c": [0.0, 0.0, 0.0]})

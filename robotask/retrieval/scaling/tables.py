@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...words import PairedInterval, paired_interval
+from ...words import PairedInterval, paired_interval, pp
 from ..rankers.registry import display
 
 
@@ -81,5 +81,5 @@ def slope_table(curve: pd.DataFrame) -> pd.DataFrame:
     for name, s in series_slopes(curve).items():
         iv = paired_interval(s.to_numpy(float), np.zeros(len(s)))
         rows.append({"Ranker": display(name), "Points per doubling": iv.mean,
-                     "95 % interval": f"{iv.low:.2f} to {iv.high:.2f}"})
+                     "95 % interval": f"{pp(iv.low, 2, unit='')} to {pp(iv.high, 2, unit='')}"})
     return pd.DataFrame(rows)
