@@ -55,7 +55,7 @@ from robotask.retrieval import scaling as S
 from robotask.retrieval.presentation import glue_values, label
 from robotask.retrieval.protocol import load_study_corpus
 from robotask.retrieval.rankers import PAPER_SETTINGS, display
-from robotask.words import count
+from robotask.words import count, pp
 
 plots.use_style()
 page = Page("09_libraries")
@@ -310,7 +310,7 @@ worst = mm.loc[mm["difference"].abs().idxmax()]
 glue_values(gap=float(worst["difference"]), gap_library=S.TITLES[worst["library"]],
             gap_ranker=label(worst["ranker"]), mm_where=S.disagree_where(mm, S.TITLES),
             rf_max=int(sizes.max()), rf_median=f"{sizes.median():g}")
-mm["interval"] = [f"{lo:.1f} to {hi:.1f}" for lo, hi in zip(mm["low"], mm["high"])]
+mm["interval"] = [f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])]
 mm["library"], mm["ranker"] = mm["library"].map(S.TITLES), mm["ranker"].map(display)
 page.show_table(mm[["library", "ranker", "micro", "macro", "difference", "interval"]], digits=1,
                 caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "
