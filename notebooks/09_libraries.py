@@ -21,27 +21,24 @@
 # size:** as the gallery grows from a handful of tasks to all of them, how fast does accuracy fall,
 # and does the best ranker stay best?
 #
-# The data are the instruction texts of five public libraries: RoboCasa (`data/robocasa`), RoboTwin 2.0
-# with its object slots filled by object names and by a neutral placeholder (`data/robotwin`), every
-# RLBench task file (`data/rlbench/full`), CALVIN (`data/calvin`) and LIBERO (`data/libero`, one
-# instruction per file). Every gallery is drawn by the paper's protocol: seeded permutations per
-# task, a task scored by the maximum over its indexed texts, ties to the first task in sorted order.
-# Beside the paper's lexical rankers runs a static-embedding ranker (WordLlama's shipped token table,
-# mean-pooled, no network, no torch), marked "not in paper".
+# Every gallery is drawn by the paper's protocol: seeded permutations per task, a task scored by the
+# maximum over its indexed texts, ties to the first task in sorted order. Beside the paper's lexical
+# rankers runs a static-embedding ranker, *Static emb.* (WordLlama's shipped token table, each text
+# the mean of its tokens' vectors, no network, no torch), marked "not in paper".
 #
-# - **Inputs:** the corpora above. **Outputs:** the figures, the tables and `summary.json` in the output folder.
+# - **Inputs:** the corpora of the table below. **Outputs:** the figures, the tables and
+#   `summary.json` in the output folder.
 
 # %% tags=["parameters"]
 seed: int = 413  # seed of every draw (paper: 413)
-rankers: list = [  # ids in registry.RANKERS; must hold bm25 and char
-    "bm25", "word", "char", "word_char", "lsa", "static",
-]
-n_trials: int = 40  # one-wording galleries per new library for Table 2
-budget_trials: int = 3  # galleries per k in the wording budget (also seen/unseen, macro/micro)
+rankers: list = ["bm25", "word", "char", "word_char", "lsa", "static"]  # must hold bm25 and char
+n_trials: int = 80  # one-wording galleries per new library for Table 2 (paper: 80)
+n_matched_trials: int = 30  # matched k = 1 vs 2 galleries for the claims (paper: 30)
+budget_trials: int = 20  # galleries per k in the wording budget (also seen/unseen)
 ks: list = [1, 2, 4, 8, 16, 32]  # wordings indexed per task
 budget_libraries: list = ["robotwin", "rlbench_full", "calvin"]  # libraries of the wording budget
 min_budget_tasks: int = 8  # a k is studied where at least this many tasks have k + 1 texts
-size_draws: int = 3  # galleries per library size n
+size_draws: int = 20  # galleries per library size n
 size_steps: int = 6  # log-spaced library sizes
 size_min: int = 8  # smallest library size
 output_dir: str = ""  # result folder (empty: _build/results/09_libraries)
@@ -54,67 +51,84 @@ import pandas as pd
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
 from robotask.io import write_json
+from robotask.retrieval import scaling as S
 from robotask.retrieval.presentation import glue_values, label
-from robotask.retrieval.rankers import display
-from robotask.retrieval.scaling import (NEW, TITLES, band_table, budget_figure, budget_readings,
-                                        cost_figure, direction, disagree_where, leader,
-                                        library_claims, plateau_k, read, run_all, share_phrase,
-                                        size_figure, size_readings, slope_per_doubling, summary)
-from robotask.words import count
+from robotask.retrieval.protocol import load_study_corpus
+from robotask.retrieval.rankers import PAPER_SETTINGS, display
+from robotask.words import count, pp
 
 plots.use_style()
 page = Page("09_libraries")
 out = page.output_dir(output_dir)
 t0 = time.perf_counter()
-res = run_all(
-    seed=seed, rankers=rankers, n_trials=n_trials, budget_trials=budget_trials, ks=ks,
-    budget_libraries=budget_libraries, min_budget_tasks=min_budget_tasks,
-    size_draws=size_draws, size_steps=size_steps, size_min=size_min)
+res = S.run_all(seed=seed, rankers=rankers, n_trials=n_trials, n_matched_trials=n_matched_trials,
+                budget_trials=budget_trials, ks=ks, budget_libraries=budget_libraries,
+                min_budget_tasks=min_budget_tasks, size_draws=size_draws, size_steps=size_steps,
+                size_min=size_min)
 seconds = time.perf_counter() - t0
-chapter_summary = summary(res)
+chapter_summary = S.summary(res)
 _ = write_json(out / "summary.json", chapter_summary)
-scored = [c.groupby("ranker")["n_queries"].sum() for c in
-          [*res.budget.values(), *res.per_trial.values(), *res.second.values(), res.size]]
-glue_values(n_scored=f"{int(sum(s.iloc[0] for s in scored)):,}", seconds=seconds,
-            n_rankers=len(rankers), q_per_s=f"{res.cost['queries_per_second'].min():,.0f}")
+frames = {k: S.read(k) for k in S.PATHS}
+libs = S.library_table(frames)
+page.show_table(libs, caption="The instruction libraries of this chapter, as committed in `data/`.")
+n_of, n06 = dict(zip(libs["Library"], libs["Tasks"])), len(set(load_study_corpus("").texts))
+glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinct texts'].sum():,}",
+            minilm_factor=libs["Distinct texts"].sum() / n06,
+            **{f"tasks_{k}": n_of[S.TITLES[k]] for k in S.PATHS})
 
 # %% [markdown]
-# **What this chapter costs, and why MiniLM is not in it.** The studies below score
-# {glue:text}`n_scored` (gallery, query) pairs per ranker, for {glue:text}`n_rankers` rankers, in
-# {glue:text}`seconds:.0f` s on this machine; the slowest of these rankers still scores
-# {glue:text}`q_per_s` queries a second (the cost table at the end). MiniLM, the sentence embedding
-# of chapter 06, has to run a transformer over every distinct text, and chapter 06 measures how much
-# longer that takes than the lexical rankers on the paper's small corpus. Multiplied by this
-# chapter's volume, it would exceed the book's time budget (all chapters together in ten minutes on
-# two cores), so this chapter leaves MiniLM out. The static-embedding ranker stands in for the
-# embedding family: its vectors come from a table lookup rather than a network.
+# ## The libraries
+#
+# The table lists the instruction texts of five public libraries: RoboCasa
+# {cite}`nasiriany2024robocasa` (`data/robocasa`), RoboTwin 2.0 {cite}`chen2025robotwin`
+# (`data/robotwin`) with its object slots filled once by object names and once by a neutral
+# placeholder, every RLBench task file {cite}`james2020rlbench` (`data/rlbench/full`, task level),
+# CALVIN {cite}`mees2022calvin` (`data/calvin`) and LIBERO {cite}`liu2023libero` (`data/libero`,
+# one instruction per task file). Each `data/<library>/README.md` gives the extraction command and
+# its rules; the revision column is the commit each was read from.
+#
+# **The pooled library** of the size study joins RoboCasa ({glue:text}`tasks_robocasa` tasks),
+# RoboTwin with object names ({glue:text}`tasks_robotwin`), RLBench-full
+# ({glue:text}`tasks_rlbench_full`), CALVIN ({glue:text}`tasks_calvin`) and LIBERO
+# ({glue:text}`tasks_libero`), with labels kept distinct per library (`<library>/<task>`): the
+# {glue:text}`n_all` tasks of the largest gallery. The placeholder fill of RoboTwin is left out of
+# the pool, as it repeats RoboTwin's tasks.
+#
+# **Why MiniLM is not in this chapter.** The studies below draw from {glue:text}`n_distinct`
+# distinct texts (the table's column, summed) and take {glue:text}`seconds:.0f` s for
+# {glue:text}`n_rankers` rankers, every text tokenised and embedded once. MiniLM, the sentence
+# embedding of chapter 06, would also embed each distinct text once; chapter 06 measures what that
+# costs: its {glue:text}`chapters/06_sentence_embeddings.ipynb::n_distinct:d` distinct descriptions
+# take {glue:text}`chapters/06_sentence_embeddings.ipynb::t_load:.1f` s, loading the model included.
+# This chapter has about {glue:text}`minilm_factor:.0f` times as many texts, so MiniLM would add
+# roughly that many times chapter 06's embedding time to a book that must build in ten minutes on
+# two cores. The static-embedding ranker stands in for the embedding family: its vectors come from a
+# table lookup, not a network.
 #
 # ## Table 2 on the new libraries
 #
-# Each new library gets the paper's one-wording galleries: the first shuffled wording of each task
-# is indexed and all its other wordings are queries.
+# Each new library gets the paper's protocol: {glue:text}`n_gal` one-wording galleries, the first
+# shuffled wording of each task indexed and all its other wordings queried, primary scoring.
 
 # %% tags=["remove-input"]
 t2 = {k: v.set_index("ranker")["mean"] for k, v in res.table2.items()}
-table = pd.DataFrame({TITLES[k]: v for k, v in t2.items()})
+table = pd.DataFrame({S.TITLES[k]: v for k, v in t2.items()})
 table.index = [display(r) for r in table.index]
 page.show_table(table.reset_index(names="Ranker"), digits=1,
-                  caption=("Mean top-1 accuracy (%) over one-wording galleries, "
-                           "per ranker and library (primary scoring)."))
-chance = 100 / read("robotwin")["task"].nunique()
+                caption="Mean top-1 accuracy (%) over one-wording galleries (primary scoring).")
+chance = 100 / frames["robotwin"]["task"].nunique()
 obj, ph = float(t2["robotwin"]["char"]), float(t2["robotwin_placeholder"]["char"])
 glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
             w_robotwin=res.wins["robotwin"][0], w_placeholder=res.wins["robotwin_placeholder"][0],
             char_objects=obj, char_placeholder=ph, chance=chance,
             lost=100 * (obj - ph) / (obj - chance),
-            object_share=share_phrase((obj - ph) / (obj - chance)))
+            object_share=S.share_phrase((obj - ph) / (obj - chance)))
 
 # %% [markdown]
-# The paired comparison counts the galleries in which Char TF-IDF beats BM25: on RoboCasa
-# {glue:text}`w_robocasa` of {glue:text}`n_gal`, on RoboTwin with object names
-# {glue:text}`w_robotwin`, and on RoboTwin with the placeholder {glue:text}`w_placeholder`. The
-# paper found it in nearly every gallery of its corpus; the claims table below checks that and the
-# paper's other claims on each library.
+# Char TF-IDF answers more queries than BM25 in {glue:text}`w_robocasa` of the
+# {glue:text}`n_gal` galleries on RoboCasa, {glue:text}`w_robotwin` on RoboTwin with object names
+# and {glue:text}`w_placeholder` with the placeholder. The paper found it in nearly every gallery of
+# its corpus; the claims table below decides that and the paper's other claims on each library.
 #
 # **How much of RoboTwin's signal is object words?** RoboTwin's templates name their objects through
 # slots (`{A}`, `{B}`), filled once with each object's name and once with the neutral placeholder
@@ -124,27 +138,34 @@ glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
 # of them): it loses {glue:text}`lost:.0f` % of its accuracy above chance, so
 # {glue:text}`object_share` of RoboTwin's signal is object words. Chapter 08 measures the same kind
 # of dependence on the paper's corpus by deleting object phrases from the queries.
+#
+# ## The paper's claims on each library
+#
+# A claim that compares means is decided by the 95 % interval of the paired difference over the
+# galleries that produced both numbers: it **holds** when the interval lies above zero, **does not
+# hold** when it lies below, and is **not resolved** when it includes zero, however the means fall.
+# "Nearly all galleries" holds when the exact 95 % interval of Char TF-IDF's share of won galleries
+# lies above the share the claim names. The two claims about a second wording read a matched study
+# of k = 1 against k = 2 on the same queries, over {glue:text}`matched_text`, the paper's number.
 
 # %% tags=["remove-input"]
-claims, held = library_claims(res)
-page.show_table(claims,
-                  caption="The paper's claims, checked on each new library (paper's rankers only).")
-counts = held.sum().astype(int)
-if len(held) < 5:
-    show_md("**Note.** This run leaves out Word TF-IDF (parameter `rankers`), so the claim "
-                   "about it is not checked.")
-glue_values(n_claims=len(held),
-            **{f"held_{k}": f"{counts[TITLES[k]]} of {len(held)}" for k in NEW})
+claims, words = S.library_claims(res)
+page.show_table(claims, caption="The paper's claims on each new library (paper's rankers only).")
+glue_values(n_claims=len(words), matched_text=count(n_matched_trials, "matched gallery"),
+            **{f"held_{k}": f"{int((words[S.TITLES[k]] == 'holds').sum())} of {len(words)}"
+               for k in S.NEW},
+            **{f"open_{k}": f"{int((words[S.TITLES[k]] == 'not resolved').sum())}" for k in S.NEW})
 
 # %% [markdown]
-# The claims are those chapter 09.1, *Transfer*, checks on RLBench and CALVIN, read the same way
-# ("nearly all galleries" as at least the share given); the two about a second wording come from a
-# matched study of k = 1 against k = 2 on the same queries, over {glue:text}`budget_trials`.
-# Claims that hold, of {glue:text}`n_claims`: RoboCasa {glue:text}`held_robocasa`,
-# RoboTwin with object names {glue:text}`held_robotwin`, with the placeholder
-# {glue:text}`held_robotwin_placeholder`. The claim about Char TF-IDF and BM25 asks for more than a
-# higher mean: it fails when the two rankers trade places from gallery to gallery, or tie often,
-# even if Char TF-IDF is ahead on average.
+# Claims that hold, of {glue:text}`n_claims`: RoboCasa {glue:text}`held_robocasa`
+# ({glue:text}`open_robocasa` not resolved), RoboTwin with object names {glue:text}`held_robotwin`
+# ({glue:text}`open_robotwin` not resolved), with the placeholder
+# {glue:text}`held_robotwin_placeholder` ({glue:text}`open_robotwin_placeholder` not resolved).
+# A claim that is not resolved is neither confirmed nor refuted: the rankers it compares differ by
+# less than the gallery-to-gallery noise of their difference, so the galleries of this run cannot
+# order them. More galleries would narrow the interval; a gap that matters in practice would not
+# need them. Read the evidence column for the size of each gap: a difference of a few tenths of a
+# point between two rankers is not a reason to prefer one of them.
 #
 # ## The wording budget
 #
@@ -153,205 +174,197 @@ glue_values(n_claims=len(held),
 # queries are the texts from shuffled position k_max on, so every k scores the same held-out queries
 # (matched, as chapter 03 matches one and two wordings). A task is scored by its best-matching
 # indexed text, so each extra wording is one more chance to share words with a query. The band is
-# the 5th–95th percentile over {glue:text}`budget_trials`, few because this part is the
-# costliest.
+# the 5th–95th percentile over {glue:text}`budget_text`; the words below come from 95 % intervals of
+# paired differences over the same galleries.
 
 # %% tags=["remove-input"]
-glue_values(min_tasks=min_budget_tasks, budget_trials=count(budget_trials, "gallery"))
-missing = [k for k in ("robotwin", "rlbench_full", "calvin") if k not in res.budget]
-if missing:
-    show_md(f"**Note.** This run studied the wording budget without {', '.join(missing)} "
-                   "(parameter `budget_libraries`): the readings below show a dash for them.")
-glue_values(**budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
-            order_robotwin=chapter_summary.get("budget_robotwin_order", "—"))
-fig = budget_figure(res.budget, TITLES)
+glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "gallery"),
+            lsa_dims=PAPER_SETTINGS.lsa_dims, **S.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")))
+if len(rankers) < 6 or len(res.budget) < 3:
+    show_md("**Note.** This run leaves out some rankers or libraries (parameters `rankers`, "
+            "`budget_libraries`): the readings below show a dash for what it did not run.")
+fig = S.budget_figure(res.budget, S.TITLES)
 plots.save_figure(fig, out, "wording_budget")
 show_figure(fig, "fig-wording-budget",
-                   "Top-1 accuracy against the number of wordings indexed per task (log scale), "
-                   "mean and 5th–95th percentile band over galleries, per ranker and library "
-                   "(* not in the paper).",
-                   "Line charts: accuracy against k for every ranker on every library.")
+            "Top-1 accuracy against the number of wordings indexed per task (log scale), mean and "
+            "5th–95th percentile band over galleries, per ranker and library (* not in the paper).",
+            "Line charts: accuracy against k for every ranker on every library.")
 
 # %% [markdown]
-# {numref}`fig-wording-budget` draws the curves; the table under it gives every point with its
-# band, so the whole shape can be read, not only the two ends.
+# {numref}`fig-wording-budget` draws the curves; the tables under it give every point with its band
+# and where each ranker reaches nine tenths of its best accuracy, so the whole shape can be read.
 
 # %% tags=["remove-input"]
-bands = pd.concat([band_table(c, "k").assign(Library=TITLES[k])
-                   for k, c in res.budget.items()])
+bands = pd.concat([S.band_table(c, "k").assign(Library=S.TITLES[k]) for k, c in res.budget.items()])
 page.show_table(bands[["Library", *bands.columns[:-1]]].fillna("—"),
-                  caption=("Top-1 accuracy (%) at each k: mean over galleries "
-                           "(5th–95th percentile), per library and ranker."))
-plateau = pd.DataFrame({TITLES[k]: plateau_k(c) for k, c in res.budget.items()})
+                caption="Top-1 accuracy (%) at each k: mean (5th–95th percentile) over galleries.")
+plateau = pd.DataFrame({S.TITLES[k]: S.plateau_k(c) for k, c in res.budget.items()})
 plateau.index = [display(r) for r in plateau.index]
 page.show_table(plateau.reset_index(names="Ranker"),
-                  caption=("Smallest k at which each ranker reaches 90 % "
-                           "of its best mean accuracy over the studied ks."))
+                caption="Smallest k at which each ranker reaches 90 % of its best mean accuracy.")
 
 # %% [markdown]
-# **Reading the curves.** On RoboTwin, indexing more wordings {glue:text}`helps_robotwin`: Char
+# **Reading the curves.** On RoboTwin, more wordings per task: {glue:text}`helps_robotwin`. Char
 # TF-IDF changes by {glue:text}`gain_robotwin` points from k = 1 to k = {glue:text}`kmax_robotwin`
-# (5th–95th percentile over galleries, paired: {glue:text}`gain_lo_robotwin` to
-# {glue:text}`gain_hi_robotwin`). On RLBench-full it {glue:text}`helps_rlbench_full`
-# ({glue:text}`gain_rlbench_full` points up to k = {glue:text}`kmax_rlbench_full`, band
-# {glue:text}`gain_lo_rlbench_full` to {glue:text}`gain_hi_rlbench_full`), on CALVIN it
-# {glue:text}`helps_calvin` ({glue:text}`gain_calvin` points up to k = {glue:text}`kmax_calvin`,
-# band {glue:text}`gain_lo_calvin` to {glue:text}`gain_hi_calvin`).
+# (95 % interval of the paired gain {glue:text}`gain_lo_robotwin` to {glue:text}`gain_hi_robotwin`).
+# On RLBench-full: {glue:text}`helps_rlbench_full` ({glue:text}`gain_rlbench_full` points up to
+# k = {glue:text}`kmax_rlbench_full`, interval {glue:text}`gain_lo_rlbench_full` to
+# {glue:text}`gain_hi_rlbench_full`). On CALVIN: {glue:text}`helps_calvin`
+# ({glue:text}`gain_calvin` points up to k = {glue:text}`kmax_calvin`, interval
+# {glue:text}`gain_lo_calvin` to {glue:text}`gain_hi_calvin`).
 #
 # *Where the curves saturate.* The rankers first reach 90 % of their best accuracy at
 # {glue:text}`plateau_robotwin` on RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and
-# {glue:text}`plateau_calvin` on CALVIN (the table above, per ranker). Past that point a new
-# wording adds less and less: it tends to repeat words the task's other wordings already brought.
+# {glue:text}`plateau_calvin` on CALVIN. Past that point a new wording adds less and less: it tends
+# to repeat words the task's other wordings already brought.
 #
-# *Whether the order changes.* The leading ranker is {glue:text}`leaders_robotwin` on RoboTwin;
-# {glue:text}`leaders_rlbench_full` on RLBench-full; {glue:text}`leaders_calvin` on CALVIN. With
-# only {glue:text}`budget_trials` per point, read a change of leader against the bands in
-# the table: where the bands of two rankers overlap, the change is one of means, not a settled
-# ordering.
+# *Whether the order changes.* At each k the leader is named only where its lead over the
+# runner-up is resolved (95 % interval of the paired difference above zero): on RoboTwin
+# {glue:text}`leaders_robotwin`; on RLBench-full {glue:text}`leaders_rlbench_full`; on CALVIN
+# {glue:text}`leaders_calvin`. Does the leader change with k? On RoboTwin:
+# {glue:text}`order_robotwin`; on RLBench-full: {glue:text}`order_rlbench_full`; on CALVIN:
+# {glue:text}`order_calvin`. A change counts only between two resolved leaders; a k where the top
+# two are inside each other's noise names no leader at all.
+#
+# *Why Word TF-IDF and LSA-32 share a row.* Where a gallery holds at most
+# {glue:text}`lsa_dims` texts (at k = 1 on a library with few eligible tasks, and at the library
+# sizes below up to that number), LSA keeps every dimension of the gallery's word TF-IDF space, and a cosine
+# in that space ranks the gallery exactly as word TF-IDF's cosine does (`tests/test_rankers.py`
+# checks it): the two rankers give the same answer to every query, not merely similar accuracies.
 #
 # ## Seen → unseen on RoboTwin
 #
 # RoboTwin lists *seen* templates (for training) and *unseen* ones, written to test generalisation.
-# One seen template per task is indexed; the other seen templates and all unseen ones are queried.
-# If the unseen templates were worded further from the seen ones, accuracy on them would drop.
+# One seen template per task is indexed; the other seen templates and all unseen ones are queried,
+# in {glue:text}`budget_text`. If the unseen templates were worded further from the seen ones,
+# accuracy on them would drop.
 
 # %% tags=["remove-input"]
 su = res.seen_unseen.groupby(["ranker", "queries"])["accuracy"].mean().unstack("queries")
-seen, unseen = float(su.loc["char", "seen"]), float(su.loc["char", "unseen"])
-glue_values(su_seen=seen, su_unseen=unseen, su_reading=direction(
-    unseen - seen, "higher than", "lower than", "about the same as"))
+glue_values(**S.seen_unseen_readings(res.seen_unseen))
 su.index = [display(r) for r in su.index]
 page.show_table(su.reset_index(names="Ranker"), digits=1,
-                  caption=("Mean top-1 accuracy (%) on RoboTwin, one seen template "
-                           "per task indexed."))
+                caption="Mean top-1 accuracy (%) on RoboTwin, one seen template per task indexed.")
 
 # %% [markdown]
 # Char TF-IDF scores {glue:text}`su_seen:.1f` % on seen queries and {glue:text}`su_unseen:.1f` % on
-# unseen ones: accuracy on the unseen templates is {glue:text}`su_reading` on the seen ones. For a
-# lexical ranker, "unseen" is a label, not a distance: what matters is how many words a template
-# shares with the indexed one, and the split does not control that.
+# unseen ones; unseen − seen, paired by gallery, is {glue:text}`su_diff` points (95 % interval
+# {glue:text}`su_lo` to {glue:text}`su_hi`): unseen is {glue:text}`su_reading`. For a lexical
+# ranker, "unseen" is a label, not a distance: what matters is how many words a template shares
+# with the indexed one, and the split does not control that.
 #
 # ## Library size
 #
-# **Method.** The libraries are pooled with labels kept distinct per library (`<library>/<task>`),
-# LIBERO's one-wording tasks serving as distractors that are indexed but never queried. Galleries
-# of n candidate tasks are drawn for {glue:text}`n_sizes` log-spaced n from {glue:text}`n_min` to
-# all {glue:text}`n_all`, {glue:text}`size_draws` each; each draw indexes one wording per
-# task and queries the others. A larger gallery adds wrong candidates for every query, so accuracy is
-# expected to fall; the question is how fast, and for which ranker.
+# **Method.** Galleries of n candidate tasks are drawn from the pooled library for
+# {glue:text}`n_sizes` log-spaced n from {glue:text}`n_min` to all {glue:text}`n_all`,
+# {glue:text}`size_text` each; each draw indexes one wording per task and queries the others,
+# LIBERO's one-wording tasks serving as distractors that are indexed but never queried. Draw d at
+# every size makes one *series*; a slope per doubling of n is fitted on each series, and the words
+# come from the 95 % interval of those slopes. A larger gallery adds wrong candidates for every
+# query, so accuracy is expected to fall; the question is how fast, and for which ranker.
 
 # %% tags=["remove-input"]
-slopes = slope_per_doubling(res.size)
-glue_values(**size_readings(res.size), size_draws=count(size_draws, "draw"))
-fig = size_figure(res.size)
+glue_values(**S.size_readings(res.size), size_text=count(size_draws, "draw"))
+fig = S.size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
 show_figure(fig, "fig-library-size",
-                   "Top-1 accuracy against the number of candidate tasks (log scale) in the "
-                   "pooled library, mean and 5th–95th percentile band over draws, per ranker "
-                   "(* not in the paper).",
-                   "Line chart: accuracy against the number of candidate tasks, for every ranker.")
-page.show_table(band_table(res.size, "n"),
-                  caption=("Top-1 accuracy (%) at each library size n: mean over draws "
-                           "(5th–95th percentile), per ranker."))
-page.show_table(pd.DataFrame({"Ranker": [display(r) for r in slopes.index],
-                                "Points per doubling": slopes.values}), digits=2,
-                  caption=("Fitted change of accuracy (points) per doubling of the number "
-                           "of candidate tasks."))
+            "Top-1 accuracy against the number of candidate tasks (log scale) in the pooled "
+            "library, mean and 5th–95th percentile band over draws, per ranker (* not in the paper).",
+            "Line chart: accuracy against the number of candidate tasks, for every ranker.")
+page.show_table(S.band_table(res.size, "n"),
+                caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")
+page.show_table(S.slope_table(res.size), digits=2,
+                caption="Change of accuracy (points) per doubling of the candidate tasks.")
 
 # %% [markdown]
-# **Reading the curves.** As the gallery grows, accuracy {glue:text}`falls`: Char TF-IDF goes from
+# **Reading the curves.** Char TF-IDF's accuracy as the gallery grows: {glue:text}`falls`. It goes from
 # {glue:text}`acc_small:.1f` % at n = {glue:text}`n_min` to {glue:text}`acc_large:.1f` % at
-# n = {glue:text}`n_all`. Fitted over all draws, its accuracy changes by {glue:text}`slope_char`
-# points per doubling of n; fitted on each series of draws alone, the change per doubling runs from
-# {glue:text}`slope_lo` to {glue:text}`slope_hi` points. Over the smaller half of the sizes it is
-# {glue:text}`slope_small` points per doubling and over the larger half {glue:text}`slope_large`:
-# the fall is {glue:text}`size_shape`. Across rankers the change per doubling runs from
-# {glue:text}`slope_min` points ({glue:text}`steepest`) to {glue:text}`slope_max` points
-# ({glue:text}`flattest`).
+# n = {glue:text}`n_all`, {glue:text}`slope_char` points per doubling of n (95 % interval
+# {glue:text}`slope_lo` to {glue:text}`slope_hi`). Over the smaller half of the sizes it is
+# {glue:text}`slope_small` points per doubling and over the larger half {glue:text}`slope_large`;
+# whether the curve bends, paired by series: {glue:text}`size_shape`. Across rankers the change per doubling runs
+# from {glue:text}`slope_min` points ({glue:text}`steepest`) to {glue:text}`slope_max` points
+# ({glue:text}`flattest`); their difference, paired by series, runs from {glue:text}`steep_lo` to
+# {glue:text}`steep_hi` points, so that order is {glue:text}`steep_sure`.
 #
-# *Whether the best ranker changes.* The leader is {glue:text}`size_leaders`: the best ranker at
-# the smallest size, {glue:text}`best_small`, {glue:text}`best_stays` best at all
-# {glue:text}`n_all` tasks, where {glue:text}`best_large` leads. A ranker that falls more slowly can
-# overtake one that starts higher, which is why the slope matters as much as the accuracy on a
-# small benchmark.
+# *Whether the best ranker changes.* Naming a leader only where its lead over the runner-up is
+# resolved: {glue:text}`size_leaders`. The leader at the smallest size: {glue:text}`best_small`; at
+# all {glue:text}`n_all` tasks: {glue:text}`best_large`. Does the best ranker at a few tasks stay
+# best at all of them? {glue:text}`best_stays`. A ranker that falls more slowly can overtake
+# one that starts higher, which is why the slope matters as much as the accuracy on a small
+# benchmark.
 #
 # ## Macro and micro accuracy
 #
 # A library where a few tasks have many texts lets those tasks dominate query-weighted (micro)
 # accuracy; the task-averaged (macro) accuracy weighs every task once. RLBench-full is the extreme
-# case: its largest task has {glue:text}`rf_max` texts, its median task {glue:text}`rf_median`.
-# The comparison covers every library of this chapter with at least two wordings per task, that is
-# all but LIBERO (one wording per task, so nothing to query), over {glue:text}`budget_trials`
-# (one-wording) each, the same small number as the wording budget: it needs every single
-# prediction kept, not only the per-gallery means. RLBench-62, the paper's corpus, is left out: it
-# has few descriptions per task, so the two averages can differ little there.
+# case: its largest task has {glue:text}`rf_max` texts, its median task {glue:text}`rf_median`. The
+# comparison covers every library with at least two wordings per task (all but LIBERO) over the
+# one-wording galleries: for the new libraries the {glue:text}`n_gal` of Table 2 themselves, so
+# the micro column equals Table 2; for RLBench-full and CALVIN {glue:text}`budget_text`.
 
 # %% tags=["remove-input"]
 mm = res.macro_micro.copy()
-sizes = read("rlbench_full").groupby("task").size()
+sizes = frames["rlbench_full"].groupby("task").size()
 worst = mm.loc[mm["difference"].abs().idxmax()]
-glue_values(gap=float(worst["difference"]), gap_library=TITLES[worst["library"]],
-            gap_ranker=label(worst["ranker"]),
-            mm_where=disagree_where(mm, TITLES), rf_max=int(sizes.max()),
-            rf_median=f"{sizes.median():g}",
-            mm_libraries=", ".join(TITLES[k] for k in dict.fromkeys(mm["library"])))
-mm["library"] = mm["library"].map(TITLES)
-mm["ranker"] = mm["ranker"].map(display)
-page.show_table(mm[["library", "ranker", "micro", "macro", "difference"]], digits=1,
-                  caption=("Micro (query-weighted) and macro (task-averaged) "
-                           "top-1 accuracy (%), one-wording galleries."))
+glue_values(gap=float(worst["difference"]), gap_library=S.TITLES[worst["library"]],
+            gap_ranker=label(worst["ranker"]), mm_where=S.disagree_where(mm, S.TITLES),
+            rf_max=int(sizes.max()), rf_median=f"{sizes.median():g}")
+mm["interval"] = [f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])]
+mm["library"], mm["ranker"] = mm["library"].map(S.TITLES), mm["ranker"].map(display)
+page.show_table(mm[["library", "ranker", "micro", "macro", "difference", "interval"]], digits=1,
+                caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "
+                         "and its 95 % interval over galleries."))
 
 # %% [markdown]
-# Libraries compared: {glue:text}`mm_libraries`. Macro and micro accuracy differ by more than one
-# point for some ranker on {glue:text}`mm_where`. The largest gap, {glue:text}`gap:.1f` points
-# (macro − micro), is on {glue:text}`gap_library` for {glue:text}`gap_ranker`. A positive gap means
-# the tasks with many texts are the harder ones and pull the query-weighted mean down; a negative
-# gap means the opposite.
+# Macro − micro is resolved (its interval excludes zero) for some ranker on
+# {glue:text}`mm_where`. The largest gap, {glue:text}`gap:.1f` points, is on
+# {glue:text}`gap_library` for {glue:text}`gap_ranker`. A positive gap means the tasks with many
+# texts are the harder ones and pull the query-weighted mean down; a negative gap means the
+# opposite.
 #
 # ## Accuracy against cost
 #
 # Each ranker indexes one gallery of the whole pooled library and scores all its queries once, on one
-# thread; the accuracy is its mean at the largest library size.
+# thread, from scratch (no shared index); the accuracy is its mean at the largest library size.
 
 # %% tags=["remove-input"]
 cost = res.cost.copy()
-speed = dict(zip(cost["ranker"], cost["queries_per_second"]))
-glue_values(fastest=label(leader(speed)),
-            most_accurate=label(leader(dict(zip(cost["ranker"], cost["accuracy"])))))
-fig = cost_figure(cost)
+glue_values(fastest=label(S.leader(dict(zip(cost["ranker"], cost["queries_per_second"])))))
+fig = S.cost_figure(cost)
 plots.save_figure(fig, out, "timings")  # wall-clock: differs run to run, like timings.json
 show_figure(fig, "fig-cost",
-                   "Accuracy at the largest library size against queries scored per second "
-                   "(log scale), one point per ranker (* not in the paper).",
-                   "Scatter plot: each ranker's accuracy against its speed.")
+            "Accuracy at the largest library size against queries scored per second "
+            "(log scale), one point per ranker (* not in the paper).",
+            "Scatter plot: each ranker's accuracy against its speed.")
 cost["ranker"] = cost["ranker"].map(display)
-page.show_table(cost, digits=3,
-                  caption=("Time to index the pooled gallery, queries per second "
-                           "and accuracy at the largest library size."))
+page.show_table(cost, digits=3, caption=("Time to index the pooled gallery, queries per second "
+                                         "and accuracy at the largest library size."))
 
 # %% [markdown]
-# The fastest ranker is {glue:text}`fastest`; the most accurate at the largest size is
-# {glue:text}`most_accurate`. The timings are wall-clock seconds of one run, so they move from run
-# to run; the order of magnitude between rankers is what the figure is for.
+# The fastest ranker in this run is {glue:text}`fastest`; the most accurate at the largest size is
+# the leader named above, {glue:text}`best_large`. The timings are wall-clock seconds of one run,
+# so they move from run to run; the order of magnitude between rankers is what the figure is for.
 #
 # ## The answers
 #
-# **How many wordings does a task need?** On RoboTwin, indexing more wordings per task
-# {glue:text}`helps_robotwin`: Char TF-IDF changes by {glue:text}`gain_robotwin` points from k = 1
-# to k = {glue:text}`kmax_robotwin` (band over galleries {glue:text}`gain_lo_robotwin` to
-# {glue:text}`gain_hi_robotwin`). On RLBench-full indexing more wordings
-# {glue:text}`helps_rlbench_full` ({glue:text}`gain_rlbench_full` points to
-# k = {glue:text}`kmax_rlbench_full`), on CALVIN it {glue:text}`helps_calvin`
-# ({glue:text}`gain_calvin` points to k = {glue:text}`kmax_calvin`).
-# The rankers first reach nine tenths of their best accuracy over the studied ks at
-# {glue:text}`plateau_robotwin` on RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and
-# {glue:text}`plateau_calvin` on CALVIN: a task needs that many wordings for most of the gain.
-# The leading ranker {glue:text}`order_robotwin` with k on RoboTwin ({glue:text}`leaders_robotwin`).
+# **How many wordings does a task need?** On RoboTwin, more wordings per task:
+# {glue:text}`helps_robotwin` (Char TF-IDF {glue:text}`gain_robotwin` points from k = 1 to
+# k = {glue:text}`kmax_robotwin`, 95 % interval {glue:text}`gain_lo_robotwin` to
+# {glue:text}`gain_hi_robotwin`); on RLBench-full: {glue:text}`helps_rlbench_full`
+# ({glue:text}`gain_rlbench_full` points to k = {glue:text}`kmax_rlbench_full`); on CALVIN:
+# {glue:text}`helps_calvin` ({glue:text}`gain_calvin` points to k = {glue:text}`kmax_calvin`).
+# The rankers first reach nine tenths of their best accuracy at {glue:text}`plateau_robotwin` on
+# RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and {glue:text}`plateau_calvin` on
+# CALVIN: a task needs that many wordings for most of the gain. Does the leading ranker change with
+# k on RoboTwin? {glue:text}`order_robotwin` ({glue:text}`leaders_robotwin`).
 #
-# **How does retrieval fall as the library grows?** Accuracy {glue:text}`falls`: for Char TF-IDF
-# it changes by {glue:text}`slope_char` points per doubling of the candidate tasks (per series of
-# draws {glue:text}`slope_lo` to {glue:text}`slope_hi`), from {glue:text}`acc_small:.1f` % at
-# {glue:text}`n_min` tasks to {glue:text}`acc_large:.1f` % at {glue:text}`n_all`; the fall is
-# {glue:text}`size_shape`. The best ranker is {glue:text}`best_small` at the smallest size and
-# {glue:text}`best_large` at all tasks: the best ranker at a few tasks {glue:text}`best_stays` best
-# at {glue:text}`n_all`.
+# **How does retrieval fall as the library grows?** Char TF-IDF's accuracy {glue:text}`falls` by
+# {glue:text}`slope_char` points per doubling of the candidate tasks (95 % interval
+# {glue:text}`slope_lo` to {glue:text}`slope_hi`), from {glue:text}`acc_small:.1f` % at
+# {glue:text}`n_min` tasks to {glue:text}`acc_large:.1f` % at {glue:text}`n_all`; whether it bends:
+# {glue:text}`size_shape`. The leader at the smallest size: {glue:text}`best_small`; at all tasks:
+# {glue:text}`best_large`. Does the best ranker at a few tasks stay best at {glue:text}`n_all`?
+# {glue:text}`best_stays`. Every one of these words comes from a 95 % interval over
+# {glue:text}`size_text` per size; where it says "not resolved", the draws of this run cannot
+# order the rankers, and the table of bands shows by how little they differ.

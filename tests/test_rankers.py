@@ -10,7 +10,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 
 from robotask.errors import RobotaskError
 from robotask.retrieval.protocol import reference
-from robotask.retrieval.rankers import lexical, registry
+from robotask.retrieval.rankers import lexical, registry, static_embedding
 
 GALLERY = ["open the red box", "close the blue door", "press the light switch", "turn the green knob"]
 QUERIES = ["open red box now", "shut blue door", "press the switch", "green knob turn", "no shared words",
@@ -110,3 +110,23 @@ def test_registry_and_errors():
         registry.score("char", GALLERY, QUERIES, {"char_ngram_min": 5, "char_ngram_max": 3})
     # punctuation-only texts have no tokens: all scores are zero, not an error
     assert not registry.score("word", ["!!"], ["??"]).any()
+
+
+def test_static_index_path_embeds_each_text_once_and_equals_the_plain_path():
+    pytest.importorskip("wordllama")
+    calls: list[int] = []
+    index = lexical.TextIndex(GALLERY + QUERIES + ["an unrelated corpus text"])
+    embedder = static_embedding.default_embedder()
+
+    def counting(texts: list[str]) -> np.ndarray:
+        calls.append(len(texts))
+        return embedder.embed(texts)
+
+    index.vectors("static", counting)  # what the registry asks for, counted here
+    plain = registry.score("static", GALLERY, QUERIES)
+    for _ in range(3):
+        cached = registry.score("static", GALLERY, QUERIES, index=index)
+        np.testing.assert_allclose(cached, plain, atol=1e-6)
+    assert calls == [len(index.texts)]  # every distinct text embedded once, never again
+    with pytest.raises(RobotaskError, match="empty gallery"):
+        registry.score("static", [], QUERIES, index=index)

@@ -42,8 +42,10 @@ def test_pool_size_curve_and_slope():
 
 
 def test_phrases():
-    assert phrases.order_change({1: ["a", "b"], 2: ["a", "b"]}) == "does not change"
-    assert phrases.order_change({1: ["a", "b"], 2: ["b", "a"]}) == "changes"
+    assert phrases.order_change({1: "BM25", 2: "BM25"}) == "does not change"
+    assert phrases.order_change({1: "BM25", 2: "Char TF-IDF"}) == "changes"
+    assert phrases.order_change({1: "BM25", 2: "not resolved"}) == "not resolved"
+    assert phrases.order_change({1: "not resolved"}) == "not resolved"
     assert phrases.leader({"a": 1.0, "b": 2.0}) == "b"
 
 
@@ -71,11 +73,23 @@ def test_usable_ks_and_extras():
     assert cost["queries_per_second"].gt(0).all()
 
 
-def test_macro_micro_equal_when_tasks_balanced():
+def test_one_wording_equals_the_protocol_and_macro_micro_reads_its_galleries():
+    from robotask.retrieval import scaling as S
+    from robotask.retrieval.protocol.draws import check_corpus
+    from robotask.retrieval.protocol.study import StudyConfig, run_study
     from robotask.retrieval.scaling import averages
 
-    mm = averages.macro_micro(_frame(), ["bm25"], n_trials=2, seed=0, where="test")
-    assert abs(float(mm["difference"].iloc[0])) < 1e-9
+    frame = pd.concat([_frame(), pd.DataFrame({"task": ["t0", "t1"], "text": ["shared text", "shared text"]})])
+    corpus = check_corpus(frame, 2, "test")
+    one = averages.one_wording(corpus, ["bm25", "char"], n_trials=4, seed=3)
+    ref = run_study(corpus, StudyConfig(seed=3, n_trials=4, n_matched_trials=0, rankers=["bm25", "char"]),
+                    parts=("primary",)).per_trial
+    ref = ref[ref["policy"] == "primary"].reset_index(drop=True)
+    pd.testing.assert_series_equal(one["accuracy"], ref["accuracy"])  # the same galleries, the same policy
+    assert (one["n_excluded"] == ref["n_excluded"]).all() and (one["n_excluded"] > 0).all()
+    mm = averages.macro_micro(averages.one_wording(check_corpus(_frame(), 2, "t"), ["bm25"], 2, 0))
+    assert float(mm["difference"].iloc[0]) == 0.0  # balanced tasks: macro = micro, and no rounding noise
+    assert S.disagree_where(mm.assign(library="a"), {"a": "A"}) == "no library"
 
 
 def test_chapter_listed_after_transfer():
@@ -86,21 +100,16 @@ def test_chapter_listed_after_transfer():
 
 
 def test_shape_phrases():
-    assert phrases.leaders_by({1: ["a", "b"], 2: ["char", "a"], 4: ["char"], 8: ["bm25"]}) == (
-        "a at k = 1, Char TF-IDF at k = 2–4, BM25 at k = 8")
-    assert phrases.leaders_by({8: ["char"], 352: ["char"]}, "n") == "Char TF-IDF at n = 8–352"
-    assert phrases.direction(10.2, "helps", "hurts", "changes little") == "helps"
-    assert phrases.direction(-0.3, "helps", "hurts", "changes little") == "changes little"
-    assert phrases.direction(-4.8, "rises", "falls", "barely moves") == "falls"
-    assert phrases.budget_effect(10.2, 9.6, 10.8) == "helps" and phrases.budget_effect(-2, -3, -1) == "hurts"
-    assert phrases.budget_effect(1.1, -4.9, 5.0) == "makes no clear difference"
+    from robotask.words import PairedInterval
+
+    assert phrases.leaders_by({1: "not resolved", 2: "Char TF-IDF", 4: "Char TF-IDF", 8: "BM25"}) == (
+        "not resolved at k = 1, Char TF-IDF at k = 2–4, BM25 at k = 8")
+    assert phrases.leaders_by({8: "Char TF-IDF", 352: "Char TF-IDF"}, "n") == "Char TF-IDF at n = 8–352"
+    assert phrases.resolved_leader("char", PairedInterval(1.0, 0.2, 1.8, 20, 0.95)) == "Char TF-IDF"
+    assert phrases.resolved_leader("char", PairedInterval(0.1, -0.2, 0.4, 20, 0.95)) == "not resolved"
     assert phrases.share_phrase(0.6) == "most" and phrases.share_phrase(0.4) == "less than half"
     assert phrases.span(pd.Series([2, 8, 4])) == "k = 2 to 8" and phrases.span([4, 4]) == "k = 4"
-    assert phrases.shape(-8.0, -3.0) == "steeper among small libraries"
-    assert phrases.shape(-3.0, -8.0) == "steeper among large libraries"
-    assert phrases.shape(-4.5, -5.0).startswith("about as steep at every size")
-    assert phrases.shape(float("nan"), -5.0).startswith("too few sizes")
-    mm = pd.DataFrame({"library": ["a", "a", "b", "c"], "difference": [0.2, -1.6, 0.5, 8.0]})
+    mm = pd.DataFrame({"library": ["a", "a", "b", "c"], "low": [-0.1, -2.0, -0.5, 7.0], "high": [0.4, -1.0, 1.5, 9.0]})
     assert phrases.disagree_where(mm, {"a": "A", "c": "C"}) == "A and C"
     assert phrases.disagree_where(mm[mm["library"] == "b"], {}) == "no library"
 
@@ -112,48 +121,72 @@ def test_curve_tables():
                           "accuracy": [50.0, 60.0, 40.0, 70.0]})
     cells = tables.band_table(curve, "k")
     assert list(cells.columns) == ["Ranker", "At k = 1", "At k = 2"] and cells.loc[0, "At k = 1"] == "45.0 (40.5–49.5)"
-    mean, lo, hi = tables.paired_gain(curve, "char")
-    assert mean == 20.0 and lo < mean < hi
+    gain = tables.paired_gain(curve, "char")
+    assert gain.mean == 20.0 and gain.low < 20.0 < gain.high and gain.n == 2
     size = pd.DataFrame({"n": [2, 4, 8, 2, 4, 8], "draw": [0, 0, 0, 1, 1, 1], "ranker": ["bm25"] * 6,
                          "accuracy": [90.0, 80.0, 70.0, 90.0, 85.0, 80.0]})
-    assert tables.slope_range(size, "bm25") == pytest.approx((-10.0, -5.0))
-    small, large = tables.slope_halves(size, "bm25")
-    assert (small, large) == pytest.approx((-7.5, -7.5))  # three sizes: the middle one is in both halves
+    assert list(tables.series_slopes(size)["bm25"]) == pytest.approx([-10.0, -5.0])
+    assert tables.slope_interval(size, "bm25").mean == pytest.approx(-7.5)
+    row = tables.slope_table(size).iloc[0]
+    assert row["Points per doubling"] == pytest.approx(-7.5) and row["95 % interval"] == "−39.27 to +24.27"
+    small, large, bend = tables.bend_interval(size, "bm25")  # three sizes: the middle one is in both halves
+    assert (small.mean, large.mean, bend.mean) == pytest.approx((-7.5, -7.5, 0.0))
+    wide = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.0, 1.5, 2.0], "c": [0.0, 0.0, 0.0]})
+    top, second, iv = tables.leader_interval(wide)
+    assert (top, second) == ("a", "b") and iv.mean == pytest.approx(2.5 / 3)
 
 
 def test_claims_on_a_library():
     from robotask.retrieval.scaling import claims
 
     per_trial = pd.DataFrame([
-        {"trial": t, "ranker": r, "condition": "one", "policy": "primary", "accuracy": a, "n_correct": a,
-         "n_queries": 100} for t in range(10) for r, a in (("bm25", 60), ("word", 55), ("char", 70 - (t == 0) * 15),
+        {"trial": t, "ranker": r, "condition": "one", "policy": "primary", "accuracy": a + t % 3, "n_correct": a,
+         "n_queries": 100} for t in range(80) for r, a in (("bm25", 60), ("word", 55), ("char", 70 - (t == 0) * 15),
                                                            ("word_char", 65), ("lsa", 40))])
-    second = pd.DataFrame([{"trial": 0, "k": k, "ranker": r, "accuracy": a + (k == 2) * g}
-                           for r, a, g in (("bm25", 60, 9), ("word", 55, 3), ("char", 70, 5), ("word_char", 65, 4),
-                                           ("lsa", 40, 1)) for k in (1, 2)])
+    second = pd.DataFrame([{"trial": t, "k": k, "ranker": r, "accuracy": a + (k == 2) * (g + t % 2)}
+                           for t in range(10) for r, a, g in (("bm25", 60, 9), ("word", 55, 3), ("char", 70, 5),
+                                                              ("word_char", 65, 4), ("lsa", 40, 1)) for k in (1, 2)])
     found = claims.claims_of(per_trial, second)
-    assert [v[0] for v in found.values()] == [True, True, True, True, True]
-    assert found["Char TF-IDF beats BM25 in nearly all galleries (at least 90 %)"][1] == (
-        "wins 9, ties 0, loses 1 of 10")
+    assert [v[0] for v in found.values()] == ["holds"] * 5
+    assert found["Char TF-IDF beats BM25 in nearly all galleries (at least 90 %)"][1].startswith("ahead in 79 of 80")
     without_word = claims.claims_of(per_trial[per_trial["ranker"] != "word"], second)
     assert len(without_word) == 4 and "Char TF-IDF beats word TF-IDF on average" not in without_word
-    cells, held = claims.claims_table({"Lib": found})
-    assert cells.loc[0, "Lib"].startswith("holds: Char") and held["Lib"].all()
+    cells, words = claims.claims_table({"Lib": found})
+    assert cells.loc[0, "Lib"].startswith("holds: Char") and (words["Lib"] == "holds").all()
+    close = per_trial.assign(accuracy=per_trial["accuracy"] + ((per_trial["ranker"] == "word_char")
+                                                               * (5 + 2 * (per_trial["trial"] % 2) - 1)))
+    assert claims.claims_of(close, second)["Char TF-IDF has the highest mean"][0] == "not resolved"
 
 
 def test_readings_of_the_curves():
     from robotask.retrieval.scaling import values
 
-    curve = pd.DataFrame({"trial": [0, 0, 1, 1] * 2, "k": [1, 2] * 4, "ranker": ["char"] * 4 + ["bm25"] * 4,
-                          "accuracy": [50.0, 60.0, 40.0, 70.0, 55.0, 56.0, 45.0, 46.0]})
+    curve = pd.DataFrame({"trial": [0, 0, 1, 1, 2, 2] * 2, "k": [1, 2] * 6, "ranker": ["char"] * 6 + ["bm25"] * 6,
+                          "accuracy": [50.0, 60.0, 40.0, 52.0, 45.0, 56.0, 55.0, 56.0, 41.0, 46.0, 47.0, 50.0]})
     found = values.budget_readings({"robotwin": curve}, ("robotwin", "calvin"))
-    assert found["gain_robotwin"] == "+20.0" and found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
-    assert found["leaders_robotwin"] == "BM25 at k = 1, Char TF-IDF at k = 2"
+    assert found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
+    assert found["leaders_robotwin"] == "not resolved at k = 1, Char TF-IDF at k = 2"
+    assert found["order_robotwin"] == "not resolved"
     assert {found[f"{part}_calvin"] for part in values.BUDGET_PARTS} == {"—"}
-    size = pd.DataFrame({"n": [8, 16, 32] * 2, "draw": [0] * 6, "ranker": ["char"] * 3 + ["bm25"] * 3,
-                         "accuracy": [90.0, 80.0, 70.0, 95.0, 80.0, 60.0]})
+    size = pd.DataFrame([{"n": n, "draw": d, "ranker": r, "accuracy": a - s * i + d}
+                         for d in range(4) for i, n in enumerate((8, 16, 32))
+                         for r, a, s in (("char", 90.0, 10.0 + d % 2), ("bm25", 95.0, 15.0))])
     got = values.size_readings(size)
-    assert (got["slope_char"], got["falls"], got["n_all"], got["acc_large"]) == ("−10.0", "falls", 32, 70.0)
-    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "does not stay"
-    assert got["steepest"] == "BM25"
-    assert got["size_leaders"] == "BM25 at n = 8–16, Char TF-IDF at n = 32"  # a tie goes to the first id
+    assert (got["slope_char"], got["falls"], got["n_all"]) == ("−10.5", "falls", 32)
+    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "no"
+    assert got["steepest"] == "BM25" and got["steep_sure"] == "resolved"
+    assert got["size_leaders"] == "BM25 at n = 8, not resolved at n = 16, Char TF-IDF at n = 32"
+    su = pd.DataFrame([{"trial": t, "ranker": "char", "queries": q, "accuracy": a + t}
+                       for t in range(5) for q, a in (("seen", 80.0), ("unseen", 79.0 + (t % 2) * 3))])
+    assert values.seen_unseen_readings(su)["su_reading"] == "not resolved"
+
+
+def test_task_mean_is_the_pandas_macro():
+    import numpy as np
+
+    from robotask.retrieval.scaling.averages import task_mean
+
+    rng = np.random.default_rng(0)
+    truth = rng.integers(0, 7, 200) * 3  # sparse task numbers: absent tasks do not count
+    ok = rng.random(200) < 0.6
+    assert task_mean(ok, truth) == pytest.approx(100 * pd.Series(ok).groupby(truth).mean().mean())

@@ -202,3 +202,23 @@ def run_transfer(keys: list[str], config: StudyConfig, n_examples: int = 2,
         raise RobotaskError(f"libraries: unknown {', '.join(map(repr, unknown)) or 'none given'}; "
                             f"expected some of {', '.join(LIBRARIES)}")
     return {k: run_library(load_library(k), config, n_examples, progress) for k in keys}
+
+
+def lsa_components(lib: Library, config: StudyConfig, dims: tuple[int, ...] = (32, 128, 512)) -> pd.DataFrame:
+    """LSA with ``dims`` components, and word TF-IDF, on the first one-description gallery of ``lib``: top-1
+    accuracy (%, primary policy) and the share (%) of answers naming the right source task (the task file)."""
+    from ..protocol.draws import draw_permutations
+
+    c = lib.corpus
+    g_rows, g_task, q_rows = design_rows(c, draw_permutations(c.sizes, 1, np.random.default_rng(config.seed))[0], 1, 1)
+    q_rows = q_rows[~c.duplicate[q_rows]]
+    texts = np.asarray(c.texts, dtype=object)
+    gallery, queries, truth = texts[g_rows].tolist(), texts[q_rows].tolist(), c.task_of[q_rows]
+    src = np.array([lib.source[t] for t in c.tasks], dtype=object)
+    rows = []
+    for name, params in [("lsa", {**config.params, "lsa_dims": d}) for d in dims] + [("word", config.params)]:
+        pred, _ = predict(score(name, gallery, queries, params), g_task, len(c.tasks))
+        rows.append({"ranker": name, "components": params["lsa_dims"] if name == "lsa" else None,
+                     "accuracy": 100.0 * float(np.mean(pred == truth)),
+                     "right_task_file": 100.0 * float(np.mean(src[pred] == src[truth]))})
+    return pd.DataFrame(rows)

@@ -8,10 +8,13 @@ side; cells that combine numbers are formatted here so that the chapter types no
 from __future__ import annotations
 
 import pandas as pd
+from scipy import stats
 
+from ...words import UNRESOLVED, paired_interval, verdict
+from ..protocol.study import StudyConfig
 from ..rankers.registry import PAPER_RANKERS, RANKERS
 from ..statistics import across_galleries
-from .transfer import CATEGORIES, LibraryRun
+from .transfer import CATEGORIES, LibraryRun, lsa_components
 
 NEARLY_ALL = 0.9
 """'Nearly all galleries': at least this share of them (the paper: 79 of 80, the other one tied)."""
@@ -83,39 +86,104 @@ def gains(runs: dict[str, LibraryRun]) -> pd.DataFrame:
         for k, m in tables.items()}} for r in rankers])
 
 
-def _claims_of(run: LibraryRun) -> dict[str, tuple[bool, str]]:
-    """Each claim of the paper on one library: holds, and the evidence (paper rankers only)."""
-    s = across_galleries.summary_table(run.per_trial).set_index("ranker")
-    s = s[s.index.isin(PAPER_RANKERS)]
-    m = across_galleries.matched_table(run.per_trial).set_index("ranker")
-    m = m[m.index.isin(PAPER_RANKERS)]
-    best, other = s["mean"].idxmax(), s["mean"].drop("char").idxmax()
-    cb = across_galleries.paired(run.per_trial, "char", "bm25")
-    cw = across_galleries.paired(run.per_trial, "char", "word")
-    gain = m["diff"]
-    return {
-        "Char TF-IDF has the highest mean": (best == "char", f"Char {s.loc['char', 'mean']:.1f} %, best other "
-                                             f"{RANKERS[other].label} {s.loc[other, 'mean']:.1f} %"),
-        f"Char TF-IDF beats BM25 in nearly all galleries (at least {100 * NEARLY_ALL:.0f} %)": (
-            cb["wins"] >= NEARLY_ALL * cb["n_trials"],
-            f"wins {cb['wins']}, ties {cb['ties']}, loses {cb['losses']} of {cb['n_trials']}"),
-        "Char TF-IDF beats word TF-IDF on average": (cw["mean_diff"] > 0, f"{signed(cw['mean_diff'])} pp, wins "
-                                                     f"{cw['wins']} of {cw['n_trials']}"),
-        "A second description helps every ranker": (bool((gain > 0).all()), f"smallest gain {signed(gain.min())} pp "
-                                                    f"({RANKERS[gain.idxmin()].label})"),
-        "BM25 gains most from a second description": (gain.idxmax() == "bm25", f"BM25 {signed(gain['bm25'])} pp" + (
-            "" if gain.idxmax() == "bm25" else f", largest {RANKERS[gain.idxmax()].label} {signed(gain.max())} pp")),
-    }
+HOLDS, FAILS = "holds", "does not hold"
+
+
+def _all_of(words: list[str]) -> str:
+    """One claim over several paired comparisons: holds when every one holds, fails when any fails."""
+    return FAILS if FAILS in words else HOLDS if all(w == HOLDS for w in words) else UNRESOLVED
+
+
+def _iv(a: pd.Series, b: pd.Series) -> tuple[str, str]:
+    """(verdict of a − b, its evidence "+0.1 pp (95 % interval −0.3 to +0.5)"), paired over the index."""
+    iv = paired_interval(a.to_numpy(float), b.to_numpy(float))
+    return (verdict(iv.low, iv.high, above=HOLDS, below=FAILS),
+            f"{signed(iv.mean)} pp (95 % interval {signed(iv.low)} to {signed(iv.high)})")
+
+
+def share_interval(wins: int, n: int) -> tuple[float, float]:
+    """Exact (Clopper–Pearson) 95 % interval of a share of ``wins`` in ``n`` galleries, as fractions."""
+    ci = stats.binomtest(int(wins), int(n)).proportion_ci(0.95)
+    return float(ci.low), float(ci.high)
+
+
+def claim_verdicts(one: pd.DataFrame, gain: pd.DataFrame, second: str = "description"
+                   ) -> dict[str, tuple[str, str]]:
+    """Each claim of the paper on one library: (verdict, evidence), decided by :mod:`robotask.words`.
+
+    ``one``: one-wording accuracy (%), galleries × rankers; ``gain``: matched gain of a second ``second``
+    (pp), matched trials × rankers. Only the paper's rankers take part; the claim about Word TF-IDF is
+    left out when it was not run. A mean comparison holds when the 95 % interval of the paired difference
+    lies above zero, fails when it lies below, and is "not resolved" when it includes zero; "nearly all
+    galleries" holds when the exact interval of the share of galleries Char TF-IDF wins lies above
+    :data:`NEARLY_ALL`.
+    """
+    one = one[[r for r in one.columns if r in PAPER_RANKERS]]
+    gain = gain[[r for r in gain.columns if r in PAPER_RANKERS]]
+    others = [r for r in one.columns if r != "char"]
+    best = one[others].mean().idxmax()
+    verdicts = [_iv(one["char"], one[r])[0] for r in others]
+    found = {"Char TF-IDF has the highest mean": (_all_of(verdicts), (
+        f"Char {one['char'].mean():.1f} %, best other {RANKERS[best].label} {one[best].mean():.1f} %, "
+        f"difference {_iv(one['char'], one[best])[1]}"))}
+    wins, n = int((one["char"] > one["bm25"]).sum()), len(one)
+    lo, hi = share_interval(wins, n)
+    found[f"Char TF-IDF beats BM25 in nearly all galleries (at least {100 * NEARLY_ALL:.0f} %)"] = (
+        verdict(lo - NEARLY_ALL, hi - NEARLY_ALL, above=HOLDS, below=FAILS),
+        f"ahead in {wins} of {n} (share 95 % interval {100 * lo:.0f}–{100 * hi:.0f} %)")
+    if "word" in one.columns:
+        found["Char TF-IDF beats word TF-IDF on average"] = _iv(one["char"], one["word"])
+    zero = pd.Series(0.0, index=gain.index)
+    helps = {r: _iv(gain[r], zero) for r in gain.columns}
+    low = min(gain.columns, key=lambda r: paired_interval(gain[r].to_numpy(float), zero.to_numpy()).low)
+    found[f"A second {second} helps every ranker"] = (_all_of([v for v, _ in helps.values()]), (
+        f"least sure gain {RANKERS[low].label} {helps[low][1]}"))
+    rival = gain.drop(columns="bm25").mean().idxmax()
+    found[f"BM25 gains most from a second {second}"] = (
+        _all_of([_iv(gain["bm25"], gain[r])[0] for r in gain.columns if r != "bm25"]),
+        f"BM25 {signed(gain['bm25'].mean())} pp, largest other {RANKERS[rival].label} "
+        f"{signed(gain[rival].mean())} pp, difference {_iv(gain['bm25'], gain[rival])[1]}")
+    return found
+
+
+def verdict_table(per_library: dict[str, dict[str, tuple[str, str]]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(table of "verdict: evidence" cells by library title, claim × library verdict words)."""
+    names = list(next(iter(per_library.values())))
+    cells = pd.DataFrame([{"Claim": c, **{t: f"{v[c][0]}: {v[c][1]}" for t, v in per_library.items()}}
+                          for c in names])
+    words = pd.DataFrame({t: [v[c][0] for c in names] for t, v in per_library.items()}, index=names)
+    return cells, words
+
+
+def _wide(per_trial: pd.DataFrame, condition: str) -> pd.DataFrame:
+    sel = per_trial[(per_trial["condition"] == condition) & (per_trial["policy"] == "primary")]
+    return sel.pivot(index="trial", columns="ranker", values="accuracy")
 
 
 def claims(runs: dict[str, LibraryRun]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(table of 'holds: evidence' cells, claim × library booleans) for the paper's five claims."""
-    per = {r.library.spec.title: _claims_of(r) for r in runs.values()}
-    names = list(next(iter(per.values())))
-    cells = pd.DataFrame([{"Claim": c, **{t: ("holds: " if v[c][0] else "does not hold: ") + v[c][1]
-                                          for t, v in per.items()}} for c in names])
-    held = pd.DataFrame({t: [bool(v[c][0]) for c in names] for t, v in per.items()}, index=names)
-    return cells, held
+    """(table of "verdict: evidence" cells, claim × library verdicts) for the paper's five claims."""
+    return verdict_table({r.library.spec.title: claim_verdicts(
+        _wide(r.per_trial, "one"), _wide(r.per_trial, "matched_two") - _wide(r.per_trial, "matched_one"))
+        for r in runs.values()})
+
+
+def leader_table(runs: dict[str, LibraryRun]) -> pd.DataFrame:
+    """Per library: the paper's ranker with the highest mean, the runner-up, the paired difference with its 95 %
+    interval over galleries, and the verdict: the leader's label where the interval lies above zero, else
+    "not resolved"."""
+    rows = []
+    for r in runs.values():
+        wide = _wide(r.per_trial, "one")
+        wide = wide[[c for c in wide.columns if c in PAPER_RANKERS]]
+        means = wide.mean()
+        top, second = sorted(means.index, key=lambda n: (-means[n], n))[:2]
+        iv = paired_interval(wide[top].to_numpy(float), wide[second].to_numpy(float))
+        rows.append({"Library": r.library.spec.title, "Leader": RANKERS[top].label, "Mean (%)": means[top],
+                     "Runner-up": RANKERS[second].label, "Runner-up mean (%)": means[second],
+                     "Difference (pp)": iv.mean, "95 % interval": f"{signed(iv.low)} to {signed(iv.high)}",
+                     "Verdict": verdict(iv.low, iv.high, above=f"{RANKERS[top].label} leads",
+                                        below=UNRESOLVED)})
+    return pd.DataFrame(rows)
 
 
 def error_shares(runs: dict[str, LibraryRun], rankers: tuple[str, ...] = ("char", "minilm")) -> pd.DataFrame:
@@ -151,3 +219,17 @@ def examples(run: LibraryRun) -> pd.DataFrame:
         "predicted": f"{RANKERS[run.example_ranker].label} predicts", "predicted_indexed": "Indexed for the "
                                                                                            "prediction"})
 
+
+
+def variation_numbers(run: LibraryRun, config: StudyConfig) -> dict[str, object]:
+    """What chapter 09.1 reads at variation level: queries left out per gallery, the share (%) of Char TF-IDF's
+    wrong answers naming the right task file, and LSA by number of components (:func:`.transfer.lsa_components`)."""
+    t = run.per_trial
+    one = t[(t["condition"] == "one") & (t["policy"] == "primary")]
+    lsa = lsa_components(run.library, config)
+    return {"var_excluded": f"{one.drop_duplicates('trial')['n_excluded'].mean():.0f}",
+            "var_task_right": float(run.task_right.get("char", float("nan"))),
+            "lsa_small": lsa["accuracy"].iloc[0], "lsa_mid": lsa["accuracy"].iloc[1],
+            "lsa_large": lsa["accuracy"].iloc[2], "word_var": lsa["accuracy"].iloc[3],
+            "lsa_task": lsa["right_task_file"].iloc[0], "lsa_mid_dims": int(lsa["components"].iloc[1]),
+            "lsa_large_dims": int(lsa["components"].iloc[2]), "n_var_labels": len(run.library.corpus.tasks)}

@@ -7,8 +7,9 @@ is ignored, exactly as a vectorizer fitted on the gallery ignores it.
 
 Speed: the term *counts* of a text are a pure function of that text, so a caller that scores
 many galleries drawn from one corpus may pass ``index=TextIndex(corpus_texts)``; the counts are
-then computed once and only the gallery statistics are refitted per call. Results are identical
-with and without the index (tested).
+then computed once and only the gallery statistics are refitted per call. The embedding rankers
+keep their vectors on the same index (:meth:`TextIndex.vectors`), so each distinct text is embedded
+once. Results are identical with and without the index (tested).
 
 The rankers' settings and their paper values are :class:`RankerSettings` (defined only there).
 The registry :mod:`robotask.retrieval.rankers.registry` names these rankers and the embedding ones.
@@ -99,6 +100,7 @@ class TextIndex:
         self.texts = list(dict.fromkeys(texts))
         self.row = {t: i for i, t in enumerate(self.texts)}
         self._counts: dict[tuple, sp.csr_matrix] = {}
+        self._vectors: dict[str, np.ndarray] = {}
         self._pair: tuple | None = None  # the (gallery, queries) the memo below belongs to
         self._memo: dict[tuple, Any] = {}
 
@@ -113,6 +115,13 @@ class TextIndex:
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
+
+    def vectors(self, key: str, embed: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+        """``embed(texts)`` of every indexed text, computed once per ``key`` (an embedding is a pure function
+        of its text, so each distinct text is embedded once however many galleries it appears in)."""
+        if key not in self._vectors:
+            self._vectors[key] = np.asarray(embed(self.texts))
+        return self._vectors[key]
 
     def rows(self, texts: list[str]) -> np.ndarray:
         """Row numbers of ``texts``; raises if a text was not indexed."""

@@ -27,10 +27,16 @@ FUSION_PARTNER = "char"  # the paper's best lexical ranker
 
 def score_minilm(gallery: list[str], queries: list[str], index: TextIndex | None = None,
                  **params: Any) -> np.ndarray:
-    """Sentence-embedding cosine (all-MiniLM-L6-v2); imports the embedding module when called."""
+    """Sentence-embedding cosine (all-MiniLM-L6-v2); imports the embedding module when called.
+
+    With ``index``, every indexed text is embedded once (:meth:`TextIndex.vectors`) and the rows are looked up.
+    """
+    from .embedding import embed as embed_texts
     from .embedding import score_minilm as embed
 
-    return embed(gallery, queries)
+    if index is None:
+        return embed(gallery, queries)
+    return np.clip(_indexed_cosine("minilm", embed_texts, gallery, queries, index), -1.0, 1.0)
 
 
 def score_minilm_fusion(gallery: list[str], queries: list[str], partner: str = FUSION_PARTNER,
@@ -60,10 +66,25 @@ def score_minilm_fusion(gallery: list[str], queries: list[str], partner: str = F
 
 def score_static(gallery: list[str], queries: list[str], index: TextIndex | None = None,
                  **params: Any) -> np.ndarray:
-    """Static-embedding cosine (WordLlama's shipped ``l2_supercat`` table); imported when called."""
+    """Static-embedding cosine (WordLlama's shipped ``l2_supercat`` table); imported when called.
+
+    With ``index``, every indexed text is embedded once (:meth:`TextIndex.vectors`) and the rows are looked up.
+    """
+    from .static_embedding import default_embedder
     from .static_embedding import score as score_table
 
-    return score_table(list(gallery), list(queries))
+    if index is None:
+        return score_table(list(gallery), list(queries))
+    return _indexed_cosine("static", default_embedder().embed, gallery, queries, index)
+
+
+def _indexed_cosine(key: str, embed: Callable[[list[str]], np.ndarray], gallery: list[str], queries: list[str],
+                    index: TextIndex) -> np.ndarray:
+    """Queries x gallery dot products of unit vectors ``embed`` gives each indexed text (computed once)."""
+    if len(gallery) == 0:
+        raise RobotaskError("ranker called with an empty gallery; expected at least one description")
+    vectors = index.vectors(key, embed)
+    return vectors[index.rows(list(queries))] @ vectors[index.rows(list(gallery))].T
 
 
 @dataclass(frozen=True)

@@ -13,33 +13,34 @@ Every gallery comes from :mod:`robotask.retrieval.protocol.draws` (seeded permut
 scored by :func:`robotask.retrieval.protocol.study.predict` (max over a task's indexed texts, deterministic ties).
 """
 
-from .averages import macro_micro
+from .averages import macro_micro, one_wording
 from .budget import budget_curve, eligible, order_by_k, plateau_k, run_matched, usable_ks
-from .catalog import PATHS, POOLED, TITLES, read
+from .catalog import PATHS, POOLED, TITLES, library_table, read
 from .claims import claims_of, claims_table
 from .experiments import NEW, ScalingResults, library_claims, run_all, summary
 from .figures import budget_figure, cost_figure, size_figure
-from .phrases import (
-    budget_effect,
-    direction,
-    disagree_where,
-    leader,
-    leaders_by,
-    order_change,
-    shape,
-    share_phrase,
-    span,
-)
+from .phrases import disagree_where, leader, leaders_by, order_change, resolved_leader, share_phrase, span
 from .pool import log_sizes, size_curve, slope_per_doubling
 from .side_studies import cost, paired_wins, seen_unseen
-from .tables import band_table, paired_gain, slope_halves, slope_range
-from .values import BUDGET_PARTS, budget_readings, size_readings
+from .tables import (
+    band_table,
+    bend_interval,
+    leader_interval,
+    leaders_at,
+    paired_gain,
+    series_slopes,
+    slope_interval,
+    slope_table,
+)
+from .values import BUDGET_PARTS, budget_readings, seen_unseen_readings, size_readings
 
 __all__ = [
-    "BUDGET_PARTS", "NEW", "PATHS", "POOLED", "ScalingResults", "TITLES", "band_table", "budget_curve",
-    "budget_effect", "budget_figure", "budget_readings", "claims_of", "claims_table", "cost", "cost_figure",
-    "direction", "disagree_where", "eligible", "leader", "leaders_by", "library_claims", "log_sizes", "macro_micro",
-    "order_by_k", "order_change", "paired_gain", "paired_wins", "plateau_k", "read", "run_all", "run_matched",
-    "seen_unseen", "shape", "share_phrase", "size_curve", "size_figure", "size_readings", "slope_halves",
-    "slope_per_doubling", "slope_range", "span", "summary", "usable_ks",
+    "BUDGET_PARTS", "NEW", "PATHS", "POOLED", "ScalingResults", "TITLES", "band_table", "bend_interval",
+    "budget_curve", "budget_figure", "budget_readings", "claims_of", "claims_table", "cost", "cost_figure",
+    "disagree_where", "eligible", "leader", "leader_interval", "leaders_at", "leaders_by", "library_claims",
+    "library_table",
+    "log_sizes", "macro_micro", "one_wording", "order_by_k", "order_change", "paired_gain", "paired_wins",
+    "plateau_k", "read", "resolved_leader", "run_all", "run_matched", "seen_unseen", "seen_unseen_readings",
+    "series_slopes", "share_phrase", "size_curve", "size_figure", "size_readings", "slope_interval", "slope_table",
+    "slope_per_doubling", "span", "summary", "usable_ks",
 ]

@@ -1,22 +1,64 @@
-"""Macro (task-averaged) beside micro (query-weighted) accuracy of the paper's one-wording galleries."""
+"""The paper's one-wording galleries on one library, with task-averaged (macro) beside query-weighted (micro)
+accuracy of every gallery: Table 2 and the macro/micro comparison read the same galleries."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
-from ..protocol.study import StudyConfig, run_study
-from .catalog import check_corpus
+from ...words import paired_interval
+from ..protocol.draws import Corpus, design_rows, draw_permutations
+from ..protocol.study import predict
+from ..rankers.lexical import TextIndex
+from ..rankers.registry import check_rankers, score
 
 
-def macro_micro(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: int, where: str) -> pd.DataFrame:
-    """Per ranker: mean over galleries of micro and macro accuracy (%), and their difference (macro − micro)."""
-    corpus = check_corpus(frame, 2, where)
-    config = StudyConfig(seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=list(rankers),
-                         save_all_predictions=True)
-    pred = run_study(corpus, config, parts=("primary",)).predictions
-    pred = pred[~pred["duplicate"]]
-    micro = pred.groupby(["ranker", "trial"])["correct"].mean()
-    macro = pred.groupby(["ranker", "trial", "task"])["correct"].mean().groupby(["ranker", "trial"]).mean()
-    out = pd.DataFrame({"micro": 100 * micro.groupby("ranker").mean(), "macro": 100 * macro.groupby("ranker").mean()})
-    out["difference"] = out["macro"] - out["micro"]
-    return out.reset_index()
+def task_mean(ok: np.ndarray, truth: np.ndarray) -> float:
+    """Mean over the tasks present in ``truth`` of each task's share of ``ok`` queries, in % (macro accuracy)."""
+    n = np.bincount(truth)
+    hit = np.bincount(truth, weights=ok.astype(float), minlength=len(n))
+    return 100.0 * float(np.mean(hit[n > 0] / n[n > 0]))
+
+
+COLUMNS = ["trial", "condition", "ranker", "policy", "n_queries", "n_excluded", "n_correct", "accuracy", "macro"]
+
+
+def one_wording(corpus: Corpus, rankers: list[str], n_trials: int, seed: int,
+                index: TextIndex | None = None) -> pd.DataFrame:
+    """Per gallery and ranker: the primary policy's top-1 accuracy (%, ``accuracy``, query-weighted) and the
+    mean over tasks of each task's accuracy (``macro``), over the paper's one-wording galleries.
+
+    The draws are the protocol's primary ones (``np.random.default_rng(seed)``, a permutation per task in
+    sorted order), so ``accuracy`` equals :func:`robotask.retrieval.protocol.study.run_study`'s; a query whose
+    text several tasks share is excluded, as the primary policy excludes it.
+    """
+    rankers = check_rankers(list(rankers))
+    index = index or TextIndex(corpus.texts)
+    texts = np.asarray(corpus.texts, dtype=object)
+    n_tasks = len(corpus.tasks)
+    rows = []
+    with threadpool_limits(1):
+        for trial, perms in enumerate(draw_permutations(corpus.sizes, n_trials, np.random.default_rng(seed))):
+            g_rows, g_task, q_rows = design_rows(corpus, perms, 1, 1)
+            keep = ~corpus.duplicate[q_rows]
+            truth = corpus.task_of[q_rows][keep]
+            gallery, queries = texts[g_rows].tolist(), texts[q_rows[keep]].tolist()
+            for name in rankers:
+                pred, _ = predict(score(name, gallery, queries, index=index), g_task, n_tasks)
+                ok = pred == truth
+                macro = task_mean(ok, truth)
+                rows.append((trial, "one", name, "primary", len(ok), int((~keep).sum()), int(ok.sum()),
+                             100.0 * ok.mean(), macro))
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def macro_micro(per_trial: pd.DataFrame) -> pd.DataFrame:
+    """Per ranker: mean over galleries of micro and macro accuracy (%), their difference (macro − micro) and
+    its 95 % Student-t interval over the galleries (``low``, ``high``), from :func:`one_wording`'s frame."""
+    rows = []
+    for name, g in per_trial.groupby("ranker", sort=False):
+        diff = np.round(g["macro"].to_numpy(float) - g["accuracy"].to_numpy(float), 9)  # no rounding noise
+        iv = paired_interval(diff, np.zeros_like(diff))
+        rows.append((name, g["accuracy"].mean(), g["macro"].mean(), iv.mean, iv.low, iv.high))
+    return pd.DataFrame(rows, columns=["ranker", "micro", "macro", "difference", "low", "high"])

@@ -14,7 +14,9 @@ from threadpoolctl import threadpool_limits
 from ...errors import RobotaskError
 from ..protocol.draws import Corpus, check_corpus, design_rows, draw_permutations
 from ..protocol.study import predict
+from ..rankers.lexical import TextIndex
 from ..rankers.registry import check_rankers, score
+from .averages import task_mean
 
 COLUMNS = ["trial", "k", "ranker", "n_queries", "n_correct", "accuracy", "macro"]
 
@@ -31,7 +33,8 @@ def usable_ks(frame: pd.DataFrame, ks: list[int], min_tasks: int) -> list[int]:
     return [k for k in sorted(ks) if int((sizes >= k + 1).sum()) >= min_tasks]
 
 
-def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trials: int, seed: int) -> pd.DataFrame:
+def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trials: int, seed: int,
+                 index: TextIndex | None = None) -> pd.DataFrame:
     """Per trial, k and ranker: query-weighted (``accuracy``) and task-averaged (``macro``) accuracy, %.
 
     Parameters
@@ -41,6 +44,7 @@ def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trial
     rankers : registry names.
     n_trials : seeded draws (galleries) per k.
     seed : ``np.random.default_rng`` seed of the draws.
+    index : the texts' shared counts and vectors (default: an index of ``frame``'s texts).
     """
     if not ks or min(ks) < 1:
         raise RobotaskError(f"ks = {ks!r}: expected positive integers")
@@ -49,24 +53,27 @@ def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trial
     if sub["task"].nunique() < 2:
         raise RobotaskError(f"the wording budget k <= {k_max} needs at least 2 tasks with {k_max + 1} texts")
     corpus = check_corpus(sub, min_per_task=k_max + 1, where="wording budget")
-    return run_matched(corpus, ks, check_rankers(list(rankers)), n_trials, seed)
+    return run_matched(corpus, ks, check_rankers(list(rankers)), n_trials, seed, index)
 
 
-def run_matched(corpus: Corpus, ks: list[int], rankers: list[str], n_trials: int, seed: int) -> pd.DataFrame:
+def run_matched(corpus: Corpus, ks: list[int], rankers: list[str], n_trials: int, seed: int,
+                index: TextIndex | None = None) -> pd.DataFrame:
     """:func:`budget_curve` on a validated corpus whose every task has more than ``max(ks)`` texts."""
     rng = np.random.default_rng(seed)
     texts = np.asarray(corpus.texts, dtype=object)
     rows = []
     n_tasks = len(corpus.tasks)
+    index = index or TextIndex(corpus.texts)  # each text tokenised and embedded once for every draw and k
     with threadpool_limits(1):
         for trial, perms in enumerate(draw_permutations(corpus.sizes, n_trials, rng)):
             for k in sorted(ks):
                 g_rows, g_task, q_rows = design_rows(corpus, perms, k, max(ks))
                 truth = corpus.task_of[q_rows]
                 for name in rankers:
-                    pred, _ = predict(score(name, texts[g_rows].tolist(), texts[q_rows].tolist()), g_task, n_tasks)
+                    sim = score(name, texts[g_rows].tolist(), texts[q_rows].tolist(), index=index)
+                    pred, _ = predict(sim, g_task, n_tasks)
                     ok = pred == truth
-                    macro = 100.0 * float(pd.Series(ok).groupby(truth).mean().mean())
+                    macro = task_mean(ok, truth)
                     rows.append((trial, k, name, len(ok), int(ok.sum()), 100.0 * ok.mean(), macro))
     return pd.DataFrame(rows, columns=COLUMNS)
 

@@ -6,18 +6,20 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ..protocol.study import StudyConfig, run_study
+from ...words import UNRESOLVED, verdict
+from ..rankers.lexical import TextIndex
 from ..statistics.across_galleries import summary_table
-from .averages import macro_micro
-from .budget import budget_curve, order_by_k, plateau_k, usable_ks
+from .averages import macro_micro, one_wording
+from .budget import budget_curve, plateau_k, usable_ks
 from .catalog import PATHS, POOLED, TITLES, check_corpus
 from .catalog import read as read_library
 from .claims import claims_of, claims_table
-from .phrases import leader, order_change
 from .pool import log_sizes, size_curve, slope_per_doubling
 from .pool import pool as pool_libraries
 from .side_studies import cost as ranker_cost
 from .side_studies import paired_wins, seen_unseen
+from .tables import leaders_at, paired_gain
+from .values import budget_readings
 
 NEW = ("robocasa", "robotwin", "robotwin_placeholder")
 
@@ -37,38 +39,34 @@ class ScalingResults:
     second: dict[str, pd.DataFrame] = field(default_factory=dict)  # matched k = 1 vs 2 (the claims)
 
 
-def run_all(*, seed: int, rankers: list[str], n_trials: int, budget_trials: int, ks: list[int],
-            budget_libraries: list[str], min_budget_tasks: int, size_draws: int, size_steps: int,
+def run_all(*, seed: int, rankers: list[str], n_trials: int, n_matched_trials: int, budget_trials: int,
+            ks: list[int], budget_libraries: list[str], min_budget_tasks: int, size_draws: int, size_steps: int,
             size_min: int) -> ScalingResults:
-    """Run Table 2 on the new libraries (and a matched one- vs two-wording study for the claims), the wording
-    budget, seen → unseen, library size, macro/micro, cost."""
+    """Run the one-wording galleries of every library (Table 2 and macro/micro read the same ones), a matched
+    one- vs two-wording study for the claims, the wording budget, seen → unseen, library size and the cost.
+
+    One :class:`~robotask.retrieval.rankers.lexical.TextIndex` over every text of every library serves all
+    studies: each distinct text is tokenised once per analyzer and embedded once."""
     frames = {k: read_library(k) for k in PATHS}
-    table2, wins, per_trials = {}, {}, {}
-    for key in NEW:
-        corpus = check_corpus(frames[key], 2, PATHS[key])
-        config = StudyConfig(seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=list(rankers))
-        per_trial = run_study(corpus, config, parts=("primary",)).per_trial
-        per_trial = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
-        per_trials[key] = per_trial
-        table2[key] = summary_table(per_trial, condition="one", policy="primary")
-        wins[key] = paired_wins(per_trial, "char", "bm25")
-    second = {key: budget_curve(frames[key], [1, 2], rankers, budget_trials, seed) for key in NEW}
-    curves = {}
-    for key in budget_libraries:
-        usable = usable_ks(frames[key], ks, min_budget_tasks)
-        curves[key] = budget_curve(frames[key], usable, rankers, budget_trials, seed)
-    su = seen_unseen(frames["robotwin"], rankers, budget_trials, seed)
+    index = TextIndex(list(dict.fromkeys(t for f in frames.values() for t in f["text"].astype(str))))
+    one = {k: one_wording(check_corpus(frames[k], 2, PATHS[k]), rankers, n_trials if k in NEW else budget_trials,
+                          seed, index) for k in PATHS if k != "libero"}
+    table2 = {k: summary_table(one[k], condition="one", policy="primary") for k in NEW}
+    wins = {k: paired_wins(one[k], "char", "bm25") for k in NEW}
+    second = {k: budget_curve(frames[k], [1, 2], rankers, n_matched_trials, seed, index) for k in NEW}
+    curves = {k: budget_curve(frames[k], usable_ks(frames[k], ks, min_budget_tasks), rankers, budget_trials,
+                              seed, index) for k in budget_libraries}
+    su = seen_unseen(frames["robotwin"], rankers, budget_trials, seed, index)
     pooled = pool_libraries({k: frames[k] for k in POOLED})
     n_all = pooled["task"].nunique()
-    size = size_curve(pooled, log_sizes(size_min, n_all, size_steps), rankers, size_draws, seed)
-    mm = pd.concat([macro_micro(frames[k], rankers, budget_trials, seed, PATHS[k]).assign(library=k)
-                    for k in PATHS if k != "libero"], ignore_index=True)
+    size = size_curve(pooled, log_sizes(size_min, n_all, size_steps), rankers, size_draws, seed, index)
+    mm = pd.concat([macro_micro(f).assign(library=k) for k, f in one.items()], ignore_index=True)
     texts = pooled.groupby("task", sort=True)["text"]
     gallery, queries = texts.first().tolist(), pooled["text"][~pooled.index.isin(texts.head(1).index)].tolist()
     cost = ranker_cost(gallery, queries, rankers)
     top = size[size["n"] == size["n"].max()].groupby("ranker")["accuracy"].mean()
     cost = cost.merge(top.rename("accuracy").reset_index(), on="ranker")
-    return ScalingResults(table2, wins, curves, su, size, mm, cost, per_trials, second)
+    return ScalingResults(table2, wins, curves, su, size, mm, cost, {k: one[k] for k in NEW}, second)
 
 
 def library_claims(res: ScalingResults) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -77,24 +75,27 @@ def library_claims(res: ScalingResults) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def summary(res: ScalingResults) -> dict[str, object]:
-    """The numbers the home page reads (see the chapter for their meaning)."""
+    """The numbers the home page reads (see the chapter for their meaning); words decided by paired intervals."""
     out: dict[str, object] = {}
     for key, (w, n) in res.wins.items():
         out[f"char_beats_bm25_{key}"] = w
         out[f"galleries_{key}"] = n
     for key, curve in res.budget.items():
-        means = curve.groupby(["ranker", "k"])["accuracy"].mean().unstack("k")
-        out[f"budget_{key}_k_max"] = int(means.columns.max())
-        if "char" in means.index:
-            out[f"budget_{key}_gain_char_pts"] = float(means.loc["char"].iloc[-1] - means.loc["char"].iloc[0])
+        read = budget_readings(res.budget, (key,))
+        out[f"budget_{key}_k_max"] = int(curve["k"].max())
+        if "char" in set(curve["ranker"]):
+            gain = paired_gain(curve, "char")
+            out[f"budget_{key}_gain_char_pts"] = gain.mean
+            out[f"budget_{key}_gain_char_interval"] = [gain.low, gain.high]
         out[f"budget_{key}_plateau90_k"] = {r: int(v) for r, v in plateau_k(curve).items()}
-        out[f"budget_{key}_order"] = order_change(order_by_k(curve))
+        out[f"budget_{key}_order"] = read[f"order_{key}"]
     slopes = slope_per_doubling(res.size)
     out["size_n_max"] = int(res.size["n"].max())
     out["size_slope_per_doubling_pts"] = {r: float(v) for r, v in slopes.items()}
-    by_n = res.size.groupby(["n", "ranker"])["accuracy"].mean().unstack("ranker")
-    out["size_best_at_smallest"] = leader(by_n.iloc[0].to_dict())
-    out["size_best_at_largest"] = leader(by_n.iloc[-1].to_dict())
+    leads = leaders_at(res.size, "n", "draw")  # a ranker id where its lead is resolved, else "not resolved"
+    for end, n in (("smallest", min(leads)), ("largest", max(leads))):
+        top, _, iv = leads[n]
+        out[f"size_best_at_{end}"] = verdict(iv.low, iv.high, above=top, below=UNRESOLVED)
     su = res.seen_unseen.groupby(["queries", "ranker"])["accuracy"].mean().unstack("ranker")
     out["seen_unseen_char"] = {q: float(su.loc[q, "char"]) for q in su.index} if "char" in su.columns else {}
     return out

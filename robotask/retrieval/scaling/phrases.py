@@ -1,12 +1,12 @@
-"""Short data-dependent phrases for the libraries chapter (each tested in ``tests/test_scaling.py``)."""
+"""Short data-dependent phrases for the libraries chapter (each tested in ``tests/test_scaling.py``).
+
+Deciding words come from :func:`robotask.words.verdict`; these only name and join what it decided."""
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-from ...words import join
+from ...words import UNRESOLVED, PairedInterval, join, verdict
 from ..rankers.registry import RANKERS
 
 
@@ -14,38 +14,32 @@ def _label(ranker: str) -> str:
     return RANKERS[ranker].label if ranker in RANKERS else ranker
 
 
-def order_change(orders: dict[int, list[str]]) -> str:
-    """'does not change' when every k has the same best ranker, else 'changes'."""
-    leaders = {order[0] for order in orders.values() if order}
-    return "does not change" if len(leaders) <= 1 else "changes"
-
-
 def leader(means: dict[str, float]) -> str:
     """The ranker with the highest mean (ties by name)."""
     return min(means, key=lambda r: (-means[r], r))
 
 
-def leaders_by(orders: dict[int, list[str]], name: str = "k") -> str:
-    """The leading ranker over runs of x: "Word+Char at k = 1, Char TF-IDF at k = 2–32"."""
+def resolved_leader(top: str, interval: PairedInterval) -> str:
+    """``top``'s label when its lead over the runner-up is resolved (interval above zero), else "not resolved"."""
+    return verdict(interval.low, interval.high, above=_label(top), below=UNRESOLVED)
+
+
+def leaders_by(leads: dict[int, str], name: str = "k") -> str:
+    """Runs of one word over x: "not resolved at k = 1, Char TF-IDF at k = 2–32"."""
     runs: list[list] = []
-    for x in sorted(orders):
-        top = orders[x][0]
-        if runs and runs[-1][0] == top:
+    for x in sorted(leads):
+        if runs and runs[-1][0] == leads[x]:
             runs[-1][2] = x
         else:
-            runs.append([top, x, x])
-    return ", ".join(f"{_label(t)} at {name} = {a}" + (f"–{b}" if b != a else "") for t, a, b in runs)
+            runs.append([leads[x], x, x])
+    return ", ".join(f"{t} at {name} = {a}" + (f"–{b}" if b != a else "") for t, a, b in runs)
 
 
-def direction(change: float, up: str, down: str, flat: str, tolerance: float = 0.5) -> str:
-    """``up``, ``down`` or ``flat`` as ``change`` (points) is above ``tolerance``, below minus it, or within."""
-    return up if change > tolerance else down if change < -tolerance else flat
-
-
-def budget_effect(mean: float, lo: float, hi: float) -> str:
-    """What more wordings do, judged by the band of the paired gain: 'helps', 'hurts' or 'makes no clear
-    difference' (the band includes zero)."""
-    return "helps" if lo > 0 else "hurts" if hi < 0 else "makes no clear difference"
+def order_change(leads: dict[int, str]) -> str:
+    """'changes' when two resolved leaders differ, 'does not change' when one leads everywhere, else unresolved."""
+    named = {w for w in leads.values() if w != UNRESOLVED}
+    return "changes" if len(named) > 1 else "does not change" if named and len(named) == len(
+        set(leads.values())) else UNRESOLVED
 
 
 def share_phrase(fraction: float) -> str:
@@ -59,16 +53,7 @@ def span(values: pd.Series | list[int]) -> str:
     return f"k = {lo}" if lo == hi else f"k = {lo} to {hi}"
 
 
-def shape(small: float, large: float) -> str:
-    """How the fall with library size bends: slopes (points per doubling) over the small and large sizes."""
-    if math.isnan(small) or math.isnan(large):
-        return "too few sizes to tell how the curve bends"
-    if abs(small - large) <= 1.0:
-        return "about as steep at every size, a straight line against log n"
-    return "steeper among small libraries" if small < large else "steeper among large libraries"
-
-
-def disagree_where(mm: pd.DataFrame, titles: dict[str, str], threshold: float = 1.0) -> str:
-    """Libraries where macro and micro accuracy differ by more than ``threshold`` points for some ranker."""
-    big = mm.assign(gap=mm["difference"].abs()).groupby("library", sort=False)["gap"].max() > threshold
-    return join([titles.get(k, k) for k in big.index[big.to_numpy()]]) or "no library"
+def disagree_where(mm: pd.DataFrame, titles: dict[str, str]) -> str:
+    """Libraries where macro − micro is resolved (95 % interval ``low``–``high`` excludes zero) for some ranker."""
+    sure = (mm["low"] > 0) | (mm["high"] < 0)
+    return join([titles.get(k, k) for k in dict.fromkeys(mm.loc[sure, "library"])]) or "no library"

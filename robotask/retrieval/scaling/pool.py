@@ -13,6 +13,7 @@ from threadpoolctl import threadpool_limits
 
 from ...errors import RobotaskError
 from ..protocol.study import predict
+from ..rankers.lexical import TextIndex
 from ..rankers.registry import check_rankers, score
 
 COLUMNS = ["n", "draw", "ranker", "n_queries", "n_correct", "accuracy"]
@@ -32,13 +33,15 @@ def log_sizes(n_min: int, n_all: int, steps: int) -> list[int]:
     return sorted({int(round(x)) for x in np.geomspace(n_min, n_all, max(steps, 1))})
 
 
-def size_curve(frame: pd.DataFrame, sizes: list[int], rankers: list[str], n_draws: int, seed: int) -> pd.DataFrame:
+def size_curve(frame: pd.DataFrame, sizes: list[int], rankers: list[str], n_draws: int, seed: int,
+               index: TextIndex | None = None) -> pd.DataFrame:
     """Per n, draw and ranker: accuracy (%) of one-wording galleries over n candidate tasks of the pool."""
     rankers = check_rankers(list(rankers))
     groups = {t: g["text"].tolist() for t, g in frame.groupby("task", sort=True)}
     tasks = sorted(groups)
     queryable = [t for t in tasks if len(groups[t]) > 1]
     rng = np.random.default_rng(seed)
+    index = index or TextIndex(frame["text"].astype(str).tolist())  # each text tokenised and embedded once
     rows = []
     with threadpool_limits(1):
         for n in sizes:
@@ -59,7 +62,7 @@ def size_curve(frame: pd.DataFrame, sizes: list[int], rankers: list[str], n_draw
                         truth.append(j)
                 truth_a = np.asarray(truth)
                 for name in rankers:
-                    pred, _ = predict(score(name, gallery, queries), np.arange(n), n)
+                    pred, _ = predict(score(name, gallery, queries, index=index), np.arange(n), n)
                     ok = pred == truth_a
                     rows.append((n, draw, name, len(ok), int(ok.sum()), 100.0 * ok.mean()))
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -9,10 +9,12 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from ..protocol.study import predict
+from ..rankers.lexical import TextIndex
 from ..rankers.registry import check_rankers, score
 
 
-def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: int) -> pd.DataFrame:
+def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: int,
+                index: TextIndex | None = None) -> pd.DataFrame:
     """Per trial and ranker: one seen template per task indexed; accuracy (%) on the other seen and on the unseen.
 
     ``frame`` has ``task``, ``text`` and ``split`` (``seen``/``unseen``); tasks need two seen texts.
@@ -22,6 +24,7 @@ def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: in
     unseen = {t: g["text"].tolist() for t, g in frame[frame["split"] == "unseen"].groupby("task", sort=True)}
     tasks = [t for t in sorted(seen) if len(seen[t]) >= 2 and unseen.get(t)]
     rng = np.random.default_rng(seed)
+    index = index or TextIndex(frame["text"].astype(str).tolist())  # each text tokenised and embedded once
     rows = []
     with threadpool_limits(1):
         for trial in range(n_trials):
@@ -37,7 +40,7 @@ def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: in
                     q["unseen"][1].append(j)
             for name in rankers:
                 for split, (texts, truth) in q.items():
-                    pred, _ = predict(score(name, gallery, texts), np.arange(len(tasks)), len(tasks))
+                    pred, _ = predict(score(name, gallery, texts, index=index), np.arange(len(tasks)), len(tasks))
                     rows.append((trial, name, split, 100.0 * float(np.mean(pred == np.asarray(truth)))))
     return pd.DataFrame(rows, columns=["trial", "ranker", "queries", "accuracy"])
 
@@ -67,3 +70,4 @@ def cost(gallery: list[str], queries: list[str], rankers: list[str], repeats: in
             all_s = (time.perf_counter() - t0) / repeats
             rows.append((name, index_s, len(queries) / max(all_s, 1e-9)))
     return pd.DataFrame(rows, columns=["ranker", "index_seconds", "queries_per_second"])
+

@@ -1,11 +1,13 @@
-"""The shape of the scaling curves as numbers: mean and 5th–95th percentile band at every point, paired
-gains over k, and slopes fitted per series of draws and per half of the size range."""
+"""The shape of the scaling curves as numbers: mean and 5th–95th percentile band at every point, and the paired
+intervals (:mod:`robotask.words`) the chapter's words are decided from: the gain over k, slopes per doubling
+fitted per series of draws, and the leader at each point against the runner-up."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ...words import PairedInterval, paired_interval, pp
 from ..rankers.registry import display
 
 
@@ -19,11 +21,10 @@ def band_table(curve: pd.DataFrame, x: str) -> pd.DataFrame:
     return cells.reset_index(names="Ranker")
 
 
-def paired_gain(curve: pd.DataFrame, ranker: str) -> tuple[float, float, float]:
-    """Gain (points) of ``ranker`` from the smallest to the largest k, paired by gallery: mean, 5th, 95th pct."""
+def paired_gain(curve: pd.DataFrame, ranker: str) -> PairedInterval:
+    """Gain (points) of ``ranker`` from the smallest to the largest k, paired by gallery (95 % interval)."""
     wide = curve[curve["ranker"] == ranker].pivot(index="trial", columns="k", values="accuracy")
-    d = (wide[wide.columns.max()] - wide[wide.columns.min()]).to_numpy(float)
-    return float(d.mean()), float(np.percentile(d, 5)), float(np.percentile(d, 95))
+    return paired_interval(wide[wide.columns.max()].to_numpy(float), wide[wide.columns.min()].to_numpy(float))
 
 
 def _slope(g: pd.DataFrame) -> float:
@@ -31,16 +32,54 @@ def _slope(g: pd.DataFrame) -> float:
     return float(np.polyfit(x, g["accuracy"].to_numpy(float), 1)[0]) if len(set(x)) > 1 else float("nan")
 
 
-def slope_range(curve: pd.DataFrame, ranker: str) -> tuple[float, float]:
-    """Smallest and largest slope (points per doubling) of ``ranker`` fitted on each series of draws alone."""
-    slopes = [_slope(g) for _, g in curve[curve["ranker"] == ranker].groupby("draw")]
-    return float(np.min(slopes)), float(np.max(slopes))
+def series_slopes(curve: pd.DataFrame, sizes: list[int] | None = None) -> pd.DataFrame:
+    """Slope (points per doubling of n) fitted on each series of draws alone (draw d at every size), draws ×
+    rankers; ``sizes`` keeps only those sizes (NaN where fewer than two remain)."""
+    sel = curve if sizes is None else curve[curve["n"].isin(sizes)]
+    return sel.groupby(["draw", "ranker"]).apply(_slope).unstack("ranker")
 
 
-def slope_halves(curve: pd.DataFrame, ranker: str) -> tuple[float, float]:
-    """Slopes (points per doubling) of ``ranker`` over the smaller and the larger half of the sizes
-    (an odd number of sizes shares the middle one); NaN for a half with one size."""
-    sizes = sorted(curve["n"].unique())
-    mid = sizes[(len(sizes) - 1) // 2], sizes[len(sizes) // 2]
-    g = curve[curve["ranker"] == ranker]
-    return _slope(g[g["n"] <= mid[0]]), _slope(g[g["n"] >= mid[1]])
+def slope_interval(curve: pd.DataFrame, ranker: str) -> PairedInterval:
+    """Mean slope of ``ranker`` over the series of draws and its 95 % interval."""
+    s = series_slopes(curve)[ranker].to_numpy(float)
+    return paired_interval(s, np.zeros_like(s))
+
+
+def halves(curve: pd.DataFrame) -> tuple[list[int], list[int]]:
+    """The smaller and the larger half of the sizes (an odd number of sizes shares the middle one)."""
+    sizes = sorted(int(n) for n in curve["n"].unique())
+    return sizes[: (len(sizes) + 1) // 2], sizes[len(sizes) // 2:]
+
+
+def bend_interval(curve: pd.DataFrame, ranker: str) -> tuple[PairedInterval, PairedInterval, PairedInterval]:
+    """``ranker``'s slope over the smaller half, over the larger half, and their paired difference (small − large)."""
+    small, large = (series_slopes(curve, h)[ranker].to_numpy(float) for h in halves(curve))
+    zero = np.zeros_like(small)
+    return paired_interval(small, zero), paired_interval(large, zero), paired_interval(small, large)
+
+
+def leader_interval(wide: pd.DataFrame) -> tuple[str, str, PairedInterval]:
+    """(leader by mean, runner-up, interval of leader − runner-up paired by row); ``wide``: draws × rankers.
+    Ties of means go to the first name in sorted order."""
+    means = wide.mean()
+    order = sorted(means.index, key=lambda r: (-means[r], r))
+    if len(order) < 2:
+        return order[0], order[0], PairedInterval(np.nan, np.nan, np.nan, 0, 0.95)
+    return order[0], order[1], paired_interval(wide[order[0]].to_numpy(float), wide[order[1]].to_numpy(float))
+
+
+def leaders_at(curve: pd.DataFrame, x: str, row: str) -> dict[int, tuple[str, str, PairedInterval]]:
+    """:func:`leader_interval` at every value of ``x`` (``row``: the column that pairs the rankers)."""
+    return {int(v): leader_interval(g.pivot(index=row, columns="ranker", values="accuracy"))
+            for v, g in curve.groupby(x)}
+
+
+def slope_table(curve: pd.DataFrame) -> pd.DataFrame:
+    """Per ranker: the change of accuracy per doubling of n (points), mean over the series of draws, with its
+    95 % interval; the fit over all draws at once gives the same mean (every series has the same sizes)."""
+    rows = []
+    for name, s in series_slopes(curve).items():
+        iv = paired_interval(s.to_numpy(float), np.zeros(len(s)))
+        rows.append({"Ranker": display(name), "Points per doubling": iv.mean,
+                     "95 % interval": f"{pp(iv.low, 2, unit='')} to {pp(iv.high, 2, unit='')}"})
+    return pd.DataFrame(rows)

@@ -1,5 +1,5 @@
-"""What the libraries chapter glues into its readings of the curves: numbers as the prose shows them
-(one decimal, a true minus sign, "—" for a library the run left out) and the phrases of :mod:`.phrases`."""
+"""What the libraries chapter glues into its readings of the curves: numbers as the prose shows them (one
+decimal, a true minus sign, "—" for a library the run left out), each deciding word from a paired interval."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ import math
 
 import pandas as pd
 
-from ...words import pp
+from ...words import UNRESOLVED, paired_interval, pp, verdict
 from ..rankers.registry import RANKERS
-from .budget import order_by_k, plateau_k
-from .phrases import budget_effect, direction, leaders_by, shape, span
-from .pool import slope_per_doubling
-from .tables import paired_gain, slope_halves, slope_range
+from .budget import plateau_k
+from .phrases import leaders_by, order_change, resolved_leader, span
+from .tables import bend_interval, leaders_at, paired_gain, series_slopes, slope_interval
 
-BUDGET_PARTS = ("gain", "gain_lo", "gain_hi", "kmax", "leaders", "plateau", "helps")
+BUDGET_PARTS = ("gain", "gain_lo", "gain_hi", "kmax", "leaders", "plateau", "helps", "order")
 
 
 def _signed(x: float) -> str:
@@ -23,8 +22,8 @@ def _signed(x: float) -> str:
 
 def budget_readings(curves: dict[str, pd.DataFrame], keys: tuple[str, ...], ranker: str = "char") -> dict:
     """Per library key: ``<part>_<key>`` for :data:`BUDGET_PARTS` (``ranker``'s paired gain from the smallest
-    to the largest k with its band, the largest k, the leaders by k, where 90 % of the plateau is reached,
-    and whether more wordings help); "—" for a key without a curve."""
+    to the largest k with its 95 % interval, the largest k, the resolved leader at each k, where 90 % of the
+    plateau is reached, whether more wordings help and whether the leader changes); "—" without a curve."""
     out: dict[str, object] = {}
     for key in keys:
         curve = curves.get(key)
@@ -32,32 +31,48 @@ def budget_readings(curves: dict[str, pd.DataFrame], keys: tuple[str, ...], rank
             out.update({f"{part}_{key}": "—" for part in BUDGET_PARTS})
             continue
         gain = paired_gain(curve, ranker)
-        out.update({f"gain_{key}": _signed(gain[0]), f"gain_lo_{key}": _signed(gain[1]),
-                    f"gain_hi_{key}": _signed(gain[2]), f"kmax_{key}": int(curve["k"].max()),
-                    f"leaders_{key}": leaders_by(order_by_k(curve)),
-                    f"plateau_{key}": span(plateau_k(curve)),
-                    f"helps_{key}": budget_effect(*gain)})
+        leads = {k: resolved_leader(top, iv) for k, (top, _, iv) in leaders_at(curve, "k", "trial").items()}
+        out.update({f"gain_{key}": _signed(gain.mean), f"gain_lo_{key}": _signed(gain.low),
+                    f"gain_hi_{key}": _signed(gain.high), f"kmax_{key}": int(curve["k"].max()),
+                    f"leaders_{key}": leaders_by(leads), f"plateau_{key}": span(plateau_k(curve)),
+                    f"helps_{key}": verdict(gain.low, gain.high, above="helps", below="hurts"),
+                    f"order_{key}": order_change(leads)})
     return out
 
 
 def size_readings(size: pd.DataFrame, ranker: str = "char") -> dict:
-    """The library-size curve read whole: sizes, ``ranker``'s accuracy at both ends, its slope per doubling
-    (all draws, per series of draws, per half of the sizes), the range of slopes across rankers, the
-    leaders by n and whether the best ranker stays best."""
+    """The library-size curve read whole: sizes, ``ranker``'s accuracy at both ends, its slope per doubling with
+    its 95 % interval over the series of draws, the bend (small against large half), the steepest and the
+    flattest ranker, and the resolved leader at every size."""
     n = sorted(size["n"].unique())
-    slopes = slope_per_doubling(size)
-    lo, hi = slope_range(size, ranker)
-    small, large = slope_halves(size, ranker)
+    slope, (small, large, bend) = slope_interval(size, ranker), bend_interval(size, ranker)
+    series = series_slopes(size)
+    means = series.mean()
+    steep, flat = means.idxmin(), means.idxmax()
+    gap = paired_interval(series[steep].to_numpy(float), series[flat].to_numpy(float))
+    leads = {x: resolved_leader(top, iv) for x, (top, _, iv) in leaders_at(size, "n", "draw").items()}
+    first, last = leads[int(n[0])], leads[int(n[-1])]
     by_n = size.groupby(["n", "ranker"])["accuracy"].mean().unstack("ranker")
-    orders = {int(k): sorted(row.index, key=lambda r: (-row[r], r)) for k, row in by_n.iterrows()}
-    first, last = orders[int(n[0])][0], orders[int(n[-1])][0]
-    return {"n_sizes": len(n), "n_min": int(n[0]), "n_all": int(n[-1]), "slope_char": _signed(slopes[ranker]),
-            "slope_lo": _signed(lo), "slope_hi": _signed(hi), "slope_small": _signed(small),
-            "slope_large": _signed(large), "size_shape": shape(small, large),
-            "falls": direction(float(slopes[ranker]), "rises", "falls", "barely moves"),
+    return {"n_sizes": len(n), "n_min": int(n[0]), "n_all": int(n[-1]), "slope_char": _signed(slope.mean),
+            "slope_lo": _signed(slope.low), "slope_hi": _signed(slope.high),
+            "falls": verdict(slope.low, slope.high, above="rises", below="falls"),
+            "slope_small": _signed(small.mean), "slope_large": _signed(large.mean),
+            "size_shape": verdict(bend.low, bend.high, above="steeper among large libraries",
+                                  below="steeper among small libraries"),
             "acc_small": float(by_n[ranker].iloc[0]), "acc_large": float(by_n[ranker].iloc[-1]),
-            "slope_min": _signed(slopes.min()), "slope_max": _signed(slopes.max()),
-            "steepest": RANKERS[slopes.idxmin()].label, "flattest": RANKERS[slopes.idxmax()].label,
-            "best_small": RANKERS[first].label, "best_large": RANKERS[last].label,
-            "best_stays": "stays" if first == last else "does not stay",
-            "size_leaders": leaders_by(orders, "n")}
+            "slope_min": _signed(means.min()), "slope_max": _signed(means.max()),
+            "steepest": RANKERS[steep].label, "flattest": RANKERS[flat].label,
+            "steep_lo": _signed(gap.low), "steep_hi": _signed(gap.high),
+            "steep_sure": verdict(gap.low, gap.high, above=UNRESOLVED, below="resolved"),
+            "best_small": first, "best_large": last, "size_leaders": leaders_by(leads, "n"),
+            "best_stays": UNRESOLVED if UNRESOLVED in (first, last) else "yes" if first == last else "no"}
+
+
+def seen_unseen_readings(su: pd.DataFrame, ranker: str = "char") -> dict:
+    """``ranker``'s accuracy on seen and on unseen templates and unseen − seen paired by gallery, with its word."""
+    wide = su[su["ranker"] == ranker].pivot(index="trial", columns="queries", values="accuracy")
+    iv = paired_interval(wide["unseen"].to_numpy(float), wide["seen"].to_numpy(float))
+    return {"su_seen": float(wide["seen"].mean()), "su_unseen": float(wide["unseen"].mean()),
+            "su_diff": _signed(iv.mean), "su_lo": _signed(iv.low), "su_hi": _signed(iv.high),
+            "su_reading": verdict(iv.low, iv.high, above="higher", below="lower")}
+
