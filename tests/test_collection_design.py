@@ -187,3 +187,15 @@ def test_a_run_builds_each_episode_task_once_keyed_on_the_episode_not_the_object
     run.task_data("probe", "ep0", ws("/other/ep0"), proto)
     assert calls == ["/c/ep0", "/other/ep0"] and len(run.built) == 2
     assert BuiltTasks().built == {}
+
+
+def test_subjects_are_crossed_with_scenes_none_confounded():
+    from robotask.episode.synthesis.varied import N_SCENES, N_SUBJECTS, episode_factors
+
+    f = pd.DataFrame([episode_factors(0, i) for i in range(48)])
+    cells = pd.crosstab(f["subject"], f["scene"])
+    assert cells.shape == (N_SUBJECTS, N_SCENES) == (8, 4)
+    assert (cells >= 1).all().all() and set(cells.to_numpy().ravel()) == {1, 2}  # every subject in every scene
+    assert (f["subject"].value_counts() == 6).all() and (f["scene"].value_counts() == 12).all()
+    first = pd.crosstab(f["subject"][:32], f["scene"][:32])
+    assert (first == 1).all().all()  # 32 episodes: each cell once
