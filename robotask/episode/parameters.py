@@ -16,5 +16,12 @@ RANGES: dict[str, Range] = {
     "n_frames_shown": Range(low=1, high=None, meaning=">= 1 frame"),
     "softmax_epochs": Range(low=1, high=None, meaning=">= 1 epoch"),
     "mlp_epochs": Range(low=1, high=None, meaning=">= 1 epoch"),
+    "n_episodes": Range(low=2, high=None, meaning=">= 2 episodes (one to train, one to test)"),
+    "folds": Range(low=2, high=None, meaning=">= 2 folds"),
+    "shift_draws": Range(low=1, high=None, meaning=">= 1 random partition"),
+    "curve_draws": Range(low=1, high=None, meaning=">= 1 draw"),
+    "check_episodes": Range(low=0, high=None, meaning=">= 0 episodes (0: no epoch check)"),
+    "timing_episodes": Range(low=1, high=None, meaning=">= 1 episode"),
+    "processes": Range(low=1, high=None, meaning=">= 1 process"),
 }
 """Parameter name → allowed range, for every numeric parameter the episode chapters declare."""
