@@ -390,13 +390,13 @@ if len(set(worker_counts) & {1, 2}) < 2:
 # ## What the full dataset would cost: a projection
 #
 # **This is a projection, not a measurement.** It scales the measured cost of one worker per episode
-# (the Dask table above) to the full release of {glue:text}`full_eps` episodes, assuming
-# (1) every episode has {glue:text}`full_frames` frames, as the published sample does; (2) the cost grows
+# (the Dask table above) to the full release of {glue:text}`proj_episodes` episodes, assuming
+# (1) every episode has {glue:text}`proj_full_frames` frames, as the published sample does; (2) the cost grows
 # linearly with frames; (3) the videos are decoded at this chapter's {glue:text}`res` px (full-resolution
 # decoding costs much more, so this is a lower bound); (4) the two-worker efficiency measured here holds on
-# every cluster size. Under these assumptions one episode costs {glue:text}`proj_episode_s:.0f` s on one
-# worker, the dataset {glue:text}`proj_worker_h:,.0f` worker-hours: {glue:text}`proj_machine_h:,.0f` hours on
-# this machine with two workers, {glue:text}`proj_cluster_h:.1f` hours on {glue:text}`proj_workers` workers.
+# every cluster size. Under these assumptions one episode costs {glue:text}`proj_per_episode_s:.0f` s on one
+# worker, the dataset {glue:text}`proj_worker_hours:,.0f` worker-hours: {glue:text}`proj_machine_hours:,.0f` hours on
+# this machine with two workers, {glue:text}`proj_cluster_hours:.1f` hours on {glue:text}`proj_cluster_workers` workers.
 #
 # ## When the collection outgrows one machine: a plan
 #
@@ -407,7 +407,7 @@ if len(set(worker_counts) & {1, 2}) < 2:
 #   here, so memory does not limit how many workers a node runs; cores do.
 # - **Feature storage** grows with frames: an episode's stored window features took
 #   {glue:text}`kb_per_episode:.0f` kB here, {glue:text}`proj_storage_gb:,.0f` GB for the full dataset at
-#   this resolution, small next to the release itself ({glue:text}`release_tb:.0f` TB by the specification's
+#   this resolution, small next to the release itself ({glue:text}`proj_release_tb:.0f` TB by the specification's
 #   size per episode).
 # - **Training** is where one machine stops. Fitting on the merged training windows in memory would need
 #   {glue:text}`proj_windows:,.0f` windows of {glue:text}`dim` features, {glue:text}`proj_design_gb:,.0f` GB as
@@ -421,7 +421,7 @@ bytes_ep = feature_bytes(features_dir, list(sets))
 windows_ep = sum(len(ws.X) for ws in sets.values()) / len(sets)
 dim = int(next(iter(sets.values())).X.shape[1])
 proj = project_full_dataset(scaling, frames, bytes_ep, windows_ep, dim)
-write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})  # wall clock
+_ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})  # wall clock
 
 # %% [markdown]
 # ## These are synthetic episodes
@@ -461,7 +461,7 @@ values = (collection_facts(coll, frames, resolution, folds, test_size)
                        check_episodes))
 for key, value in values.items():
     glue(key, value, display=False)
-write_json(out / "summary.json", headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,
-                                          len(sets), folds, synthetic))
+answer = headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve, len(sets), folds, synthetic)
+_ = write_json(out / "summary.json", answer)
 assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
 assert run.ok and len(sets) == len(coll.ids)

@@ -46,6 +46,7 @@ from .tables import (
     epoch_effect,
     fold_coverage,
     fold_summary,
+    headline,
     hurt_tasks,
     not_run_table,
     shift_table,
@@ -53,7 +54,7 @@ from .tables import (
     transfer_table,
 )
 from .task_data import load_window_sets
-from .values import collection_facts, cost_facts, head_facts, headline, results_facts, sync_facts
+from .values import collection_facts, cost_facts, head_facts, results_facts, sync_facts
 
 __all__ = [
     "fold_means", "fold_rows", "run_suite_on_collection",

@@ -195,3 +195,24 @@ def not_run_table(results: pd.DataFrame) -> pd.DataFrame:
                      "settings": f"{len(g)} of {total}", "status": ", ".join(sorted(set(g["status"]))),
                      "reason": "; ".join(dict.fromkeys(g["reason"]))})
     return pd.DataFrame(rows, columns=["task", "protocol", "study", "settings", "status", "reason"])
+
+
+def headline(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, shifts: pd.DataFrame,
+             shift_names: list[str], curve: pd.DataFrame, n_episodes: int, folds: int, synthetic: bool) -> dict:
+    """``summary.json``: the unseen-episode answer under clear keys (for the home page); no wall clock."""
+    t = transfer_table(summary, protocol)
+    won, ran = beaten(summary, protocol)
+    by_task = {r["task"]: {"metric": r["metric"], "mean": _num(r["mean"]), "sd": _num(r["sd"]),
+                           "vs_baseline": [_num(r["lo"]), _num(r["hi"])], "verdict": r["verdict"],
+                           "folds_won": int(r["wins"]), "folds": int(r["of"])} for _, r in t.iterrows()}
+    return {"unseen_protocol": protocol, "unseen_synthetic": synthetic, "unseen_episodes": n_episodes,
+            "unseen_folds": folds, "unseen_tasks_ran": ran, "unseen_transfer_tasks": won,
+            "unseen_transfer_count": len(won), "unseen_by_task": by_task,
+            "unseen_drop_tasks": drops[drops["verdict"] == "worse on unseen episodes"]["task"].tolist(),
+            "unseen_shift_hurts": {s: hurt_tasks(shifts, s) for s in shift_names},
+            "unseen_episodes_needed": {t: episodes_needed(curve, t) for t in curve["task"].unique()}}
+
+
+def _num(v: float) -> float | None:
+    """A float for JSON (None for NaN or an unbounded end)."""
+    return None if v is None or not np.isfinite(v) else float(v)

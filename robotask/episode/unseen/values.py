@@ -1,10 +1,9 @@
-"""The numbers and short words chapter 14 glues into its prose (names are the glue keys), and its summary.json."""
+"""The numbers and short words chapter 14 glues into its prose (names are the glue keys)."""
 
 from __future__ import annotations
 
 import os
 
-import numpy as np
 import pandas as pd
 
 import robotask.episode.unseen.phrases as phrases
@@ -84,39 +83,14 @@ def head_facts(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, check
 
 def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_per_episode: float,
                dim: int) -> dict:
-    """Label coverage, the Dask timing and the projection to the full dataset, under their glue names."""
+    """Label coverage, the Dask timing and the projection to the full dataset (``proj_<key>``)."""
     act = coverage[coverage["label"] == "action"]["coverage"] * 100
     one, two = scaling[scaling["workers"] == 1], scaling[scaling["workers"] == 2]
     speedup = float(two["speedup"].iloc[0]) if len(two) and len(one) else float("nan")
-    names = {"full_eps": "episodes", "full_frames": "full_frames", "proj_episode_s": "per_episode_s",
-             "proj_worker_h": "worker_hours", "proj_machine_h": "machine_hours", "proj_cluster_h": "cluster_hours",
-             "proj_workers": "cluster_workers", "proj_storage_gb": "storage_gb", "proj_windows": "windows",
-             "proj_design_gb": "design_gb", "proj_gram_gb": "gram_gb", "release_tb": "release_tb"}
     return {"cov_min": float(act.min()), "cov_max": float(act.max()),
             "ceiling_phrase": phrases.ceiling_phrase(float(act.min())),
             "t_eps": int(scaling["episodes"].max()), "speedup": speedup,
             "speedup_phrase": phrases.speedup_phrase(speedup, 2), "efficiency": 100 * speedup / 2,
             "episode_s": float(scaling["episode_s"].iloc[0]), "cpus": os.cpu_count() or 1,
             "peak_mb": float(scaling["peak_mb"].max()), "kb_per_episode": bytes_per_episode / 1e3, "dim": int(dim),
-            **{k: proj[v] for k, v in names.items()}}
-
-
-def headline(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, shifts: pd.DataFrame,
-             shift_names: list[str], curve: pd.DataFrame, n_episodes: int, folds: int, synthetic: bool) -> dict:
-    """``summary.json``: the unseen-episode answer under clear keys (for the home page); no wall clock."""
-    t = tables.transfer_table(summary, protocol)
-    won, ran = tables.beaten(summary, protocol)
-    by_task = {r["task"]: {"metric": r["metric"], "mean": _num(r["mean"]), "sd": _num(r["sd"]),
-                           "vs_baseline": [_num(r["lo"]), _num(r["hi"])], "verdict": r["verdict"],
-                           "folds_won": int(r["wins"]), "folds": int(r["of"])} for _, r in t.iterrows()}
-    return {"unseen_protocol": protocol, "unseen_synthetic": synthetic, "unseen_episodes": n_episodes,
-            "unseen_folds": folds, "unseen_tasks_ran": ran, "unseen_transfer_tasks": won,
-            "unseen_transfer_count": len(won), "unseen_by_task": by_task,
-            "unseen_drop_tasks": drops[drops["verdict"] == "worse on unseen episodes"]["task"].tolist(),
-            "unseen_shift_hurts": {s: tables.hurt_tasks(shifts, s) for s in shift_names},
-            "unseen_episodes_needed": {t: tables.episodes_needed(curve, t) for t in curve["task"].unique()}}
-
-
-def _num(v: float) -> float | None:
-    """A float for JSON (None for NaN or an unbounded end)."""
-    return None if v is None or not np.isfinite(v) else float(v)
+            **{f"proj_{k}": v for k, v in proj.items()}}
