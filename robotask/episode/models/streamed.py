@@ -36,26 +36,22 @@ from .minimal import (
 )
 from .row_blocks import RowBlocks
 
-BLOCK_BYTES = 48 << 20  # float32 bytes per block (consecutive episodes are joined up to this)
+BLOCK_BYTES = 4 << 20  # float32 bytes per block: consecutive episodes are joined up to this (cache-sized)
+PANEL_BYTES = 64 << 20  # bytes of the ridge's outer panel of rows (in the solve's dtype)
 POWER_ITERATIONS = 60  # as minimal.softmax_smoothness
 
-Gradient = Callable[[np.ndarray, np.ndarray, float], tuple]  # (W, b, log?) -> sums over the training rows
+Gradient = Callable[[np.ndarray, np.ndarray], tuple]  # (W, b) -> (Xᵀ R, Σ R, Σ loss, correct) over the rows
+GradientFactory = Callable[[str, RowBlocks, np.ndarray, np.ndarray], Gradient]  # (kind, rows, target, weight)
 
 
-def block_rows(width: int) -> int:
-    """Rows per block for a matrix of ``width`` float32 columns."""
-    return max(64, BLOCK_BYTES // (4 * max(width, 1)))
+def block_rows(width: int, size: int = BLOCK_BYTES, itemsize: int = 4) -> int:
+    """Rows per block of ``size`` bytes for a matrix of ``width`` columns."""
+    return max(32, size // (itemsize * max(width, 1)))
 
 
-def _blocks64(rows: RowBlocks) -> Iterator[tuple[slice, np.ndarray]]:
-    """(slice, float64 copy) per block; the copy buffer is reused."""
-    buffer = np.empty((0, rows.width))
-    for sl, block in rows.blocks(block_rows(rows.width)):
-        if len(buffer) < len(block):
-            buffer = np.empty((len(block), rows.width))
-        out = buffer[:len(block)]
-        np.copyto(out, block)
-        yield sl, out
+def _blocks(rows: RowBlocks) -> Iterator[tuple[slice, np.ndarray]]:
+    """(slice, float32 block) per cache-sized block."""
+    yield from rows.blocks(block_rows(rows.width))
 
 
 def partial_gradient(kind: str, x: np.ndarray, target: np.ndarray, weight: np.ndarray, W: np.ndarray,
@@ -65,7 +61,7 @@ def partial_gradient(kind: str, x: np.ndarray, target: np.ndarray, weight: np.nd
     ``kind`` "softmax": ``target`` one-hot, ``weight`` (n,) sample weight / n_total;
     "multilabel": ``target`` multi-hot, ``weight`` (n, k) positive weights / n_total.
     """
-    logits = x @ W + b
+    logits = (x @ W.astype(x.dtype, copy=False)).astype(np.float64) + b
     if kind == "softmax":
         p = softmax(logits)
         resid = (p - target) * weight[:, None]
@@ -78,15 +74,16 @@ def partial_gradient(kind: str, x: np.ndarray, target: np.ndarray, weight: np.nd
         eps = 1e-7
         loss = float(np.sum(-(target * np.log(p + eps) + (1 - target) * np.log(1 - p + eps)) * weight))
         correct = 0
-    return x.T @ resid, resid.sum(axis=0), loss, correct
+    return (resid.T.astype(x.dtype) @ x).T, resid.sum(axis=0), loss, correct
 
 
 def local_gradient(kind: str, rows: RowBlocks, target: np.ndarray, weight: np.ndarray) -> Gradient:
     """The epoch gradient over ``rows`` in this process: sums of :func:`partial_gradient` over blocks."""
     def gradient(W: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
         gW, gb, loss, correct = np.zeros_like(W), np.zeros_like(b), 0.0, 0
-        for sl, x in _blocks64(rows):
-            parts = partial_gradient(kind, x, target[sl], weight[sl], W, b)
+        W32 = W.astype(np.float32)
+        for sl, x in _blocks(rows):
+            parts = partial_gradient(kind, x, target[sl], weight[sl], W32, b)
             gW += parts[0]
             gb += parts[1]
             loss += parts[2]
@@ -107,10 +104,10 @@ def smoothness(rows: RowBlocks, w_sample: np.ndarray, l2: float = L2, iterations
     sw = np.sqrt(np.asarray(w_sample, dtype=np.float64) / n)
 
     def times_m(z: np.ndarray) -> np.ndarray:
-        out = np.zeros(d + 1)
-        for sl, x in _blocks64(rows):
-            q = (x @ z[:d] + z[d]) * sw[sl] ** 2
-            out[:d] += x.T @ q
+        out, z32 = np.zeros(d + 1), z[:d].astype(np.float32)
+        for sl, x in _blocks(rows):
+            q = ((x @ z32).astype(np.float64) + z[d]) * sw[sl] ** 2
+            out[:d] += q.astype(np.float32) @ x
             out[d] += q.sum()
         return out
 
@@ -118,8 +115,8 @@ def smoothness(rows: RowBlocks, w_sample: np.ndarray, l2: float = L2, iterations
     if dual:
         v0 = sw / np.sqrt(n)  # z₀ = X̃ᵀ S v₀ with v₀ = 1/√n
         z = np.zeros(d + 1)
-        for sl, x in _blocks64(rows):
-            z[:d] += x.T @ v0[sl]
+        for sl, x in _blocks(rows):
+            z[:d] += v0[sl].astype(np.float32) @ x
             z[d] += v0[sl].sum()
     else:
         z = np.ones(d + 1) / np.sqrt(d + 1)
@@ -178,26 +175,27 @@ def descend(kind: str, gradient: Gradient, W0: np.ndarray, epochs: int, step: fl
 
 def fit_softmax(rows: RowBlocks, y: np.ndarray, n_classes: int, epochs: int = SOFTMAX_EPOCHS,
                 lr: float = SOFTMAX_LR, l2: float = L2, seed: int = SEED, stable_step: bool = False,
-                gradient: Gradient | None = None) -> StreamedLinear:
-    """:class:`minimal.SoftmaxHead` fitted on z-scored ``rows`` and labels ``y``; ``gradient`` (None: local)."""
+                gradients: GradientFactory | None = None) -> StreamedLinear:
+    """:class:`minimal.SoftmaxHead` fitted on z-scored ``rows`` and labels ``y``; ``gradients`` makes the
+    epoch gradient (None: :func:`local_gradient`, here)."""
     W0 = np.random.default_rng(seed).normal(0.0, 0.01, size=(rows.width, n_classes)).astype(np.float32)
     w = sample_weights(y, n_classes)
     L = smoothness(rows, w, l2)
     step = min(lr, 1.0 / L) if stable_step else lr
     onehot = np.eye(n_classes)[y]
-    gradient = gradient or local_gradient("softmax", rows, onehot, (w / len(y)).astype(np.float64))
+    gradient = (gradients or local_gradient)("softmax", rows, onehot, (w / len(y)).astype(np.float64))
     W, b, history = descend("softmax", gradient, W0, epochs, step, l2, len(y))
     return StreamedLinear("softmax", W.astype(np.float32), b.astype(np.float32), history, L, step)
 
 
 def fit_multilabel(rows: RowBlocks, y: np.ndarray, epochs: int = SOFTMAX_EPOCHS, lr: float = MULTILABEL_LR,
-                   l2: float = L2, seed: int = SEED, gradient: Gradient | None = None) -> StreamedLinear:
+                   l2: float = L2, seed: int = SEED, gradients: GradientFactory | None = None) -> StreamedLinear:
     """:class:`minimal.MultiLabelHead` fitted on z-scored ``rows`` and multi-hot ``y``."""
     W0 = np.random.default_rng(seed).normal(0.0, 0.01, size=(rows.width, y.shape[1])).astype(np.float32)
     yf = y.astype(np.float32)
     weight = np.where(yf > 0, positive_weights(y)[None, :], np.float32(1.0)).astype(np.float32)
-    gradient = gradient or local_gradient("multilabel", rows, yf.astype(np.float64),
-                                          weight.astype(np.float64) / len(y))
+    gradient = (gradients or local_gradient)("multilabel", rows, yf.astype(np.float64),
+                                             weight.astype(np.float64) / len(y))
     W, b, history = descend("multilabel", gradient, W0, epochs, lr, l2, len(y))
     return StreamedLinear("multilabel", W.astype(np.float32), b.astype(np.float32), history, None, lr)
 
@@ -232,10 +230,10 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
     ys = ZScaler.fit(y, std_floor)
     yz = ys.transform(y).astype(dtype, copy=False)
     n, d1 = rows.n_rows, rows.width + 1
-    size = block_rows(rows.width)
+    size, panel = block_rows(rows.width), block_rows(rows.width, PANEL_BYTES, np.dtype(dtype).itemsize)
     if n <= d1:
         K = np.empty((n, n), dtype=dtype)
-        for si, xi in rows.blocks(size):
+        for si, xi in rows.blocks(panel):
             bi = _with_bias(xi, dtype)
             for sj, xj in _later_blocks(rows, si.start, size):
                 K[si, sj] = bi @ _with_bias(xj, dtype).T
