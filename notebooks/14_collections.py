@@ -55,51 +55,12 @@ from myst_nb import glue
 
 from robotask import paths, plots
 from robotask.book import Page, show_figure, show_md, wait_until_alone
+from robotask.episode import unseen
 from robotask.episode.features import extract_collection
 from robotask.episode.files import load_collection
 from robotask.episode.models import MLPConfig
 from robotask.episode.suite import SuiteConfig
 from robotask.episode.tasks import TEST_FRACTION
-from robotask.episode.unseen import (
-    NOT_RUN_HEADERS,
-    SCALING_HEADERS,
-    answer_table,
-    chronological_drop,
-    chronological_settings,
-    chronological_table,
-    collection_facts,
-    cost_facts,
-    coverage_table,
-    curve_settings,
-    curve_steps,
-    curve_summary,
-    curve_table,
-    cv_settings,
-    epoch_effect,
-    epoch_table,
-    feature_bytes,
-    figure_learning_curves,
-    fold_coverage,
-    fold_summary,
-    head_facts,
-    headline,
-    load_window_sets,
-    measure_scaling,
-    mlp_table,
-    not_run_table,
-    positive_share,
-    project_full_dataset,
-    protocol_table,
-    results_facts,
-    run_settings,
-    shift_display,
-    shift_settings,
-    shift_table,
-    study_collection,
-    subject_scene_table,
-    sync_facts,
-    transfer_table,
-)
 from robotask.io import write_csv, write_json
 
 plots.use_style()
@@ -108,7 +69,7 @@ out = page.output_dir(output_dir)
 suite_cfg = SuiteConfig()
 cfg = SuiteConfig(softmax_epochs=softmax_epochs, mlp=replace(MLPConfig(), epochs=mlp_epochs), save_models=False)
 synthetic = not collection_dir
-coll = (study_collection(n_episodes, frames, resolution, seed) if synthetic
+coll = (unseen.study_collection(n_episodes, frames, resolution, seed) if synthetic
         else load_collection(paths.resolve(collection_dir)))
 usable_shifts = [s for s in shifts if s in coll.episodes.columns and coll.episodes[s].nunique() > 1]
 test_size = len(coll.ids) // folds
@@ -165,7 +126,7 @@ if notes:
 # subject is here.)
 
 # %%
-page.show_table(subject_scene_table(coll.episodes),
+page.show_table(unseen.subject_scene_table(coll.episodes),
                 caption="Episodes per subject (rows) and scene (columns) in the collection.")
 
 # %% [markdown]
@@ -187,14 +148,14 @@ page.show_table(subject_scene_table(coll.episodes),
 # %% tags=["remove-input"]
 features_dir = out / "features"
 run = extract_collection(coll, features_dir, progress=False)
-sets = load_window_sets(coll, features_dir)
-check = epoch_effect(*(run_settings(
-    {e: sets[e] for e in coll.ids[:check_episodes]},
-    cv_settings(coll.episodes.head(check_episodes), folds, [mlp_proto or shift_protocol], mlp_protocols), c,
-    jobs=processes) for c in (cfg, suite_cfg))) if 0 < check_episodes else None
+sets = unseen.load_window_sets(coll, features_dir)
+check_cv = unseen.cv_settings(coll.episodes.head(check_episodes), folds, [mlp_proto or shift_protocol],
+                              mlp_protocols) if check_episodes else []
+check = unseen.epoch_effect(*(unseen.run_settings({e: sets[e] for e in coll.ids[:check_episodes]}, check_cv, c,
+                                                  jobs=processes) for c in (cfg, suite_cfg))) if check_cv else None
 if check is not None:
     _ = write_csv(out / "epochs.csv", check)
-    page.show_table(epoch_table(check), caption="The suite's epochs against the chapter's on a subset of "
+    page.show_table(unseen.epoch_table(check), caption="The suite's epochs against the chapter's on a subset of "
                     "the collection, per task and head: means over its folds and the paired difference.")
 
 # %% [markdown]
@@ -207,17 +168,17 @@ if check is not None:
 # `robotask suite --collection DIR --split group-kfold --folds N` with the same number of folds.
 
 # %% tags=["remove-input"]
-cv = cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
-settings = (cv + chronological_settings(cv)
-            + shift_settings(coll.episodes, usable_shifts, shift_protocol, seed, shift_draws)
-            + curve_settings(coll.episodes, test_size, curve_draws, shift_protocol, seed))
-results = run_settings(sets, settings, cfg, jobs=processes)
-summary = fold_summary(results)
+cv = unseen.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
+settings = (cv + unseen.chronological_settings(cv)
+            + unseen.shift_settings(coll.episodes, usable_shifts, shift_protocol, seed, shift_draws)
+            + unseen.curve_settings(coll.episodes, test_size, curve_draws, shift_protocol, seed))
+results = unseen.run_settings(sets, settings, cfg, jobs=processes)
+summary = unseen.fold_summary(results)
 _ = write_csv(out / "folds.csv", results)
 _ = write_csv(out / "fold_summary.csv", summary)
 
 # %%
-page.show_table(protocol_table(summary), long_reason="twelve tasks, each under two protocols",
+page.show_table(unseen.protocol_table(summary), long_reason="twelve tasks, each under two protocols",
                 caption="Minimal head and trivial baseline on unseen episodes (mean ± sd over the folds) "
                         "and head − baseline paired over the folds, under each protocol.")
 
@@ -239,7 +200,7 @@ page.show_table(protocol_table(summary), long_reason="twelve tasks, each under t
 # can only add up weighted features of the two windows, a hidden layer can combine them.
 
 # %%
-page.show_table(mlp_table(summary, mlp_proto),
+page.show_table(unseen.mlp_table(summary, mlp_proto),
                 caption="Minimal head, MLP and baseline on unseen episodes (mean ± sd over the folds) and "
                         "MLP − baseline paired over the folds.")
 
@@ -269,17 +230,17 @@ page.show_table(mlp_table(summary, mlp_proto),
 # episodes, whose test pairs span the whole episode.
 
 # %%
-drops = {p: chronological_drop(results, p) for p in cv_protocols}
-page.show_table(chronological_table(drops), long_reason="twelve tasks, two protocols",
+drops = {p: unseen.chronological_drop(results, p) for p in cv_protocols}
+page.show_table(unseen.chronological_table(drops), long_reason="twelve tasks, two protocols",
                 caption="Minimal head: the chronological split of each fold's episodes against the same fold "
                         "unseen (means over folds), and the drop paired over folds (positive: worse unseen).")
 
 # %% tags=["remove-input"]
 d_main = drops.get(shift_protocol, next(iter(drops.values())))
-base_main = chronological_drop(results, shift_protocol, "baseline")
+base_main = unseen.chronological_drop(results, shift_protocol, "baseline")
 chrono0, cv0 = next((s for s in settings if s.study == "chronological" and s.protocol == shift_protocol),
                     None), next((s for s in cv if s.protocol == shift_protocol), None)
-shares = {f"sync_yes_{k}": 100 * positive_share("misalignment_detection", sets, s, cfg)
+shares = {f"sync_yes_{k}": 100 * unseen.positive_share("misalignment_detection", sets, s, cfg)
           for k, s in (("chrono", chrono0), ("unseen", cv0)) if s is not None}
 
 # %% [markdown]
@@ -295,10 +256,10 @@ shares = {f"sync_yes_{k}": 100 * positive_share("misalignment_detection", sets, 
 # with a handful of groups, a drop must be large and consistent across them to be resolved.
 
 # %%
-shift_results = shift_table(results)
+shift_results = unseen.shift_table(results)
 _ = write_csv(out / "shifts.csv", shift_results)
 if len(shift_results):
-    page.show_table(shift_display(shift_results), long_reason="twelve tasks, two shifts",
+    page.show_table(unseen.shift_display(shift_results), long_reason="twelve tasks, two shifts",
                     caption="Minimal head with one subject or one scene held out against random folds of "
                             "the same sizes (means over groups), and the drop paired over the groups.")
 
@@ -318,17 +279,17 @@ if len(shift_results):
 # more episodes help the head, not that they will bring it level.
 
 # %%
-curve = curve_summary(results)
-steps = curve_steps(results)
+curve = unseen.curve_summary(results)
+steps = unseen.curve_steps(results)
 _ = write_csv(out / "learning_curve.csv", curve)
-fig = figure_learning_curves(curve)
+fig = unseen.figure_learning_curves(curve)
 show_figure(fig, "fig-collection-learning-curves",
             "Minimal head (mean and range over the draws) and baseline (dashed) on unseen episodes, per "
             "task, as training episodes double.",
             "Twelve line plots, one per task, of the primary metric against the number of training episodes "
             "on a log scale, each with a shaded band.")
 plt.close(fig)
-page.show_table(curve_table(curve, steps),
+page.show_table(unseen.curve_table(curve, steps),
                 caption="The learning curves: mean (lowest–highest draw) at the smallest and largest training "
                         "sets, and changes paired over the draws.")
 
@@ -341,9 +302,9 @@ page.show_table(curve_table(curve, steps),
 # across the folds, {glue:text}`ceiling_phrase`.
 
 # %%
-coverage = fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
+coverage = unseen.fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
 _ = write_csv(out / "coverage.csv", coverage)
-page.show_table(coverage_table(coverage), digits=1,
+page.show_table(unseen.coverage_table(coverage), digits=1,
                 caption="Share of unseen test windows whose label occurs in training, per fold.")
 
 # %% [markdown]
@@ -354,8 +315,8 @@ page.show_table(coverage_table(coverage), digits=1,
 # affected ({glue:text}`n_not_run` rows).
 
 # %%
-not_run = not_run_table(results)
-page.show_table(not_run, headers=NOT_RUN_HEADERS,
+not_run = unseen.not_run_table(results)
+page.show_table(not_run, headers=unseen.NOT_RUN_HEADERS,
                 caption="Tasks that did not run in some settings, with the reason.")
 
 # %% [markdown]
@@ -369,8 +330,8 @@ page.show_table(not_run, headers=NOT_RUN_HEADERS,
 
 # %%
 wait_until_alone()
-scaling = measure_scaling(coll.subset(coll.ids[:timing_episodes]), worker_counts)
-page.show_table(scaling, digits=2, headers=SCALING_HEADERS,
+scaling = unseen.measure_scaling(coll.subset(coll.ids[:timing_episodes]), worker_counts)
+page.show_table(scaling, digits=2, headers=unseen.SCALING_HEADERS,
                 caption="Feature extraction from a cold cache with each number of Dask workers (wall clock; in "
                         "the book nothing else runs meanwhile).")
 if len(set(worker_counts) & {1, 2}) < 2:
@@ -417,10 +378,10 @@ if len(set(worker_counts) & {1, 2}) < 2:
 #   the primal solve, whose size is the feature dimension squared, not the number of windows squared.
 
 # %% tags=["remove-input"]
-bytes_ep = feature_bytes(features_dir, list(sets))
+bytes_ep = unseen.feature_bytes(features_dir, list(sets))
 windows_ep = sum(len(ws.X) for ws in sets.values()) / len(sets)
 dim = int(next(iter(sets.values())).X.shape[1])
-proj = project_full_dataset(scaling, frames, bytes_ep, windows_ep, dim)
+proj = unseen.project_full_dataset(scaling, frames, bytes_ep, windows_ep, dim)
 _ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})  # wall clock
 
 # %% [markdown]
@@ -447,21 +408,24 @@ _ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "pr
 # of the baseline at every larger size.
 
 # %%
-page.show_table(answer_table(transfer_table(summary, shift_protocol), d_main, shift_results, curve),
+transfer = unseen.transfer_table(summary, shift_protocol)
+page.show_table(unseen.answer_table(transfer, d_main, shift_results, curve),
                 caption="The unseen-episode answer per task, minimal head: each word from its paired "
                         "interval (over folds, groups or draws).")
 
 # %% tags=["remove-input"]
-values = (collection_facts(coll, frames, resolution, folds, test_size)
-          | results_facts(summary, d_main, shift_results, curve, steps, shift_protocol, mlp_proto)
-          | sync_facts(d_main, base_main, shares) | cost_facts(coverage, scaling, proj, bytes_ep, dim)
+values = (unseen.collection_facts(coll, frames, resolution, folds, test_size)
+          | unseen.results_facts(summary, d_main, shift_results, curve, steps, shift_protocol, mlp_proto)
+          | unseen.sync_facts(d_main, base_main, shares)
+          | unseen.cost_facts(coverage, scaling, proj, bytes_ep, dim)
           | {"test_pct": 100 * TEST_FRACTION, "processes": processes, "shift_protocol": shift_protocol,
              "shift_draws": shift_draws, "n_not_run": len(not_run)}
-          | head_facts(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs, suite_cfg.mlp.epochs, check,
-                       check_episodes))
+          | unseen.head_facts(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs, suite_cfg.mlp.epochs, check,
+                              check_episodes))
 for key, value in values.items():
     glue(key, value, display=False)
-answer = headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve, len(sets), folds, synthetic)
+answer = unseen.headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve, len(sets), folds,
+                         synthetic)
 _ = write_json(out / "summary.json", answer)
 assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
 assert run.ok and len(sets) == len(coll.ids)
