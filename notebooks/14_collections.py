@@ -38,7 +38,9 @@ mlp_protocols: list = ["improved"]  # protocols whose folds also train the MLP
 shifts: list = ["subject", "scene"]  # manifest columns held out one value at a time
 shift_protocol: str = "improved"  # protocol of the shift study and the learning curves
 shift_draws: int = 1  # random partitions into folds of the held-out groups sizes, per shift
+shift_train: int = 0  # episodes each shift setting trains on, drawn from the rest; 0: all the rest
 curve_draws: int = 5  # random draws of test and training episodes per learning curve
+curve_test: int = 0  # test episodes of a learning-curve draw; 0: as many as a fold holds
 timing_episodes: int = 6  # episodes the Dask timing extracts from a cold cache per worker count
 worker_counts: list = [1, 2]  # Dask worker processes to time the extraction with
 softmax_epochs: int = 400  # epochs of the linear heads (the suite uses 400)
@@ -72,7 +74,7 @@ synthetic = not collection_dir
 coll = (unseen.study_collection(n_episodes, frames, resolution, seed) if synthetic
         else load_collection(paths.resolve(collection_dir)))
 usable_shifts = [s for s in shifts if s in coll.episodes.columns and coll.episodes[s].nunique() > 1]
-test_size = len(coll.ids) // folds
+test_size = curve_test or len(coll.ids) // folds
 mlp_proto = mlp_protocols[0] if mlp_protocols else ""
 notes = [n for n, bad in (("the sentences on the synthetic variation describe the synthetic collection, and "
                            "this run reads real episodes (parameter `collection_dir`)", not synthetic),
@@ -170,7 +172,7 @@ if check is not None:
 # %% tags=["remove-input"]
 cv = unseen.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
 settings = (cv + unseen.chronological_settings(cv)
-            + unseen.shift_settings(coll.episodes, usable_shifts, shift_protocol, seed, shift_draws)
+            + unseen.shift_settings(coll.episodes, usable_shifts, shift_protocol, seed, shift_draws, shift_train)
             + unseen.curve_settings(coll.episodes, test_size, curve_draws, shift_protocol, seed))
 results = unseen.run_settings(sets, settings, cfg, jobs=processes)
 summary = unseen.fold_summary(results)
@@ -247,7 +249,9 @@ shares = {f"sync_yes_{k}": 100 * unseen.positive_share("misalignment_detection",
 # ## Which shift hurts which task
 #
 # Each subject (then each scene) is held out in turn, and each held-out group is paired with a random fold of
-# the same size ({glue:text}`shift_draws` random partitions, averaged). The drop is the random fold's value
+# the same size ({glue:text}`shift_draws` random partitions, averaged). Both sides of a pair train on episodes
+# not held out, at least {glue:text}`shift_n_train` of them (parameter `shift_train` draws that many at random
+# for both sides, to keep the chapter within its time budget; 0 trains on all). The drop is the random fold's value
 # minus the held-out group's, in the metric's sense of better (positive: the shift is worse), under the
 # {glue:text}`shift_protocol` protocol with the minimal head; its interval is over the
 # {glue:text}`groups_subject` subjects or the {glue:text}`groups_scene` scenes. A new subject hurts
@@ -419,7 +423,8 @@ values = (unseen.collection_facts(coll, frames, resolution, folds, test_size)
           | unseen.sync_facts(d_main, base_main, shares)
           | unseen.cost_facts(coverage, scaling, proj, bytes_ep, dim)
           | {"test_pct": 100 * TEST_FRACTION, "processes": processes, "shift_protocol": shift_protocol,
-             "shift_draws": shift_draws, "n_not_run": len(not_run)}
+             "shift_draws": shift_draws, "n_not_run": len(not_run),
+             "shift_n_train": min((s.labels["n_train"] for s in settings if s.study == "group"), default=0)}
           | unseen.head_facts(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs, suite_cfg.mlp.epochs, check,
                               check_episodes))
 for key, value in values.items():

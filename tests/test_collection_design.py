@@ -72,6 +72,9 @@ def test_shift_groups_pair_with_random_folds_of_their_size_over_draws():
     rand = [s for s in settings if s.study == "random"]
     assert len(rand) == 9 and {s.labels["draw"] for s in rand} == {0, 1, 2}
     assert all(len(r.split.test) == len(held[r.labels["fold"]].split.test) for r in rand)
+    small = design.shift_settings(EPISODES, ["subject"], "improved", seed=0, train_size=4)
+    assert {len(s.split.train) for s in small} == {4}
+    assert all(not set(s.split.train) & set(s.split.test) for s in small)
 
 
 def _results() -> pd.DataFrame:

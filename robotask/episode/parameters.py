@@ -20,6 +20,8 @@ RANGES: dict[str, Range] = {
     "folds": Range(low=2, high=None, meaning=">= 2 folds"),
     "shift_draws": Range(low=1, high=None, meaning=">= 1 random partition"),
     "curve_draws": Range(low=1, high=None, meaning=">= 1 draw"),
+    "shift_train": Range(low=0, high=None, meaning=">= 0 episodes (0: all not held out)"),
+    "curve_test": Range(low=0, high=None, meaning=">= 0 episodes (0: a fold's size)"),
     "check_episodes": Range(low=0, high=None, meaning=">= 0 episodes (0: no epoch check)"),
     "timing_episodes": Range(low=1, high=None, meaning=">= 1 episode"),
     "processes": Range(low=1, high=None, meaning=">= 1 process"),

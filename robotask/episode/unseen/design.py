@@ -5,8 +5,9 @@ Three words, defined here once and used so on the page:
 - a **fold** is one part of the grouped cross-validation over episodes: the episodes are cut into ``folds``
   parts, each part is tested once with the heads trained on all the others (:func:`cv_settings`);
 - a **shift** holds out every episode of one value of a manifest column (one subject, or one scene) and
-  trains on the rest; each held-out group is paired with a random episode fold of the same size, drawn
-  ``shift_draws`` times (:func:`shift_settings`), so a pair differs in what is held out, not in how much;
+  trains on the rest (or on ``train_size`` of them drawn at random); each held-out group is paired with a
+  random episode fold of the same size, drawn ``shift_draws`` times (:func:`shift_settings`), so a pair
+  differs in what is held out, not in how much;
 - a **draw** is one random split of a learning curve: its own seeded choice of test episodes (as many as a
   fold holds) and nested random subsets of the rest for training, doubling (:func:`curve_settings`). A draw is
   not a fold: draws are independent, so there can be more draws than folds.
@@ -81,12 +82,21 @@ def random_folds_like(ids: list[str], sizes: list[int], seed: int) -> list[tuple
     return [tuple(sorted(order[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def shift_settings(episodes: pd.DataFrame, shifts: list[str], protocol: str, seed: int,
-                   draws: int = 1) -> list[Setting]:
+def shift_settings(episodes: pd.DataFrame, shifts: list[str], protocol: str, seed: int, draws: int = 1,
+                   train_size: int = 0) -> list[Setting]:
     """Leave-one-group-out per shift (subject, scene); group ``i`` pairs with random fold ``i`` of each of
-    ``draws`` random partitions into folds of the groups' sizes (label ``fold`` = ``i``, ``draw`` = the partition)."""
+    ``draws`` random partitions into folds of the groups' sizes (label ``fold`` = ``i``, ``draw`` = the partition).
+    With ``train_size`` > 0 every setting trains on that many episodes drawn at random from the rest."""
     ids = episodes["episode_id"].astype(str).tolist()
     out = []
+
+    def setting(study: str, name: str, test: tuple[str, ...], key: list[int], labels: dict) -> Setting:
+        rest = [e for e in ids if e not in test]
+        if 0 < train_size < len(rest):
+            rest = sorted(str(e) for e in np.random.default_rng([seed, *key]).choice(rest, train_size, replace=False))
+        split = check_disjoint(EpisodeSplit(name, tuple(rest), test))
+        return Setting(study=study, protocol=protocol, split=split, labels={**labels, "n_train": len(rest)})
+
     for k, shift in enumerate(shifts):
         if shift not in episodes.columns:
             raise RobotaskError(f"shift {shift!r}: not a manifest column; expected one of {list(episodes.columns)}")
@@ -94,15 +104,12 @@ def shift_settings(episodes: pd.DataFrame, shifts: list[str], protocol: str, see
         if len(groups) < 2:
             continue
         for i, (name, test) in enumerate(groups.items()):
-            split = check_disjoint(EpisodeSplit(f"{shift}={name}", tuple(e for e in ids if e not in test), test))
-            out.append(Setting(study="group", protocol=protocol, split=split,
-                               labels={"shift": shift, "held_out": str(name), "fold": i, "n_train": len(split.train)}))
+            out.append(setting("group", f"{shift}={name}", test, [k, i, 0],
+                               {"shift": shift, "held_out": str(name), "fold": i}))
         for d in range(draws):
             for i, test in enumerate(random_folds_like(ids, [len(t) for t in groups], seed + 1000 * (k + 1) + d)):
-                split = check_disjoint(EpisodeSplit(f"{shift}-random{d}.{i}", tuple(e for e in ids if e not in test),
-                                                    test))
-                out.append(Setting(study="random", protocol=protocol, split=split,
-                                   labels={"shift": shift, "fold": i, "draw": d, "n_train": len(split.train)}))
+                out.append(setting("random", f"{shift}-random{d}.{i}", test, [k, i, d + 1],
+                                   {"shift": shift, "fold": i, "draw": d}))
     return out
 
 
