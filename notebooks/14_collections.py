@@ -99,9 +99,9 @@ if notes:
 #   heads trained on all the other episodes, so no episode is ever on both sides. Both protocols run on the
 #   same folds: the *original* protocol as published, and the *improved* one with the fixes of chapter 13,
 #   *Suite summary* (the contact label on channels that vary, a purge gap, validation with early stopping).
-# - A **shift** holds out every episode of one subject (or of one scene) and trains on the rest. Each held-out
-#   group is paired with a random fold of the same number of episodes, so a pair differs in *what* is held out,
-#   not in how much.
+# - A **shift** holds out every episode of one subject (or of one scene) and trains on episodes not held out.
+#   Each held-out group is paired with a random fold of the same number of episodes, so a pair differs in
+#   *what* is held out, not in how much.
 # - A **draw** is one random split of a learning curve: {glue:text}`test_size` test episodes drawn at random,
 #   and training sets drawn from the rest, each nested in the next as they double. Draws are independent of
 #   the folds and of each other.
@@ -143,8 +143,7 @@ page.show_table(unseen.subject_scene_table(coll.episodes),
 # amount (an empty table: no cut, nothing to measure).
 #
 # The MLP trains on the folds of the {glue:text}`mlp_where` protocol only. It is the protocol the book
-# recommends (chapter 13), and the only one with a validation set, which the MLP's early stopping needs; the
-# chronological split, the shifts and the learning curves use the minimal head (and the baseline) alone,
+# recommends (chapter 13), and its validation split gives the MLP early stopping; the chronological split, the shifts and the learning curves use the minimal head (and the baseline) alone,
 # because the MLP costs several times the minimal head's time on every setting and the book has a time budget.
 
 # %% tags=["remove-input"]
