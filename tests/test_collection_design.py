@@ -246,3 +246,14 @@ def test_subjects_are_crossed_with_scenes_none_confounded():
     assert (f["subject"].value_counts() == 6).all() and (f["scene"].value_counts() == 12).all()
     first = pd.crosstab(f["subject"][:32], f["scene"][:32])
     assert (first == 1).all().all()  # 32 episodes: each cell once
+
+
+def test_epoch_effect_pairs_the_suites_epochs_with_the_chapters_over_folds():
+    cut = pd.concat([_folds("timeline_action", True, "cv", h, v) for h, v in
+                     (("minimal", [0.40, 0.42, 0.41, 0.43]), ("baseline", [0.1, 0.1, 0.1, 0.1]))])
+    full = cut.assign(value=[0.50, 0.53, 0.50, 0.52, 0.1, 0.1, 0.1, 0.1])
+    e = tables.epoch_effect(cut, full)
+    assert list(e["head"]) == ["minimal"]  # the baseline does not train
+    assert e["diff"].iloc[0] == pytest.approx(0.0975) and e["verdict"].iloc[0] == "better"
+    same = tables.epoch_effect(cut, cut)
+    assert same["diff"].iloc[0] == 0 and same["verdict"].iloc[0] == "not resolved"
