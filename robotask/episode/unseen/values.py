@@ -78,7 +78,9 @@ def head_facts(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, check
     return {"softmax_epochs": softmax, "mlp_epochs": mlp, "suite_softmax": suite_softmax, "suite_mlp": suite_mlp,
             "epochs_phrase": phrases.epochs_phrase(softmax, mlp, suite_softmax, suite_mlp),
             "check_eps": check_episodes, "n_epoch_rows": 0 if check is None else len(check),
-            "n_epoch_changed": 0 if check is None else int((check["verdict"] != "not resolved").sum())}
+            "n_epoch_changed": 0 if check is None else int((check["verdict"] != "not resolved").sum()),
+            "epoch_better": phrases.task_list([] if check is None else check[(check["verdict"] == "better")
+                                                                             & (check["head"] == "minimal")]["task"])}
 
 
 def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_per_episode: float,
