@@ -176,7 +176,7 @@ def descend(kind: str, gradient: Gradient, W0: np.ndarray, epochs: int, step: fl
     return W, b, history
 
 
-DUAL_BYTES = 256 << 20  # the largest n × n float64 Gram matrix the dual may hold
+DUAL_BYTES = 64 << 20  # the largest n × n float64 Gram matrix the dual may hold (n ≤ 2,896)
 
 
 def use_dual(n: int, d: int, classes: int, epochs: int) -> bool:
