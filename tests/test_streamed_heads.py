@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import robotask.episode.models.streamed as S
 from robotask.episode.models.minimal import MultiLabelHead, SoftmaxHead, ZScaler, fit_dual_ridge
 from robotask.episode.models.row_blocks import RowBlocks, RowFile, streamed_moments
 from robotask.episode.models.streamed import fit_multilabel, fit_ridge, fit_softmax
@@ -21,8 +22,11 @@ def _stored(tmp_path, x: np.ndarray, sizes: list[int]) -> RowBlocks:
     return RowBlocks(store.path, x.shape[1], tuple(ranges))
 
 
-@pytest.mark.parametrize("n,d", [(60, 90), (120, 40)])
-def test_streamed_heads_equal_in_memory(tmp_path, n: int, d: int) -> None:
+@pytest.mark.parametrize("n,d,dual", [(60, 90, True), (60, 90, False), (120, 40, False)])
+def test_streamed_heads_equal_in_memory(tmp_path, monkeypatch, n: int, d: int, dual: bool) -> None:
+    """Dual on a Gram matrix summed from disk, or streamed primal epochs (forced by a zero Gram budget)."""
+    if not dual:
+        monkeypatch.setattr(S, "DUAL_BYTES", 0)
     rng = np.random.default_rng(3)
     x = (rng.normal(size=(n, d)) * rng.uniform(0.5, 3, size=d) + 2).astype(np.float32)
     y = (x[:, 0] + x[:, 1] > 4).astype(int) + (x[:, 2] > 2)

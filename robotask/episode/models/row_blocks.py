@@ -96,6 +96,13 @@ class RowBlocks:
                 yield slice(at, at + filled), block
                 at += filled
 
+    def copied(self, path: str | os.PathLike) -> RowBlocks:
+        """These rows as read (z-scored if a scaler is attached) written once to a new file, range by range:
+        a head's passes then read them without scaling each time."""
+        file = RowFile(path, self.width)
+        ranges = [file.append(block) for _, block in self.blocks()]
+        return RowBlocks(file.path, self.width, tuple(ranges))
+
     def __iter__(self) -> Iterator[np.ndarray]:
         for _, block in self.blocks():
             yield block

@@ -29,10 +29,13 @@ from .minimal import (
     SEED,
     SOFTMAX_EPOCHS,
     SOFTMAX_LR,
+    DualIterates,
+    SoftmaxHead,
     ZScaler,
     positive_weights,
     sample_weights,
     softmax,
+    softmax_smoothness,
 )
 from .row_blocks import RowBlocks
 
@@ -173,11 +176,87 @@ def descend(kind: str, gradient: Gradient, W0: np.ndarray, epochs: int, step: fl
     return W, b, history
 
 
+DUAL_BYTES = 64 << 20  # the largest n × n float64 Gram matrix the dual may hold (n ≤ 2,896)
+
+
+def use_dual(n: int, d: int, classes: int, epochs: int) -> bool:
+    """Whether the gradient-descent heads run in the dual (as the in-memory heads do for n < d), here only
+    while the dual is also the cheaper and its Gram matrix fits :data:`DUAL_BYTES`.
+
+    Costs in multiply-adds: the dual n²d (the Gram matrix) + epochs·n²c; the primal 2·epochs·ndc.
+    """
+    cheaper = n * (d + epochs * classes) <= 2 * epochs * d * classes
+    return n < d and cheaper and 8 * n * n <= DUAL_BYTES
+
+
+class StreamedDual(DualIterates):
+    """:class:`minimal.DualIterates` with the Gram matrix K = XXᵀ and X W₀ summed from pairs of row blocks;
+    the primal weights come back from one more pass (W = s·W₀ + Σ X_bᵀ A_b)."""
+
+    def __init__(self, rows: RowBlocks, w0: np.ndarray) -> None:  # noqa: D107 — the parent's state, from disk
+        n, panel = rows.n_rows, block_rows(rows.width, PANEL_BYTES)
+        self.rows, self.w0 = rows, w0
+        self.gram = np.empty((n, n))
+        self.xw0 = np.empty((n, w0.shape[1]))
+        for si, xi in rows.blocks(panel):
+            xi = xi.copy()
+            self.xw0[si] = xi @ w0
+            for sj, xj in _later_blocks(rows, si.start, block_rows(rows.width)):
+                self.gram[si, sj] = xi @ xj.T
+                self.gram[sj, si] = self.gram[si, sj].T
+        self.A = np.zeros((n, w0.shape[1]))
+        self.s = 1.0
+
+    def weights(self) -> np.ndarray:
+        """The primal weights W_t (d, c) as float32."""
+        w = self.s * self.w0.astype(np.float64)
+        for sl, x in _blocks(self.rows):
+            w += x.T.astype(np.float64) @ self.A[sl]
+        return w.astype(np.float32)
+
+
+def _dual_softmax(rows: RowBlocks, y: np.ndarray, n_classes: int, epochs: int, lr: float, l2: float, seed: int,
+                  stable_step: bool) -> StreamedLinear:
+    """:meth:`minimal.SoftmaxHead.fit` in the dual, on a Gram matrix summed from disk (the same iterates)."""
+    head = SoftmaxHead(n_classes, epochs=epochs, lr=lr, l2=l2, seed=seed, stable_step=stable_step)
+    W0 = np.random.default_rng(seed).normal(0.0, 0.01, size=(rows.width, n_classes)).astype(np.float32)
+    onehot = np.eye(n_classes, dtype=np.float32)[y]
+    w = sample_weights(y, n_classes, head.use_class_weights)
+    it = StreamedDual(rows, W0)
+    shape_only = np.broadcast_to(np.float32(0), (rows.n_rows, rows.width))  # softmax_smoothness reads its shape
+    head.smoothness = softmax_smoothness(shape_only, w, l2, gram=it.gram)
+    head.step = min(lr, 1.0 / head.smoothness) if stable_step else lr
+    W, b = head._fit_dual(it, y, onehot, w, max(epochs // 10, 1))
+    return StreamedLinear("softmax", W, b, head.history, head.smoothness, head.step)
+
+
+def _dual_multilabel(rows: RowBlocks, y: np.ndarray, epochs: int, lr: float, l2: float, seed: int) -> StreamedLinear:
+    """The dual loop of :meth:`minimal.MultiLabelHead.fit`, on a Gram matrix summed from disk."""
+    n, k = len(y), y.shape[1]
+    W0 = np.random.default_rng(seed).normal(0.0, 0.01, size=(rows.width, k)).astype(np.float32)
+    yf = y.astype(np.float32)
+    weight = np.where(yf > 0, positive_weights(y)[None, :], np.float32(1.0)).astype(np.float32)
+    log_every, history = max(epochs // 10, 1), []
+    it, b = StreamedDual(rows, W0), np.zeros(k)
+    for epoch in range(1, epochs + 1):
+        p = 1.0 / (1.0 + np.exp(-np.clip(it.logits() + b, -60, 60)))
+        resid = (p - yf) * weight / n
+        if epoch == 1 or epoch % log_every == 0 or epoch == epochs:
+            eps = 1e-7
+            bce = -(yf * np.log(p + eps) + (1 - yf) * np.log(1 - p + eps)) * weight
+            history.append({"epoch": epoch, "loss": float(bce.mean())})
+        it.step(lr, l2, resid)
+        b -= lr * resid.sum(axis=0)
+    return StreamedLinear("multilabel", it.weights(), b.astype(np.float32), history, None, lr)
+
+
 def fit_softmax(rows: RowBlocks, y: np.ndarray, n_classes: int, epochs: int = SOFTMAX_EPOCHS,
                 lr: float = SOFTMAX_LR, l2: float = L2, seed: int = SEED, stable_step: bool = False,
                 gradients: GradientFactory | None = None) -> StreamedLinear:
-    """:class:`minimal.SoftmaxHead` fitted on z-scored ``rows`` and labels ``y``; ``gradients`` makes the
-    epoch gradient (None: :func:`local_gradient`, here)."""
+    """:class:`minimal.SoftmaxHead` fitted on z-scored ``rows`` and labels ``y``: in the dual while
+    :func:`use_dual`, else by streamed primal epochs whose gradient ``gradients`` makes (None: here)."""
+    if use_dual(rows.n_rows, rows.width, n_classes, epochs):
+        return _dual_softmax(rows, y, n_classes, epochs, lr, l2, seed, stable_step)
     W0 = np.random.default_rng(seed).normal(0.0, 0.01, size=(rows.width, n_classes)).astype(np.float32)
     w = sample_weights(y, n_classes)
     L = smoothness(rows, w, l2)
@@ -190,7 +269,10 @@ def fit_softmax(rows: RowBlocks, y: np.ndarray, n_classes: int, epochs: int = SO
 
 def fit_multilabel(rows: RowBlocks, y: np.ndarray, epochs: int = SOFTMAX_EPOCHS, lr: float = MULTILABEL_LR,
                    l2: float = L2, seed: int = SEED, gradients: GradientFactory | None = None) -> StreamedLinear:
-    """:class:`minimal.MultiLabelHead` fitted on z-scored ``rows`` and multi-hot ``y``."""
+    """:class:`minimal.MultiLabelHead` fitted on z-scored ``rows`` and multi-hot ``y`` (dual or primal, as
+    :func:`fit_softmax`)."""
+    if use_dual(rows.n_rows, rows.width, y.shape[1], epochs):
+        return _dual_multilabel(rows, y, epochs, lr, l2, seed)
     W0 = np.random.default_rng(seed).normal(0.0, 0.01, size=(rows.width, y.shape[1])).astype(np.float32)
     yf = y.astype(np.float32)
     weight = np.where(yf > 0, positive_weights(y)[None, :], np.float32(1.0)).astype(np.float32)

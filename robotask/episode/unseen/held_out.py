@@ -161,8 +161,14 @@ def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol
     train, test = split_rows(rows, data)
     scaler = standardize_streamed(data, train, protocol)
 
-    def minimal() -> HeadOutput:
-        return run_minimal_streamed(data, train.scaled(scaler), test.scaled(scaler), protocol, cfg, gradients)
+    def minimal() -> HeadOutput:  # z-scored once into scratch files beside the store, dropped after the fit
+        ztrain, ztest = (rows.scaled(scaler).copied(rows.path.with_suffix(f".{side}.z"))
+                         for rows, side in ((train, "train"), (test, "test")))
+        try:
+            return run_minimal_streamed(data, ztrain, ztest, protocol, cfg, gradients)
+        finally:
+            ztrain.path.unlink(missing_ok=True)
+            ztest.path.unlink(missing_ok=True)
 
     def mlp() -> HeadOutput:  # the MLP trains on minibatches of rows in memory
         data.X = rows.scaled(scaler).gather()

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ...cache import content_key
 from ...errors import RobotaskError
 from ...progress import tqdm
 from ..features import windows as W
@@ -34,6 +35,12 @@ from ..tasks.registry import TASKS, TEST_FRACTION
 from ..tasks.splits import EpisodeSplit
 
 EPISODE_GAP = 1000  # frames between stacked episodes on the merged timeline
+WIDE_TARGET = 64  # regression / retrieval targets wider than this wait on disk with the inputs
+
+
+def name_of(key: tuple[str, Protocol]) -> str:
+    """A store file's stem: the task and the protocol's short hash (two protocols never share a file)."""
+    return f"{key[0]}-{content_key({'protocol': asdict(key[1])}, [])[:10]}"
 
 
 def window_set_from_artifacts(artifacts: str | os.PathLike, episode_dir: str | os.PathLike,
@@ -210,8 +217,10 @@ class PartStore:
     Each episode's WindowSet is loaded, every task is built from it under each protocol, the task's
     inputs are appended to one raw float32 file per (task, protocol) (``models.row_blocks.RowFile``), and
     the WindowSet is dropped. What stays in memory per episode is the tasks' targets, sample rows and
-    per-sample extras (a ``TaskData`` whose ``X`` has no columns) and the row range of its inputs: memory
-    holds one episode's WindowSet at a time, whatever the collection's size.
+    per-sample extras (a ``TaskData`` whose ``X`` has no columns) and the row range of its inputs; targets
+    wider than :data:`WIDE_TARGET` (the 5096 visual features, the caption text, the hand future) wait in a
+    second file with the same rows until their task runs. Memory holds one episode's WindowSet at a time,
+    whatever the collection's size.
     """
 
     folder: Path
@@ -233,10 +242,16 @@ class PartStore:
                     continue
                 key = (task_id, protocol)
                 if key not in self.files:
-                    name = f"{task_id}-{len(self.files)}.f32"
-                    self.files[key] = RowFile(self.folder / name, data.X.shape[1])
+                    self.files[key] = RowFile(self.folder / f"{name_of(key)}.f32", data.X.shape[1])
                 where = self.files[key].append(data.X)
                 data.X = np.empty((len(data.y), 0), dtype=np.float32)
+                if data.kind in ("regression", "retrieval") and data.y.ndim == 2 and data.y.shape[1] > WIDE_TARGET:
+                    if (task_id, protocol, "y") not in self.files:
+                        self.files[(task_id, protocol, "y")] = RowFile(self.folder / f"{name_of(key)}.y.f32",
+                                                                        data.y.shape[1])
+                    if self.files[(task_id, protocol, "y")].append(data.y) != where:
+                        raise RobotaskError(f"{task_id}: targets and inputs of {eid} out of step in the store")
+                    data.y = np.empty((len(data.y), 0), dtype=np.float32)
                 self.parts[(task_id, eid, protocol)] = (data, where)
 
     def part(self, task_id: str, eid: str, protocol: Protocol) -> tuple[TaskData, tuple[int, int]]:
@@ -269,7 +284,12 @@ class PartStore:
                 parts.append((f"{eid}:{side}", _take(data, idx), side))
                 ranges.append((first + (int(idx[0]) if len(idx) else 0), len(idx)))
         merged = _merged(parts, protocol, with_validation)  # raises TaskUnavailable before a missing file
-        file = self.files[(task_id, protocol)]
+        file, targets = self.files[(task_id, protocol)], self.files.get((task_id, protocol, "y"))
+        if targets is not None:  # wide targets wait on disk until their task runs
+            merged.y = RowBlocks(targets.path, targets.width, tuple(ranges)).gather()
+            if "groups" in merged.extra:
+                _, groups = np.unique(merged.y, axis=0, return_inverse=True)
+                merged.extra["groups"] = groups.ravel()
         return merged, RowBlocks(file.path, file.width, tuple(ranges))
 
 
