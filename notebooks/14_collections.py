@@ -50,6 +50,7 @@ processes: int = 2  # processes running the settings side by side
 output_dir: str = ""  # where result files go; empty: _build/results/14_collections
 
 # %% tags=["remove-input"]
+import warnings
 from dataclasses import replace
 
 import matplotlib.pyplot as plt
@@ -66,6 +67,7 @@ from robotask.episode.tasks import TEST_FRACTION
 from robotask.io import write_csv, write_json
 
 plots.use_style()
+warnings.filterwarnings("ignore", message="Port .* is already in use")  # another Dask dashboard on this machine
 page = Page("14_collections")
 out = page.output_dir(output_dir)
 suite_cfg = SuiteConfig()
