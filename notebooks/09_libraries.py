@@ -33,7 +33,7 @@
 seed: int = 413  # seed of every draw (paper: 413)
 rankers: list = ["bm25", "word", "char", "word_char", "lsa", "static"]  # must hold bm25 and char
 n_trials: int = 80  # one-wording galleries per new library for Table 2 (paper: 80)
-n_matched_trials: int = 30  # matched k = 1 vs 2 galleries for the claims (paper: 30)
+n_matched_trials: int = 30  # galleries, one against two wordings, for the claims (paper: 30)
 budget_trials: int = 20  # galleries per k in the wording budget (also seen/unseen)
 ks: list = [1, 2, 4, 8, 16, 32]  # wordings indexed per task
 budget_libraries: list = ["robotwin", "rlbench_full", "calvin"]  # libraries of the wording budget
@@ -178,8 +178,12 @@ glue_values(n_claims=len(words), matched_text=count(n_matched_trials, "matched g
 # paired differences over the same galleries.
 
 # %% tags=["remove-input"]
-glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "gallery"),
-            lsa_dims=PAPER_SETTINGS.lsa_dims, **S.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")))
+glue_values(
+    min_tasks=min_budget_tasks,
+    budget_text=count(budget_trials, "gallery"),
+    lsa_dims=PAPER_SETTINGS.lsa_dims,
+    **S.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
+)
 if len(rankers) < 6 or len(res.budget) < 3:
     show_md("**Note.** This run leaves out some rankers or libraries (parameters `rankers`, "
             "`budget_libraries`): the readings below show a dash for what it did not run.")
@@ -267,10 +271,13 @@ page.show_table(su.reset_index(names="Ranker"), digits=1,
 glue_values(**S.size_readings(res.size), size_text=count(size_draws, "draw"))
 fig = S.size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
-show_figure(fig, "fig-library-size",
-            "Top-1 accuracy against the number of candidate tasks (log scale) in the pooled "
-            "library, mean and 5th–95th percentile band over draws, per ranker (* not in the paper).",
-            "Line chart: accuracy against the number of candidate tasks, for every ranker.")
+show_figure(
+    fig,
+    "fig-library-size",
+    "Top-1 accuracy against the number of candidate tasks (log scale) in the pooled "
+    "library, mean and 5th–95th percentile band over draws, per ranker (* not in the paper).",
+    "Line chart: accuracy against the number of candidate tasks, for every ranker.",
+)
 page.show_table(S.band_table(res.size, "n"),
                 caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")
 page.show_table(S.slope_table(res.size), digits=2,
@@ -310,7 +317,9 @@ worst = mm.loc[mm["difference"].abs().idxmax()]
 glue_values(gap=float(worst["difference"]), gap_library=S.TITLES[worst["library"]],
             gap_ranker=label(worst["ranker"]), mm_where=S.disagree_where(mm, S.TITLES),
             rf_max=int(sizes.max()), rf_median=f"{sizes.median():g}")
-mm["interval"] = [f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])]
+mm["interval"] = [
+    f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])
+]
 mm["library"], mm["ranker"] = mm["library"].map(S.TITLES), mm["ranker"].map(display)
 page.show_table(mm[["library", "ranker", "micro", "macro", "difference", "interval"]], digits=1,
                 caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "

@@ -44,17 +44,37 @@ def test_random_folds_partition_the_episodes():
         design.random_folds_like(["a", "b"], [1], 0)
 
 
-def test_curve_points_are_nested_per_draw_and_test_on_the_draws_fold():
-    cv = design.cv_settings(EPISODES, 5, ["improved"], [])
-    points = design.curve_settings(cv, 3, seed=1)
+def test_curve_draws_are_their_own_random_splits_nested_within_a_draw():
+    points = design.curve_settings(EPISODES, 2, 7, "improved", seed=1)  # more draws than a 5-fold split has folds
     assert sorted({p.labels["n_train"] for p in points}) == [1, 2, 4, 8]
-    for d in range(3):
-        mine = [p for p in points if p.labels["draw"] == d]
-        assert all(p.split.test == cv[d].split.test for p in mine)
-        trains = [set(p.split.train) for p in sorted(mine, key=lambda p: p.labels["n_train"])]
-        assert all(a <= b for a, b in zip(trains, trains[1:]))
-    with pytest.raises(RobotaskError, match="at most"):
-        design.curve_settings(cv, 6, 0)
+    tests = set()
+    for d in range(7):
+        mine = sorted((p for p in points if p.labels["draw"] == d), key=lambda p: p.labels["n_train"])
+        assert len({p.split.test for p in mine}) == 1 and len(mine[0].split.test) == 2
+        tests.add(mine[0].split.test)
+        trains = [set(p.split.train) for p in mine]
+        assert all(a <= b for a, b in zip(trains, trains[1:])) and not trains[-1] & set(mine[0].split.test)
+    assert len(tests) > 1  # draws hold out different episodes
+    with pytest.raises(RobotaskError, match="test size"):
+        design.curve_settings(EPISODES, 10, 2, "improved", 0)
+
+
+def test_chronological_settings_pair_with_the_folds():
+    cv = design.cv_settings(EPISODES, 5, ["improved"], [])
+    chrono = design.chronological_settings(cv)
+    assert [c.labels["fold"] for c in chrono] == [s.labels["fold"] for s in cv]
+    assert all(c.chronological and c.split.train == s.split.test for c, s in zip(chrono, cv))
+
+
+def test_shift_groups_pair_with_random_folds_of_their_size_over_draws():
+    settings = design.shift_settings(EPISODES, ["subject"], "improved", seed=0, draws=3)
+    held = {s.labels["fold"]: s for s in settings if s.study == "group"}
+    rand = [s for s in settings if s.study == "random"]
+    assert len(rand) == 9 and {s.labels["draw"] for s in rand} == {0, 1, 2}
+    assert all(len(r.split.test) == len(held[r.labels["fold"]].split.test) for r in rand)
+    small = design.shift_settings(EPISODES, ["subject"], "improved", seed=0, train_size=4)
+    assert {len(s.split.train) for s in small} == {4}
+    assert all(not set(s.split.train) & set(s.split.test) for s in small)
 
 
 def _results() -> pd.DataFrame:
@@ -75,52 +95,87 @@ def test_fold_summary_gives_mean_sd_and_folds_won_in_the_metrics_sense():
     assert s.loc[("timeline_action", "minimal"), "sd"] == pytest.approx(np.std([0.6, 0.4], ddof=1))
     assert s.loc[("timeline_action", "minimal"), "wins"] == 1
     assert s.loc[("hand_trajectory_forecast", "minimal"), "wins"] == 1  # 0.03 < 0.04 wins, 0.05 does not
+    # won one fold of two: the mean gain (+0.025) is inside its interval over two folds, so no verdict
+    assert s.loc[("timeline_action", "minimal"), "diff"] == pytest.approx(0.025)
+    assert s.loc[("timeline_action", "minimal"), "verdict"] == "not resolved"
 
 
-def test_drop_is_positive_when_unseen_is_worse_for_scores_and_errors():
-    res = _results()
-    chrono = res[res["fold"] == 0].assign(study="chronological", value=[0.9, 0.5, 0.01, 0.04])
-    d = tables.chronological_drop(pd.concat([res, chrono]), tables.fold_summary(res), "improved").set_index("task")
-    assert d.loc["timeline_action", "drop"] == pytest.approx(0.4)
-    assert d.loc["hand_trajectory_forecast", "drop"] == pytest.approx(0.03)
+def _folds(task: str, hib: bool, study: str, head: str, values: list[float]) -> pd.DataFrame:
+    return pd.DataFrame({"study": study, "protocol": "improved", "fold": range(len(values)), "task": task,
+                         "higher_is_better": hib, "head": head, "value": values})
 
 
-def test_episodes_needed_is_where_the_head_stays_ahead():
-    curve = pd.DataFrame({"task": "timeline_action", "head": ["minimal"] * 3 + ["baseline"] * 3,
-                          "n_train": [1, 2, 4] * 2, "mean": [0.3, 0.6, 0.7, 0.5, 0.5, 0.5]})
-    assert tables.episodes_needed(curve, "timeline_action") == 2
-    behind = curve.assign(mean=[0.6, 0.4, 0.7, 0.5, 0.5, 0.5])
-    assert tables.episodes_needed(behind, "timeline_action") == 4
-    never = curve.assign(mean=[0.6, 0.6, 0.4, 0.5, 0.5, 0.5])
+def test_head_beats_the_baseline_only_when_its_interval_over_folds_excludes_zero():
+    base = _folds("timeline_action", True, "cv", "baseline", [0.3, 0.31, 0.29, 0.3])
+    clear = _folds("timeline_action", True, "cv", "minimal", [0.5, 0.52, 0.49, 0.51])
+    s = tables.fold_summary(pd.concat([base, clear]).assign(metric="macro_f1"))
+    assert s.set_index("head").loc["minimal", "verdict"] == "beats"
+    assert tables.beaten(s, "improved") == (["timeline_action"], 1)
+    err = pd.concat([_folds("hand_trajectory_forecast", False, "cv", h, v) for h, v in
+                     (("baseline", [0.04, 0.041, 0.039, 0.04]), ("minimal", [0.05, 0.052, 0.051, 0.05]))])
+    e = tables.fold_summary(err.assign(metric="mpjpe")).set_index("head")
+    assert e.loc["minimal", "verdict"] == "behind" and e.loc["minimal", "diff"] < 0  # a larger error is worse
+
+
+def test_drop_is_paired_over_folds_and_positive_when_unseen_is_worse():
+    res = pd.concat([_folds("timeline_action", True, "cv", "minimal", [0.5, 0.4, 0.45]),
+                     _folds("timeline_action", True, "chronological", "minimal", [0.8, 0.72, 0.77]),
+                     _folds("hand_trajectory_forecast", False, "cv", "minimal", [0.05, 0.06, 0.055]),
+                     _folds("hand_trajectory_forecast", False, "chronological", "minimal", [0.06, 0.05, 0.08])])
+    d = tables.chronological_drop(res, "improved").set_index("task")
+    assert d.loc["timeline_action", "diff"] == pytest.approx(0.94 / 3)
+    assert d.loc["timeline_action", "verdict"] == "worse on unseen episodes"
+    assert d.loc["hand_trajectory_forecast", "verdict"] == "not resolved"  # the sign flips between folds
+
+
+def _curve_results(head_values: dict[int, list[float]], base: float = 0.5) -> pd.DataFrame:
+    rows = [{"study": "curve", "protocol": "improved", "task": "timeline_action", "n_train": n, "draw": d,
+             "head": head, "value": v, "higher_is_better": True, "metric": "macro_f1"}
+            for n, vals in head_values.items() for d, hv in enumerate(vals)
+            for head, v in (("minimal", hv), ("baseline", base + 0.001 * d))]
+    return pd.DataFrame(rows)
+
+
+def test_ahead_is_read_from_the_draws_not_the_mean():
+    # at 2 episodes the mean is ahead (0.6 > 0.5) but one draw dips below the baseline: not resolved
+    res = _curve_results({1: [0.3, 0.35, 0.32], 2: [0.9, 0.45, 0.45], 4: [0.7, 0.72, 0.71], 8: [0.8, 0.81, 0.8]})
+    curve = tables.curve_summary(res)
+    at2 = curve[(curve["n_train"] == 2) & (curve["head"] == "minimal")].iloc[0]
+    assert at2["mean"] > 0.5 and at2["lo"] < 0.5 and at2["verdict"] == "not resolved"
+    assert tables.episodes_needed(curve, "timeline_action") == 4
+    steps = tables.curve_steps(res).set_index("task")
+    assert steps.loc["timeline_action", "whole_verdict"] == "improves"
+    assert steps.loc["timeline_action", "last_verdict"] == "still improving"
+    never = tables.curve_summary(_curve_results({1: [0.3, 0.35, 0.32], 2: [0.4, 0.45, 0.41]}))
     assert tables.episodes_needed(never, "timeline_action") is None
 
 
-def test_hurt_tasks_need_a_drop_beyond_the_random_spread():
-    shifts = pd.DataFrame({"task": ["a", "b", "c"], "shift": "subject", "drop": [0.2, 0.05, np.nan],
-                           "random_sd": [0.1, 0.1, 0.1]})
-    assert tables.hurt_tasks(shifts, "subject") == ["a"] and tables.hurt_tasks(shifts, "scene") == []
+def test_a_shift_hurts_only_when_its_interval_over_groups_excludes_zero():
+    def rows(study, values):
+        return _folds("timeline_action", True, study, "minimal", values).assign(shift="subject", metric="macro_f1")
 
-
-def test_curve_shape_reads_the_whole_curve():
-    assert phrases.curve_shape([0.5, 0.505, 0.51], True, 0.02) == "flat"
-    assert phrases.curve_shape([0.3, 0.5, 0.7], True, 0.02) == "improves throughout"
-    assert phrases.curve_shape([0.3, 0.6, 0.61], True, 0.02) == "improves, then levels off"
-    assert phrases.curve_shape([0.3, 0.7, 0.5], True, 0.02) == "improves, then worsens"
-    assert phrases.curve_shape([0.6, 0.3, 0.5], True, 0.02) == "worsens, then improves"
-    assert phrases.curve_shape([0.7, 0.5, 0.3], True, 0.02) == "worsens throughout"
-    assert phrases.curve_shape([0.09, 0.07, 0.05], False, 0.002) == "improves throughout"  # an error falling
-    assert phrases.curve_shape([0.5], True, 0.02) == "not measured"
+    hurt = tables.shift_table(pd.concat([rows("group", [0.3, 0.32, 0.31, 0.29]),
+                                         rows("random", [0.5, 0.5, 0.52, 0.5])]))
+    assert hurt["verdict"].iloc[0] == "hurts" and tables.hurt_tasks(hurt, "subject") == ["timeline_action"]
+    noisy = tables.shift_table(pd.concat([rows("group", [0.3, 0.6, 0.2, 0.7]),
+                                          rows("random", [0.5, 0.5, 0.5, 0.5])]))
+    assert noisy["verdict"].iloc[0] == "not resolved" and tables.hurt_tasks(noisy, "scene") == []
 
 
 def test_short_phrases():
     assert phrases.task_list([]) == "no task"
     assert phrases.task_list(["timeline_action", "next_action"]) == "Action Recognition and Next-Action Prediction"
-    assert phrases.folds_won(5, 5) == "on every one of the 5 folds"
-    assert phrases.folds_won(0, 5) == "on no fold" and phrases.folds_won(3, 5) == "on 3 of 5 folds"
-    assert phrases.needed(None, 16) == "more than the 16 tried" and phrases.needed(1, 16) == "1 episode"
+    assert phrases.needed(None, 16) == "not ahead at 16" and phrases.needed(1, 16) == "1 episode"
+    assert phrases.epochs_phrase(400, 80, 400, 80) == "the suite's own"
+    assert phrases.epochs_phrase(60, 80, 400, 80) == "fewer than the suite's"
     assert phrases.speedup_phrase(1.0, 2) == "no faster with 2 workers than with one"
     assert phrases.speedup_phrase(1.7, 2) == "1.70 times as fast with 2 workers as with one"
     assert tables.pm(0.5, 0.1) == "0.500 ± 0.100" and tables.pm(float("nan"), 0.1) == "—"
+
+
+def test_subject_scene_table_counts_each_cell():
+    t = tables.subject_scene_table(EPISODES).set_index("Subject")
+    assert t.loc["S0", "K0"] + t.loc["S0", "K1"] == 5 and t.loc["all", "all"] == 10
 
 
 def test_cli_fold_table_and_means():
@@ -158,14 +213,6 @@ def test_ceiling_and_runs_phrases():
     assert phrases.runs_phrase(2, 5) == "runs on 2 of 5 folds"
 
 
-def test_still_improving_reads_the_last_doubling():
-    from robotask.episode.unseen.values import still_improving
-
-    curve = pd.DataFrame({"task": ["a"] * 3 + ["b"] * 3, "head": "minimal", "n_train": [1, 2, 4] * 2,
-                          "mean": [0.1, 0.3, 0.5, 0.1, 0.5, 0.505], "higher_is_better": True, "metric": "f1"})
-    assert still_improving(curve) == ["a"]
-
-
 def test_a_run_builds_each_episode_task_once_keyed_on_the_episode_not_the_object(monkeypatch):
     """BuiltTasks: one build per (task, episode, folder, options, protocol), whatever WindowSet object carries it;
     an episode of the same id in another folder is another entry; a new run starts empty."""
@@ -187,3 +234,26 @@ def test_a_run_builds_each_episode_task_once_keyed_on_the_episode_not_the_object
     run.task_data("probe", "ep0", ws("/other/ep0"), proto)
     assert calls == ["/c/ep0", "/other/ep0"] and len(run.built) == 2
     assert BuiltTasks().built == {}
+
+
+def test_subjects_are_crossed_with_scenes_none_confounded():
+    from robotask.episode.synthesis.varied import N_SCENES, N_SUBJECTS, episode_factors
+
+    f = pd.DataFrame([episode_factors(0, i) for i in range(48)])
+    cells = pd.crosstab(f["subject"], f["scene"])
+    assert cells.shape == (N_SUBJECTS, N_SCENES) == (8, 4)
+    assert (cells >= 1).all().all() and set(cells.to_numpy().ravel()) == {1, 2}  # every subject in every scene
+    assert (f["subject"].value_counts() == 6).all() and (f["scene"].value_counts() == 12).all()
+    first = pd.crosstab(f["subject"][:32], f["scene"][:32])
+    assert (first == 1).all().all()  # 32 episodes: each cell once
+
+
+def test_epoch_effect_pairs_the_suites_epochs_with_the_chapters_over_folds():
+    cut = pd.concat([_folds("timeline_action", True, "cv", h, v) for h, v in
+                     (("minimal", [0.40, 0.42, 0.41, 0.43]), ("baseline", [0.1, 0.1, 0.1, 0.1]))])
+    full = cut.assign(value=[0.50, 0.53, 0.50, 0.52, 0.1, 0.1, 0.1, 0.1])
+    e = tables.epoch_effect(cut, full)
+    assert list(e["head"]) == ["minimal"]  # the baseline does not train
+    assert e["diff"].iloc[0] == pytest.approx(0.0975) and e["verdict"].iloc[0] == "better"
+    same = tables.epoch_effect(cut, cut)
+    assert same["diff"].iloc[0] == 0 and same["verdict"].iloc[0] == "not resolved"

@@ -131,3 +131,13 @@ def test_tables_are_numbered_after_their_chapter():
     assert page.next_table_number() == "2.1" and page.next_table_number() == "2.2"
     assert rep.Page("09_libraries").next_table_number() == "9.2.1"  # shares 09 with 09_transfer
     assert rep.Page("12_task_transition_detection").next_table_number() == "12.3.1"
+
+
+def test_scale_table_ends_with_the_projection_labelled_as_one():
+    result = {"scale": [{"path": "streamed", "episodes": 8, "workers": 0, "wall_s": 10.0, "peak_gb": 0.5},
+                        {"path": "in memory", "episodes": 8, "workers": 0, "wall_s": 9.0, "peak_gb": 0.9}],
+              "projection": {"episodes": 12103, "wall_s": 1e5, "peak_gb": 0.6}}
+    table = benchmarks.scale_table(result)
+    assert list(table["Episodes"]) == [8, 8, 12103]
+    assert "projection" in table["Path"].iloc[-1]
+    assert benchmarks.scale_table({"study_s": 1.0}) is None

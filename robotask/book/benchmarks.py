@@ -22,6 +22,10 @@ BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, 
     "collection": ("A synthetic collection on one and more workers (`benchmarks/collection.py`)",
                    "synthesis, feature extraction with each number of worker processes, and "
                    "every task with two heads, split by episode"),
+    "collection_scale": ("The suite over growing collections (`benchmarks/collection_scale.py`)",
+                         "`robotask suite --collection` with the minimal heads on the first 8, 32, … episodes of "
+                         "one synthetic collection, in one process and on Dask workers, with the in-memory "
+                         "path of before beside it where it fits"),
 }
 MEASURE_LABELS = {  # a measure as the reader reads it, with its unit
     "study_s": "Whole study: wall time (s)", "study_cpu_s": "Whole study: CPU time (s)",
@@ -101,6 +105,23 @@ def scaling_legend(result: dict) -> str:
             "no feature extractor that reads the videos can be faster than this floor.")
 
 
+SCALE_HEADERS = {"path": "Path", "episodes": "Episodes", "workers": "Dask workers (0: in process)",
+                 "wall_s": "Wall time (s)", "peak_gb": "Peak memory, whole process tree (GB)"}
+
+
+def scale_table(result: dict) -> pd.DataFrame | None:
+    """The collection-size runs (``result["scale"]``), then the projection to the full dataset as a last row
+    labelled a projection; None if not measured."""
+    if not result.get("scale"):
+        return None
+    rows = [dict(r) for r in result["scale"]]
+    proj = result.get("projection")
+    if proj:
+        rows.append({"path": "streamed: projection, not measured", "episodes": proj["episodes"], "workers": 0,
+                     "wall_s": proj["wall_s"], "peak_gb": proj["peak_gb"]})
+    return pd.DataFrame(rows).reindex(columns=list(SCALE_HEADERS)).rename(columns=SCALE_HEADERS)
+
+
 def primary_table(primary: dict, status: dict | None = None, names: dict | None = None,
                   metrics: dict | None = None) -> pd.DataFrame:
     """One row per task of a suite result: ``primary`` maps a task to its ``metric`` and the values
@@ -147,6 +168,9 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
     if scaling is not None:
         show_table(scaling, digits=1)
         show_md(scaling_legend(result))
+    scale = scale_table(result)
+    if scale is not None:
+        show_table(scale, digits=2)
     if result.get("suite_primary"):
         show_table(primary_table(result["suite_primary"], result.get("suite_status"), task_names,
                                  metric_labels), digits=3)

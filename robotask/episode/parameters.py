@@ -20,7 +20,11 @@ RANGES: dict[str, Range] = {
     "mlp_epochs": Range(low=1, high=5_000, meaning="between 1 and 5000 epochs"),
     "n_episodes": Range(low=1, high=1_000, meaning="between 1 and 1000 episodes"),
     "folds": Range(low=2, high=100, meaning="between 2 and 100 folds"),
+    "shift_draws": Range(low=1, high=1_000, meaning="between 1 and 1000 random partitions"),
     "curve_draws": Range(low=1, high=100, meaning="between 1 and 100 draws per learning-curve point"),
+    "shift_train": Range(low=0, high=1_000, meaning="between 0 and 1000 episodes (0: all not held out)"),
+    "curve_test": Range(low=0, high=1_000, meaning="between 0 and 1000 episodes (0: a fold's size)"),
+    "check_episodes": Range(low=0, high=1_000, meaning="between 0 and 1000 episodes (0: no epoch check)"),
     "timing_episodes": Range(low=1, high=1_000, meaning="between 1 and 1000 episodes"),
     "processes": PROCESSES,
 }

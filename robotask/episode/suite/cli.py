@@ -57,6 +57,10 @@ def register_cli(subparsers: Any, on_collection: Callable[[argparse.Namespace, S
     p.add_argument("--mlp-epochs", type=option(RANGES["mlp_epochs"]), default=MLPConfig().epochs,
                    help="epochs of the MLP")
     p.add_argument("--no-models", action="store_true", help="do not write model files")
+    p.add_argument("--workers", type=option(PROCESSES),
+                   help="with --collection: fit on a LocalCluster of this many worker processes (default: in this "
+                        "process)")
+    p.add_argument("--scheduler", help="with --collection: fit on a running Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--jobs", type=option(PROCESSES), default=default_jobs(),
                    help="with --episode: worker processes for the tasks (default: the cores, here %(default)s)")
     p.set_defaults(func=partial(_cli, on_collection=on_collection))

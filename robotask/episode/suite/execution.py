@@ -263,9 +263,15 @@ def _run_group(group: list[str], ws: WindowSet, proto: Protocol, heads: list[str
 def summary_report(ws: WindowSet, proto: Protocol, heads: list[str], cfg: SuiteConfig,
                    results: dict[str, TaskResult]) -> dict:
     """The deterministic summary: episode facts, protocol, per-task metrics and the primary table."""
+    return summary_report_of(int(ws.episode.n_frames), int(len(ws.X)), int(ws.X.shape[1]),
+                             bool(getattr(ws.episode, "is_synthetic", False)), proto, heads, cfg, results)
+
+
+def summary_report_of(n_frames: int, n_windows: int, feature_dim: int, is_synthetic: bool, proto: Protocol,
+                      heads: list[str], cfg: SuiteConfig, results: dict[str, TaskResult]) -> dict:
+    """:func:`summary_report` from the episode's facts (the collection run keeps no WindowSet)."""
     return {
-        "num_frames": int(ws.episode.n_frames), "num_windows": int(len(ws.X)), "feature_dim": int(ws.X.shape[1]),
-        "is_synthetic": bool(getattr(ws.episode, "is_synthetic", False)),
+        "num_frames": n_frames, "num_windows": n_windows, "feature_dim": feature_dim, "is_synthetic": is_synthetic,
         "protocol": asdict(proto), "heads": heads,
         "task_display_names": {t: TASKS[t].display_name for t in results},
         "tasks": {t: r.part("minimal") for t, r in results.items()},

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
+
+import robotask.episode.models.streamed as S
 
 from ...io import write_json, write_npz
 from ...words import count
@@ -28,6 +30,8 @@ from ..models.minimal import (
     threshold_multilabel,
 )
 from ..models.mlp import MLPConfig, n_parameters, train_mlp
+from ..models.row_blocks import RowBlocks, streamed_moments
+from ..models.streamed import GradientFactory
 from ..tasks import baselines as B
 from ..tasks.builders import TaskData
 from ..tasks.protocols import Protocol
@@ -220,3 +224,57 @@ def baseline_name(data: TaskData) -> str:
     if "last_pose" in data.extra:
         return "zero velocity (last observed pose)"
     return BASELINE_NAMES[data.kind]
+
+
+# --------------------------------------------------------------- the same heads over inputs on disk
+def split_rows(rows: RowBlocks, data: TaskData) -> tuple[RowBlocks, RowBlocks]:
+    """The train and test RowBlocks of a merged task whose parts are all-train or all-test row ranges."""
+    sides, at, train, test = np.zeros(sum(n for _, n in rows.ranges), dtype=bool), 0, [], []
+    sides[data.train] = True
+    for first, n in rows.ranges:
+        if n and not (sides[at:at + n].all() or not sides[at:at + n].any()):
+            raise ValueError("a row range mixes train and test rows")
+        (train if n and sides[at] else test).append((first, n))
+        at += n
+    return replace(rows, ranges=tuple(train)), replace(rows, ranges=tuple(test))
+
+
+def standardize_streamed(data: TaskData, train: RowBlocks, protocol: Protocol) -> ZScaler:
+    """:func:`standardize` from streamed moments of the train rows (the inputs stay on disk)."""
+    scaler = streamed_moments(train, protocol.std_floor)
+    data.extra["x_mean"], data.extra["x_std"] = scaler.mean, scaler.std
+    return scaler
+
+
+def run_minimal_streamed(data: TaskData, train: RowBlocks, test: RowBlocks, protocol: Protocol, cfg: SuiteConfig,
+                         gradients: GradientFactory | None = None) -> HeadOutput:
+    """:func:`run_minimal` on z-scored train / test RowBlocks (``models.streamed``); ``gradients`` makes the
+    epochs' gradients elsewhere (``suite.cluster``, on Dask), None here."""
+    ytr = data.y[data.train]
+    saver = {"mean": data.extra["x_mean"], "std": data.extra["x_std"]}
+    if data.kind in ("classification", "binary"):
+        head = S.fit_softmax(train, ytr, len(data.class_names), epochs=cfg.softmax_epochs,
+                             stable_step=protocol.stable_step_size, gradients=gradients)
+        proba = head.predict_proba(test).astype(np.float32)
+        last = head.history[-1]
+        steps = {"step_size": head.step, "loss_smoothness": head.smoothness,
+                 "step_over_stability_limit": head.step * head.smoothness / 2.0}
+        return HeadOutput(proba.argmax(axis=1), proba, {"train_final_accuracy": last["train_accuracy"],
+                                                        "train_final_loss": last["loss"], **steps},
+                          head.history, _saver(**saver, W=head.W, b=head.b, class_names=np.array(data.class_names)))
+    if data.kind == "multilabel":
+        head = S.fit_multilabel(train, ytr, epochs=cfg.softmax_epochs, gradients=gradients)
+        proba = head.predict_proba(test).astype(np.float32)
+        return HeadOutput(threshold_multilabel(proba), proba, {"train_final_loss": head.history[-1]["loss"]},
+                          head.history, _saver(**saver, W=head.W, b=head.b, object_vocab=np.array(data.class_names)))
+    dtype = np.float64 if protocol.robust_std_floor else np.float32
+    base = residual_base(data, protocol)
+    ytr = ytr if base is None else ytr - base[data.train]
+    ridge = S.fit_ridge(train, ytr, std_floor=protocol.std_floor, dtype=dtype)
+    pred = ridge.predict(test) if base is None else (ridge.predict(test) + base[data.test]).astype(np.float32)
+    save = None
+    if cfg.save_models:
+        def save(out: Path) -> None:
+            write_npz(out / "model.npz", x_mean=data.extra["x_mean"], x_std=data.extra["x_std"],
+                      y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std, W=ridge.W.astype(np.float32))
+    return HeadOutput(pred, None, {}, [], save)

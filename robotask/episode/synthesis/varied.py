@@ -8,6 +8,10 @@ generated alone or within a collection of any size. What varies, and how:
   −0.12…+0.12 m, movement speed ×0.8–1.25 (more, shorter actions);
 - **scene** (one of ``N_SCENES``): up to two of the optional objects are absent, every object's home
   moves by up to ±6 cm;
+- subject and scene are **crossed**, not drawn (:func:`subject_scene`): episode ``i`` has subject
+  ``i mod 8`` and scene ``(subject + i div 8) mod 4``, so every run of 8 episodes has every subject once,
+  every scene twice, and 32 episodes fill each subject × scene cell once (48: once or twice, every
+  subject in every scene). No subject is tied to a scene, so holding out one never holds out the other;
 - **script**: a random subset (at least four) of the procedure units whose objects are on the table,
   in a shuffled order; action durations are drawn as in every episode;
 - **camera**: the head rig sits turned by up to ±4° yaw and ±6° pitch, and the lighting gain is
@@ -39,8 +43,8 @@ from ..parameters import RANGES
 from .generate import generate_episode
 from .script import OBJECT_NAMES, SUBTASKS, UNITS, Variation
 
-N_SUBJECTS = 4
-N_SCENES = 3
+N_SUBJECTS = 8
+N_SCENES = 4
 OPTIONAL_OBJECTS = ("cloth", "milk bottle", "coffee machine", "kettle")  # may be absent from a scene
 MIN_UNITS = 4
 MANIFEST = "manifest.csv"
@@ -74,12 +78,18 @@ def scene_factors(seed: int, scene: int) -> dict[str, Any]:
     return {"absent": absent, "offsets": offsets}
 
 
+def subject_scene(index: int) -> tuple[int, int]:
+    """The crossed design: subject ``index mod N_SUBJECTS``; scene shifted by one per run of subjects."""
+    subject = index % N_SUBJECTS
+    return subject, (subject + index // N_SUBJECTS) % N_SCENES
+
+
 def episode_factors(seed: int, index: int) -> dict[str, Any]:
     """Every factor of episode ``index``: subject, scene, units, camera, and the generator seed."""
     if index < 0:
         raise RobotaskError(f"episode index {index}; expected ≥ 0")
     r = _rng(seed, 3, index)
-    subject, scene = int(r.integers(N_SUBJECTS)), int(r.integers(N_SCENES))
+    subject, scene = subject_scene(index)
     sc = scene_factors(seed, scene)
     usable = [i for i, u in enumerate(UNITS) if not unit_objects(u) & set(sc["absent"])]
     k = int(r.integers(min(MIN_UNITS, len(usable)), len(usable) + 1))

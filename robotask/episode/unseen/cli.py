@@ -9,20 +9,25 @@ writes the per-fold primary metrics to ``OUT/folds.csv`` and their mean ± sd to
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from ...errors import RobotaskError
 from ...io import write_csv
 from ...words import count
-from ..features.distributed import extract_collection
-from ..files.manifest import load_collection
+from ..features.distributed import close_client, extract_collection, open_client
+from ..files.manifest import Collection, load_collection
+from ..suite.cluster import dask_gradients
 from ..suite.execution import primary_table
 from ..suite.fit import SuiteConfig
+from ..tasks.protocols import get_protocol
+from ..tasks.registry import parse_tasks
 from ..tasks.splits import EpisodeSplit, episode_split, group_kfold
-from .held_out import run_collection_suite
-from .task_data import BuiltTasks, load_window_sets
+from .held_out import run_store_suite
+from .task_data import build_store
 
 
 def run_suite_on_collection(args: argparse.Namespace, cfg: SuiteConfig) -> int:
@@ -32,28 +37,47 @@ def run_suite_on_collection(args: argparse.Namespace, cfg: SuiteConfig) -> int:
         print(collection.problems.to_string(index=False))
     out = Path(args.out)
     features = Path(args.features) if args.features else out / "features"
-    if not args.features:
-        extract_collection(collection, features)
-    sets = load_window_sets(collection, features)
-    if len(sets) < 2:
-        raise RobotaskError(f"{args.collection}: {count(len(sets), 'episode')} with features; "
+    if args.workers is not None and args.workers < 1:
+        raise RobotaskError(f"--workers must be a positive number of processes, got {args.workers}")
+    client = open_client(args.scheduler, args.workers) if args.scheduler or args.workers else None
+    try:
+        if not args.features:
+            extract_collection(collection, features, client=client)
+        return _run_splits(args, cfg, collection, out, features, client)
+    finally:
+        if client is not None:
+            close_client(client)
+
+
+def _run_splits(args: argparse.Namespace, cfg: SuiteConfig, collection: Collection, out: Path, features: Path,
+                client: Any) -> int:
+    """Every split of the command over the collection's episodes with features."""
+    ids = [eid for eid in collection.ids if (features / eid / "shared_windows.npz").is_file()]
+    if len(ids) < 2:
+        raise RobotaskError(f"{args.collection}: {count(len(ids), 'episode')} with features; "
                             "a collection split needs ≥ 2")
-    usable = collection.episodes[collection.episodes["episode_id"].isin(list(sets))]
+    usable = collection.episodes[collection.episodes["episode_id"].isin(ids)]
     if args.split == "chronological":
-        splits = [(out, EpisodeSplit("chronological", tuple(sets), ()), True)]
+        splits = [(out, EpisodeSplit("chronological", tuple(ids), ()), True)]
     elif args.split == "episodes":
         splits = [(out, episode_split(usable, args.test_fraction, args.group, args.seed), False)]
     else:
         splits = [(out / s.name, s, False) for s in group_kfold(usable, args.folds, args.group)]
-    folds, built = [], BuiltTasks()  # each episode's tasks are built once for all the splits of this command
-    for folder, split, chrono in splits:
-        report = run_collection_suite(sets, split, args.tasks, args.heads, args.protocol, folder, cfg, chrono,
-                                      built=built)
-        with pd.option_context("display.width", 160, "display.max_columns", 20):
-            print(f"split {split.name}: train {len(split.train)} / test {len(split.test)} episodes")
-            print(primary_table(report).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-        print(f"wrote {folder / 'summary_report.json'} and {folder / 'per_episode_metrics.csv'}")
-        folds += fold_rows(split.name, report, args.protocol)
+    protocol = get_protocol(args.protocol)
+    folds = []
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".task-inputs-", dir=out) as scratch:
+        # each episode's tasks are built once for all the splits of this command; inputs wait on disk
+        store = build_store(collection, features, [protocol], parse_tasks(args.tasks), scratch)
+        gradients = None if client is None else dask_gradients(client)
+        for folder, split, chrono in splits:
+            report = run_store_suite(store, split, args.tasks, args.heads, protocol, folder, cfg, chrono,
+                                     gradients=gradients)
+            with pd.option_context("display.width", 160, "display.max_columns", 20):
+                print(f"split {split.name}: train {len(split.train)} / test {len(split.test)} episodes")
+                print(primary_table(report).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+            print(f"wrote {folder / 'summary_report.json'} and {folder / 'per_episode_metrics.csv'}")
+            folds += fold_rows(split.name, report, args.protocol)
     if args.split == "group-kfold":
         table = pd.DataFrame(folds)
         write_csv(out / "folds.csv", table)

@@ -25,7 +25,8 @@ RELEASE_GIB_PER_EPISODE = 2.2  # spec §1.1: a complete episode is about 2.2 GiB
 
 def study_collection(episodes: int, frames: int, resolution: int, seed: int, workers: int = 2) -> Collection:
     """The chapter's synthetic collection (cached by its arguments), validated."""
-    args = {"episodes": episodes, "frames": frames, "resolution": resolution, "seed": seed, "version": "1"}
+    # version 2: subjects crossed with scenes (synthesis.varied.subject_scene)
+    args = {"episodes": episodes, "frames": frames, "resolution": resolution, "seed": seed, "version": "2"}
     name = f"coll-e{episodes}-n{frames}-r{resolution}-s{seed}-{content_key(args, length=10)}"
     root = COLLECTIONS.folder(name, lambda tmp: synth_collection(tmp, episodes, frames, resolution, seed, workers),
                               marker=MANIFEST)

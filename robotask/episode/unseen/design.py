@@ -1,10 +1,22 @@
 """The design of chapter 14: which episode splits are run, under which protocol, with which heads.
 
-A :class:`Setting` is one split of the collection under one protocol: a grouped cross-validation fold,
-the chronological split, a held-out subject or scene, a random fold of the same size, or a point of a
-learning curve. :func:`run_settings` runs every task of every setting (identical splits once, in forked
-processes) and returns one long table: setting × task × head (the baseline included), with the status
-and the reason of a task that did not run.
+Three words, defined here once and used so on the page:
+
+- a **fold** is one part of the grouped cross-validation over episodes: the episodes are cut into ``folds``
+  parts, each part is tested once with the heads trained on all the others (:func:`cv_settings`);
+- a **shift** holds out every episode of one value of a manifest column (one subject, or one scene) and
+  trains on the rest (or on ``train_size`` of them drawn at random); each held-out group is paired with a
+  random episode fold of the same size, drawn ``shift_draws`` times (:func:`shift_settings`), so a pair
+  differs in what is held out, not in how much;
+- a **draw** is one random split of a learning curve: its own seeded choice of test episodes (as many as a
+  fold holds) and nested random subsets of the rest for training, doubling (:func:`curve_settings`). A draw is
+  not a fold: draws are independent, so there can be more draws than folds.
+
+A :class:`Setting` is one split under one protocol; :func:`chronological_settings` adds, per fold, the
+single-episode protocol on that fold's own episodes (each split in time), which pairs with the fold.
+:func:`run_settings` runs every task of every setting (identical splits once, in forked processes) and returns
+one long table: setting × task × head (the baseline included), with the status and the reason of a task that
+did not run.
 """
 
 from __future__ import annotations
@@ -53,11 +65,12 @@ def cv_settings(episodes: pd.DataFrame, folds: int, protocols: list[str], mlp_pr
             for p in protocols for i, s in enumerate(splits)]
 
 
-def chronological_settings(episodes: pd.DataFrame, protocols: list[str]) -> list[Setting]:
-    """Every episode split 70/30 in time (the single-episode protocol), pooled, under each protocol."""
-    ids = tuple(episodes["episode_id"].astype(str))
-    return [Setting(study="chronological", protocol=p, split=EpisodeSplit("chronological", ids, ()),
-                    chronological=True, labels={"n_train": len(ids)}) for p in protocols]
+def chronological_settings(cv: list[Setting]) -> list[Setting]:
+    """Per fold: the fold's own test episodes, each split 70/30 in time (the single-episode protocol), pooled."""
+    return [Setting(study="chronological", protocol=s.protocol, split=EpisodeSplit(f"chronological/{s.split.name}",
+                                                                                     s.split.test, ()),
+                    chronological=True, labels={"fold": s.labels["fold"], "n_train": len(s.split.test)})
+            for s in cv]
 
 
 def random_folds_like(ids: list[str], sizes: list[int], seed: int) -> list[tuple[str, ...]]:
@@ -69,39 +82,62 @@ def random_folds_like(ids: list[str], sizes: list[int], seed: int) -> list[tuple
     return [tuple(sorted(order[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
-def shift_settings(episodes: pd.DataFrame, shifts: list[str], protocol: str, seed: int) -> list[Setting]:
-    """Leave-one-group-out per shift (subject, scene), and random episode folds of the same sizes."""
+def shift_settings(episodes: pd.DataFrame, shifts: list[str], protocol: str, seed: int, draws: int = 1,
+                   train_size: int = 0) -> list[Setting]:
+    """Leave-one-group-out per shift (subject, scene); group ``i`` pairs with random fold ``i`` of each of
+    ``draws`` random partitions into folds of the groups' sizes (label ``fold`` = ``i``, ``draw`` = the partition).
+    With ``train_size`` > 0 every setting trains on that many episodes drawn at random from the rest."""
     ids = episodes["episode_id"].astype(str).tolist()
     out = []
+
+    def setting(study: str, name: str, test: tuple[str, ...], key: list[int], labels: dict) -> Setting:
+        rest = [e for e in ids if e not in test]
+        if 0 < train_size < len(rest):
+            rest = sorted(str(e) for e in np.random.default_rng([seed, *key]).choice(rest, train_size, replace=False))
+        split = check_disjoint(EpisodeSplit(name, tuple(rest), test))
+        return Setting(study=study, protocol=protocol, split=split, labels={**labels, "n_train": len(rest)})
+
     for k, shift in enumerate(shifts):
         if shift not in episodes.columns:
             raise RobotaskError(f"shift {shift!r}: not a manifest column; expected one of {list(episodes.columns)}")
         groups = episodes.groupby(shift, sort=True)["episode_id"].apply(lambda s: tuple(sorted(s.astype(str))))
         if len(groups) < 2:
             continue
-        for name, test in groups.items():
-            split = check_disjoint(EpisodeSplit(f"{shift}={name}", tuple(e for e in ids if e not in test), test))
-            out.append(Setting(study="group", protocol=protocol, split=split,
-                               labels={"shift": shift, "held_out": str(name), "n_train": len(split.train)}))
-        for i, test in enumerate(random_folds_like(ids, [len(t) for t in groups], seed + 1000 * (k + 1))):
-            split = check_disjoint(EpisodeSplit(f"{shift}-random{i}", tuple(e for e in ids if e not in test), test))
-            out.append(Setting(study="random", protocol=protocol, split=split,
-                               labels={"shift": shift, "fold": i, "n_train": len(split.train)}))
+        for i, (name, test) in enumerate(groups.items()):
+            out.append(setting("group", f"{shift}={name}", test, [k, i, 0],
+                               {"shift": shift, "held_out": str(name), "fold": i}))
+        for d in range(draws):
+            for i, test in enumerate(random_folds_like(ids, [len(t) for t in groups], seed + 1000 * (k + 1) + d)):
+                out.append(setting("random", f"{shift}-random{d}.{i}", test, [k, i, d + 1],
+                                   {"shift": shift, "fold": i, "draw": d}))
     return out
 
 
-def curve_settings(cv: list[Setting], draws: int, seed: int) -> list[Setting]:
-    """Learning-curve points: draw d tests on fold d and trains on nested random subsets of its training side."""
-    if draws > len(cv):
-        raise RobotaskError(f"{draws} learning-curve draws; expected at most the {len(cv)} folds")
+def curve_settings(episodes: pd.DataFrame, test_size: int, draws: int, protocol: str, seed: int) -> list[Setting]:
+    """Learning-curve points: each draw holds out its own random ``test_size`` episodes and trains on nested
+    random subsets of the rest, doubling (1, 2, 4, … all)."""
+    ids = sorted(episodes["episode_id"].astype(str))
+    if not 1 <= test_size < len(ids):
+        raise RobotaskError(f"learning-curve test size {test_size}; expected 1 to {len(ids) - 1} episodes")
+    if draws < 1:
+        raise RobotaskError(f"curve_draws {draws}; expected at least 1")
     out = []
-    for d, fold in enumerate(cv[:draws]):
-        order = list(np.random.default_rng([seed, d]).permutation(list(fold.split.train)))
-        for m in doubling_sizes(len(order)):
-            split = EpisodeSplit(f"draw{d}/n={m}", tuple(sorted(order[:m])), fold.split.test)
-            out.append(Setting(study="curve", protocol=fold.protocol, split=split,
-                               labels={"draw": d, "fold": fold.labels["fold"], "n_train": m}))
+    for d in range(draws):
+        order = [str(e) for e in np.random.default_rng([seed, 7, d]).permutation(ids)]
+        test, train = tuple(sorted(order[:test_size])), order[test_size:]
+        for m in doubling_sizes(len(train)):
+            split = check_disjoint(EpisodeSplit(f"draw{d}/n={m}", tuple(sorted(train[:m])), test))
+            out.append(Setting(study="curve", protocol=protocol, split=split, labels={"draw": d, "n_train": m}))
     return out
+
+
+def positive_share(task_id: str, sets: dict[str, WindowSet], setting: Setting, cfg: SuiteConfig) -> float:
+    """Share of a binary task's test samples that the minimal head of ``setting`` predicts positive (class 1);
+    NaN when the task does not run there."""
+    result, _ = run_collection_task(task_id, sets, setting.split, get_protocol(setting.protocol), ["minimal"], None,
+                                    cfg, setting.chronological)
+    out = result.outputs.get("minimal")
+    return float(np.mean(np.asarray(out.pred) == 1)) if out is not None else float("nan")
 
 
 def _run_one(group: list[int], sets: dict[str, WindowSet], settings: list[Setting], cfg: SuiteConfig,

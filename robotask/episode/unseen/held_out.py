@@ -9,6 +9,8 @@
 from __future__ import annotations
 
 import copy
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,15 @@ import pandas as pd
 from ...io import write_csv, write_json
 from ...progress import tqdm
 from ..features.windowset import WindowSet
-from ..suite.execution import NEURAL_DIR, TaskResult, parse_heads, primary_row, summary_report
+from ..models.streamed import GradientFactory
+from ..suite.execution import (
+    NEURAL_DIR,
+    TaskResult,
+    parse_heads,
+    primary_row,
+    summary_report,
+    summary_report_of,
+)
 from ..suite.fit import (
     HeadOutput,
     SuiteConfig,
@@ -25,15 +35,18 @@ from ..suite.fit import (
     one_blas_thread,
     run_baseline,
     run_minimal,
+    run_minimal_streamed,
     run_mlp,
+    split_rows,
     standardize,
+    standardize_streamed,
 )
 from ..suite.scoring import evaluate, write_artifacts
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol, get_protocol
 from ..tasks.registry import TASKS, describe, parse_tasks
 from ..tasks.splits import EpisodeSplit
-from .task_data import BuiltTasks, collection_task_data
+from .task_data import BuiltTasks, PartStore, collection_task_data
 
 RUNNERS = {"minimal": run_minimal, "mlp": run_mlp}
 
@@ -65,12 +78,13 @@ def per_episode_metrics(task_id: str, data: TaskData, outputs: dict, protocol: P
     return rows
 
 
-def _facts(task_id: str, data: TaskData, protocol: Protocol, split_name: str) -> dict:
-    """Task description and run facts (split, sizes, episodes per side)."""
+def _facts(task_id: str, data: TaskData, protocol: Protocol, split_name: str, feature_dim: int | None = None) -> dict:
+    """Task description and run facts (split, sizes, episodes per side); ``feature_dim`` (None: X's width)."""
     eps = data.rows["episode_id"].astype(str).str.split(":").str[0].to_numpy()
     facts = {**describe(TASKS[task_id]), "protocol": protocol.name, "split": split_name,
              "num_train": int(len(data.train)), "num_test": int(len(data.test)),
-             "num_val": 0 if data.val is None else int(len(data.val)), "feature_dim": int(data.X.shape[1]),
+             "num_val": 0 if data.val is None else int(len(data.val)),
+             "feature_dim": int(data.X.shape[1] if feature_dim is None else feature_dim),
              "train_episodes": sorted(set(eps[data.train])), "test_episodes": sorted(set(eps[data.test]))}
     if data.kind in ("classification", "binary", "multilabel"):
         facts["class_names"] = list(data.class_names)
@@ -96,11 +110,23 @@ def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: Episode
         return TaskResult(task_id, status, describe(spec), primary_row(spec, {}), details=degenerate), []
     facts = _facts(task_id, data, protocol, split.name if not chronological else "chronological")
     z = standardize(data, protocol)
+    result = _fit_and_score(task_id, data, protocol, heads, out_dir, facts,
+                            {head: functools.partial(RUNNERS[head], data, z, protocol, cfg) for head in heads})
+    episodes = per_episode_metrics(task_id, data, {k: result.outputs[k] for k in ["baseline", *heads]}, protocol)
+    data.X = None
+    result.data = data
+    return result, episodes
+
+
+def _fit_and_score(task_id: str, data: TaskData, protocol: Protocol, heads: list[str], out_dir: Path | None,
+                   facts: dict, fits: dict[str, Callable[[], HeadOutput]]) -> TaskResult:
+    """The baseline and ``fits[head]()`` per head, scored and (with ``out_dir``) written as the suite does."""
+    spec = TASKS[task_id]
     base = run_baseline(data)
     result = TaskResult(task_id, "ok", facts, {}, {"baseline": evaluate(spec, data, base, protocol)},
                         outputs={"baseline": base})
     for head in heads:
-        output = result.outputs[head] = RUNNERS[head](data, z, protocol, cfg)
+        output = result.outputs[head] = fits[head]()
         metrics = {**facts, "model": "minimal" if head == "minimal" else NEURAL_DIR,
                    **evaluate(spec, data, output, protocol),
                    **{k: v for k, v in output.train_final.items() if k != "ranks"},
@@ -110,10 +136,85 @@ def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: Episode
             folder = out_dir / task_id if head == "minimal" else out_dir / NEURAL_DIR / task_id
             write_artifacts(spec, data, output, metrics, folder)
     result.primary = primary_row(spec, result.metrics)
+    return result
+
+
+@one_blas_thread
+def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol: Protocol, heads: list[str],
+                   out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(), chronological: bool = False,
+                   gradients: GradientFactory | None = None) -> tuple[TaskResult, list[dict]]:
+    """:func:`run_collection_task` with the inputs on disk (``task_data.PartStore``): the minimal head is
+    fitted from sums over row blocks (``suite.fit.run_minimal_streamed``), the MLP on the gathered rows.
+
+    ``gradients(kind, rows, target, weight)`` makes a head's epoch gradient elsewhere (``suite.cluster``);
+    None computes it here."""
+    spec = TASKS[task_id]
+    try:
+        data, rows = store.task_data(task_id, split, protocol, chronological, with_validation="mlp" in heads)
+    except TaskUnavailable as exc:
+        return TaskResult(task_id, "skipped", describe(spec), primary_row(spec, {}), details={"reason": str(exc)}), []
+    degenerate = check_degenerate(data)
+    if degenerate:
+        status = degenerate.pop("status")
+        return TaskResult(task_id, status, describe(spec), primary_row(spec, {}), details=degenerate), []
+    facts = _facts(task_id, data, protocol, split.name if not chronological else "chronological", rows.width)
+    train, test = split_rows(rows, data)
+    scaler = standardize_streamed(data, train, protocol)
+
+    def minimal() -> HeadOutput:  # z-scored once into scratch files beside the store, dropped after the fit
+        ztrain, ztest = (rows.scaled(scaler).copied(rows.path.with_suffix(f".{side}.z"))
+                         for rows, side in ((train, "train"), (test, "test")))
+        try:
+            return run_minimal_streamed(data, ztrain, ztest, protocol, cfg, gradients)
+        finally:
+            ztrain.path.unlink(missing_ok=True)
+            ztest.path.unlink(missing_ok=True)
+
+    def mlp() -> HeadOutput:  # the MLP trains on minibatches of rows in memory
+        data.X = rows.scaled(scaler).gather()
+        try:
+            return run_mlp(data, data.X, protocol, cfg)
+        finally:
+            data.X = np.empty((len(data.y), 0), dtype=np.float32)
+
+    result = _fit_and_score(task_id, data, protocol, heads, out_dir, facts, {"minimal": minimal, "mlp": mlp})
     episodes = per_episode_metrics(task_id, data, {k: result.outputs[k] for k in ["baseline", *heads]}, protocol)
-    data.X = None
     result.data = data
     return result, episodes
+
+
+def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str] = "all",
+                    heads: str | list[str] = "minimal,mlp", protocol: str | Protocol = "original",
+                    out_dir: str | Path | None = None, cfg: SuiteConfig = SuiteConfig(), chronological: bool = False,
+                    progress: bool = True, gradients: GradientFactory | None = None) -> dict:
+    """:func:`run_collection_suite` over a :class:`task_data.PartStore` (the same files and report)."""
+    task_ids, head_list = parse_tasks(tasks), parse_heads(heads)
+    proto = protocol if isinstance(protocol, Protocol) else get_protocol(protocol)
+    out = Path(out_dir) if out_dir is not None else None
+    results, per_episode = {}, []
+    for tid in tqdm(task_ids, desc=f"tasks ({split.name})", disable=not progress):
+        try:
+            results[tid], rows = run_store_task(tid, store, split, proto, head_list, out, cfg, chronological,
+                                                gradients)
+        except Exception as exc:  # noqa: BLE001 — a task that fails on the cluster fails alone, as features do
+            if gradients is None:
+                raise
+            results[tid], rows = TaskResult(tid, "failed", describe(TASKS[tid]), primary_row(TASKS[tid], {}),
+                                            details={"reason": f"fit on the cluster: {type(exc).__name__}: {exc}"}), []
+        per_episode += rows
+    facts = store.facts
+    first = next(iter(facts.values()))
+    report = summary_report_of(first.n_frames, first.n_windows, first.feature_dim, first.is_synthetic, proto,
+                               head_list, cfg, results)
+    report.update({"num_episodes": len(facts), "split": "chronological" if chronological else split.name,
+                   "train_episodes": list(split.train), "test_episodes": list(split.test),
+                   "num_frames": int(sum(f.n_frames for f in facts.values())),
+                   "num_windows": int(sum(f.n_windows for f in facts.values()))})
+    table = pd.DataFrame(per_episode, columns=["task", "episode_id", "num_test", "metric", "baseline", *head_list])
+    if out is not None:
+        write_json(out / "summary_report.json", report)
+        write_csv(out / "per_episode_metrics.csv", table)
+    return {**report, "results": results, "per_episode": table}
 
 
 def run_collection_suite(sets: dict[str, WindowSet], split: EpisodeSplit, tasks: str | list[str] = "all",

@@ -15,46 +15,16 @@ def task_list(task_ids: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def folds_won(wins: int, folds: int) -> str:
-    """'on every one of the 5 folds', 'on no fold', or 'on 3 of 5 folds'."""
-    if folds and wins == folds:
-        return f"on every one of the {folds} folds"
-    return "on no fold" if wins == 0 else f"on {wins} of {folds} folds"
-
-
-def curve_shape(means: list[float], higher_is_better: bool, tolerance: float) -> str:
-    """The whole shape of a learning curve (means in order of training size), in the metric's sense of better.
-
-    'flat' when it moves less than ``tolerance``; 'improves throughout' or 'worsens throughout' when no step goes
-    the other way by more than ``tolerance``; 'improves, then levels off' when the last half of the gain comes
-    from the first half of the steps and the last step is within ``tolerance``; 'improves, then worsens' and
-    'worsens, then improves' when the best (worst) point lies inside; otherwise 'uneven'.
-    """
-    v = np.asarray([m for m in means if m is not None and np.isfinite(m)], dtype=float)
-    if len(v) < 2:
-        return "not measured"
-    v = v if higher_is_better else -v
-    steps = np.diff(v)
-    if v.max() - v.min() <= tolerance:
-        return "flat"
-    total = v[-1] - v[0]
-    if np.all(steps >= -tolerance) and total > tolerance:
-        return "improves, then levels off" if abs(steps[-1]) <= tolerance and len(steps) > 1 else "improves throughout"
-    if np.all(steps <= tolerance) and total < -tolerance:
-        return "worsens throughout"
-    best, worst = int(np.argmax(v)), int(np.argmin(v))
-    if 0 < best < len(v) - 1 and v[best] - v[-1] > tolerance:
-        return "improves, then worsens"
-    if 0 < worst < len(v) - 1 and v[-1] - v[worst] > tolerance:
-        return "worsens, then improves"
-    return "uneven"
-
-
 def needed(n: int | None, largest: int) -> str:
-    """'4 episodes' (from which the head stays ahead of the baseline), or 'more than the 16 tried'."""
+    """'4 episodes' (from which the head stays ahead of the baseline), or 'not ahead at the 16 tried'."""
     if n is None:
-        return f"more than the {largest} tried"
+        return f"not ahead at {largest}"
     return "1 episode" if n == 1 else f"{n} episodes"
+
+
+def epochs_phrase(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int) -> str:
+    """'the suite's own' when both heads train as long as the suite's, else 'fewer than the suite's'."""
+    return "the suite's own" if softmax >= suite_softmax and mlp >= suite_mlp else "fewer than the suite's"
 
 
 def speedup_phrase(speedup: float, workers: int) -> str:

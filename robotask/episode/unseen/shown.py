@@ -28,8 +28,18 @@ def _title(task: str) -> str:
     return TASKS[task].display_name
 
 
+def iv(row: pd.Series | dict, prefix: str = "", digits: int = 3) -> str:
+    """'beats: +0.120 (+0.050 to +0.190)': the word, the mean paired difference and its 95 % interval."""
+    word, d, lo, hi = (row[f"{prefix}{k}"] for k in ("verdict", "diff", "lo", "hi"))
+    if d is None or not np.isfinite(d):
+        return "—"
+    ends = f" ({lo:+.{digits}f} to {hi:+.{digits}f})" if np.isfinite(lo) and np.isfinite(hi) else ""
+    return f"{word}: {d:+.{digits}f}{ends}"
+
+
 def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
-    """One row per task: ``head`` and the baseline as mean ± sd over folds under each protocol, side by side."""
+    """One row per task: ``head`` and the baseline (mean ± sd over folds) and head − baseline paired over folds,
+    under each protocol side by side."""
     rows = []
     for task in TASKS:
         row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
@@ -37,13 +47,13 @@ def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame
             h, b = g[g["head"] == head], g[g["head"] == "baseline"]
             row[f"{proto}: {head}"] = pm(h["mean"].iloc[0], h["sd"].iloc[0]) if len(h) else "—"
             row[f"{proto}: baseline"] = pm(b["mean"].iloc[0], b["sd"].iloc[0]) if len(b) else "—"
-            row[f"{proto}: folds won"] = f"{h['wins'].iloc[0]} of {h['of'].iloc[0]}" if len(h) else "—"
+            row[f"{proto}: head − baseline"] = iv(h.iloc[0]) if len(h) else "—"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def mlp_table(summary: pd.DataFrame, protocol: str) -> pd.DataFrame:
-    """Minimal head, MLP and baseline (mean ± sd over folds) under one protocol, with the folds each head wins."""
+    """Minimal head, MLP and baseline (mean ± sd over folds) under one protocol, each head against the baseline."""
     d = summary[summary["protocol"] == protocol]
     rows = []
     for task in TASKS:
@@ -53,55 +63,58 @@ def mlp_table(summary: pd.DataFrame, protocol: str) -> pd.DataFrame:
         row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
         for head, name in (("minimal", "Minimal head"), ("mlp", "MLP"), ("baseline", "Baseline")):
             row[name] = pm(g.loc[head, "mean"], g.loc[head, "sd"])
-        row["Folds won: minimal / MLP"] = f"{g.loc['minimal', 'wins']} / {g.loc['mlp', 'wins']} of {g.loc['mlp', 'of']}"
+        row["MLP − baseline"] = iv(g.loc["mlp"])
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def chronological_table(drops: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per task and protocol: chronological split, unseen episodes (mean ± sd over folds) and the drop."""
+    """Per task and protocol: the single-episode split and unseen episodes (means over folds), and the drop
+    paired over folds (positive: worse on unseen episodes)."""
     rows = []
     for task in TASKS:
         row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
         for proto, d in drops.items():
             r = d.set_index("task").loc[task]
             row[f"{proto}: chronological"] = pm(r["chronological"], None)
-            row[f"{proto}: unseen episodes"] = pm(r["unseen"], r["unseen_sd"])
-            row[f"{proto}: drop"] = pm(r["drop"], None)
+            row[f"{proto}: unseen"] = pm(r["unseen"], None)
+            row[f"{proto}: drop"] = iv(r)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def shift_display(shifts: pd.DataFrame) -> pd.DataFrame:
-    """Task × shift: held-out groups and random folds of the same sizes (mean ± sd), and the drop."""
+    """Task × shift: held-out groups and their random folds (means), and the drop paired over groups."""
     rows = []
     for task in TASKS:
-        row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
+        row = {"Task": _title(task)}
         for _, r in shifts[shifts["task"] == task].iterrows():
-            row[f"{r['shift']} held out"] = pm(r["held_out"], r["held_out_sd"])
-            row[f"{r['shift']}: random folds"] = pm(r["random"], r["random_sd"])
-            row[f"{r['shift']}: drop"] = pm(r["drop"], None)
+            row[f"{r['shift']} held out"] = pm(r["held_out"], None)
+            row[f"{r['shift']}: random folds"] = pm(r["random"], None)
+            row[f"{r['shift']}: drop"] = iv(r)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def curve_table(curve: pd.DataFrame, tolerance: float = 0.02) -> pd.DataFrame:
-    """Per task: the curve's whole shape, the head at the smallest and largest size (mean and range of the
-    draws), the baseline at the largest, and the episodes from which the head stays ahead of the baseline."""
+def curve_table(curve: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
+    """Per task: the head at the smallest and largest size (mean and range of the draws), the baseline at the
+    largest, the change over the whole curve and over the last doubling (paired over draws), and the episodes
+    from which the head stays ahead of the baseline."""
     rows = []
     largest = int(curve["n_train"].max())
+    st = steps.set_index("task") if len(steps) else pd.DataFrame()
     for task in TASKS:
         h = curve[(curve["task"] == task) & (curve["head"] == "minimal")].sort_values("n_train")
         b = curve[(curve["task"] == task) & (curve["head"] == "baseline")].sort_values("n_train")
         if h.empty:
             continue
-        tol = tolerance if TASKS[task].primary_metric != "mpjpe" else tolerance / 10
         first, last = h.iloc[0], h.iloc[-1]
         rows.append({"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric),
-                     "Shape": phrases.curve_shape(list(h["mean"]), TASKS[task].higher_is_better, tol),
                      count(int(first["n_train"]), "episode"): _range(first),
                      count(int(last["n_train"]), "episode"): _range(last),
                      "Baseline at the largest": pm(b["mean"].iloc[-1], None) if len(b) else "—",
+                     "Whole curve": iv(st.loc[task], "whole_") if task in st.index else "—",
+                     "Last doubling": iv(st.loc[task], "last_") if task in st.index else "—",
                      "Ahead of the baseline from": phrases.needed(episodes_needed(curve, task), largest)})
     return pd.DataFrame(rows)
 
@@ -123,17 +136,26 @@ def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
 
 def answer_table(transfer: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFrame,
                  curve: pd.DataFrame) -> pd.DataFrame:
-    """The chapter's answer per task (one protocol): folds won, unseen mean ± sd, drop, worst shift, episodes."""
+    """The chapter's answer per task (one protocol), each word from its paired interval: against the baseline,
+    against the chronological split, per shift, and the episodes from which the head stays ahead."""
     largest = int(curve["n_train"].max()) if len(curve) else 0
+    dr = drops.set_index("task")
     rows = []
     for _, t in transfer.iterrows():
         task = t["task"]
-        s = shifts[shifts["task"] == task]
-        worst = s.loc[s["drop"].idxmax()] if len(s) and (s["drop"] > 0).any() else None
-        drop = drops.set_index("task")["drop"].get(task, np.nan)
-        rows.append({"Task": _title(task), "Metric": metric_label(t["metric"]),
-                     "Beats the baseline": phrases.folds_won(int(t["wins"]), int(t["of"])),
-                     "Unseen episodes": pm(t["mean"], t["sd"]), "Drop from chronological": pm(drop, None),
-                     "Worst shift (drop)": "none" if worst is None else f"{worst['shift']} ({worst['drop']:.3f})",
-                     "Episodes needed": phrases.needed(episodes_needed(curve, task), largest) if largest else "—"})
+        row = {"Task": _title(task), "Unseen episodes": pm(t["mean"], t["sd"]), "Head − baseline": iv(t),
+               "Unseen − chronological": dr.loc[task, "verdict"] if task in dr.index else "—"}
+        for shift in ("subject", "scene"):
+            s = shifts[(shifts["task"] == task) & (shifts["shift"] == shift)] if len(shifts) else shifts
+            row[f"New {shift}"] = s["verdict"].iloc[0] if len(s) else "—"
+        row["Ahead from"] = phrases.needed(episodes_needed(curve, task), largest) if largest else "—"
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+def epoch_table(check: pd.DataFrame) -> pd.DataFrame:
+    """Per task and head: the result with the chapter's epochs and with the suite's (means over the check's
+    folds), and full − cut paired over those folds, in the metric's sense of better."""
+    return pd.DataFrame([{"Task": _title(r["task"]), "Head": r["head"], "Chapter's epochs": pm(r["cut"], None),
+                          "Suite's epochs": pm(r["full"], None), "Suite's − chapter's": iv(r)}
+                         for _, r in check.iterrows()])

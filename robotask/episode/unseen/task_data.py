@@ -13,24 +13,34 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ...cache import content_key
+from ...errors import RobotaskError
+from ...progress import tqdm
 from ..features import windows as W
 from ..features.layout import FeatureOptions
 from ..features.windowset import WindowSet, episode_labels
 from ..files.loader import load_episode
 from ..files.manifest import Collection
+from ..models.row_blocks import RowBlocks, RowFile
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol
 from ..tasks.registry import TASKS, TEST_FRACTION
 from ..tasks.splits import EpisodeSplit
 
 EPISODE_GAP = 1000  # frames between stacked episodes on the merged timeline
+WIDE_TARGET = 64  # regression / retrieval targets wider than this wait on disk with the inputs
+
+
+def name_of(key: tuple[str, Protocol]) -> str:
+    """A store file's stem: the task and the protocol's short hash (two protocols never share a file)."""
+    return f"{key[0]}-{content_key({'protocol': asdict(key[1])}, [])[:10]}"
 
 
 def window_set_from_artifacts(artifacts: str | os.PathLike, episode_dir: str | os.PathLike,
@@ -178,6 +188,113 @@ def collection_task_data(task_id: str, sets: dict[str, WindowSet], split: Episod
 
     ``built`` holds the run's per-episode TaskData (None: built for this call only)."""
     parts = _parts(task_id, sets, split, protocol, chronological, BuiltTasks() if built is None else built)
+    return _merged(parts, protocol, with_validation)
+
+
+def load_window_sets(collection: Collection, features_dir: str | os.PathLike,
+                     options: FeatureOptions = FeatureOptions()) -> dict[str, WindowSet]:
+    """WindowSets of the collection's episodes that have artifacts under ``features_dir/<episode_id>``."""
+    root = Path(features_dir)
+    return {eid: window_set_from_artifacts(root / eid, collection.path(eid), options)
+            for eid in collection.ids if (root / eid / "shared_windows.npz").is_file()}
+
+
+# ------------------------------------------------------------------ the on-disk store (``robotask suite --collection``)
+@dataclass(frozen=True)
+class EpisodeFacts:
+    """What the collection report needs of an episode once its WindowSet is gone."""
+
+    n_frames: int
+    n_windows: int
+    feature_dim: int
+    is_synthetic: bool
+
+
+@dataclass
+class PartStore:
+    """Every task of every episode, built once per run; inputs on disk, labels and rows in memory.
+
+    Each episode's WindowSet is loaded, every task is built from it under each protocol, the task's
+    inputs are appended to one raw float32 file per (task, protocol) (``models.row_blocks.RowFile``), and
+    the WindowSet is dropped. What stays in memory per episode is the tasks' targets, sample rows and
+    per-sample extras (a ``TaskData`` whose ``X`` has no columns) and the row range of its inputs; targets
+    wider than :data:`WIDE_TARGET` (the 5096 visual features, the caption text, the hand future) wait in a
+    second file with the same rows until their task runs. Memory holds one episode's WindowSet at a time,
+    whatever the collection's size.
+    """
+
+    folder: Path
+    files: dict[tuple[str, Protocol], RowFile] = field(default_factory=dict)
+    parts: dict[tuple[str, str, Protocol], tuple[TaskData, tuple[int, int]] | TaskUnavailable] = field(
+        default_factory=dict)
+    facts: dict[str, EpisodeFacts] = field(default_factory=dict)
+
+    def add_episode(self, eid: str, ws: WindowSet, protocols: list[Protocol], task_ids: list[str]) -> None:
+        """Build ``task_ids`` of one episode under each protocol and store them."""
+        self.facts[eid] = EpisodeFacts(int(ws.episode.n_frames), int(len(ws.X)), int(ws.X.shape[1]),
+                                       bool(getattr(ws.episode, "is_synthetic", False)))
+        for protocol in protocols:
+            for task_id in task_ids:
+                try:
+                    data = TASKS[task_id].build(ws, protocol)
+                except TaskUnavailable as exc:
+                    self.parts[(task_id, eid, protocol)] = exc
+                    continue
+                key = (task_id, protocol)
+                if key not in self.files:
+                    self.files[key] = RowFile(self.folder / f"{name_of(key)}.f32", data.X.shape[1])
+                where = self.files[key].append(data.X)
+                data.X = np.empty((len(data.y), 0), dtype=np.float32)
+                if data.kind in ("regression", "retrieval") and data.y.ndim == 2 and data.y.shape[1] > WIDE_TARGET:
+                    if (task_id, protocol, "y") not in self.files:
+                        self.files[(task_id, protocol, "y")] = RowFile(self.folder / f"{name_of(key)}.y.f32",
+                                                                        data.y.shape[1])
+                    if self.files[(task_id, protocol, "y")].append(data.y) != where:
+                        raise RobotaskError(f"{task_id}: targets and inputs of {eid} out of step in the store")
+                    data.y = np.empty((len(data.y), 0), dtype=np.float32)
+                self.parts[(task_id, eid, protocol)] = (data, where)
+
+    def part(self, task_id: str, eid: str, protocol: Protocol) -> tuple[TaskData, tuple[int, int]]:
+        """An episode's stored task (raises its TaskUnavailable again)."""
+        done = self.parts.get((task_id, eid, protocol))
+        if done is None:
+            raise TaskUnavailable(f"episode {eid} was not built under protocol {protocol.name}")
+        if isinstance(done, TaskUnavailable):
+            raise done
+        return done
+
+    def task_data(self, task_id: str, split: EpisodeSplit, protocol: Protocol, chronological: bool = False,
+                  with_validation: bool = False) -> tuple[TaskData, RowBlocks]:
+        """The merged task over a split (as :func:`collection_task_data`, ``X`` without columns) and its
+        inputs on disk: the RowBlocks of all samples in the merged order (one range per part)."""
+        parts, ranges = [], []
+        for eid in (split.train + split.test if not chronological else split.train):
+            try:
+                data, (first, n) = self.part(task_id, eid, protocol)
+            except TaskUnavailable:
+                continue
+            if not chronological:
+                parts.append((eid, data, "train" if eid in split.train else "test"))
+                ranges.append((first, n))
+                continue
+            tr, te = W.chronological_split(len(data.y), TEST_FRACTION)
+            for side, idx in (("train", tr), ("test", te)):
+                if len(idx) and not np.array_equal(idx, np.arange(idx[0], idx[0] + len(idx))):
+                    raise RobotaskError(f"{task_id}: the chronological {side} rows of {eid} are not a time range")
+                parts.append((f"{eid}:{side}", _take(data, idx), side))
+                ranges.append((first + (int(idx[0]) if len(idx) else 0), len(idx)))
+        merged = _merged(parts, protocol, with_validation)  # raises TaskUnavailable before a missing file
+        file, targets = self.files[(task_id, protocol)], self.files.get((task_id, protocol, "y"))
+        if targets is not None:  # wide targets wait on disk until their task runs
+            merged.y = RowBlocks(targets.path, targets.width, tuple(ranges)).gather()
+            if "groups" in merged.extra:
+                _, groups = np.unique(merged.y, axis=0, return_inverse=True)
+                merged.extra["groups"] = groups.ravel()
+        return merged, RowBlocks(file.path, file.width, tuple(ranges))
+
+
+def _merged(parts: list[tuple[str, TaskData, str]], protocol: Protocol, with_validation: bool) -> TaskData:
+    """Stack the parts on one timeline (:func:`merge_task_data`), with the MLP's validation episode."""
     sides = {s for _, _, s in parts}
     if sides != {"train", "test"}:
         raise TaskUnavailable(f"no episode of the {'test' if 'train' in sides else 'training'} side can build it")
@@ -194,9 +311,16 @@ def collection_task_data(task_id: str, sets: dict[str, WindowSet], split: Episod
     return data
 
 
-def load_window_sets(collection: Collection, features_dir: str | os.PathLike,
-                     options: FeatureOptions = FeatureOptions()) -> dict[str, WindowSet]:
-    """WindowSets of the collection's episodes that have artifacts under ``features_dir/<episode_id>``."""
+def build_store(collection: Collection, features_dir: str | os.PathLike, protocols: list[Protocol],
+                task_ids: list[str], folder: str | os.PathLike, options: FeatureOptions = FeatureOptions(),
+                progress: bool = True) -> PartStore:
+    """A :class:`PartStore` in ``folder`` of the episodes with artifacts under ``features_dir/<episode_id>``,
+    one episode in memory at a time."""
     root = Path(features_dir)
-    return {eid: window_set_from_artifacts(root / eid, collection.path(eid), options)
-            for eid in collection.ids if (root / eid / "shared_windows.npz").is_file()}
+    store = PartStore(Path(folder))
+    ids = [eid for eid in collection.ids if (root / eid / "shared_windows.npz").is_file()]
+    for eid in tqdm(ids, desc="episodes' tasks", disable=not progress):
+        ws = window_set_from_artifacts(root / eid, collection.path(eid), options)
+        store.add_episode(eid, ws, protocols, task_ids)
+        del ws
+    return store

@@ -1,0 +1,132 @@
+"""The suite over collections of growing size: peak memory and wall time, streamed and in memory.
+
+    .venv/bin/python benchmarks/collection_scale.py [--sizes 8,32,128] [--workers 1,2] [--old-up-to 32]
+        [--frames 600] [--resolution 32] [--work DIR]
+
+Synthesises one collection of the largest size (episode i depends on the seed and i only, so the smaller
+collections are its first episodes, named by manifest files), builds its features once (``robotask
+features --collection``, cached), then runs ``robotask suite --collection … --split episodes --protocol
+improved --heads minimal`` on each size: in this process (``workers`` 0) and on a LocalCluster of each
+``--workers`` count, each in a fresh process whose peak resident memory (the whole process tree, Dask workers
+included, sampled every 0.2 s) and wall time are recorded. Sizes up to ``--old-up-to`` also run the
+in-memory path of before (every WindowSet and every task's inputs held at once, ``unseen.held_out.
+run_collection_suite``). The projection to 12,103 episodes (the size of Xperience-10M) extends the slope of
+the two largest streamed sizes in one process: a projection, not a measurement. Results go to
+``_build/benchmarks/collection_scale.json`` (run by hand: over ten minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import psutil
+
+from robotask import io, paths
+
+FULL_SIZE = 12_103  # episodes of Xperience-10M
+OLD = """
+import sys
+from robotask.episode.files.manifest import load_collection
+from robotask.episode.tasks.splits import episode_split
+from robotask.episode.unseen.held_out import run_collection_suite
+from robotask.episode.unseen.task_data import load_window_sets
+coll = load_collection(sys.argv[1])
+sets = load_window_sets(coll, sys.argv[2])
+usable = coll.episodes[coll.episodes["episode_id"].isin(list(sets))]
+run_collection_suite(sets, episode_split(usable, 0.3, None, 0), "all", "minimal", "improved", sys.argv[3],
+                     progress=False)
+"""
+
+
+def measure(cmd: list[str], env: dict) -> dict:
+    """Run ``cmd``; its wall time, CPU time and the peak of the summed resident memory of its process tree."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    root, peak = psutil.Process(proc.pid), 0
+    while proc.poll() is None:
+        try:
+            tree = [root, *root.children(recursive=True)]
+            peak = max(peak, sum(p.memory_info().rss for p in tree if p.is_running()))
+        except psutil.Error:
+            pass
+        time.sleep(0.2)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd[:6])}… failed:\n{proc.stderr.read()[-2000:]}")
+    return {"wall_s": wall, "peak_gb": peak / 1e9}
+
+
+def collection(work: Path, size: int, frames: int, resolution: int, seed: int, env: dict) -> Path:
+    """The largest collection and its features (both reused when present); returns its folder."""
+    coll = work / f"collection{size}"
+    if not (coll / "manifest.csv").is_file():
+        subprocess.run([sys.executable, "-m", "robotask.cli", "synth-collection", "--out", str(coll), "--episodes",
+                        str(size), "--frames", str(frames), "--resolution", str(resolution), "--seed", str(seed),
+                        "--workers", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
+    if not (work / "features" / "episodes.csv").is_file():
+        subprocess.run([sys.executable, "-m", "robotask.cli", "features", "--collection", str(coll), "--out",
+                        str(work / "features"), "--workers", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
+    return coll
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="8,32,128")
+    ap.add_argument("--workers", default="1,2", help="LocalCluster sizes besides the in-process run")
+    ap.add_argument("--old-up-to", type=int, default=32, help="largest size also run in memory as before")
+    ap.add_argument("--frames", type=int, default=600)
+    ap.add_argument("--resolution", type=int, default=32)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--work", type=Path, default=paths.BUILD / "collection_scale")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    env = {**os.environ, "ROBOTASK_PROGRESS": "0"}
+    env.setdefault("ROBOTASK_CACHE", str(args.work / "cache"))
+    coll = collection(args.work, sizes[-1], args.frames, args.resolution, args.seed, env)
+    lines = (coll / "manifest.csv").read_text().splitlines()
+    points = []
+    for size in sizes:
+        manifest = coll / f"first{size}.csv"
+        manifest.write_text("\n".join(lines[:size + 1]) + "\n")
+        runs = [("streamed", 0), *(("streamed", int(w)) for w in args.workers.split(","))]
+        runs += [("in memory", 0)] if size <= args.old_up_to else []
+        for path, workers in runs:
+            out = args.work / "runs" / f"{path.replace(' ', '-')}{size}-w{workers}"
+            if path == "in memory":
+                cmd = [sys.executable, "-c", OLD, str(manifest), str(args.work / "features"), str(out)]
+            else:
+                cmd = [sys.executable, "-m", "robotask.cli", "suite", "--collection", str(manifest), "--features",
+                       str(args.work / "features"), "--split", "episodes", "--protocol", "improved", "--heads",
+                       "minimal", "--out", str(out), *(["--workers", str(workers)] if workers else [])]
+            point = {"path": path, "episodes": size, "workers": workers, **measure(cmd, env)}
+            print(point, flush=True)
+            points.append(point)
+    result = {"episodes": sizes[-1], "frames": args.frames, "resolution": args.resolution, "cpus": os.cpu_count(),
+              "scale": points, "projection": projection(points)}
+    print(f"wrote {io.write_json(paths.BUILD / 'benchmarks' / 'collection_scale.json', result)}")
+
+
+def projection(points: list[dict]) -> dict | None:
+    """Wall time and peak memory at :data:`FULL_SIZE` episodes from the slope between the two largest
+    streamed sizes in one process (labelled a projection)."""
+    mine = sorted((p for p in points if p["path"] == "streamed" and p["workers"] == 0), key=lambda p: p["episodes"])
+    if len(mine) < 2:
+        return None
+    a, b = mine[-2], mine[-1]
+    per = (b["wall_s"] - a["wall_s"]) / (b["episodes"] - a["episodes"])
+    grow = (b["peak_gb"] - a["peak_gb"]) / (b["episodes"] - a["episodes"])
+    return {"label": "projection from the measured slope, not a measurement", "episodes": FULL_SIZE,
+            "from_sizes": [a["episodes"], b["episodes"]], "seconds_per_episode": per,
+            "wall_s": b["wall_s"] + per * (FULL_SIZE - b["episodes"]),
+            "peak_gb_per_episode": grow, "peak_gb": b["peak_gb"] + max(grow, 0.0) * (FULL_SIZE - b["episodes"])}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The minimal heads' epoch gradients on a Dask cluster (``robotask suite --collection --workers / --scheduler``).
+
+A head's training rows stay where ``models.row_blocks`` wrote them (a folder every worker sees, as the
+feature cache must be); the partitions are episodes (their row ranges), dealt in order into one batch
+per worker thread. For each epoch the driver sends the weights (d × c) to every batch and receives
+``Xᵀ R``, ``Σ R``, the loss and the correct count (``models.streamed.partial_gradient`` summed over the
+batch's blocks): only weights and gradients cross the network, never a feature matrix. The sums are
+added in batch order, so the fit does not depend on which worker ran what.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+import robotask.episode.models.streamed as S
+from robotask.episode.models.row_blocks import RowBlocks
+
+
+def batch_gradient(kind: str, rows: RowBlocks, target: np.ndarray, weight: np.ndarray, W32: np.ndarray,
+                   b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """One batch of episode partitions' share of an epoch (runs on a worker)."""
+    return S.local_gradient(kind, rows, target, weight)(W32.astype(np.float64), b)
+
+
+def batches(rows: RowBlocks, n: int) -> list[tuple[RowBlocks, slice]]:
+    """The partitions (row ranges) dealt in order into at most ``n`` batches of about equal rows."""
+    sizes = np.array([size for _, size in rows.ranges])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    which = (starts * n) // max(int(sizes.sum()), 1)
+    out = []
+    for k in dict.fromkeys(which.tolist()):
+        pick = np.flatnonzero(which == k)
+        first, stop = int(starts[pick[0]]), int(starts[pick[-1]] + sizes[pick[-1]])
+        out.append((replace(rows, ranges=tuple(rows.ranges[i] for i in pick)), slice(first, stop)))
+    return out
+
+
+def dask_gradients(client: Any) -> S.GradientFactory:
+    """A gradient factory for ``suite.fit.run_minimal_streamed``: each epoch's sums computed on ``client``."""
+    threads = max(1, sum(client.nthreads().values()))
+
+    def factory(kind: str, rows: RowBlocks, target: np.ndarray, weight: np.ndarray) -> S.Gradient:
+        parts = [client.scatter((blocks, target[sl], weight[sl]), direct=False)
+                 for blocks, sl in batches(rows, threads)]
+
+        def gradient(W: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
+            w32 = client.scatter(W.astype(np.float32), broadcast=True)
+            futures = [client.submit(_on_worker, kind, part, w32, b, pure=False) for part in parts]
+            results = client.gather(futures)
+            gW = np.zeros_like(W)
+            gb, loss, correct = np.zeros_like(b), 0.0, 0
+            for r in results:
+                gW += r[0]
+                gb += r[1]
+                loss += r[2]
+                correct += r[3]
+            return gW, gb, loss, correct
+        return gradient
+    return factory
+
+
+def _on_worker(kind: str, part: tuple[RowBlocks, np.ndarray, np.ndarray], W32: np.ndarray,
+               b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
+    rows, target, weight = part
+    with threadpool_limits(1, user_api="blas"):
+        return batch_gradient(kind, rows, target, weight, W32, b)

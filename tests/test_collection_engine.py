@@ -1,0 +1,93 @@
+"""``robotask suite --collection`` with inputs on disk: the in-memory run's numbers, on Dask too, failures alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import robotask.episode.models.streamed as S
+from robotask.episode.features.distributed import close_client, extract_collection, open_client
+from robotask.episode.files.manifest import load_collection
+from robotask.episode.suite.cluster import batches, dask_gradients
+from robotask.episode.suite.fit import SuiteConfig
+from robotask.episode.synthesis.varied import synth_collection
+from robotask.episode.tasks.protocols import get_protocol
+from robotask.episode.tasks.splits import episode_split
+from robotask.episode.unseen.held_out import run_collection_suite, run_store_suite
+from robotask.episode.unseen.task_data import build_store, load_window_sets
+
+TASKS = ["timeline_action", "hand_trajectory_forecast", "object_relevance", "cross_modal_retrieval"]
+CFG = SuiteConfig(softmax_epochs=25, save_models=False)
+
+
+@pytest.fixture(scope="module")
+def coll(tmp_path_factory):
+    """Four small episodes with features, a private cache, and their store."""
+    root = tmp_path_factory.mktemp("engine")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("ROBOTASK_CACHE", str(root / "cache"))
+    mp.setenv("ROBOTASK_PROGRESS", "0")
+    synth_collection(root / "coll", 4, 160, 16, 5, workers=2)
+    collection = load_collection(root / "coll")
+    extract_collection(collection, root / "features", workers=1, progress=False)
+    proto = get_protocol("improved")
+    store = build_store(collection, root / "features", [proto], TASKS, root / "store", progress=False)
+    yield collection, root, store, proto
+    mp.undo()
+
+
+def _values(report: dict) -> dict:
+    return {(t, h): p[h] for t, p in report["primary"].items() for h in ("baseline", "minimal")}
+
+
+def _same(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for key in a:
+        assert a[key] == pytest.approx(b[key], rel=1e-6, abs=1e-12), key
+
+
+def test_store_run_equals_in_memory_run(coll, monkeypatch):
+    collection, root, store, proto = coll
+    split = episode_split(collection.episodes, 0.3, None, 0)
+    before = run_collection_suite(load_window_sets(collection, root / "features"), split, TASKS, "minimal", proto,
+                                  None, CFG, progress=False)
+    after = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False)
+    _same(_values(after), _values(before))
+    assert after["num_windows"] == before["num_windows"] and after["num_frames"] == before["num_frames"]
+    monkeypatch.setattr(S, "DUAL_BYTES", 0)  # streamed primal epochs: the same iterates to rounding
+    primal = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False)
+    _same(_values(primal), _values(before))
+
+
+def test_on_two_dask_workers_only_gradients_travel_and_failures_stay_alone(coll, monkeypatch):
+    collection, _, store, proto = coll
+    split = episode_split(collection.episodes, 0.3, None, 0)
+    monkeypatch.setattr(S, "DUAL_BYTES", 0)
+    here = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False)
+    client = open_client(workers=2)
+    try:
+        there = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False,
+                                gradients=dask_gradients(client))
+
+        def broken(kind, rows, target, weight):
+            if kind == "multilabel":
+                raise RuntimeError("worker lost")
+            return dask_gradients(client)(kind, rows, target, weight)
+
+        partly = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False, gradients=broken)
+    finally:
+        close_client(client)
+    _same(_values(there), _values(here))
+    assert partly["status"]["object_relevance"]["status"] == "failed"
+    assert "worker lost" in partly["status"]["object_relevance"]["reason"]
+    ok = partly["primary"]["timeline_action"]["minimal"]
+    assert ok == pytest.approx(here["primary"]["timeline_action"]["minimal"], rel=1e-6)
+
+
+def test_batches_deal_episode_ranges_in_order(coll):
+    _, _, store, proto = coll
+    data, rows = store.task_data("timeline_action", episode_split(coll[0].episodes, 0.3, None, 0), proto)
+    parts = batches(rows, 2)
+    assert [r for b, _ in parts for r in b.ranges] == list(rows.ranges)
+    assert parts[0][1].start == 0 and parts[-1][1].stop == rows.n_rows
+    assert np.array_equal(np.concatenate([b.gather() for b, _ in parts]), rows.gather())

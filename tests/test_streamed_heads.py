@@ -1,0 +1,52 @@
+"""The streamed minimal heads (``models.streamed``) are the in-memory heads (``models.minimal``) to rounding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import robotask.episode.models.streamed as S
+from robotask.episode.models.minimal import MultiLabelHead, SoftmaxHead, ZScaler, fit_dual_ridge
+from robotask.episode.models.row_blocks import RowBlocks, RowFile, streamed_moments
+from robotask.episode.models.streamed import fit_multilabel, fit_ridge, fit_softmax
+
+
+def _stored(tmp_path, x: np.ndarray, sizes: list[int]) -> RowBlocks:
+    """``x`` appended in episode-sized pieces, with a foreign piece between, read back as blocks."""
+    store = RowFile(tmp_path / "x.f32", x.shape[1])
+    ranges, at = [], 0
+    for size in sizes:
+        ranges.append(store.append(x[at:at + size]))
+        store.append(np.full((3, x.shape[1]), 99.0))  # rows of another task: never read
+        at += size
+    return RowBlocks(store.path, x.shape[1], tuple(ranges))
+
+
+@pytest.mark.parametrize("n,d,dual", [(60, 90, True), (60, 90, False), (120, 40, False)])
+def test_streamed_heads_equal_in_memory(tmp_path, monkeypatch, n: int, d: int, dual: bool) -> None:
+    """Dual on a Gram matrix summed from disk, or streamed primal epochs (forced by a zero Gram budget)."""
+    if not dual:
+        monkeypatch.setattr(S, "DUAL_BYTES", 0)
+    rng = np.random.default_rng(3)
+    x = (rng.normal(size=(n, d)) * rng.uniform(0.5, 3, size=d) + 2).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] > 4).astype(int) + (x[:, 2] > 2)
+    rows = _stored(tmp_path, x, [n // 3, n // 3, n - 2 * (n // 3)])
+    assert np.array_equal(rows.gather(), x)
+    scaler, streamed = ZScaler.fit(x), streamed_moments(rows)
+    np.testing.assert_allclose(streamed.mean, scaler.mean, rtol=1e-6)
+    np.testing.assert_allclose(streamed.std, scaler.std, rtol=1e-6)
+    z = scaler.transform(x)
+    zr = rows.scaled(scaler)
+    head = SoftmaxHead(3, epochs=50, stable_step=True).fit(z, y)
+    fit = fit_softmax(zr, y, 3, epochs=50, stable_step=True)
+    assert fit.smoothness == pytest.approx(head.smoothness, rel=1e-6)
+    np.testing.assert_allclose(fit.predict_proba(zr), head.predict_proba(z), rtol=1e-4, atol=1e-6)
+    assert fit.history[-1]["loss"] == pytest.approx(head.history[-1]["loss"], rel=1e-5)
+    assert fit.history[-1]["train_accuracy"] == head.history[-1]["train_accuracy"]
+    multi = (np.stack([x[:, 0] > 2, x[:, 1] > 2.5, x[:, 3] > 1]).T).astype(np.int8)
+    ml, mls = MultiLabelHead(epochs=30).fit(z, multi), fit_multilabel(zr, multi, epochs=30)
+    np.testing.assert_allclose(mls.predict_proba(zr), ml.predict_proba(z), rtol=1e-4, atol=1e-6)
+    assert mls.history[-1]["loss"] == pytest.approx(ml.history[-1]["loss"], rel=1e-5)
+    target = np.stack([x[:, 0] * 2 - x[:, 4], x[:, 5]]).T.astype(np.float32)
+    ridge, ridge_s = fit_dual_ridge(z, target, dtype=np.float64), fit_ridge(zr, target, dtype=np.float64)
+    np.testing.assert_allclose(ridge_s.predict(zr), ridge.predict(z), rtol=1e-5, atol=1e-6)
