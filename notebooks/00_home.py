@@ -71,21 +71,29 @@ def glue_all(**values: object) -> None:
 # in our run is {glue:text}`lead_ours`, and Char TF-IDF beats BM25 in {glue:text}`wins_paper` of
 # {glue:text}`gal_paper` galleries.
 #
-# **Does that ranking transfer?** Under the same protocol on {glue:text}`n_libraries` corpora (the
-# paper's, every RLBench task file at task and at variation level, CALVIN's annotations, RoboCasa,
-# and RoboTwin 2.0 with its object words and with a placeholder in their place), the claim that Char
-# TF-IDF beats BM25 in nearly all galleries (at least 90 % of them) {glue:text}`transfer_verdict`
-# (the table; chapters 09.1 and 09.2). Which ranker is best depends on the library's wordings: a
-# reader choosing a ranker for another library should measure it there.
+# **Does that ranking transfer?** Chapters 09.1 and 09.2 rerun the paper's protocol on
+# {glue:text}`n_libraries` corpora (the paper's, every RLBench task file at task and at variation
+# level, CALVIN's annotations, RoboCasa, and RoboTwin 2.0 with its object words and with a
+# placeholder in their place), with {glue:text}`n_galleries` random one-wording galleries per corpus.
+# Only the second-wording claims differ in method on the three 09.2 corpora: they read a matched
+# one-against-two-wordings study on the same held-out queries, not the paper's matched trials. We
+# read the paper's "Char TF-IDF beats BM25 in nearly all galleries" as a share of at least
+# {glue:text}`nearly_all_pct` %, decided by the exact 95 % interval of the share of galleries it wins.
+# It holds on {glue:text}`transfer_holds`; it does not hold on {glue:text}`transfer_fails`; it is not
+# resolved on {glue:text}`transfer_open` (the table). Which ranker is best depends on the library's
+# wordings: a reader choosing a ranker for another library should measure it there.
 
 # %% tags=["remove-input"]
 wins = char_vs_bm25(found["09_transfer"], found["09_libraries"])
 glue_all(**paper_values(found["02_five_rankers"], found["03_second_description"],
                                 found["05_reproduction_report"], wins))
 if len(wins):
-    page.show_table(wins.assign(share=100 * wins["wins"] / wins["galleries"]), digits=0,
+    shown = wins.drop(columns="verdict").assign(share=100 * wins["wins"] / wins["galleries"],
+                                                verdict=wins["verdict"])
+    page.show_table(shown, digits=0,
                       headers={"library": "Library", "wins": "Char TF-IDF wins",
-                               "galleries": "Galleries", "share": "Wins (%)"},
+                               "galleries": "Galleries", "share": "Wins (%)",
+                               "verdict": "Nearly all?"},
                       caption="Galleries in which Char TF-IDF beats BM25, library by library.")
 
 # %% [markdown]
@@ -118,7 +126,8 @@ if len(wins):
 #   {glue:text}`worst_drop:.1f` points, is {glue:text}`worst_ranker`'s under the
 #   *{glue:text}`worst_kind`* rewrite (chapter 08).
 # - **More wordings, larger libraries.** Indexing up to {glue:text}`budget_k` wordings per RoboTwin
-#   task instead of one adds {glue:text}`budget_gain:.1f` points for Char TF-IDF. Pooling five
+#   task instead of one adds {glue:text}`budget_gain:.1f` points for Char TF-IDF (95 % interval
+#   {glue:text}`budget_lo:.1f` to {glue:text}`budget_hi:.1f`, paired over galleries). Pooling five
 #   libraries, accuracy falls by {glue:text}`fall_min:.1f` to {glue:text}`fall_max:.1f` points per
 #   doubling of the candidate tasks, up to {glue:text}`n_max` of them; the best ranker is
 #   {glue:text}`best_small` for the smallest libraries and {glue:text}`best_large` for all of them
@@ -193,20 +202,24 @@ if note:
 #
 # The original suite calls itself "not a generalization benchmark": it trains and tests on one
 # episode. Chapter 14 trains on some episodes and tests on others the heads never saw:
-# {glue:text}`u_episodes` {glue:text}`u_kind` episodes that differ in subject, scene, script and
-# camera, {glue:text}`u_folds`-fold cross-validation grouped by episode, under the
-# {glue:text}`u_protocol` protocol.
+# {glue:text}`u_episodes` {glue:text}`u_kind` episodes of {glue:text}`u_frames` frames at
+# {glue:text}`u_res` × {glue:text}`u_res` px, {glue:text}`u_n_subjects` subjects crossed with
+# {glue:text}`u_n_scenes` scenes, in {glue:text}`u_folds`-fold cross-validation grouped by episode,
+# under the {glue:text}`u_protocol` protocol. Its heads train for {glue:text}`u_softmax_epochs`
+# softmax and {glue:text}`u_mlp_epochs` MLP epochs, where the suite uses
+# {glue:text}`u_suite_softmax` and {glue:text}`u_suite_mlp`; the chapter measures what that cut
+# changes. Each word below comes from a 95 % paired interval over the folds, the held-out groups
+# or the draws; a task whose interval includes zero is not named.
 #
-# - **What transfers.** The minimal head beats the trivial baseline in every fold on
-#   {glue:text}`u_won` of the {glue:text}`u_ran` tasks that ran: {glue:text}`u_won_tasks`.
-# - **What unseen episodes cost.** Against the chronological split inside one episode,
-#   {glue:text}`u_drop` tasks score worse by more than their spread over folds:
-#   {glue:text}`u_drop_tasks`.
+# - **What transfers.** The minimal head beats the trivial baseline on {glue:text}`u_won` of the
+#   {glue:text}`u_ran` tasks that ran: {glue:text}`u_won_tasks`.
+# - **What unseen episodes cost.** Against the chronological split of the same folds' episodes,
+#   {glue:text}`u_drop` tasks score worse on unseen episodes: {glue:text}`u_drop_tasks`.
 # - **Which shift hurts.** Holding out every episode of one subject hurts {glue:text}`u_subject`;
-#   holding out a scene hurts {glue:text}`u_scene` (each against random episode folds of the same
-#   size).
-# - **How many episodes.** With one training episode the head is already ahead on
-#   {glue:text}`u_first`; no number of training episodes tried puts it ahead on {glue:text}`u_never`.
+#   holding out a scene hurts {glue:text}`u_scene` (each paired with random folds of the same size).
+# - **How many episodes.** Over {glue:text}`u_draws` draws per training size, the head is ahead of
+#   the baseline from a single training episode on {glue:text}`u_first`; at the largest size tried
+#   it is still not ahead on {glue:text}`u_never`.
 
 # %% tags=["remove-input"]
 unseen, answered = unseen_values(found["14_collections"])

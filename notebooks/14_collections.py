@@ -521,17 +521,10 @@ values = (
 )
 for key, value in values.items():
     glue(key, value, display=False)
-answer = unseen.headline(
-    summary,
-    shift_protocol,
-    d_main,
-    shift_results,
-    usable_shifts,
-    curve,
-    len(sets),
-    folds,
-    synthetic,
-)
-_ = write_json(out / "summary.json", answer)
+answer = unseen.headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,
+                         len(sets), folds, synthetic)
+size = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
+        "suite_mlp", "draws")
+_ = write_json(out / "summary.json", answer | {f"unseen_{k}": values[k] for k in size if k in values})
 assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
 assert run.ok and len(sets) == len(coll.ids)

@@ -21,14 +21,15 @@ def test_char_vs_bm25_reads_both_chapters_and_only_the_bm25_rows():
     assert answers.char_vs_bm25(None, None).empty
 
 
-def test_transfer_verdict_follows_the_data():
+def test_transfer_verdict_names_the_libraries_by_the_exact_share_interval():
     table = answers.char_vs_bm25(TRANSFER, LIBRARIES)
-    assert answers.transfer_verdict(table) == "does not travel beyond RLBench-62"
-    everywhere = table.assign(wins=table["galleries"])
-    assert answers.transfer_verdict(everywhere) == "travels to every library"
-    assert answers.transfer_verdict(table.assign(wins=0)) == "holds on none of the libraries"
-    two = table.assign(wins=[79, 80, 1])
-    assert answers.transfer_verdict(two) == "holds on some libraries and not on others"
+    # 79 of 80: the share's interval (93–100 %) lies above 90 %; 9 of 80 and 10 of 20 lie below
+    assert table["verdict"].tolist() == ["holds", "does not hold", "does not hold"]
+    assert answers.transfer_verdict(table) == {"transfer_holds": "RLBench-62", "transfer_fails": "CALVIN and RoboCasa",
+                                               "transfer_open": "none", "nearly_all_pct": "90"}
+    # 19 of 20: the interval (75–100 %) includes 90 %, so nothing is decided
+    open_ = answers.char_vs_bm25({"paired": []}, {"char_beats_bm25_robocasa": 19, "galleries_robocasa": 20})
+    assert answers.transfer_verdict(open_)["transfer_open"] == "RoboCasa"
 
 
 def test_gains_offset_and_phrases():
@@ -67,7 +68,7 @@ def test_the_home_page_reads_chapter_13s_verdicts_not_its_means():
 def test_values_of_chapters_that_did_not_run_are_dashes_and_nan():
     empty = answers.char_vs_bm25(None, None)
     part1 = answers.paper_values(None, None, None, empty)
-    assert part1["transfer_verdict"] == "was not measured" and part1["lead_ours"] == "–"
+    assert part1["transfer_holds"] == "none" and part1["n_galleries"] == "–" and part1["lead_ours"] == "–"
     assert part1["char_paper"] > 0  # the paper's own number is always there
     part2 = answers.beyond_values(None, None, None, None)
     assert part2["n_orderings"] == 0 and part2["best_small"] == "–"
@@ -93,4 +94,7 @@ def test_unseen_values_name_tasks_by_title():
     assert answered and values["u_won"] == 1 and values["u_won_tasks"] == "Action Recognition"
     assert values["u_drop_tasks"] == "no task" and values["u_subject"] == "Next-Action Prediction"
     assert values["u_first"] == "Action Recognition" and values["u_never"] == "Next-Action Prediction"
+    assert values["u_frames"] == "–"  # an older summary without its design's size reads dashes
+    values, _ = episode_answers.unseen_values(s14 | {"unseen_frames": 160, "unseen_n_subjects": 8})
+    assert values["u_frames"] == 160 and values["u_n_subjects"] == 8
     assert episode_answers.unseen_values({"unseen_episodes": 3}) == (episode_answers.unseen_values(None)[0], False)

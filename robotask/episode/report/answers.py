@@ -72,6 +72,12 @@ def suite_values(s10: Mapping | None, s13: Mapping | None) -> tuple[dict, str]:
     return out, note
 
 
+#: What chapter 14's ``summary.json`` says of its design (``unseen_<key>``): frames, pixels, subjects,
+#: scenes, the epochs of its heads and the suite's, and learning-curve draws per point.
+UNSEEN_SIZE = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
+               "suite_mlp", "draws")
+
+
 def unseen_values(s14: Mapping | None) -> tuple[dict, bool]:
     """The home page's unseen-episode answer from chapter 14's ``summary.json`` (its ``unseen_*`` keys),
     by glue name, and whether chapter 14 wrote that answer."""
@@ -81,10 +87,11 @@ def unseen_values(s14: Mapping | None) -> tuple[dict, bool]:
     keys = ("unseen_episodes", "unseen_folds", "unseen_protocol", "unseen_transfer_tasks", "unseen_tasks_ran",
             "unseen_drop_tasks", "unseen_shift_hurts", "unseen_episodes_needed")
     if not s14 or not all(k in s14 for k in keys):
-        return {k: "–" for k in ("u_episodes", "u_folds", "u_protocol", "u_kind", "u_won", "u_ran", "u_won_tasks",
+        return {k: "–" for k in (*(f"u_{k}" for k in UNSEEN_SIZE), "u_episodes", "u_folds", "u_protocol", "u_kind", "u_won", "u_ran", "u_won_tasks",
                                  "u_drop", "u_drop_tasks", "u_subject", "u_scene", "u_first", "u_never")}, False
     hurts, need = s14["unseen_shift_hurts"], s14["unseen_episodes_needed"]
-    return {"u_episodes": s14["unseen_episodes"], "u_folds": s14["unseen_folds"],
+    size = {f"u_{k}": s14.get(f"unseen_{k}", "–") for k in UNSEEN_SIZE}
+    return size | {"u_episodes": s14["unseen_episodes"], "u_folds": s14["unseen_folds"],
             "u_protocol": s14["unseen_protocol"], "u_kind": "synthetic" if s14.get("unseen_synthetic") else "recorded",
             "u_won": len(s14["unseen_transfer_tasks"]), "u_ran": s14["unseen_tasks_ran"],
             "u_won_tasks": titles(s14["unseen_transfer_tasks"]), "u_drop": len(s14["unseen_drop_tasks"]),

@@ -107,6 +107,13 @@ def share_interval(wins: int, n: int) -> tuple[float, float]:
     return float(ci.low), float(ci.high)
 
 
+def nearly_all_verdict(wins: int, n: int) -> str:
+    """Whether "in nearly all galleries" holds for ``wins`` of ``n``: "holds" when the exact 95 % interval of
+    the share lies above :data:`NEARLY_ALL`, "does not hold" when below, else "not resolved"."""
+    lo, hi = share_interval(wins, n)
+    return verdict(lo - NEARLY_ALL, hi - NEARLY_ALL, above=HOLDS, below=FAILS)
+
+
 def claim_verdicts(one: pd.DataFrame, gain: pd.DataFrame, second: str = "description"
                    ) -> dict[str, tuple[str, str]]:
     """Each claim of the paper on one library: (verdict, evidence), decided by :mod:`robotask.words`.
@@ -129,8 +136,7 @@ def claim_verdicts(one: pd.DataFrame, gain: pd.DataFrame, second: str = "descrip
     wins, n = int((one["char"] > one["bm25"]).sum()), len(one)
     lo, hi = share_interval(wins, n)
     found[f"Char TF-IDF beats BM25 in nearly all galleries (at least {100 * NEARLY_ALL:.0f} %)"] = (
-        verdict(lo - NEARLY_ALL, hi - NEARLY_ALL, above=HOLDS, below=FAILS),
-        f"ahead in {wins} of {n} (share 95 % interval {100 * lo:.0f}–{100 * hi:.0f} %)")
+        nearly_all_verdict(wins, n), f"ahead in {wins} of {n} (share 95 % interval {100 * lo:.0f}–{100 * hi:.0f} %)")
     if "word" in one.columns:
         found["Char TF-IDF beats word TF-IDF on average"] = _iv(one["char"], one["word"])
     zero = pd.Series(0.0, index=gain.index)

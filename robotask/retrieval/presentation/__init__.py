@@ -12,7 +12,6 @@ chapters' Markdown glues in.
 
 from .answers import (
     DASH,
-    PAPER_LIBRARY,
     beyond_values,
     chance_phrase,
     char_vs_bm25,
@@ -140,7 +139,7 @@ from .values import (
 __all__ = [
     "CONDITIONS", "DASH", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "ERROR_KINDS", "EXCLUDED_HEADERS", "GAP_HEADERS",
     "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED", "PAIRED_HEADERS", "PAIR_HEADERS",
-    "PAPER_GROUP_LABELS", "PAPER_LIBRARY", "PAPER_PARTS", "PAPER_REF", "POLICIES", "POLICY_HEADERS",
+    "PAPER_GROUP_LABELS", "PAPER_PARTS", "PAPER_REF", "POLICIES", "POLICY_HEADERS",
     "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "WORDS",
     "alternative_facts", "alternative_headers", "best_ranker", "beyond_values", "by_library",
     "cache_source", "chance_phrase", "char_lead", "char_vs_bm25", "claim_label", "claims_table", "claims_with",

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ...words import join
+from ..libraries import NEARLY_ALL, nearly_all_verdict
 from ..rankers.registry import RANKERS
 from ..reproduction import paper
 
-PAPER_LIBRARY = "RLBench-62"  # chapter 09's name for the paper's corpus
 
 
 def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.DataFrame:
@@ -21,7 +22,8 @@ def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.Data
 
     From chapter 09.1's paired table (the paper's corpus, every RLBench task file, CALVIN) and chapter
     09.2's new libraries (RoboCasa, RoboTwin with object words and with a placeholder); a chapter that
-    did not run gives no rows."""
+    did not run gives no rows. ``verdict`` is the paper's "in nearly all galleries" decided as both chapters
+    decide it (:func:`robotask.retrieval.libraries.nearly_all_verdict`)."""
     rows = []
     for r in (transfer or {}).get("paired", []):
         if r.get("Comparison", "").endswith("BM25"):
@@ -32,7 +34,8 @@ def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.Data
         if libraries and f"char_beats_bm25_{key}" in libraries:
             rows.append({"library": name, "wins": int(libraries[f"char_beats_bm25_{key}"]),
                          "galleries": int(libraries[f"galleries_{key}"])})
-    return pd.DataFrame(rows, columns=["library", "wins", "galleries"])
+    table = pd.DataFrame(rows, columns=["library", "wins", "galleries"])
+    return table.assign(verdict=[nearly_all_verdict(w, n) for w, n in zip(table["wins"], table["galleries"])])
 
 
 def second_description_gains(matched: Mapping, paper_table3: Mapping) -> pd.DataFrame:
@@ -61,18 +64,16 @@ def leader(means: Mapping[str, float], names: Sequence[str] = ()) -> str:
     return min(means, key=lambda r: (-means[r], order.get(r, len(order)), r))
 
 
-def transfer_verdict(table: pd.DataFrame, share: float = 0.9) -> str:
-    """How far the paper's "Char TF-IDF beats BM25 in nearly all galleries" travels, in a few words:
-    "travels to every library", "holds on none of the libraries", "does not travel beyond
-    RLBench-62" (when it holds there only) or "holds on some libraries and not on others"."""
-    held = table.loc[table["wins"] >= share * table["galleries"], "library"].tolist()
-    if len(held) == len(table):
-        return "travels to every library"
-    if not held:
-        return "holds on none of the libraries"
-    if held == [PAPER_LIBRARY]:
-        return f"does not travel beyond {PAPER_LIBRARY}"
-    return "holds on some libraries and not on others"
+def transfer_verdict(table: pd.DataFrame) -> dict[str, str]:
+    """The libraries on which the paper's "Char TF-IDF beats BM25 in nearly all galleries" holds, does not
+    hold and is not resolved (``table``: :func:`char_vs_bm25`), as ``transfer_holds``, ``transfer_fails``
+    and ``transfer_open``: the joined names, or "none"."""
+    def names(word: str) -> str:
+        hit = table.loc[table["verdict"] == word, "library"].tolist()
+        return join(hit) if hit else "none"
+
+    return {"transfer_holds": names("holds"), "transfer_fails": names("does not hold"),
+            "transfer_open": names("not resolved"), "nearly_all_pct": f"{100 * NEARLY_ALL:.0f}"}
 
 
 def helps_phrase(gains: pd.Series) -> str:
@@ -103,7 +104,8 @@ def paper_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping | None, 
     out: dict[str, object] = {
         "char_paper": paper.TABLE2["char"]["mean"], "bm25_paper": paper.TABLE2["bm25"]["mean"],
         "wins_theirs": int(theirs["wins"]), "gal_theirs": int(theirs["wins"] + theirs["ties"] + theirs["losses"]),
-        "n_libraries": len(wins), "transfer_verdict": transfer_verdict(wins) if len(wins) else "was not measured",
+        "n_libraries": len(wins), **transfer_verdict(wins),
+        "n_galleries": join(sorted({str(n) for n in wins["galleries"]}), "or") if len(wins) else DASH,
         "wins_paper": int(wins.iloc[0]["wins"]) if len(wins) else DASH,
         "gal_paper": int(wins.iloc[0]["galleries"]) if len(wins) else DASH,
         "char_ours": NAN, "bm25_ours": NAN, "lead_ours": DASH,
@@ -149,5 +151,7 @@ def beyond_values(s06: Mapping | None, s07: Mapping | None, s08: Mapping | None,
         "best_small": _label(s09["size_best_at_smallest"]) if s09 else DASH,
         "best_large": _label(s09["size_best_at_largest"]) if s09 else DASH,
         "budget_gain": (s09 or {}).get("budget_robotwin_gain_char_pts", NAN),
+        "budget_lo": (s09 or {}).get("budget_robotwin_gain_char_interval", [NAN, NAN])[0],
+        "budget_hi": (s09 or {}).get("budget_robotwin_gain_char_interval", [NAN, NAN])[1],
         "budget_k": (s09 or {}).get("budget_robotwin_k_max", DASH),
     }
