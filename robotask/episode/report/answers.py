@@ -88,7 +88,8 @@ def unseen_values(s14: Mapping | None) -> tuple[dict, bool]:
             "unseen_drop_tasks", "unseen_shift_hurts", "unseen_episodes_needed")
     if not s14 or not all(k in s14 for k in keys):
         return {k: "–" for k in (*(f"u_{k}" for k in UNSEEN_SIZE), "u_episodes", "u_folds", "u_protocol",
-                                 "u_kind", "u_won", "u_ran", "u_won_tasks", "u_drop", "u_drop_tasks", "u_subject", "u_scene", "u_first", "u_never")}, False
+                                 "u_kind", "u_won", "u_ran", "u_won_tasks", "u_drop", "u_drop_tasks",
+                                 "u_subject", "u_scene", "u_first", "u_never")}, False
     hurts, need = s14["unseen_shift_hurts"], s14["unseen_episodes_needed"]
     size = {f"u_{k}": s14.get(f"unseen_{k}", "–") for k in UNSEEN_SIZE}
     return size | {"u_episodes": s14["unseen_episodes"], "u_folds": s14["unseen_folds"],
