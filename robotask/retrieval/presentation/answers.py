@@ -16,7 +16,6 @@ from ..rankers.registry import RANKERS
 from ..reproduction import paper
 
 
-
 def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.DataFrame:
     """Galleries in which Char TF-IDF beats BM25, per library: ``library``, ``wins``, ``galleries``.
 
