@@ -61,6 +61,11 @@ class RowBlocks:
         """Rows over all ranges."""
         return int(sum(n for _, n in self.ranges))
 
+    def largest_block(self, max_rows: int = 0) -> int:
+        """Rows of the largest block :meth:`blocks` yields with ``max_rows`` (a range longer than that is one
+        block), for buffers that must hold any block."""
+        return max((sum(n for _, n in g) for g in _group(self.ranges, max_rows)), default=0)
+
     def scaled(self, scaler: ZScaler) -> RowBlocks:
         """The same rows, z-scored with ``scaler`` on read."""
         return replace(self, mean=scaler.mean, std=scaler.std)
@@ -74,7 +79,7 @@ class RowBlocks:
         groups = _group(self.ranges, max_rows)
         if not groups:
             return
-        buffer = np.empty((max(sum(n for _, n in g) for g in groups), self.width), dtype=np.float32)
+        buffer = np.empty((self.largest_block(max_rows), self.width), dtype=np.float32)
         at = 0
         with open(self.path, "rb", buffering=0) as f:
             for group in groups:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.linalg
 
 from .minimal import (
     L2,
@@ -298,8 +299,28 @@ class StreamedRidge:
         return out
 
 
-def _with_bias(x: np.ndarray, dtype: type) -> np.ndarray:
-    return np.hstack([x.astype(dtype, copy=False), np.ones((len(x), 1), dtype=dtype)])
+def _with_bias(x: np.ndarray, dtype: type, buffer: np.ndarray | None = None) -> np.ndarray:
+    """``[x, 1]`` in ``dtype``, written into ``buffer`` (rows × (width + 1)) when given: no temporaries."""
+    if buffer is None:
+        return np.hstack([x.astype(dtype, copy=False), np.ones((len(x), 1), dtype=dtype)])
+    out = buffer[:len(x)]
+    out[:, :-1] = x
+    out[:, -1] = 1.0
+    return out
+
+
+def _solve_in_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.linalg.solve(a, b)`` for a symmetric ``a``, overwriting ``a`` in float64.
+
+    NumPy's solve copies ``a`` first (a second n × n or d × d matrix at the peak). In float64 LAPACK's LU
+    runs here on ``a`` itself (passed as ``aᵀ``, which is ``a`` and Fortran-ordered): the same getrf /
+    getrs NumPy calls, the same values (checked bit for bit in the tests). Float32, the published solve,
+    keeps NumPy's.
+    """
+    if a.dtype != np.float64:
+        return np.linalg.solve(a, b)
+    lu = scipy.linalg.lu_factor(a.T, overwrite_a=True, check_finite=False)
+    return scipy.linalg.lu_solve(lu, b, check_finite=False)
 
 
 def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_floor: float = ORIGINAL_STD_FLOOR,
@@ -308,33 +329,40 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
 
     Dual: K = Z̃Z̃ᵀ from pairs of blocks, α = (K + λI)⁻¹ Y_z, W = Σ Z̃_bᵀ α_b. Primal: W = (Z̃ᵀZ̃ + λI)⁻¹ Z̃ᵀY_z.
     Both are the same ridge solution (Z̃ᵀ(Z̃Z̃ᵀ + λI)⁻¹ = (Z̃ᵀZ̃ + λI)⁻¹Z̃ᵀ).
+
+    Memory: the Gram matrix (min(n, d + 1)², solved in place in float64), one panel of rows and, in the
+    primal, one block of z-scored targets at a time (a 5096-wide target is never held z-scored in full).
     """
     ys = ZScaler.fit(y, std_floor)
-    yz = ys.transform(y).astype(dtype, copy=False)
     n, d1 = rows.n_rows, rows.width + 1
     size, panel = block_rows(rows.width), block_rows(rows.width, PANEL_BYTES, np.dtype(dtype).itemsize)
     if n <= d1:
+        yz = ys.transform(y).astype(dtype, copy=False)
         K = np.empty((n, n), dtype=dtype)
+        outer = np.empty((rows.largest_block(panel), d1), dtype=dtype)
+        inner = np.empty((rows.largest_block(size), d1), dtype=dtype)
         for si, xi in rows.blocks(panel):
-            bi = _with_bias(xi, dtype)
+            bi = _with_bias(xi, dtype, outer)
             for sj, xj in _later_blocks(rows, si.start, size):
-                K[si, sj] = bi @ _with_bias(xj, dtype).T
+                K[si, sj] = bi @ _with_bias(xj, dtype, inner).T
                 K[sj, si] = K[si, sj].T
+        del outer
         K[np.diag_indices_from(K)] += lam
-        alpha = np.linalg.solve(K, yz).astype(dtype, copy=False)
-        del K
+        alpha = _solve_in_place(K, yz).astype(dtype, copy=False)
+        del K, yz
         W = np.zeros((d1, y.shape[1]), dtype=dtype)
         for sl, x in rows.blocks(size):
-            W += _with_bias(x, dtype).T @ alpha[sl]
+            W += _with_bias(x, dtype, inner).T @ alpha[sl]
         return StreamedRidge(ys, W)
     A = np.zeros((d1, d1), dtype=dtype)
     rhs = np.zeros((d1, y.shape[1]), dtype=dtype)
+    inner = np.empty((rows.largest_block(size), d1), dtype=dtype)
     for sl, x in rows.blocks(size):
-        xb = _with_bias(x, dtype)
+        xb = _with_bias(x, dtype, inner)
         A += xb.T @ xb
-        rhs += xb.T @ yz[sl]
+        rhs += xb.T @ ys.transform(y[sl]).astype(dtype, copy=False)
     A[np.diag_indices_from(A)] += lam
-    return StreamedRidge(ys, np.linalg.solve(A, rhs).astype(dtype, copy=False))
+    return StreamedRidge(ys, _solve_in_place(A, rhs).astype(dtype, copy=False))
 
 
 def _later_blocks(rows: RowBlocks, start: int, size: int) -> Iterator[tuple[slice, np.ndarray]]:

@@ -250,7 +250,7 @@ def run_minimal_streamed(data: TaskData, train: RowBlocks, test: RowBlocks, prot
                          gradients: GradientFactory | None = None) -> HeadOutput:
     """:func:`run_minimal` on z-scored train / test RowBlocks (``models.streamed``); ``gradients`` makes the
     epochs' gradients elsewhere (``suite.cluster``, on Dask), None here."""
-    ytr = data.y[data.train]
+    ytr = rows_of(data.y, data.train)  # a view: the train parts come first (no copy of a wide target)
     saver = {"mean": data.extra["x_mean"], "std": data.extra["x_std"]}
     if data.kind in ("classification", "binary"):
         head = S.fit_softmax(train, ytr, len(data.class_names), epochs=cfg.softmax_epochs,

@@ -72,7 +72,7 @@ def _run_splits(args: argparse.Namespace, cfg: SuiteConfig, collection: Collecti
         gradients = None if client is None else dask_gradients(client)
         for folder, split, chrono in splits:
             report = run_store_suite(store, split, args.tasks, args.heads, protocol, folder, cfg, chrono,
-                                     gradients=gradients)
+                                     gradients=gradients, keep=False)
             with pd.option_context("display.width", 160, "display.max_columns", 20):
                 print(f"split {split.name}: train {len(split.train)} / test {len(split.test)} episodes")
                 print(primary_table(report).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
