@@ -55,8 +55,9 @@ def test_store_run_equals_in_memory_run(coll, monkeypatch):
     _same(_values(after), _values(before))
     assert after["num_windows"] == before["num_windows"] and after["num_frames"] == before["num_frames"]
     monkeypatch.setattr(S, "DUAL_BYTES", 0)  # streamed primal epochs: the same iterates to rounding
-    primal = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False)
+    primal = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False, keep=False)
     _same(_values(primal), _values(before))
+    assert all(r.data is None and not r.outputs for r in primal["results"].values())  # the command keeps none
 
 
 def test_on_two_dask_workers_only_gradients_travel_and_failures_stay_alone(coll, monkeypatch):

@@ -50,3 +50,33 @@ def test_streamed_heads_equal_in_memory(tmp_path, monkeypatch, n: int, d: int, d
     target = np.stack([x[:, 0] * 2 - x[:, 4], x[:, 5]]).T.astype(np.float32)
     ridge, ridge_s = fit_dual_ridge(z, target, dtype=np.float64), fit_ridge(zr, target, dtype=np.float64)
     np.testing.assert_allclose(ridge_s.predict(zr), ridge.predict(z), rtol=1e-5, atol=1e-6)
+
+
+def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
+    """Float64: LAPACK's LU on the Gram matrix itself gives NumPy's solve bit for bit, with no copy."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(300, 400))
+    gram = x @ x.T
+    gram = (gram + gram.T) / 2  # exactly symmetric, as the streamed Gram matrices are
+    gram[np.diag_indices_from(gram)] += 10.0
+    rhs = rng.normal(size=(300, 7))
+    expected = np.linalg.solve(gram, rhs)
+    work = gram.copy()
+    assert np.array_equal(S._solve_in_place(work, rhs), expected)
+    assert not np.array_equal(work, gram)  # the factors were written over it: no second matrix
+    assert np.array_equal(S._solve_in_place(gram.astype(np.float32), rhs.astype(np.float32)),
+                          np.linalg.solve(gram.astype(np.float32), rhs.astype(np.float32)))
+
+
+@pytest.mark.parametrize("n,d", [(100, 150), (200, 30)])
+def test_ridge_with_episodes_longer_than_a_block(tmp_path, monkeypatch, n: int, d: int) -> None:
+    """A range longer than a block is one block: the bias buffers hold it (dual and primal), wide targets too."""
+    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40}  # rows per block and per panel: every episode is longer
+    monkeypatch.setattr(S, "block_rows", lambda width, size=S.BLOCK_BYTES, itemsize=4: sizes[size])
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(n, d)).astype(np.float32)
+    target = (x[:, :3] @ rng.normal(size=(3, 90)) + rng.normal(size=(n, 90))).astype(np.float32)
+    rows = _stored(tmp_path, x, [n // 2, n - n // 2])
+    assert rows.largest_block(32) == n - n // 2
+    ridge, ridge_s = fit_dual_ridge(x, target, dtype=np.float64), fit_ridge(rows, target, dtype=np.float64)
+    np.testing.assert_allclose(ridge_s.predict(rows), ridge.predict(x), rtol=1e-5, atol=1e-6)
