@@ -98,8 +98,8 @@ glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinc
 # distinct texts (the table's column, summed) and take {glue:text}`seconds:.0f` s for
 # {glue:text}`n_rankers` rankers, every text tokenised and embedded once. MiniLM, the sentence
 # embedding of chapter 06, would also embed each distinct text once; chapter 06 measures what that
-# costs: its {glue:text}`chapters/06_sentence_embeddings.ipynb::n_distinct:d` distinct descriptions
-# take {glue:text}`chapters/06_sentence_embeddings.ipynb::t_load:.1f` s, loading the model included.
+# costs: its {glue:text}`06_sentence_embeddings.ipynb::n_distinct:d` distinct descriptions
+# take {glue:text}`06_sentence_embeddings.ipynb::t_load:.1f` s, loading the model included.
 # This chapter has about {glue:text}`minilm_factor:.0f` times as many texts, so MiniLM would add
 # roughly that many times chapter 06's embedding time to a book that must build in ten minutes on
 # two cores. The static-embedding ranker stands in for the embedding family: its vectors come from a
