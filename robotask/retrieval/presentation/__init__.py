@@ -6,6 +6,8 @@ chapters' Markdown glues in.
 - ``phrases``: short data-dependent words of chapters 01 to 05 and the home page (ranker labels, orderings);
   ``phrases_beyond`` (chapters 06 to 08) and ``phrases_transfer`` (chapter 09.1): those of the chapters
   beyond the paper;
+- ``values_paper``: the run-level values of chapters 02 to 05 (sizes, counts around a comparison);
+- ``records``: what chapters 02 to 08 write to ``summary.json``;
 - ``answers``: the home page's answers (and the part pages', which paste them);
 - ``table_labels``: readers' names for the ids in the chapters' tables, and their table shapes.
 """
@@ -51,6 +53,7 @@ from .phrases import (
     one_sign,
     ordering,
     per_draw,
+    premise,
     ranker_headers,
     record,
     same_or_reversed,
@@ -70,6 +73,7 @@ from .phrases_beyond import (
     time_ratio,
 )
 from .phrases_transfer import best_ranker, char_lead, task_right_reading, where_all_hold, widest
+from .records import five_rankers_record, reproduction_record, scoring_audit_record, second_description_record
 from .table_labels import (
     CONDITIONS,
     DENOMINATOR_HEADERS,
@@ -135,6 +139,18 @@ from .values import (
     rule_facts,
     spread_facts,
 )
+from .values_paper import (
+    bench_values,
+    claims_values,
+    comparison_values,
+    duplicate_count_values,
+    error_values,
+    five_rankers_values,
+    gap_values,
+    matched_run_values,
+    other_reading_values,
+    reproduction_run_values,
+)
 
 __all__ = [
     "CONDITIONS", "DASH", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "ERROR_KINDS", "EXCLUDED_HEADERS", "GAP_HEADERS",
@@ -157,6 +173,9 @@ __all__ = [
     "quantities", "ranker_headers", "ranker_labels", "reading_label", "reading_names", "record",
     "rule_facts", "same_or_reversed", "second_description_gains", "shown", "signs",
     "size_verdict", "spread_facts", "table2", "table3", "table4", "task_right_reading", "time_ratio",
-    "transfer_verdict",
+    "transfer_verdict", "bench_values", "claims_values", "comparison_values", "duplicate_count_values",
+    "error_values", "five_rankers_record", "five_rankers_values", "gap_values", "matched_run_values",
+    "other_reading_values", "premise", "reproduction_record", "reproduction_run_values", "scoring_audit_record",
+    "second_description_record",
     "two_readings", "verb", "where_all_hold", "widest",
 ]

@@ -28,7 +28,7 @@ Used by notebooks ``02_five_rankers`` to ``07_uncertainty``, by ``benchmarks/ret
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +162,16 @@ def config_from_parameters(**parameters: Any) -> StudyConfig:
     if "rankers" in rest:
         rest["rankers"] = list(rest["rankers"])
     return StudyConfig(params=params, **rest)
+
+
+def other_reading(config: StudyConfig) -> tuple[str, StudyConfig | None]:
+    """The other reading of the paper's "the same random generator" for the matched draws: its name
+    ("reuse" for "continue" and back) and the config that draws it without saving every prediction, or
+    None when "reuse" would need more primary trials than ``config`` has matched ones."""
+    other = "reuse" if config.matched_draws == "continue" else "continue"
+    if other == "reuse" and config.n_matched_trials > config.n_trials:
+        return other, None
+    return other, replace(config, matched_draws=other, save_all_predictions=False)
 
 
 @dataclass
