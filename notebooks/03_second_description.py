@@ -159,8 +159,8 @@ rp.glue_all(**rp.matched_facts(matched, TABLE3))
 fig = rp.figure_matched(matched, per_trial, TABLE3)
 plots.save_figure(fig, out, "fig4_matched")
 show_figure(fig, "fig-matched", "Mean top-1 accuracy with one and two indexed descriptions per "
-            f"task on the same queries (bars), each of the {n_matched_trials} trials (dots) and the "
-            "paper's Table 3 (open diamonds) {cite:p}`yelamanchi2026reference`.",
+            f"task on the same queries (bars), each of the {n_matched_trials} trials (dots) and "
+            "the paper's Table 3 (open diamonds) {cite:p}`yelamanchi2026reference`.",
             "Paired bar chart, one pair per ranker; the two-description bar is taller for "
             f"{int((matched['diff'] > 0).sum())} of {len(matched)} rankers.")
 

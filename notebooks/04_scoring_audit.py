@@ -199,8 +199,8 @@ n_rankers = len(config.rankers)
 page.show_table(rp.error_counts(errors, n_rankers), digits=0,
                 caption="Wrong answers per ranker, and how many every ranker gets wrong.")
 page.show_table(rp.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers),
-                headers=rp.ERROR_HEADERS, caption="One wrong answer of each kind on the first-listed "
-                "gallery (the most common prediction when several rankers miss it).")
+                headers=rp.ERROR_HEADERS, caption="One wrong answer of each kind on the "
+                "first-listed gallery (the most common prediction when several rankers miss it).")
 rp.glue_all(**rp.error_values(errors, n_rankers))
 
 # %% [markdown]

@@ -310,7 +310,7 @@ rp.glue_all(**rp.bench_values(bench, len(config.rankers)),
 #   solver, or how the matched draws relate to the primary ones.
 
 # %% tags=["remove-input"]
-written = ["comparison.csv", "claims.csv"] + (["alternative_corpora.csv"] if alt is not None else [])
+written = ["comparison.csv", "claims.csv"] + ([] if alt is None else ["alternative_corpora.csv"])
 write_json(out / "summary.json",
            rp.reproduction_record(comparison, close, claims, bench, files, written))
 write_json(out / "timings.json", {"benchmark": bench})  # wall clock: not compared

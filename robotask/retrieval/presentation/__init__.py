@@ -7,7 +7,9 @@ chapters' Markdown glues in.
   ``phrases_beyond`` (chapters 06 to 08) and ``phrases_transfer`` (chapter 09.1): those of the chapters
   beyond the paper;
 - ``values_paper``: the run-level values of chapters 02 to 05 (sizes, counts around a comparison);
+- ``values_beyond``: the values of chapters 06 to 08 (embeddings, uncertainty, perturbations);
 - ``records``: what chapters 02 to 08 write to ``summary.json``;
+- ``tables``: the tables of chapters 06 to 08 shaped for a reader (columns, headers, labels);
 - ``answers``: the home page's answers (and the part pages', which paste them);
 - ``table_labels``: readers' names for the ids in the chapters' tables, and their table shapes.
 """
@@ -73,7 +75,15 @@ from .phrases_beyond import (
     time_ratio,
 )
 from .phrases_transfer import best_ranker, char_lead, task_right_reading, where_all_hold, widest
-from .records import five_rankers_record, reproduction_record, scoring_audit_record, second_description_record
+from .records import (
+    embedding_record,
+    five_rankers_record,
+    perturbation_record,
+    reproduction_record,
+    scoring_audit_record,
+    second_description_record,
+    uncertainty_record,
+)
 from .table_labels import (
     CONDITIONS,
     DENOMINATOR_HEADERS,
@@ -121,6 +131,20 @@ from .table_labels import (
     table4,
     two_readings,
 )
+from .tables import (
+    CONFUSION_HEADERS,
+    INTERVAL_HEADERS,
+    PERTURBATION_HEADERS,
+    SWAP_TASK_HEADERS,
+    WIDTH_COLUMNS,
+    flip_table,
+    in_paper_view,
+    pair_labels,
+    perturbation_view,
+    starred_labels,
+    with_in_paper,
+    with_widths,
+)
 from .values import (
     alternative_facts,
     by_library,
@@ -138,6 +162,20 @@ from .values import (
     policy_facts,
     rule_facts,
     spread_facts,
+)
+from .values_beyond import (
+    embedding_accuracy_values,
+    embedding_pair_values,
+    embedding_run_values,
+    focus_values,
+    no_overlap_values,
+    opposite_values,
+    ordering_values,
+    perturbation_run_values,
+    perturbations_values,
+    separation_values,
+    swap_values,
+    uncertainty_run_values,
 )
 from .values_paper import (
     bench_values,
@@ -176,6 +214,11 @@ __all__ = [
     "transfer_verdict", "bench_values", "claims_values", "comparison_values", "duplicate_count_values",
     "error_values", "five_rankers_record", "five_rankers_values", "gap_values", "matched_run_values",
     "other_reading_values", "premise", "reproduction_record", "reproduction_run_values", "scoring_audit_record",
-    "second_description_record",
+    "second_description_record", "CONFUSION_HEADERS", "INTERVAL_HEADERS", "PERTURBATION_HEADERS",
+    "SWAP_TASK_HEADERS", "WIDTH_COLUMNS", "embedding_accuracy_values", "embedding_pair_values", "embedding_record",
+    "embedding_run_values", "flip_table", "focus_values", "in_paper_view", "no_overlap_values", "opposite_values",
+    "ordering_values", "pair_labels", "perturbation_record", "perturbation_run_values", "perturbation_view",
+    "perturbations_values", "separation_values", "starred_labels", "swap_values", "uncertainty_record",
+    "uncertainty_run_values", "with_in_paper", "with_widths",
     "two_readings", "verb", "where_all_hold", "widest",
 ]

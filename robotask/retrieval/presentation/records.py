@@ -65,3 +65,31 @@ def reproduction_record(comparison: pd.DataFrame, values: Mapping, claims: pd.Da
             "claims": {r.id: bool(r.reproduced) for r in claims.itertuples()},
             "fast_path_identical": None if bench is None else bool(bench["identical"]),
             "files": sorted(_names(files) + extra_files)}
+
+
+def embedding_record(summary: pd.DataFrame, comp: pd.DataFrame, confusions: pd.DataFrame, *, n_trials: int,
+                     seed: int, n_bootstrap: int, files: list[str]) -> dict:
+    """Chapter 06: the accuracies with their intervals by ranker (``summary``, without its label columns), the
+    paired comparisons, the opposite-task confusions and the files written."""
+    return {"n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
+            "summary": summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict("index"),
+            "paired": comp.to_dict(orient="records"), "opposite_confusions": confusions.to_dict("records"),
+            "files": files}
+
+
+def uncertainty_record(intervals: pd.DataFrame, claims: pd.DataFrame, *, n_trials: int, seed: int,
+                       n_bootstrap: int, n_permutations: int, alpha: float, files: list[str]) -> dict:
+    """Chapter 07: the settings of the bootstrap and tests, every ranker's interval (``intervals``, without
+    its label), the verdicts on the paper's orderings and the files written."""
+    return {"n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap, "n_permutations": n_permutations,
+            "alpha": alpha, "intervals": intervals.set_index("ranker").drop(columns="label").to_dict(orient="index"),
+            "claims": claims.to_dict(orient="records"), "files": files}
+
+
+def perturbation_record(table: pd.DataFrame, pairs: list[tuple[str, str]], *, n_trials: int, seed: int,
+                        perturb_seed: int, perturbations: list[str], rankers: list[str], files: list[str]) -> dict:
+    """Chapter 08: the settings, the opposite task pairs, every change (``table``, without its label) and the
+    files written."""
+    return {"n_trials": n_trials, "seed": seed, "perturb_seed": perturb_seed, "perturbations": perturbations,
+            "rankers": rankers, "opposite_pairs": [list(p) for p in pairs],
+            "table": table.drop(columns="label").to_dict(orient="records"), "files": files}

@@ -57,6 +57,7 @@ from .study import (
     predict,
     register_cli,
     run_study,
+    run_timed,
     task_scores,
 )
 
@@ -66,6 +67,6 @@ __all__ = [
     "WORD_TFIDF", "YAML_SUFFIXES", "bm25_direct", "check_corpus", "check_label", "cli_main",
     "config_from_parameters", "design_rows", "designs", "draw_permutations", "evaluate", "fast_predictions",
     "load_study_corpus", "make_draws", "other_reading", "parse_library", "plain_scorer", "policy_counts", "predict",
-    "read_corpus_file", "read_library", "read_utf8", "reference_predictions", "register_cli", "run_study",
+    "read_corpus_file", "read_library", "read_utf8", "reference_predictions", "register_cli", "run_study", "run_timed",
     "task_scores", "time_against_reference", "too_few",
 ]

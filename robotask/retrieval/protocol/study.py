@@ -254,6 +254,29 @@ def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[st
     return StudyResult(per_trial, predictions, draws, corpus, config)
 
 
+def run_timed(corpus: Corpus, groups: dict[str, list[str]], seed: int, n_trials: int
+              ) -> tuple[StudyResult, dict[str, float]]:
+    """The primary study of each group of rankers in turn (``groups``: name → rankers), every prediction
+    kept, and the wall-clock seconds of each group.
+
+    The result holds the rows of all groups, in the order of ``groups``, with the draws and config of the
+    last group (all groups draw the same galleries from ``seed``).
+    """
+    import time
+
+    runs, seconds = {}, {}
+    for name, rankers in groups.items():
+        start = time.perf_counter()
+        config = config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers,
+                                        save_all_predictions=True)
+        runs[name] = run_study(corpus, config, parts=("primary",))
+        seconds[name] = time.perf_counter() - start
+    result = runs[name]
+    result.per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
+    result.predictions = pd.concat([r.predictions for r in runs.values()], ignore_index=True)
+    return result, seconds
+
+
 def evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool = False
              ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Score every design in ``todo`` (from :func:`designs`) with every ranker; return (per_trial, predictions)."""
