@@ -204,6 +204,13 @@ show_figure(
 )
 
 # %% [markdown]
+# How to read {numref}`fig-trial-distributions`: each box spans the middle half of a ranker's
+# galleries (its 25th to 75th percentile), the line inside it is the median, and the whiskers
+# reach the most extreme galleries within one and a half box lengths; every gallery is also drawn
+# as a dot, moved sideways at random so that equal values stay visible. Two boxes that overlap do
+# not make two rankers alike: a gallery can lie near the top of one box and near the bottom of the
+# other, and only a comparison that follows each gallery from one ranker to the other can tell.
+#
 # ## Paired comparisons
 #
 # How sure is the ordering of two rankers whose means lie a few points apart? Every ranker sees
@@ -233,6 +240,12 @@ if pairs:
 rp.glue_all(**rp.paired_facts(diffs, PAIRED))
 
 # %% [markdown]
+# The histograms draw the first three pairs of the table gallery by gallery: each bar counts the
+# galleries whose difference falls in its bin, the solid line is zero and the dashed line the mean
+# difference. A histogram that lies wholly on one side of zero is a pair in which the same ranker
+# is ahead in every gallery of this run; one that straddles zero is a pair whose order depends on
+# the draw.
+#
 # Each row's last column is the book's one rule for a deciding word: the 95 % interval of the paired
 # difference A − B over the galleries decides "higher" or "lower" when it excludes zero, and "not
 # resolved" when it includes zero, however far apart the means are.

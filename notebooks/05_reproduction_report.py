@@ -130,6 +130,13 @@ show_figure(
 )
 
 # %% [markdown]
+# How to read {numref}`fig-paper-vs-ours`: a point above the diagonal is a number on which our
+# accuracy is higher than the paper's, a point below one on which it is lower, and the distance
+# from the line is the difference. The colours say where in the paper a number stands. Points of
+# one colour that lie on the same side of the line often share their galleries or their corpus (a
+# Table 2 mean, its percentiles and its range come from the same draws), so they are one piece of
+# evidence seen several times, not several independent ones.
+#
 # ## The paper's claims
 #
 # Besides numbers, the paper makes qualitative claims: which ranker leads, which pairs it beats
