@@ -79,7 +79,8 @@ NAN = float("nan")
 
 def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Iterable[str]) -> dict:
     """Chapter 02: the best and worst of the paper's rankers (all rankers when none of the paper's
-    ran), the best one's spread, and the best ranker beyond the paper against it.
+    ran), the best one's spread, and the best ranker beyond the paper against it (a dash and NaN when
+    only the paper's rankers ran).
 
     ``stats``: ``across_galleries.summary_table`` indexed by ranker; ``paper_table``: ``paper.TABLE2``.
     """
@@ -88,11 +89,14 @@ def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Itera
     best, worst = leader(ours["mean"]), leader(-ours["mean"])
     b = ours.loc[best]
     top = leader(extra["mean"]) if len(extra) and inside.any() else best
-    return {"best": label(best), "best_mean": b["mean"], "best_min": b["min"], "best_max": b["max"],
-            "best_p5": b["p5"], "best_p95": b["p95"], "best_range": b["max"] - b["min"],
-            "best_paper": paper_table.get(best, {}).get("mean", NAN), "worst": label(worst),
-            "worst_mean": ours.loc[worst, "mean"], "top_extra": label(top),
-            "top_extra_mean": stats.loc[top, "mean"], "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
+    out = {"best": label(best), "best_mean": b["mean"], "best_min": b["min"], "best_max": b["max"],
+           "best_p5": b["p5"], "best_p95": b["p95"], "best_range": b["max"] - b["min"],
+           "best_paper": paper_table.get(best, {}).get("mean", NAN), "worst": label(worst),
+           "worst_mean": ours.loc[worst, "mean"]}
+    if inside.all():  # no ranker beyond the paper's ran: nothing to name
+        return out | {"top_extra": "—", "top_extra_mean": NAN, "top_extra_gap": NAN}
+    return out | {"top_extra": label(top), "top_extra_mean": stats.loc[top, "mean"],
+                  "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
 
 
 def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
