@@ -11,6 +11,11 @@ import robotask.episode.unseen.tables as tables
 
 from ...words import count
 from ..files.manifest import Collection
+from ..tasks.registry import TEST_FRACTION
+from .design import Setting
+
+SUMMARY_SIZES = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
+                 "suite_mlp", "draws")  # the glued values summary.json also holds (as ``unseen_<key>``)
 
 
 def collection_facts(coll: Collection, frames: int, resolution: int, folds: int, test_size: int) -> dict:
@@ -96,3 +101,16 @@ def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_
             "episode_s": float(scaling["episode_s"].iloc[0]), "cpus": os.cpu_count() or 1,
             "peak_mb": float(scaling["peak_mb"].max()), "kb_per_episode": bytes_per_episode / 1e3, "dim": int(dim),
             **{f"proj_{k}": v for k, v in proj.items()}}
+
+
+def design_facts(settings: list[Setting], *, processes: int, protocol: str, shift_draws: int, n_not_run: int) -> dict:
+    """The run's design as the prose states it: the chronological test share (%), the processes, the shift
+    protocol and its draws, the rows of the not-run table, and the fewest episodes a shift setting trains on."""
+    return {"test_pct": 100 * TEST_FRACTION, "processes": processes, "shift_protocol": protocol,
+            "shift_draws": shift_draws, "n_not_run": n_not_run,
+            "shift_n_train": min((s.labels["n_train"] for s in settings if s.study == "group"), default=0)}
+
+
+def summary_sizes(values: dict) -> dict:
+    """The glued sizes the home page reads from ``summary.json`` (:data:`SUMMARY_SIZES`), as ``unseen_<key>``."""
+    return {f"unseen_{k}": values[k] for k in SUMMARY_SIZES if k in values}
