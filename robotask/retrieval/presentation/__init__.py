@@ -118,8 +118,11 @@ from .table_labels import (
     two_readings,
 )
 from .values import (
+    VARIATION_KEYS,
     alternative_facts,
     by_library,
+    char_leads,
+    claim_values,
     corpus_facts,
     corpus_size_facts,
     duplicate_facts,
@@ -134,15 +137,19 @@ from .values import (
     policy_facts,
     rule_facts,
     spread_facts,
+    variation_values,
+    widest_bands,
 )
 
 __all__ = [
     "CONDITIONS", "DASH", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "ERROR_KINDS", "EXCLUDED_HEADERS", "GAP_HEADERS",
     "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED", "PAIRED_HEADERS", "PAIR_HEADERS",
     "PAPER_GROUP_LABELS", "PAPER_PARTS", "PAPER_REF", "POLICIES", "POLICY_HEADERS",
-    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "WORDS",
+    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "VARIATION_KEYS",
+    "WORDS",
     "alternative_facts", "alternative_headers", "best_ranker", "beyond_values", "by_library",
-    "cache_source", "chance_phrase", "char_lead", "char_vs_bm25", "claim_label", "claims_table", "claims_with",
+    "cache_source", "chance_phrase", "char_lead", "char_leads", "char_vs_bm25", "claim_label", "claim_values",
+    "claims_table", "claims_with",
     "comparison_overview", "corpus_facts", "corpus_size_facts", "cosine_reading", "criteria_agreement", "direction",
     "dominant_source", "draw_gap", "duplicate_facts", "error_counts", "error_examples",
     "excluded_files", "fewer_or_more", "figure_descriptions_per_task", "figure_matched",
@@ -158,5 +165,5 @@ __all__ = [
     "rule_facts", "same_or_reversed", "second_description_gains", "shown", "signs",
     "size_verdict", "spread_facts", "table2", "table3", "table4", "task_right_reading", "time_ratio",
     "transfer_verdict",
-    "two_readings", "verb", "where_all_hold", "widest",
+    "two_readings", "variation_values", "verb", "where_all_hold", "widest", "widest_bands",
 ]
