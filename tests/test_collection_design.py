@@ -339,3 +339,16 @@ def test_design_facts_and_the_sizes_summary_json_keeps(tmp_path):
         (tmp_path / e).mkdir()
         (tmp_path / e / "shared_windows.npz").write_bytes(b"x" * (100 * n))
     assert costs.feature_sizes(tmp_path, {"a": WS(10), "b": WS(20)}) == (1500.0, 15.0, 5)
+
+
+def test_cost_facts_read_both_labels_coverage_and_the_timing():
+    from robotask.episode.unseen import values
+
+    coverage = pd.DataFrame({"fold": [0, 0, 1, 1], "label": ["action", "subtask"] * 2,
+                             "coverage": [0.75, 0.5, 1.0, 0.25]})
+    scaling = pd.DataFrame({"workers": [1, 2], "episodes": [4, 4], "episode_s": [2.0, 2.1], "speedup": [1.0, 1.5],
+                            "peak_mb": [300.0, 320.0]})
+    f = values.cost_facts(coverage, scaling, {"episodes": 10}, 2000.0, 7)
+    assert (f["cov_min"], f["cov_max"], f["sub_min"], f["sub_max"]) == (75.0, 100.0, 25.0, 50.0)
+    assert (f["speedup"], f["efficiency"], f["episode_s"], f["peak_mb"]) == (1.5, 75.0, 2.0, 320.0)
+    assert f["kb_per_episode"] == 2.0 and f["dim"] == 7 and f["proj_episodes"] == 10

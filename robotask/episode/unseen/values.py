@@ -90,11 +90,14 @@ def head_facts(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, check
 
 def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_per_episode: float,
                dim: int) -> dict:
-    """Label coverage, the Dask timing and the projection to the full dataset (``proj_<key>``)."""
+    """Label coverage (action and subtask labels), the Dask timing and the projection to the full dataset
+    (``proj_<key>``)."""
     act = coverage[coverage["label"] == "action"]["coverage"] * 100
+    sub = coverage[coverage["label"] == "subtask"]["coverage"] * 100
     one, two = scaling[scaling["workers"] == 1], scaling[scaling["workers"] == 2]
     speedup = float(two["speedup"].iloc[0]) if len(two) and len(one) else float("nan")
-    return {"cov_min": float(act.min()), "cov_max": float(act.max()),
+    return {"cov_min": float(act.min()), "cov_max": float(act.max()), "sub_min": float(sub.min()),
+            "sub_max": float(sub.max()),
             "ceiling_phrase": phrases.ceiling_phrase(float(act.min())),
             "t_eps": int(scaling["episodes"].max()), "speedup": speedup,
             "speedup_phrase": phrases.speedup_phrase(speedup, 2), "efficiency": 100 * speedup / 2,
