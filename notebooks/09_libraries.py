@@ -141,7 +141,8 @@ glue_values(**S.table2_readings(res.table2, res.wins, frames["robotwin"]["task"]
 # %% tags=["remove-input"]
 claims, words = S.library_claims(res)
 page.show_table(claims, caption="The paper's claims on each new library (paper's rankers only).")
-glue_values(matched_text=count(n_matched_trials, "matched gallery"), **S.claim_readings(words, S.NEW))
+glue_values(matched_text=count(n_matched_trials, "matched gallery"),
+            **S.claim_readings(words, S.NEW))
 
 # %% [markdown]
 # Claims that hold, of {glue:text}`n_claims`: RoboCasa {glue:text}`held_robocasa`
@@ -252,7 +253,8 @@ fig = S.size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
 show_figure(fig, "fig-library-size",
             "Top-1 accuracy against the number of candidate tasks (log scale) in the pooled "
-            "library, mean and 5th–95th percentile band over draws, per ranker (* not in the paper).",
+            "library, mean and 5th–95th percentile band over draws, per ranker (* not in the "
+            "paper).",
             "Line chart: accuracy against the number of candidate tasks, for every ranker.")
 page.show_table(S.band_table(res.size, "n"),
                 caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")

@@ -152,9 +152,9 @@ check = unseen.epoch_check(coll, sets, episodes=check_episodes, folds=folds,
                            cut=cfg, full=suite_cfg, jobs=processes)
 if check is not None:
     _ = write_csv(out / "epochs.csv", check)
-    page.show_table(unseen.epoch_table(check), caption="The suite's epochs against the chapter's on "
-                    "a subset of the collection, per task and head: means over its folds and the "
-                    "paired difference.")
+    page.show_table(unseen.epoch_table(check), caption="The suite's epochs against the chapter's "
+                    "on a subset of the collection, per task and head: means over its folds and "
+                    "the paired difference.")
 
 # %% [markdown]
 # ## Unseen episodes, under both protocols
@@ -176,9 +176,10 @@ _ = write_csv(out / "folds.csv", results)
 _ = write_csv(out / "fold_summary.csv", summary)
 
 # %%
-page.show_table(unseen.protocol_table(summary), long_reason="twelve tasks, each under two protocols",
-                caption="Minimal head and trivial baseline on unseen episodes (mean ± sd over the "
-                "folds) and head − baseline paired over the folds, under each protocol.")
+page.show_table(unseen.protocol_table(summary), long_reason="twelve tasks, each under two "
+                "protocols", caption="Minimal head and trivial baseline on unseen episodes (mean ± "
+                "sd over the folds) and head − baseline paired over the folds, under each "
+                "protocol.")
 
 # %% [markdown]
 # The table above is the central result. A task *transfers* here when the minimal head beats the trivial
@@ -199,7 +200,8 @@ page.show_table(unseen.protocol_table(summary), long_reason="twelve tasks, each 
 
 # %%
 page.show_table(unseen.mlp_table(summary, mlp_proto), caption="Minimal head, MLP and baseline on "
-                "unseen episodes (mean ± sd over the folds) and MLP − baseline paired over the folds.")
+                "unseen episodes (mean ± sd over the folds) and MLP − baseline paired over the "
+                "folds.")
 
 # %% [markdown]
 # ## Unseen episodes against the chronological split
@@ -258,7 +260,8 @@ _ = write_csv(out / "shifts.csv", shift_results)
 if len(shift_results):
     page.show_table(unseen.shift_display(shift_results), long_reason="twelve tasks, two shifts",
                     caption="Minimal head with one subject or one scene held out against random "
-                    "folds of the same sizes (means over groups), and the drop paired over the groups.")
+                    "folds of the same sizes (means over groups), and the drop paired over the "
+                    "groups.")
 
 # %% [markdown]
 # ## How many training episodes each task needs
@@ -280,13 +283,14 @@ curve, steps = unseen.curve_summary(results), unseen.curve_steps(results)
 _ = write_csv(out / "learning_curve.csv", curve)
 fig = unseen.figure_learning_curves(curve)
 show_figure(fig, "fig-collection-learning-curves",
-            "Minimal head (mean and range over the draws) and baseline (dashed) on unseen episodes, "
-            "per task, as training episodes double.",
+            "Minimal head (mean and range over the draws) and baseline (dashed) on unseen "
+            "episodes, per task, as training episodes double.",
             "Twelve line plots, one per task, of the primary metric against the number of training "
             "episodes on a log scale, each with a shaded band.")
 plt.close(fig)
-page.show_table(unseen.curve_table(curve, steps), caption="The learning curves: mean (lowest–highest "
-                "draw) at the smallest and largest training sets, and changes paired over the draws.")
+page.show_table(unseen.curve_table(curve, steps), caption="The learning curves: mean "
+                "(lowest–highest draw) at the smallest and largest training sets, and changes "
+                "paired over the draws.")
 
 # %% [markdown]
 # ## The label-coverage ceiling, per fold
@@ -331,8 +335,8 @@ page.show_table(not_run, headers=unseen.NOT_RUN_HEADERS,
 wait_until_alone()
 scaling = unseen.measure_scaling(coll.subset(coll.ids[:timing_episodes]), worker_counts)
 page.show_table(scaling, digits=2, headers=unseen.SCALING_HEADERS,
-                caption="Feature extraction from a cold cache with each number of Dask workers (wall "
-                "clock; in the book nothing else runs meanwhile).")
+                caption="Feature extraction from a cold cache with each number of Dask workers "
+                "(wall clock; in the book nothing else runs meanwhile).")
 if len(set(worker_counts) & {1, 2}) < 2:
     show_md("**Note.** This run did not time both one and two workers (parameter `worker_counts`), "
             "so the speed-up below is not measured.")
@@ -407,8 +411,8 @@ _ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "pr
 # %%
 transfer = unseen.transfer_table(summary, shift_protocol)
 page.show_table(unseen.answer_table(transfer, d_main, shift_results, curve),
-                caption="The unseen-episode answer per task, minimal head: each word from its paired "
-                "interval (over folds, groups or draws).")
+                caption="The unseen-episode answer per task, minimal head: each word from its "
+                "paired interval (over folds, groups or draws).")
 
 # %% tags=["remove-input"]
 values = (unseen.collection_facts(coll, frames, resolution, folds, test_size)
