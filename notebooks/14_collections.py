@@ -176,10 +176,10 @@ _ = write_csv(out / "folds.csv", results)
 _ = write_csv(out / "fold_summary.csv", summary)
 
 # %%
-page.show_table(unseen.protocol_table(summary), long_reason="twelve tasks, each under two "
-                "protocols", caption="Minimal head and trivial baseline on unseen episodes (mean ± "
-                "sd over the folds) and head − baseline paired over the folds, under each "
-                "protocol.")
+page.show_table(unseen.protocol_table(summary),
+                long_reason="twelve tasks, each under two protocols",
+                caption="Minimal head and trivial baseline on unseen episodes (mean ± sd over the "
+                "folds) and head − baseline paired over the folds, under each protocol.")
 
 # %% [markdown]
 # The table above is the central result. A task *transfers* here when the minimal head beats the trivial
