@@ -146,8 +146,11 @@ from .tables import (
     with_widths,
 )
 from .values import (
+    VARIATION_KEYS,
     alternative_facts,
     by_library,
+    char_leads,
+    claim_values,
     corpus_facts,
     corpus_size_facts,
     duplicate_facts,
@@ -162,6 +165,8 @@ from .values import (
     policy_facts,
     rule_facts,
     spread_facts,
+    variation_values,
+    widest_bands,
 )
 from .values_beyond import (
     embedding_accuracy_values,
@@ -194,9 +199,11 @@ __all__ = [
     "CONDITIONS", "DASH", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "ERROR_KINDS", "EXCLUDED_HEADERS", "GAP_HEADERS",
     "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED", "PAIRED_HEADERS", "PAIR_HEADERS",
     "PAPER_GROUP_LABELS", "PAPER_PARTS", "PAPER_REF", "POLICIES", "POLICY_HEADERS",
-    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "WORDS",
+    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "VARIATION_KEYS",
+    "WORDS",
     "alternative_facts", "alternative_headers", "best_ranker", "beyond_values", "by_library",
-    "cache_source", "chance_phrase", "char_lead", "char_vs_bm25", "claim_label", "claims_table", "claims_with",
+    "cache_source", "chance_phrase", "char_lead", "char_leads", "char_vs_bm25", "claim_label", "claim_values",
+    "claims_table", "claims_with",
     "comparison_overview", "corpus_facts", "corpus_size_facts", "cosine_reading", "criteria_agreement", "direction",
     "dominant_source", "draw_gap", "duplicate_facts", "error_counts", "error_examples",
     "excluded_files", "fewer_or_more", "figure_descriptions_per_task", "figure_matched",
@@ -220,5 +227,5 @@ __all__ = [
     "ordering_values", "pair_labels", "perturbation_record", "perturbation_run_values", "perturbation_view",
     "perturbations_values", "separation_values", "starred_labels", "swap_values", "uncertainty_record",
     "uncertainty_run_values", "with_in_paper", "with_widths",
-    "two_readings", "verb", "where_all_hold", "widest",
+    "two_readings", "variation_values", "verb", "where_all_hold", "widest", "widest_bands",
 ]
