@@ -79,8 +79,8 @@ def glue_all(**values: object) -> None:
 # one-against-two-wordings study on the same held-out queries, not the paper's matched trials. We
 # read the paper's "Char TF-IDF beats BM25 in nearly all galleries" as a share of at least
 # {glue:text}`nearly_all_pct` %, decided by the exact 95 % interval of the share of galleries it wins.
-# It holds on {glue:text}`transfer_holds`; it does not hold on {glue:text}`transfer_fails`; it is not
-# resolved on {glue:text}`transfer_open` (the table). Which ranker is best depends on the library's
+# It holds on {glue:text}`transfer_holds`; it does not hold on {glue:text}`transfer_fails` (the
+# table). {glue:text}`transfer_open_sentence` Which ranker is best depends on the library's
 # wordings: a reader choosing a ranker for another library should measure it there.
 
 # %% tags=["remove-input"]
@@ -107,7 +107,7 @@ if len(wins):
 #
 # Our means lie {glue:text}`off_mean:.1f` points {glue:text}`off_dir` the paper's on average
 # ({glue:text}`off_low:+.1f` to {glue:text}`off_high:+.1f` points by ranker), that is
-# {glue:text}`se_min:.1f` to {glue:text}`se_max:.1f` standard errors of an 80-gallery mean:
+# {glue:text}`se_min:.1f` to {glue:text}`se_max:.1f` standard errors of the difference of two means:
 # {glue:text}`chance`. Chapter 05 traces the offset as far as the paper allows. The percentages the
 # paper states fit a corpus with slightly more scored queries per gallery than ours, and the paper
 # does not state its tokenisation, the weighting of its character n-grams or its SVD solver; its code
@@ -129,9 +129,9 @@ if len(wins):
 #   task instead of one adds {glue:text}`budget_gain:.1f` points for Char TF-IDF (95 % interval
 #   {glue:text}`budget_lo:.1f` to {glue:text}`budget_hi:.1f`, paired over galleries). Pooling five
 #   libraries, accuracy falls by {glue:text}`fall_min:.1f` to {glue:text}`fall_max:.1f` points per
-#   doubling of the candidate tasks, up to {glue:text}`n_max` of them; the best ranker is
-#   {glue:text}`best_small` for the smallest libraries and {glue:text}`best_large` for all of them
-#   (chapter 09.2).
+#   doubling of the candidate tasks, up to {glue:text}`n_max` of them. Which ranker leads (a paired
+#   interval over draws against the runner-up): at the smallest size, {glue:text}`best_small`; with
+#   all the tasks, {glue:text}`best_large` (chapter 09.2).
 
 # %% tags=["remove-input"]
 glue_all(**beyond_values(*(found[c] for c in ("06_sentence_embeddings", "07_uncertainty",
@@ -214,7 +214,7 @@ if note:
 # - **What transfers.** The minimal head beats the trivial baseline on {glue:text}`u_won` of the
 #   {glue:text}`u_ran` tasks that ran: {glue:text}`u_won_tasks`.
 # - **What unseen episodes cost.** Against the chronological split of the same folds' episodes,
-#   {glue:text}`u_drop` tasks score worse on unseen episodes: {glue:text}`u_drop_tasks`.
+#   {glue:text}`u_drop` score worse on unseen episodes: {glue:text}`u_drop_tasks`.
 # - **Which shift hurts.** Holding out every episode of one subject hurts {glue:text}`u_subject`;
 #   holding out a scene hurts {glue:text}`u_scene` (each paired with random folds of the same size).
 # - **How many episodes.** Over {glue:text}`u_draws` draws per training size, the head is ahead of

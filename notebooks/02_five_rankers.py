@@ -56,7 +56,7 @@ from robotask.retrieval import presentation as rp
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
 from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2
-from robotask.retrieval.statistics import paired_table, summary_table
+from robotask.retrieval.statistics import paired_table, pairs_among, summary_table
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 page = Page("02_five_rankers")
@@ -80,13 +80,8 @@ files = result.write(out)
 per_trial = result.per_trial
 
 # %% tags=["remove-input"]
-n_queries = len(corpus.texts) - len(corpus.tasks)
-ran_paper = [r for r in config.rankers if r in PAPER_RANKERS]
-rp.glue_all(n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts), n_queries=n_queries,
-            n_trials=n_trials, seed=seed, n_rankers=len(config.rankers), n_paper_ran=len(ran_paper),
-            n_paper=len(PAPER_RANKERS), chance=100 / len(corpus.tasks), char_min=char_ngram_min,
-            char_max=char_ngram_max,
-            extra_rankers=rp.labels([r for r in config.rankers if r not in PAPER_RANKERS]))
+run = rp.five_rankers_values(corpus, config, PAPER_RANKERS)
+rp.glue_all(**run)
 
 # %% [markdown]
 # The data is the RLBench corpus extracted in {doc}`01_extract_corpus`: {glue:text}`n_tasks` tasks
@@ -160,10 +155,7 @@ page.show_table(rp.table2(summary, TABLE2), digits=1, headers=rp.TABLE2_HEADERS,
                 caption="Top-1 accuracy over random one-description galleries, "
                         "beside the paper's Table 2 (%).")
 stats = summary.set_index("ranker")
-facts = rp.spread_facts(stats, TABLE2, PAPER_RANKERS)
-if stats.index.isin(PAPER_RANKERS).all():  # no ranker beyond the paper's ran: nothing to name
-    facts |= {"top_extra": "—", "top_extra_mean": float("nan"), "top_extra_gap": float("nan")}
-rp.glue_all(**facts)
+rp.glue_all(**rp.spread_facts(stats, TABLE2, PAPER_RANKERS))
 
 # %% [markdown]
 # Among the paper's rankers, the highest mean is **{glue:text}`best`**'s,
@@ -212,6 +204,13 @@ show_figure(
 )
 
 # %% [markdown]
+# How to read {numref}`fig-trial-distributions`: each box spans the middle half of a ranker's
+# galleries (its 25th to 75th percentile), the line inside it is the median, and the whiskers
+# reach the most extreme galleries within one and a half box lengths; every gallery is also drawn
+# as a dot, moved sideways at random so that equal values stay visible. Two boxes that overlap do
+# not make two rankers alike: a gallery can lie near the top of one box and near the bottom of the
+# other, and only a comparison that follows each gallery from one ranker to the other can tell.
+#
 # ## Paired comparisons
 #
 # How sure is the ordering of two rankers whose means lie a few points apart? Every ranker sees
@@ -223,11 +222,10 @@ show_figure(
 # is a real difference between the rankers.
 
 # %% tags=["remove-input"]
-candidate_pairs = [("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"),
-                   ("word", "lsa")]
-pairs = [(a, b) for a, b in candidate_pairs if {a, b} <= set(config.rankers)]
+pairs = pairs_among([("char", "bm25"), ("char", "word"), ("word_char", "char"), ("bm25", "word"),
+                     ("word", "lsa")], config.rankers)
 diffs = paired_table(per_trial, pairs) if pairs else None
-if diffs is not None:
+if pairs:
     page.show_table(rp.paired(diffs), digits=2, headers=rp.PAIR_HEADERS,
                     caption="Paired differences between rankers over the same galleries (pp), "
                             "with the 95 % Student-t interval over galleries and the word the "
@@ -242,6 +240,12 @@ if diffs is not None:
 rp.glue_all(**rp.paired_facts(diffs, PAIRED))
 
 # %% [markdown]
+# The histograms draw the first three pairs of the table gallery by gallery: each bar counts the
+# galleries whose difference falls in its bin, the solid line is zero and the dashed line the mean
+# difference. A histogram that lies wholly on one side of zero is a pair in which the same ranker
+# is ahead in every gallery of this run; one that straddles zero is a pair whose order depends on
+# the draw.
+#
 # Each row's last column is the book's one rule for a deciding word: the 95 % interval of the paired
 # difference A − B over the galleries decides "higher" or "lower" when it excludes zero, and "not
 # resolved" when it includes zero, however far apart the means are.
@@ -277,13 +281,8 @@ rp.glue_all(**rp.paired_facts(diffs, PAIRED))
 
 # %% tags=["remove-input"]
 rp.glue_all(ordering=rp.ordering(stats["mean"]))
-write_json(out / "summary.json", {
-    "n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts), "n_trials": n_trials,
-    "seed": seed, "table2": stats.drop(columns="label").to_dict(orient="index"),
-    "paired": diffs.to_dict(orient="records") if diffs is not None else [],
-    "files": sorted(p.name for p in files.values()),
-})
+write_json(out / "summary.json", rp.five_rankers_record(result, stats, diffs, files))
 one = per_trial[per_trial["policy"] == "primary"]
 assert len(one) == n_trials * len(config.rankers)
-assert (one["n_queries"] + one["n_excluded"] == n_queries).all()
+assert (one["n_queries"] + one["n_excluded"] == run["n_queries"]).all()
 assert one["accuracy"].between(0, 100).all()

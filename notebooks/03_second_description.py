@@ -41,16 +41,13 @@ matched_draws: str = "continue"  # continue the generator after the first draws,
 save_all_predictions: bool = False  # also write per-query predictions of every trial
 
 # %% tags=["remove-input"]
-import dataclasses
-
 from robotask import plots
 from robotask.book import Page, show_figure
 from robotask.io import write_json
 from robotask.retrieval import presentation as rp
-from robotask.retrieval.protocol import (POLICIES, config_from_parameters, load_study_corpus,
-                                         run_study)
+from robotask.retrieval import protocol
 from robotask.retrieval.reproduction import TABLE3
-from robotask.retrieval.statistics import matched_table
+from robotask.retrieval.statistics import identical_queries, matched_table
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 page = Page("03_second_description")
@@ -60,24 +57,19 @@ out = page.output_dir(output_dir)
 # The matched study is the same call as chapter 02's with `parts=("matched",)`.
 
 # %% tags=["show-input"]
-corpus = load_study_corpus(corpus_path, min_per_task=3)
-config = config_from_parameters(
+corpus = protocol.load_study_corpus(corpus_path, min_per_task=3)
+config = protocol.config_from_parameters(
     seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
     bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
     lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
 )
-result = run_study(corpus, config, parts=("matched",))
+result = protocol.run_study(corpus, config, parts=("matched",))
 files = result.write(out)
 per_trial = result.per_trial
 
 # %% tags=["remove-input"]
-n_queries = per_trial.pivot_table(index=["trial", "ranker"], columns="condition",
-                                  values="n_queries")
-identical = bool((n_queries["matched_one"] == n_queries["matched_two"]).all())
-rp.glue_all(n_matched=n_matched_trials, n_candidates=len(corpus.texts) - 2 * len(corpus.tasks),
-            n_tasks=len(corpus.tasks), n_gallery_two=2 * len(corpus.tasks),
-            n_texts=len(corpus.texts),
-            identical="exactly the same" if identical else "not the same")
+identical = identical_queries(per_trial)
+rp.glue_all(**rp.matched_run_values(corpus, n_matched_trials, identical))
 
 # %% [markdown]
 # ## Why a matched design
@@ -120,9 +112,8 @@ rp.glue_all(n_matched=n_matched_trials, n_candidates=len(corpus.texts) - 2 * len
 # %% tags=["remove-input"]
 matched = matched_table(per_trial)
 page.show_table(rp.table3(matched, TABLE3), digits=1, headers=rp.TABLE3_HEADERS,
-                  caption=("Matched study: one vs two indexed descriptions, same queries, "
-                           "beside the paper's Table 3 (%)."))
-gains = matched.set_index("ranker")
+                caption="Matched study: one vs two indexed descriptions, same queries, beside the "
+                        "paper's Table 3 (%).")
 rp.glue_all(**rp.matched_facts(matched, TABLE3))
 
 # %% [markdown]
@@ -153,18 +144,25 @@ rp.glue_all(**rp.matched_facts(matched, TABLE3))
 # ## One versus two descriptions (the paper's Figure 4)
 #
 # {numref}`fig-matched` shows the gain ranker by ranker, with every trial as a dot.
+#
+# How to read it: each pair of bars is one ranker, the left bar its mean accuracy with one indexed
+# description per task and the right bar with two, both over the same queries. The dots on a bar
+# are its {glue:text}`n_matched` trials. The two clouds of dots can overlap although every trial
+# is paired: a dot on the left bar and a dot on the right bar at the same height usually come from
+# different trials, that is from different queries, so the overlap says how much the draw moves
+# the accuracy, not whether the second description helps. The gain is read within a trial, as the
+# counts of better and worse trials above read it. The open diamonds are the paper's means; a
+# diamond away from its bar is a difference between the paper's run and ours, which
+# {doc}`05_reproduction_report` examines number by number.
 
 # %% tags=["remove-input"]
 fig = rp.figure_matched(matched, per_trial, TABLE3)
 plots.save_figure(fig, out, "fig4_matched")
-show_figure(
-    fig, "fig-matched",
-    f"Mean top-1 accuracy with one and two indexed descriptions per task on the same queries "
-    f"(bars), each of the {n_matched_trials} trials (dots) and the paper's Table 3 (open "
-    "diamonds) {cite:p}`yelamanchi2026reference`.",
-    "Paired bar chart, one pair per ranker; the two-description bar is taller for "
-    f"{int((matched['diff'] > 0).sum())} of {len(matched)} rankers.",
-)
+show_figure(fig, "fig-matched", "Mean top-1 accuracy with one and two indexed descriptions per "
+            f"task on the same queries (bars), each of the {n_matched_trials} trials (dots) and "
+            "the paper's Table 3 (open diamonds) {cite:p}`yelamanchi2026reference`.",
+            "Paired bar chart, one pair per ranker; the two-description bar is taller for "
+            f"{int((matched['diff'] > 0).sum())} of {len(matched)} rankers.")
 
 # %% [markdown]
 # ## The other reading of "the same random generator"
@@ -174,23 +172,14 @@ show_figure(
 # readings, the conclusion does not hang on our interpretation.
 
 # %% tags=["remove-input"]
-other = "reuse" if matched_draws == "continue" else "continue"
+other, alt_config = protocol.other_reading(config)  # None: "reuse" lacks primary trials
 alt = None
-# reuse needs as many primary as matched trials
-if not (other == "reuse" and n_matched_trials > n_trials):
-    alt_run = run_study(corpus, dataclasses.replace(config, matched_draws=other,
-                                                    save_all_predictions=False), parts=("matched",))
-    alt = matched_table(alt_run.per_trial)
+if alt_config is not None:
+    alt = matched_table(protocol.run_study(corpus, alt_config, parts=("matched",)).per_trial)
     both, headers = rp.two_readings(matched, alt, matched_draws, other)
     page.show_table(both, digits=1, headers=headers,
                     caption="The matched study under the other way of drawing the galleries.")
-alt_facts = rp.matched_facts(alt if alt is not None else matched, TABLE3)
-agree = int((gains["verdict"]
-             == (alt if alt is not None else matched).set_index("ranker")["verdict"]).sum())
-rp.glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"],
-            alt_hi=alt_facts["gain_hi"], alt_top=alt_facts["top"], alt_n_gain=alt_facts["n_gain"],
-            alt_n_gain_open=alt_facts["n_gain_open"],
-            n_agree=rp.how_many(agree, len(gains), "ranker"),
+rp.glue_all(**rp.other_reading_values(matched, alt, matched_draws, other),
             alt_ran="ran" if alt is not None else ("was skipped (it needs at least as many primary "
                                                    "as matched trials), so it repeats the first"))
 
@@ -203,6 +192,13 @@ rp.glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"],
 # {glue:text}`alt_n_gain` and **not resolved** for {glue:text}`alt_n_gain_open`. The two readings
 # draw different galleries, so their gains differ by the noise of {glue:text}`n_matched` draws;
 # what matters is the verdict, and it is the same under both readings for {glue:text}`n_agree`.
+#
+# What could make this reading wrong? The matched queries are the third and later descriptions of
+# each task, so a task contributes as many queries as it has descriptions beyond two, and the tasks
+# with the most descriptions weigh most in every mean; a task with exactly three descriptions adds
+# one query per trial. The gain is also
+# specific to how the second description is chosen: here it is the second shuffled one, a random
+# paraphrase; a second description written on purpose to differ from the first could help more.
 #
 # ## What we found
 #
@@ -221,13 +217,7 @@ rp.glue_all(other=other, used=matched_draws, alt_lo=alt_facts["gain_lo"],
 # wordings per task.
 
 # %% tags=["remove-input"]
-write_json(out / "summary.json", {
-    "n_matched_trials": n_matched_trials, "matched_draws": matched_draws,
-    "identical_queries": identical,
-    "table3": gains.drop(columns="label").to_dict(orient="index"),
-    "table3_other_reading": (alt.set_index("ranker").drop(columns="label").to_dict(orient="index")
-                             if alt is not None else None),
-    "files": sorted(p.name for p in files.values()),
-})
+write_json(out / "summary.json",
+           rp.second_description_record(config, identical, matched, alt, files))
 assert identical
-assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(POLICIES)
+assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(protocol.POLICIES)

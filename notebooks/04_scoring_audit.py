@@ -86,11 +86,7 @@ duplicates = corpus.frame().query("duplicate")
 page.show_table(duplicates.drop(columns="duplicate"), digits=0,
                 caption="Description texts listed under more than one task.")
 excluded = exclusion_counts(per_trial)
-n_queries = len(corpus.texts) - len(corpus.tasks)
-rp.glue_all(n_dup_texts=duplicates["text"].nunique(), n_dup_rows=len(duplicates),
-            n_texts=len(corpus.texts), n_tasks=len(corpus.tasks), per_draw=rp.per_draw(excluded),
-            n_draws=int(excluded.sum()), n_queries=n_queries,
-            bound=100 * len(duplicates) / n_queries)
+rp.glue_all(**rp.duplicate_count_values(corpus, duplicates, excluded))
 
 # %% [markdown]
 # ## Three scoring policies
@@ -130,6 +126,12 @@ rp.glue_all(**rp.policy_facts(policies))
 # {glue:text}`n_dup_rows` of the {glue:text}`n_queries` queries of a gallery, so no policy can
 # move an accuracy by more than about {glue:text}`bound:.1f` points.
 #
+# How to read the table: each row is one ranker, scored on the same draws three times. Only the
+# copies of the shared text are scored differently from one column to the next, so the difference
+# between two columns of a row is the whole effect of the policy on that ranker. Either-label
+# scoring can never fall below strict scoring, because a query that strict scoring counts right
+# is right under either label too; the chapter checks this for every ranker before it ends.
+#
 # ## The first-listed gallery
 #
 # The audit gallery is deterministic: each task is represented by its first description in
@@ -163,9 +165,7 @@ page.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(rp.label)),
                 headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
                 caption="The copies of the duplicated text on the first-listed gallery.")
 facts = rp.duplicate_facts(dup_pred, fl, first)
-rp.glue_all(**{k: v for k, v in facts.items() if k != "applies"}, premise="holds"
-            if facts["applies"] else ("fails in this run (a copy of the text is indexed, or a "
-                                      "ranker predicts an owner), so it does not apply"))
+rp.glue_all(premise=rp.premise(facts.pop("applies")), **facts)
 
 # %% [markdown]
 # ### Why strict equals either-label scoring here
@@ -197,13 +197,11 @@ errors = fl_pred[~fl_pred["duplicate"] & ~fl_pred["correct"]]
 io.write_csv(out / "first_listed_errors.csv", errors)
 n_rankers = len(config.rankers)
 page.show_table(rp.error_counts(errors, n_rankers), digits=0,
-                  caption="Wrong answers per ranker, and how many every ranker gets wrong.")
-examples = rp.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers)
-page.show_table(examples, headers=rp.ERROR_HEADERS,
-                  caption=("One wrong answer of each kind on the first-listed gallery (the most "
-                           "common prediction when several rankers miss it)."))
-n_shared = int((errors.groupby("text")["ranker"].nunique() == n_rankers).sum())
-rp.glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text"].nunique())
+                caption="Wrong answers per ranker, and how many every ranker gets wrong.")
+page.show_table(rp.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers),
+                headers=rp.ERROR_HEADERS, caption="One wrong answer of each kind on the "
+                "first-listed gallery (the most common prediction when several rankers miss it).")
+rp.glue_all(**rp.error_values(errors, n_rankers))
 
 # %% [markdown]
 # {glue:text}`n_shared` queries are missed by all {glue:text}`n_rankers` rankers, out of
@@ -222,12 +220,17 @@ rp.glue_all(n_shared=n_shared, n_rankers=n_rankers, n_error_queries=errors["text
 # - An error of **one ranker only**, which the others get right, comes from how that ranker
 #   represents text (whole words and word pairs, character pieces, or latent dimensions), not from
 #   the query itself.
+#
+# What could make this reading wrong? These are the errors of one gallery: a query that every
+# ranker misses here may be found in a gallery that indexes another description of its task. And
+# the example of each kind is the shortest query of that kind, chosen to illustrate it; the table
+# does not say how common each kind is. The counts per ranker in the first table, and the full
+# list in `first_listed_errors.csv`, are the measure of how many errors there are.
 
 # %% tags=["remove-input"]
 named = rp.named_errors(fl_pred, NAMED_ERRORS)
-page.show_table(named.assign(ranker=named["ranker"].map(rp.label)),
-                  headers=rp.NAMED_HEADERS,
-                  caption="The errors the paper names, and what our rankers predict for them.")
+page.show_table(named.assign(ranker=named["ranker"].map(rp.label)), headers=rp.NAMED_HEADERS,
+                caption="The errors the paper names, and what our rankers predict for them.")
 rp.glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 
 # %% [markdown]
@@ -235,6 +238,12 @@ rp.glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 # {glue:text}`named_occur` recur in our run with the same wrong prediction (the table). An error
 # that recurs in an independent reimplementation belongs to the query and the
 # gallery, not to one implementation.
+#
+# How to read the table: each row is one error the paper names for one ranker, with the task the
+# paper says that ranker predicts and the task ours predicts for the same query on the same
+# gallery. An error that does not recur is not a fault of either implementation: the paper's
+# corpus is not exactly ours ({doc}`05_reproduction_report` compares them), and where two tasks
+# score almost alike for a query, a small difference in the indexed texts can turn the prediction.
 #
 # ## What we found
 #
@@ -250,12 +259,7 @@ rp.glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 #   {glue:text}`n_shared` of its queries defeat every ranker.
 
 # %% tags=["remove-input"]
-write_json(out / "summary.json", {
-    "duplicates": duplicates["text"].unique().tolist(), "excluded_per_draw": excluded.to_dict(),
-    "table4": policies.to_dict(orient="index"),
-    "first_listed": fl[["strict", "either", "primary", "n_scored"]].to_dict(orient="index"),
-    "named_errors": named.to_dict(orient="records"),
-    "files": sorted([p.name for p in files.values()] + ["first_listed_errors.csv"]),
-})
+write_json(out / "summary.json", rp.scoring_audit_record(
+    duplicates, excluded, policies, fl, named, files, extra_files=["first_listed_errors.csv"]))
 assert (table4_ours["either"] >= table4_ours["strict"] - 1e-12).all()
 assert excluded.index.max() <= len(duplicates)

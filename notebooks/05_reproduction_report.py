@@ -78,13 +78,8 @@ per_trial = result.per_trial
 audit_predictions = result.predictions[result.predictions["condition"] == "first_listed"]
 
 # %% tags=["remove-input"]
-paper_corpus, paper_trials = reproduction.CORPUS, int(reproduction.SETTINGS["n_trials"])
-rp.glue_all(n_trials=n_trials, n_matched=n_matched_trials, matched_draws=matched_draws, seed=seed,
-            n_tasks=len(corpus.tasks), n_descriptions=len(corpus.texts),
-            n_paper_trials=paper_trials,
-            tasks_vs_paper=rp.fewer_or_more(len(corpus.tasks) - int(paper_corpus["tasks"]), "task"),
-            descriptions_vs_paper=rp.fewer_or_more(
-                len(corpus.texts) - int(paper_corpus["descriptions"]), "description"))
+paper_trials = int(reproduction.SETTINGS["n_trials"])
+rp.glue_all(**rp.reproduction_run_values(corpus, config, reproduction.CORPUS, paper_trials))
 
 # %% [markdown]
 # This run scores {glue:text}`n_trials` one-description galleries, {glue:text}`n_matched` matched
@@ -102,25 +97,15 @@ rp.glue_all(n_trials=n_trials, n_matched=n_matched_trials, matched_draws=matched
 # each, is in `comparison.csv` in the output folder.
 
 # %% tags=["remove-input"]
-ours = reproduction.our_numbers(per_trial, corpus, config)
-extra = {}
-if not corpus_path:
-    accounting = load_accounting()
-    extra = {"corpus.task_files": len(accounting),
-             "corpus.other_files": int((accounting["status"] != "fixed").sum())}
-comparison = reproduction.compare(ours, extra)
+extra = {} if corpus_path else reproduction.file_counts(load_accounting())  # the task files
+comparison = reproduction.compare(reproduction.our_numbers(per_trial, corpus, config), extra)
 io.write_csv(out / "comparison.csv", comparison)
 page.show_table(rp.comparison_overview(comparison), digits=1, headers=rp.OVERVIEW_HEADERS,
-                  caption="How many of the paper's numbers we recompute, and how close they are.")
+                caption="How many of the paper's numbers we recompute, and how close they are.")
 page.show_table(rp.largest_differences(comparison, 10), digits=1, headers=rp.LARGEST_HEADERS,
-                  caption="The paper's numbers farthest from ours.")
-acc = comparison[comparison["unit"] == "%"].dropna(subset=["ours"])
-t2 = acc[acc["key"].str.startswith("table2.") & acc["key"].str.endswith(".mean")]
-exact = int((acc["diff"].abs() < 0.05).sum())
-rp.glue_all(n_acc=len(acc), n_exact=exact, n_near=int((acc["diff"].abs() <= 1.0).sum()),
-            t2_lo=t2["diff"].min(), t2_hi=t2["diff"].max(), t2_mean=t2["diff"].mean(),
-            t2_higher=rp.how_many(int((t2["diff"] > 0).sum()), len(t2), "ranker"),
-            n_above=int((acc["diff"] > 0).sum()))
+                caption="The paper's numbers farthest from ours.")
+close = rp.comparison_values(comparison)
+rp.glue_all(**close)
 
 # %% [markdown]
 # Of the {glue:text}`n_acc` accuracies the paper states, {glue:text}`n_exact` agree to the stated
@@ -140,11 +125,18 @@ show_figure(
     fig, "fig-paper-vs-ours",
     "Every accuracy the paper states (horizontal) against ours (vertical), coloured by where the "
     "paper states it; on the diagonal line the two agree.",
-    f"Scatter plot of {len(acc)} accuracies, paper against ours, with the identity line; "
-    f"{int((acc['diff'] > 0).sum())} points lie above it.",
+    f"Scatter plot of {close['n_acc']} accuracies, paper against ours, with the identity line; "
+    f"{close['n_above']} points lie above it.",
 )
 
 # %% [markdown]
+# How to read {numref}`fig-paper-vs-ours`: a point above the diagonal is a number on which our
+# accuracy is higher than the paper's, a point below one on which it is lower, and the distance
+# from the line is the difference. The colours say where in the paper a number stands. Points of
+# one colour that lie on the same side of the line often share their galleries or their corpus (a
+# Table 2 mean, its percentiles and its range come from the same draws), so they are one piece of
+# evidence seen several times, not several independent ones.
+#
 # ## The paper's claims
 #
 # Besides numbers, the paper makes qualitative claims: which ranker leads, which pairs it beats
@@ -156,9 +148,7 @@ claims = reproduction.check_claims(per_trial, corpus, audit_predictions)
 io.write_csv(out / "claims.csv", claims)
 page.show_table(rp.claims_table(claims), headers={"where": "Where in the paper"},
                 caption="The paper's qualitative claims: reproduced or not, with the evidence.")
-ok = claims["reproduced"].astype(bool)
-rp.glue_all(n_ok=int(ok.sum()), n_claims=len(claims),
-         missed="; ".join(f"“{c}”" for c in claims.loc[~ok, "claim"]) or "none")
+rp.glue_all(**rp.claims_values(claims))
 
 # %% [markdown]
 # {glue:text}`n_ok` of the paper's {glue:text}`n_claims` qualitative claims are reproduced. Not
@@ -248,12 +238,7 @@ gap = rp.draw_gap(summary_table(per_trial), reproduction.TABLE2, n_trials, paper
 page.show_table(gap.reset_index(drop=True), digits=2, headers=rp.GAP_HEADERS,
                 caption="Our means against the paper's, in standard errors of the difference "
                         "of the two means.")
-z = gap["diff_in_se"].abs()
-rp.glue_all(z_lo=z.min(), z_hi=z.max(), n_beyond=rp.how_many(int((z > 3).sum()), len(z), "ranker"),
-            n_gap_higher=rp.how_many(int((gap["verdict"] == "higher").sum()), len(gap), "ranker"),
-            n_gap_lower=rp.how_many(int((gap["verdict"] == "lower").sum()), len(gap), "ranker"),
-            n_gap_open=rp.how_many(int((gap["verdict"] == "not resolved").sum()), len(gap),
-                                   "ranker"))
+rp.glue_all(**rp.gap_values(gap))
 
 # %% [markdown]
 # The differences are {glue:text}`z_lo:.1f` to {glue:text}`z_hi:.1f` standard errors of the
@@ -279,14 +264,9 @@ bench = None
 if benchmark_reference_trials > 0:
     bench = protocol.time_against_reference(corpus, config, repeats=2,
                                             reference_trials=benchmark_reference_trials)
-    rp.glue_all(n_rankers=len(config.rankers),
-                same_predictions="identical" if bench["identical"] else "different",
-                **{k: v for k, v in bench.items() if k != "identical"}, bench_ran="was timed")
-else:
-    rp.glue_missing("study_s", "study_cpu_s", "n_rankers", "n_evaluations", "n_predictions",
-                    "fast_s", "reference_s", "ratio", "same_predictions")
-    rp.glue_all(bench_ran="was not timed (`benchmark_reference_trials` = 0), "
-                          "so the values below are dashes")
+rp.glue_all(**rp.bench_values(bench, len(config.rankers)),
+            bench_ran="was timed" if bench is not None else "was not timed "
+            "(`benchmark_reference_trials` = 0), so the values below are dashes")
 
 # %% [markdown]
 # In this build the plain reference {glue:text}`bench_ran`.
@@ -337,14 +317,9 @@ else:
 #   solver, or how the matched draws relate to the primary ones.
 
 # %% tags=["remove-input"]
-write_json(out / "summary.json", {
-    "n_numbers": int(len(comparison)), "n_accuracies": int(len(acc)), "exact_accuracies": exact,
-    "table2_mean_diff": float(t2["diff"].mean()),
-    "claims": {r.id: bool(r.reproduced) for r in claims.itertuples()},
-    "fast_path_identical": None if bench is None else bool(bench["identical"]),
-    "files": sorted([p.name for p in files.values()] + ["comparison.csv", "claims.csv"]
-                    + (["alternative_corpora.csv"] if alt is not None else [])),
-})
+written = ["comparison.csv", "claims.csv"] + ([] if alt is None else ["alternative_corpora.csv"])
+write_json(out / "summary.json",
+           rp.reproduction_record(comparison, close, claims, bench, files, written))
 write_json(out / "timings.json", {"benchmark": bench})  # wall clock: not compared
 assert comparison["key"].is_unique
 assert bench is None or bench["identical"], "fast path and plain reference disagree"

@@ -42,10 +42,6 @@ corpus_path: str = ""  # CSV with task and text columns (empty: RLBench)
 output_dir: str = ""  # result folder (empty: _build/results/<chapter id>)
 
 # %% tags=["show-input"]
-import time
-
-import pandas as pd
-
 from robotask import plots
 from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
@@ -53,46 +49,25 @@ from robotask.retrieval import presentation as rp
 from robotask.retrieval import rankers as rk
 from robotask.retrieval import reproduction as rr
 from robotask.retrieval import statistics as st
-from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
-from robotask.words import paired_interval, verdict
-from robotask.words import join
+from robotask.retrieval.protocol import load_study_corpus, run_timed
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
 page = Page("06_sentence_embeddings")
 out = page.output_dir(output_dir)
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-lexical = [r for r in rankers if rk.RANKERS[r].in_paper]
-neural = [r for r in rankers if not rk.RANKERS[r].in_paper]
 assert {"minilm", "char"} <= set(rankers), "parameter 'rankers' must hold minilm and char"
+groups = {"lexical": [r for r in rankers if rk.RANKERS[r].in_paper],
+          "neural": [r for r in rankers if not rk.RANKERS[r].in_paper]}
 rk.use_disk_cache(vector_cache)
-t0 = time.perf_counter()
-rk.embed(corpus.texts)  # load the model and embed every description once
-t_load = time.perf_counter() - t0
-runs, seconds = {}, {}
-for name, group in (("lexical", lexical), ("neural", neural)):
-    t0 = time.perf_counter()
-    config = config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0,
-                                          rankers=group, save_all_predictions=True)
-    runs[name] = run_study(corpus, config, parts=("primary",))
-    seconds[name] = time.perf_counter() - t0
-result = runs["neural"]
-per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
-predictions = pd.concat([r.predictions for r in runs.values()], ignore_index=True)
-result.per_trial, result.predictions = per_trial, predictions
+t_load = rk.time_embedding(corpus.texts)  # load the model and embed every description once
+result, seconds = run_timed(corpus, groups, seed=seed, n_trials=n_trials)  # each group timed
+per_trial, predictions = result.per_trial, result.predictions
 
 # %% tags=["remove-input"]
-n_distinct = len(set(corpus.texts))
-rp.glue_values(
-    n_tasks=len(corpus.tasks), n_texts=len(corpus.texts), n_distinct=n_distinct, n_trials=n_trials,
-    seed=seed, t_load=t_load, t_neural=t_load + seconds["neural"], t_lexical=seconds["lexical"],
-    vectors=rp.cache_source(vector_cache, rk.n_encoded(), n_distinct),
-    neural_names=join([rp.label(r) for r in neural]),
-    cost_reading=rp.time_ratio(t_load + seconds["neural"], seconds["lexical"]),
-    left_out=join([rp.label(r) for r in ("minilm_char", "static")
-                   if r not in rankers]) or "nothing",
-    n_permutations_text=f"{n_permutations:,}",
-)
+rp.glue_values(**rp.embedding_run_values(
+    corpus, rankers, groups["neural"], t_load, seconds, vector_cache, rk.n_encoded(), n_trials,
+    seed, n_permutations))
 
 # %% [markdown]
 # **The run.** The corpus has {glue:text}`n_tasks` tasks and {glue:text}`n_texts` descriptions,
@@ -160,22 +135,13 @@ rp.glue_values(
 summary = st.summary_table(per_trial)
 pq = st.per_query_from_predictions(predictions)
 ci, _ = st.bootstrap_table(pq, list(summary["ranker"]), n_bootstrap, seed)
-summary = summary.merge(ci[["ranker", "lo", "hi"]], on="ranker")
-in_paper = ["yes" if rk.RANKERS[r].in_paper else "not in the paper" for r in summary["ranker"]]
-summary.insert(2, "in paper", in_paper)
-view = summary.assign(label=[rk.RANKERS[r].label for r in summary["ranker"]])
-page.show_table(
-    view[["label", "in paper", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi"]],
-    headers={"label": "Ranker", "in paper": "In the paper", "sd": "SD", "p5": "5th pct.",
-             "p95": "95th pct.", "lo": "95 % CI low", "hi": "95 % CI high"},
-    caption="Top-1 accuracy of the lexical and embedding rankers over the same galleries (%).",
-)
-acc = summary.set_index("ranker")["mean"]
+summary = rp.with_in_paper(summary, ci)
+page.show_table(rp.in_paper_view(summary), headers=rp.INTERVAL_HEADERS, caption="Top-1 accuracy "
+                "of the lexical and embedding rankers over the same galleries (%).")
 
 # %% tags=["remove-input"]
-rp.glue_values(acc_minilm=acc["minilm"], acc_char=acc["char"],
-               acc_fusion=rp.shown(acc.get("minilm_char", float("nan"))),
-               acc_static=rp.shown(acc.get("static", float("nan"))))
+accuracy = rp.embedding_accuracy_values(summary)
+rp.glue_values(**accuracy)
 
 # %% [markdown]
 # MiniLM reaches **{glue:text}`acc_minilm:.1f` %** mean top-1 accuracy against
@@ -196,27 +162,16 @@ rp.glue_values(acc_minilm=acc["minilm"], acc_char=acc["char"],
 # and the sign-flip permutation test on the differences, chapter 07).
 
 # %%
-pairs = [(a, b) for a, b in [("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")]
-         if a in acc.index and b in acc.index]
+pairs = st.pairs_among([("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")],
+                       summary["ranker"])
 comp = st.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
-show = comp.assign(pair=[f"{rk.RANKERS[a].label} − {rk.RANKERS[b].label}" for a, b in pairs])
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
-page.show_table(st.format_p(show[columns]), headers=rp.PAIRED_HEADERS,
-                  caption="Paired comparisons of the embedding ranker with the lexical ones (pp).")
+page.show_table(st.format_p(comp.assign(pair=rp.pair_labels(comp))[columns]),
+                headers=rp.PAIRED_HEADERS,
+                caption="Paired comparisons of the embedding ranker with the lexical ones (pp).")
 
 # %% tags=["remove-input"]
-mc = comp.set_index(["a", "b"]).loc[("minilm", "char")]
-rp.glue_values(
-    mc_wins=int(mc["wins"]), mc_ties=int(mc["ties"]), mc_losses=int(mc["losses"]),
-    mc_diff=rp.shown(mc["mean_diff"], True), mc_lo=rp.shown(mc["lo"], True),
-    mc_hi=rp.shown(mc["hi"], True), mc_verdict=verdict(mc["lo"], mc["hi"]),
-    p_floor=1 / (1 + n_permutations),
-)
-fused = comp.set_index(["a", "b"]).reindex([("minilm", "minilm_char")]).iloc[0]  # NaN if not run
-f_d, f_lo, f_hi = -fused["mean_diff"], -fused["hi"], -fused["lo"]  # the fusion minus MiniLM
-rp.glue_values(fusion_d=rp.shown(f_d, True), fusion_lo=rp.shown(f_lo, True),
-               fusion_hi=rp.shown(f_hi, True),
-               fusion_verdict=verdict(f_lo, f_hi) if f_lo == f_lo else "—")
+rp.glue_values(**rp.embedding_pair_values(comp, n_permutations))
 
 # %% [markdown]
 # Gallery by gallery, MiniLM is ahead of Char TF-IDF in **{glue:text}`mc_wins` galleries**, level in
@@ -249,15 +204,11 @@ rp.glue_values(fusion_d=rp.shown(f_d, True), fusion_lo=rp.shown(f_lo, True),
 # %%
 fig = rp.figure_means_with_intervals(summary)
 plots.save_figure(fig, out, "rankers_with_minilm")
-show_figure(
-    fig, "fig-minilm-intervals",
-    "Mean top-1 accuracy of every ranker (open dot) with its 95 % bootstrap interval (thick bar) "
-    "and the 5th–95th percentile over galleries (thin line); rankers not in the paper in the "
-    "second colour.",
-    f"Interval chart, one row per ranker; MiniLM's mean is {acc['minilm']:.1f} % and Char TF-IDF's "
-    f"{acc['char']:.1f} %.")
-row = summary.set_index("ranker").loc["char"]
-rp.glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
+show_figure(fig, "fig-minilm-intervals", "Mean top-1 accuracy of every ranker (open dot) with its "
+            "95 % bootstrap interval (thick bar) and the 5th–95th percentile over galleries (thin "
+            "line); rankers not in the paper in the second colour.",
+            f"Interval chart, one row per ranker; MiniLM's mean is {accuracy['acc_minilm']:.1f} % "
+            f"and Char TF-IDF's {accuracy['acc_char']:.1f} %.")
 
 # %% [markdown]
 # {numref}`fig-minilm-intervals` puts the two kinds of bar side by side. For Char TF-IDF the thin
@@ -276,21 +227,12 @@ rp.glue_values(band_ratio=(row["p95"] - row["p5"]) / (row["hi"] - row["lo"]))
 
 # %%
 both = rr.paired_predictions(result, "minilm", "char")
-no_overlap = both[both["shared"] == 0]
 helped = rr.help_examples(both, "minilm", "char", n_examples)
-page.show_table(helped, headers=rp.ranker_headers(helped.columns),
-                  caption=("Queries with no word in common with their task's description "
-                           "that an embedding gets right."))
+page.show_table(helped, headers=rp.ranker_headers(helped.columns), caption="Queries with no word "
+                "in common with their task's description that an embedding gets right.")
 
 # %% tags=["remove-input"]
-right = {r: no_overlap[f"correct_{r}"].mean() for r in ("minilm", "char")}  # fractions, 0 to 1
-by_gallery = 100 * no_overlap.groupby("trial")[["correct_minilm", "correct_char"]].mean()
-no_iv = paired_interval(by_gallery["correct_minilm"], by_gallery["correct_char"])
-rp.glue_values(
-    no_overlap_share=100 * len(no_overlap) / len(both), no_overlap_minilm=100 * right["minilm"],
-    no_overlap_char=100 * right["char"], no_overlap_d=rp.shown(no_iv.mean, True),
-    no_overlap_lo=rp.shown(no_iv.low, True), no_overlap_hi=rp.shown(no_iv.high, True),
-    no_overlap_verdict=verdict(no_iv.low, no_iv.high))
+rp.glue_values(**rp.no_overlap_values(both))
 
 # %% [markdown]
 # Queries sharing no content word with their task's gallery description make up
@@ -313,24 +255,15 @@ rp.glue_values(
 
 # %%
 confusions = rr.opposite_confusions(predictions, corpus.tasks)
-page.show_table(confusions.assign(ranker=[rk.RANKERS[r].label for r in confusions["ranker"]]),
-                  headers={"n_queries": "Queries per gallery (mean)",
-                           "to_opposite": "Sent to the opposite task (%)",
-                           "share_of_errors": "Share of errors (%)"},
-                  caption="How often each ranker sends a query to the opposite task.")
+page.show_table(confusions.assign(ranker=confusions["ranker"].map(rp.label)),
+                headers=rp.CONFUSION_HEADERS,
+                caption="How often each ranker sends a query to the opposite task.")
 page.show_table(rr.fail_examples(predictions, corpus.tasks, "minilm", n_examples),
-                  caption="Example queries the embedding ranker sends to the opposite task.")
+                caption="Example queries the embedding ranker sends to the opposite task.")
 
 # %% tags=["remove-input"]
-conf = confusions.set_index("ranker")
-pair = ["close the fridge", "pull the fridge door open"]
-opp_cos, para_cos = rk.score_minilm(["open the fridge"], pair)[:, 0]
-rp.glue_values(
-    opp_minilm=conf.loc["minilm", "to_opposite"], opp_char=conf.loc["char", "to_opposite"],
-    opp_share=conf.loc["minilm", "share_of_errors"], cos_opposite=float(opp_cos),
-    cos_paraphrase=float(para_cos),
-    cos_reading=rp.cosine_reading(float(opp_cos), float(para_cos)),
-)
+cosines = rk.score_minilm(["open the fridge"], ["close the fridge", "pull the fridge door open"])
+rp.glue_values(**rp.opposite_values(confusions, *cosines[:, 0]))
 
 # %% [markdown]
 # MiniLM sends **{glue:text}`opp_minilm:.1f` %** of these queries to the opposite task (Char
@@ -378,12 +311,9 @@ rp.glue_values(
 # %%
 write_csv(out / "per_trial.csv", per_trial)
 write_csv(out / "predictions.csv", predictions)
-write_json(out / "summary.json", {
-    "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
-    "summary": summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict("index"),
-    "paired": comp.to_dict(orient="records"), "opposite_confusions": confusions.to_dict("records"),
-    "files": ["per_trial.csv", "predictions.csv"],
-})
+write_json(out / "summary.json", rp.embedding_record(
+    summary, comp, confusions, n_trials=n_trials, seed=seed, n_bootstrap=n_bootstrap,
+    files=["per_trial.csv", "predictions.csv"]))
 assert set(per_trial["ranker"]) == set(rankers)
 assert per_trial["accuracy"].between(0, 100).all()
 assert summary["lo"].le(summary["mean"] + 1e-9).all()

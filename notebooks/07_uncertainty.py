@@ -36,17 +36,13 @@ corpus_path: str = ""  # CSV with task and text columns; empty: the RLBench corp
 output_dir: str = ""  # where result files go; empty means _build/results/07_uncertainty
 
 # %% tags=["show-input"]
-import numpy as np
-
 from robotask import plots
 from robotask.book import Page, show_figure
 from robotask.io import write_csv, write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval import statistics as st
 from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
-from robotask.retrieval.rankers import RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2
-from robotask.words import count
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
 
@@ -59,11 +55,8 @@ config = config_from_parameters(
 result = run_study(corpus, config, parts=("primary",))
 pq = st.per_query_from_predictions(result.predictions)
 acc = 100 * st.trial_accuracy(pq)[rankers]
-rp.glue_values(
-    n_rankers=len(rankers), n_trials=n_trials, seed=seed, n_tasks=pq["task"].nunique(),
-    n_queries=pq["query_id"].nunique(), n_scored=f"{len(pq) // len(rankers):,}",
-    n_bootstrap=f"{n_bootstrap:,}", n_permutations=f"{n_permutations:,}", alpha=alpha,
-)
+rp.glue_values(**rp.uncertainty_run_values(pq, rankers, n_trials, seed, n_bootstrap, n_permutations,
+                                           alpha))
 
 # %% [markdown]
 # **The run.** {glue:text}`n_rankers` rankers and {glue:text}`n_trials` galleries (seed
@@ -126,27 +119,13 @@ rp.glue_values(
 # %%
 spread = st.summary_table(result.per_trial)
 ci, reps = st.bootstrap_table(pq, rankers, n_bootstrap, seed)
-intervals = spread.merge(ci.drop(columns="mean"), on="ranker")
-for part in ("", "_queries", "_galleries"):
-    intervals[f"width{part}"] = intervals[f"hi{part}"] - intervals[f"lo{part}"]
-intervals["label"] = [RANKERS[r].display for r in intervals["ranker"]]
-headers = {"label": "Ranker", "sd": "SD", "p5": "5th pct.", "p95": "95th pct.", "lo": "95 % CI low",
-           "hi": "95 % CI high", "width": "CI width", "width_queries": "Width: queries only",
-           "width_galleries": "Width: galleries only"}
-columns = ["label", "mean", "sd", "p5", "p95", "min", "max", "lo", "hi", "width", "width_queries",
-           "width_galleries"]
-page.show_table(intervals[columns], headers=headers,
-                  caption=("Mean top-1 accuracy with bootstrap 95 % intervals, and the share from "
-                           "queries and galleries."))
+intervals = rp.with_widths(spread.merge(ci.drop(columns="mean"), on="ranker"))
+page.show_table(intervals[rp.WIDTH_COLUMNS], headers=rp.INTERVAL_HEADERS,
+                caption="Mean top-1 accuracy with bootstrap 95 % intervals, and the share from "
+                        "queries and galleries.")
 
 # %% tags=["remove-input"]
-focus_ranker = "char" if "char" in rankers else intervals["ranker"].iloc[0]
-focus = intervals.set_index("ranker").loc[focus_ranker]  # the row the next paragraph reads
-parts = ("lo", "hi", "width", "width_galleries", "width_queries", "p5", "p95")
-rp.glue_values(
-    **{f"focus_{key}": focus[key] for key in parts}, focus=rp.label(focus_ranker),
-    width_min=intervals["width"].min(), width_max=intervals["width"].max(),
-    focus_source=rp.dominant_source(focus["width_queries"], focus["width_galleries"]))
+rp.glue_values(**rp.focus_values(intervals))  # Char TF-IDF, the row the next paragraph reads
 
 # %% [markdown]
 # For {glue:text}`focus` the 95 % interval of the mean is
@@ -190,22 +169,14 @@ show_figure(
 # %%
 comp = st.paired_comparisons(pq, st.all_pairs(rankers), n_bootstrap, seed,
                                       n_permutations, replicates=reps["both"])
-comp["pair"] = [f"{RANKERS[a].label} − {RANKERS[b].label}" for a, b in zip(comp["a"], comp["b"])]
+comp["pair"] = rp.pair_labels(comp)
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
 page.show_table(st.format_p(comp[columns]), headers=rp.PAIRED_HEADERS,
-                  caption="Paired ranker differences with intervals and Holm-corrected P-values.")
+                caption="Paired ranker differences with intervals and Holm-corrected P-values.")
 
 # %% tags=["remove-input"]
-separated = (comp["p_perm_holm"] < alpha) & ((comp["lo"] > 0) | (comp["hi"] < 0))
-lo_hi = intervals.set_index("ranker")[["lo", "hi"]]
-overlap = np.array([max(lo_hi.loc[[a, b], "lo"]) <= min(lo_hi.loc[[a, b], "hi"])
-                    for a, b in zip(comp["a"], comp["b"])])
-n_sig, n_overlap_sig = int(separated.sum()), int((separated & overlap).sum())
-rp.glue_values(
-    n_pairs=len(comp), n_sig=n_sig, n_overlap_sig=n_overlap_sig,
-    p_floor=1 / (1 + n_permutations), holm_floor=len(comp) / (1 + n_permutations),
-)
+rp.glue_values(**rp.separation_values(comp, intervals, alpha, n_permutations))
 
 # %% [markdown]
 # Reading the table: each row is one pair A − B. *Mean difference* is the average over galleries of
@@ -250,27 +221,7 @@ page.show_table(
     caption="The paper's ranking claims, tested on paired differences.")
 
 # %% tags=["remove-input"]
-n_verdict = claims["verdict"].value_counts()
-for key in ("supported", "not resolved", "contradicted"):
-    name = key.replace(" ", "_")
-    rp.glue_values(**{f"n_{name}": int(n_verdict.get(key, 0)),
-                      f"claims_{name}": rp.claims_with(claims, key)})
-pp_ = PAIRED[("char", "bm25")]
-rp.glue_values(n_claims=len(claims), paper_wins=int(pp_["wins"]),
-               paper_ties=count(pp_["ties"], "tie"),
-               paper_galleries=int(pp_["wins"] + pp_["ties"] + pp_["losses"]))
-has_cb = "char > bm25" in set(claims["claim"])
-rp.glue_values(cb_ran="" if has_cb else (" (this run leaves out Char TF-IDF or BM25, "
-                                         "parameter `rankers`: dashes)"))
-nan_row = dict.fromkeys(("wins", "ties", "losses", "p_sign", "p_perm_holm", "lo", "hi"), np.nan)
-cb = claims.set_index("claim").loc["char > bm25"] if has_cb else nan_row
-rp.glue_values(
-    cb_wins=rp.shown(cb["wins"], digits=0), cb_ties=rp.shown(cb["ties"], digits=0),
-    cb_losses=rp.shown(cb["losses"], digits=0), cb_sign=rp.p_value(cb["p_sign"]),
-    cb_holm=rp.p_value(cb["p_perm_holm"]), cb_lo=rp.shown(cb["lo"], True),
-    cb_hi=rp.shown(cb["hi"], True),
-    cb_agreement=rp.criteria_agreement(cb["p_perm_holm"], cb["lo"], cb["hi"], alpha),
-)
+rp.glue_values(**rp.ordering_values(claims, PAIRED[("char", "bm25")], alpha))
 
 # %% [markdown]
 # Of the {glue:text}`n_claims` orderings, the verdict is *supported* for
@@ -297,9 +248,9 @@ rp.glue_values(
 # A comparison whose dots straddle zero depends on the draw.
 
 # %%
-key = [("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
-       ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"), ("minilm", "minilm_char")]
-key = [p for p in key if p[0] in rankers and p[1] in rankers]
+key = st.pairs_among([("char", "bm25"), ("char", "word"), ("char", "word_char"), ("bm25", "word"),
+                      ("word_char", "bm25"), ("bm25", "lsa"), ("minilm", "char"),
+                      ("minilm", "minilm_char")], rankers)
 fig = rp.figure_paired_differences(acc, key, seed)
 plots.save_figure(fig, out, "paired_differences")
 show_figure(
@@ -347,13 +298,9 @@ show_figure(
 write_csv(out / "intervals.csv", intervals)
 write_csv(out / "pairs.csv", comp)
 write_csv(out / "claims.csv", claims)
-write_json(out / "summary.json", {
-    "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
-    "n_permutations": n_permutations, "alpha": alpha,
-    "intervals": intervals.set_index("ranker").drop(columns="label").to_dict(orient="index"),
-    "claims": claims.to_dict(orient="records"),
-    "files": ["claims.csv", "intervals.csv", "pairs.csv"],
-})
+write_json(out / "summary.json", rp.uncertainty_record(
+    intervals, claims, n_trials=n_trials, seed=seed, n_bootstrap=n_bootstrap,
+    n_permutations=n_permutations, alpha=alpha, files=["claims.csv", "intervals.csv", "pairs.csv"]))
 assert (intervals["lo"] <= intervals["mean"] + 1e-9).all()
 assert (intervals["mean"] <= intervals["hi"] + 1e-9).all()
 assert comp["p_perm"].between(0, 1).all() and (comp["p_perm_holm"] >= comp["p_perm"] - 1e-12).all()

@@ -46,7 +46,7 @@ from robotask.io import write_csv, write_json
 from robotask.retrieval import perturbations as pt
 from robotask.retrieval import presentation as rp
 from robotask.retrieval.protocol import load_study_corpus
-from robotask.retrieval.rankers import RANKERS, check_rankers
+from robotask.retrieval.rankers import check_rankers
 from robotask.retrieval.statistics import format_p
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
@@ -60,11 +60,8 @@ per_query = pt.run_perturbations(
     corpus, rankers, perturbations, seed=seed, n_trials=n_trials, perturb_seed=perturb_seed,
     progress=False,
 )
-left_out = [p for p in pt.PERTURBATIONS if p not in perturbations]
-left_out += [rp.label(r) for r in ("char", "word", "bm25", "minilm") if r not in rankers]
-rp.glue_values(n_rankers=len(rankers), n_perturbations=len(perturbations), n_trials=n_trials,
-               seed=seed, n_queries=per_query["query_id"].nunique(), n_texts=len(corpus.texts),
-               n_tasks=len(corpus.tasks), left_out=", ".join(left_out) or "nothing")
+rp.glue_values(**rp.perturbation_run_values(corpus, per_query, rankers, perturbations,
+                                            pt.PERTURBATIONS, n_trials, seed))
 
 # %% [markdown]
 # **The run.** The data is the RLBench corpus of {doc}`01_extract_corpus`: {glue:text}`n_texts`
@@ -126,16 +123,10 @@ rp.glue_values(n_opposite_pairs=len(pairs), opposite_list=rp.pair_list(pairs))
 
 # %%
 table = pt.perturbation_table(per_query, n_bootstrap, seed, n_permutations)
-table["label"] = [RANKERS[r].label + ("" if RANKERS[r].in_paper else " *") for r in table["ranker"]]
-view = table.assign(perturbation=table["perturbation"].str.replace("_", " "))
-page.show_table(
-    format_p(view[["perturbation", "label", "n_per_trial", "original", "perturbed",
-                                "change", "lo", "hi", "wins", "ties", "losses", "p_perm"]]),
-    headers={"label": "Ranker", "n_per_trial": "Queries per gallery", "original": "Original (%)",
-             "perturbed": "Perturbed (%)", "change": "Change (pp)", "lo": "95 % CI low",
-             "hi": "95 % CI high", "p_perm": "P (permutation)"},
-    caption="Accuracy before and after each perturbation, paired over the same queries.",
-)
+table["label"] = rp.starred_labels(table["ranker"])  # * marks the rankers not in the paper
+page.show_table(format_p(rp.perturbation_view(table)), headers=rp.PERTURBATION_HEADERS,
+                caption="Accuracy before and after each perturbation, paired over the same "
+                        "queries.")
 
 # %% [markdown]
 # \* not in the paper. *Queries per gallery*: applicable queries; *original* / *perturbed*: mean
@@ -157,14 +148,7 @@ show_figure(
 )
 
 # %% tags=["remove-input"]
-values = {}
-for p in pt.PERTURBATIONS:
-    values.update(rp.perturbation_values(table, p))
-typo = table[table["perturbation"] == "spelling"].set_index("ranker")
-for r in ("char", "word", "bm25", "minilm"):
-    values |= {f"spelling_{r}{k}": rp.shown(typo[c].get(r, float("nan")), True)
-               for k, c in (("", "change"), ("_lo", "lo"), ("_hi", "hi"))}
-rp.glue_values(**values)
+rp.glue_values(**rp.perturbations_values(table, pt.PERTURBATIONS))
 
 # %% [markdown]
 # {numref}`fig-perturbation-changes` draws the same changes. Each perturbation below is read from
@@ -216,31 +200,13 @@ rp.glue_values(**values)
 # only the object stays on the source task.
 
 # %%
+no_opposite = near = None  # stay dashes when the swap did not run
 if "direction_swap" in perturbations:
-    ds = table[table["perturbation"] == "direction_swap"].set_index("ranker")
-    flip = ds[["label", "n_per_trial", "original", "perturbed", "stays_source"]].rename(columns={
-        "original": "source task, unperturbed (%)", "perturbed": "follows flip: opposite task (%)",
-        "stays_source": "stays on source task (%)"})
-    page.show_table(flip.reset_index(drop=True),
-                    caption="Direction swaps: does the ranker follow the flipped query "
-                            "to the opposite task?")
-    swap = {"follow": ds["perturbed"], "stays": ds["stays_source"],
-            "no_opp": pt.no_opposite_stay_rate(per_query)}
+    page.show_table(rp.flip_table(table), caption="Direction swaps: does the ranker follow the "
+                    "flipped query to the opposite task?")
+    no_opposite = pt.no_opposite_stay_rate(per_query)
     near = pt.swap_overlap(corpus, per_query)
-    rise = ds["change"]
-    rp.glue_values(follow_top=rp.label(ds["perturbed"].idxmax()),
-                   **{f"{k}_min": rp.shown(v.min()) for k, v in swap.items()},
-                   **{f"{k}_max": rp.shown(v.max()) for k, v in swap.items()},
-                   near_original=near["original"], near_swapped=near["swapped"],
-                   near_share=near["share_closer"],
-                   n_rise=rp.how_many(int((ds["lo"] > 0).sum()), len(rise), "ranker"),
-                   rise_ranker=rp.label(rise.idxmax()), rise_from=ds["original"][rise.idxmax()],
-                   rise_to=ds["perturbed"][rise.idxmax()])
-else:
-    rp.glue_values(**dict.fromkeys(["follow_top", "follow_min", "follow_max", "stays_min",
-                                    "stays_max", "no_opp_min", "no_opp_max", "n_rise",
-                                    "rise_ranker"], "—"))
-    rp.glue_missing("near_original", "near_swapped", "near_share", "rise_from", "rise_to")
+rp.glue_values(**rp.swap_values(table, no_opposite, near))
 
 # %% [markdown]
 # After the swap, the prediction follows the flipped meaning (names the opposite task) for
@@ -271,10 +237,7 @@ else:
 
 # %% tags=["remove-input"]
 if "direction_swap" in perturbations and "bm25" in rankers:
-    page.show_table(pt.swap_by_task(per_query, "bm25"), digits=1,
-                    headers={"task": "Source task", "opposite": "Opposite task",
-                             "queries": "Queries", "original": "Finds source, unperturbed (%)",
-                             "swapped": "Finds opposite, swapped (%)", "change": "Change (pp)"},
+    page.show_table(pt.swap_by_task(per_query, "bm25"), digits=1, headers=rp.SWAP_TASK_HEADERS,
                     caption="BM25 on direction swaps, by source task: where a swapped query is "
                             "easier to place.")
 
@@ -308,13 +271,10 @@ if "direction_swap" in perturbations and "bm25" in rankers:
 # %%
 write_csv(out / "perturbation_table.csv", table)
 write_csv(out / "perturbation_examples.csv", rules)
-write_json(out / "summary.json", {
-    "n_trials": n_trials, "seed": seed, "perturb_seed": perturb_seed,
-    "perturbations": perturbations,
-    "rankers": rankers, "opposite_pairs": [list(p) for p in pairs],
-    "table": table.drop(columns="label").to_dict(orient="records"),
-    "files": ["perturbation_examples.csv", "perturbation_table.csv"],
-})
+write_json(out / "summary.json", rp.perturbation_record(
+    table, pairs, n_trials=n_trials, seed=seed, perturb_seed=perturb_seed,
+    perturbations=perturbations, rankers=rankers,
+    files=["perturbation_examples.csv", "perturbation_table.csv"]))
 assert len(table) == len(rankers) * len(perturbations)
 assert table["original"].between(0, 100).all() and table["perturbed"].between(0, 100).all()
 assert (table["lo"] <= table["change"] + 1e-9).all()

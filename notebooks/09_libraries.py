@@ -46,7 +46,6 @@ output_dir: str = ""  # result folder (empty: _build/results/09_libraries)
 # %% tags=["remove-input"]
 import time
 
-import pandas as pd
 
 from robotask import plots
 from robotask.book import Page, show_figure, show_md
@@ -55,7 +54,7 @@ from robotask.retrieval import scaling as S
 from robotask.retrieval.presentation import glue_values, label
 from robotask.retrieval.protocol import load_study_corpus
 from robotask.retrieval.rankers import PAPER_SETTINGS, display
-from robotask.words import count, pp
+from robotask.words import count
 
 plots.use_style()
 page = Page("09_libraries")
@@ -98,8 +97,8 @@ glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinc
 # distinct texts (the table's column, summed) and take {glue:text}`seconds:.0f` s for
 # {glue:text}`n_rankers` rankers, every text tokenised and embedded once. MiniLM, the sentence
 # embedding of chapter 06, would also embed each distinct text once; chapter 06 measures what that
-# costs: its {glue:text}`chapters/06_sentence_embeddings.ipynb::n_distinct:d` distinct descriptions
-# take {glue:text}`chapters/06_sentence_embeddings.ipynb::t_load:.1f` s, loading the model included.
+# costs: its {glue:text}`06_sentence_embeddings.ipynb::n_distinct:d` distinct descriptions
+# take {glue:text}`06_sentence_embeddings.ipynb::t_load:.1f` s, loading the model included.
 # This chapter has about {glue:text}`minilm_factor:.0f` times as many texts, so MiniLM would add
 # roughly that many times chapter 06's embedding time to a book that must build in ten minutes on
 # two cores. The static-embedding ranker stands in for the embedding family: its vectors come from a
@@ -111,18 +110,9 @@ glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinc
 # shuffled wording of each task indexed and all its other wordings queried, primary scoring.
 
 # %% tags=["remove-input"]
-t2 = {k: v.set_index("ranker")["mean"] for k, v in res.table2.items()}
-table = pd.DataFrame({S.TITLES[k]: v for k, v in t2.items()})
-table.index = [display(r) for r in table.index]
-page.show_table(table.reset_index(names="Ranker"), digits=1,
+page.show_table(S.mean_table(res.table2), digits=1,
                 caption="Mean top-1 accuracy (%) over one-wording galleries (primary scoring).")
-chance = 100 / frames["robotwin"]["task"].nunique()
-obj, ph = float(t2["robotwin"]["char"]), float(t2["robotwin_placeholder"]["char"])
-glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
-            w_robotwin=res.wins["robotwin"][0], w_placeholder=res.wins["robotwin_placeholder"][0],
-            char_objects=obj, char_placeholder=ph, chance=chance,
-            lost=100 * (obj - ph) / (obj - chance),
-            object_share=S.share_phrase((obj - ph) / (obj - chance)))
+glue_values(**S.table2_readings(res.table2, res.wins, frames["robotwin"]["task"].nunique()))
 
 # %% [markdown]
 # Char TF-IDF answers more queries than BM25 in {glue:text}`w_robocasa` of the
@@ -151,10 +141,8 @@ glue_values(n_gal=res.wins["robocasa"][1], w_robocasa=res.wins["robocasa"][0],
 # %% tags=["remove-input"]
 claims, words = S.library_claims(res)
 page.show_table(claims, caption="The paper's claims on each new library (paper's rankers only).")
-glue_values(n_claims=len(words), matched_text=count(n_matched_trials, "matched gallery"),
-            **{f"held_{k}": f"{int((words[S.TITLES[k]] == 'holds').sum())} of {len(words)}"
-               for k in S.NEW},
-            **{f"open_{k}": f"{int((words[S.TITLES[k]] == 'not resolved').sum())}" for k in S.NEW})
+glue_values(matched_text=count(n_matched_trials, "matched gallery"),
+            **S.claim_readings(words, S.NEW))
 
 # %% [markdown]
 # Claims that hold, of {glue:text}`n_claims`: RoboCasa {glue:text}`held_robocasa`
@@ -178,12 +166,9 @@ glue_values(n_claims=len(words), matched_text=count(n_matched_trials, "matched g
 # paired differences over the same galleries.
 
 # %% tags=["remove-input"]
-glue_values(
-    min_tasks=min_budget_tasks,
-    budget_text=count(budget_trials, "gallery"),
-    lsa_dims=PAPER_SETTINGS.lsa_dims,
-    **S.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")),
-)
+glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "gallery"),
+            lsa_dims=PAPER_SETTINGS.lsa_dims,
+            **S.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")))
 if len(rankers) < 6 or len(res.budget) < 3:
     show_md("**Note.** This run leaves out some rankers or libraries (parameters `rankers`, "
             "`budget_libraries`): the readings below show a dash for what it did not run.")
@@ -199,12 +184,9 @@ show_figure(fig, "fig-wording-budget",
 # and where each ranker reaches nine tenths of its best accuracy, so the whole shape can be read.
 
 # %% tags=["remove-input"]
-bands = pd.concat([S.band_table(c, "k").assign(Library=S.TITLES[k]) for k, c in res.budget.items()])
-page.show_table(bands[["Library", *bands.columns[:-1]]].fillna("—"),
+page.show_table(S.budget_bands(res.budget),
                 caption="Top-1 accuracy (%) at each k: mean (5th–95th percentile) over galleries.")
-plateau = pd.DataFrame({S.TITLES[k]: S.plateau_k(c) for k, c in res.budget.items()})
-plateau.index = [display(r) for r in plateau.index]
-page.show_table(plateau.reset_index(names="Ranker"),
+page.show_table(S.plateau_table(res.budget),
                 caption="Smallest k at which each ranker reaches 90 % of its best mean accuracy.")
 
 # %% [markdown]
@@ -244,10 +226,8 @@ page.show_table(plateau.reset_index(names="Ranker"),
 # accuracy on them would drop.
 
 # %% tags=["remove-input"]
-su = res.seen_unseen.groupby(["ranker", "queries"])["accuracy"].mean().unstack("queries")
 glue_values(**S.seen_unseen_readings(res.seen_unseen))
-su.index = [display(r) for r in su.index]
-page.show_table(su.reset_index(names="Ranker"), digits=1,
+page.show_table(S.seen_unseen_table(res.seen_unseen), digits=1,
                 caption="Mean top-1 accuracy (%) on RoboTwin, one seen template per task indexed.")
 
 # %% [markdown]
@@ -271,13 +251,11 @@ page.show_table(su.reset_index(names="Ranker"), digits=1,
 glue_values(**S.size_readings(res.size), size_text=count(size_draws, "draw"))
 fig = S.size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
-show_figure(
-    fig,
-    "fig-library-size",
-    "Top-1 accuracy against the number of candidate tasks (log scale) in the pooled "
-    "library, mean and 5th–95th percentile band over draws, per ranker (* not in the paper).",
-    "Line chart: accuracy against the number of candidate tasks, for every ranker.",
-)
+show_figure(fig, "fig-library-size",
+            "Top-1 accuracy against the number of candidate tasks (log scale) in the pooled "
+            "library, mean and 5th–95th percentile band over draws, per ranker (* not in the "
+            "paper).",
+            "Line chart: accuracy against the number of candidate tasks, for every ranker.")
 page.show_table(S.band_table(res.size, "n"),
                 caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")
 page.show_table(S.slope_table(res.size), digits=2,
@@ -311,17 +289,8 @@ page.show_table(S.slope_table(res.size), digits=2,
 # the micro column equals Table 2; for RLBench-full and CALVIN {glue:text}`budget_text`.
 
 # %% tags=["remove-input"]
-mm = res.macro_micro.copy()
-sizes = frames["rlbench_full"].groupby("task").size()
-worst = mm.loc[mm["difference"].abs().idxmax()]
-glue_values(gap=float(worst["difference"]), gap_library=S.TITLES[worst["library"]],
-            gap_ranker=label(worst["ranker"]), mm_where=S.disagree_where(mm, S.TITLES),
-            rf_max=int(sizes.max()), rf_median=f"{sizes.median():g}")
-mm["interval"] = [
-    f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])
-]
-mm["library"], mm["ranker"] = mm["library"].map(S.TITLES), mm["ranker"].map(display)
-page.show_table(mm[["library", "ranker", "micro", "macro", "difference", "interval"]], digits=1,
+glue_values(**S.macro_micro_readings(res.macro_micro, frames["rlbench_full"]))
+page.show_table(S.macro_micro_table(res.macro_micro), digits=1,
                 caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "
                          "and its 95 % interval over galleries."))
 

@@ -65,8 +65,8 @@ page.show_table(library_overview, digits=1,
                 caption="The task libraries: tasks, descriptions and queries per gallery.")
 keys = list(L.LIBRARIES)  # every library the chapter can run; those left out read "—"
 P.glue_values(seed=seed, n_trials=n_trials, n_rankers=len(config.rankers), svd_max=LSA_SVD_MAX_SIDE,
-            lsa_dims=config.params["lsa_dims"],
-            n_matched_trials_text=count(n_matched_trials, "matched trial"))
+              lsa_dims=config.params["lsa_dims"],
+              n_matched_trials_text=count(n_matched_trials, "matched trial"))
 if set(keys) - set(runs):
     show_md(f"**Note.** This run leaves out {', '.join(sorted(set(keys) - set(runs)))} "
             "(parameter `libraries`): the readings below show a dash for them.")
@@ -118,14 +118,11 @@ page.show_table(L.table2(runs), caption="Top-1 accuracy of each ranker on each l
 summary = L.long_summary(runs)
 fig = P.figure_transfer_spread(summary)
 plots.save_figure(fig, out, "transfer_spread")
-show_figure(
-    fig,
-    "fig-transfer-spread",
-    "Mean top-1 accuracy (dots) and 5th–95th percentile band over galleries (lines) of each "
-    "ranker on each library.",
-    "Dot-and-line chart: for each library, every ranker's mean top-1 accuracy with its band "
-    "over galleries.",
-)
+show_figure(fig, "fig-transfer-spread",
+            "Mean top-1 accuracy (dots) and 5th–95th percentile band over galleries (lines) of "
+            "each ranker on each library.",
+            "Dot-and-line chart: for each library, every ranker's mean top-1 accuracy with its "
+            "band over galleries.")
 leaders = L.leader_table(runs)
 page.show_table(leaders, digits=1, caption=("The paper's ranker with the highest mean on each "
                                             "library, against the runner-up, paired by gallery."))
@@ -152,13 +149,7 @@ P.glue_values(**P.by_library("best", dict(zip(runs, leaders["Verdict"])), keys))
 # %% tags=["remove-input"]
 paired_diffs = L.paired(runs)
 page.show_table(paired_diffs, digits=1, caption="Paired ranker differences on each library (pp).")
-cb = paired_diffs[paired_diffs["Comparison"].str.startswith("Char TF-IDF − BM25")]
-key_of = {t: k for k, t in titles.items()}
-P.glue_values(
-    **P.by_library(
-        "cb", {key_of[r["Library"]]: P.char_lead(r) for r in cb.to_dict("records")}, keys
-    )
-)
+P.glue_values(**P.char_leads(paired_diffs, titles, keys))
 
 # %% [markdown]
 # Char TF-IDF against BM25, paired by gallery: on RLBench-62 {glue:text}`cb_rlbench62` galleries;
@@ -180,9 +171,7 @@ P.glue_values(
 bands = L.sensitivity(runs)
 page.show_table(bands, digits=1,
                 caption="How much accuracy moves with the choice of indexed text, per library.")
-P.glue_values(
-    **P.by_library("band", {k: P.widest(bands.set_index("Ranker")[titles[k]]) for k in runs}, keys)
-)
+P.glue_values(**P.widest_bands(bands, titles, keys))
 
 # %% [markdown]
 # The widest band on each library: RLBench-62 {glue:text}`band_rlbench62`; RLBench-full at task
@@ -202,16 +191,15 @@ page.show_table(L.gains(runs), caption=("Matched study on each library: change f
                                         "descriptions (pp)."))
 fig = P.figure_transfer_gains(L.matched(runs), titles)
 plots.save_figure(fig, out, "transfer_gains")
-show_figure(
-    fig,
-    "fig-transfer-gains",
-    "Matched one- versus two-description galleries: change in top-1 accuracy (pp) when a "
-    "second description of each label is indexed, on the same queries, per ranker and library.",
-    "Horizontal grouped bars: for each ranker, one bar per library giving the change in "
-    "accuracy from one to two indexed descriptions on identical queries; right of zero is a gain.",
-)
+show_figure(fig, "fig-transfer-gains",
+            "Matched one- versus two-description galleries: change in top-1 accuracy (pp) when a "
+            "second description of each label is indexed, on the same queries, per ranker and "
+            "library.",
+            "Horizontal grouped bars: for each ranker, one bar per library giving the change in "
+            "accuracy from one to two indexed descriptions on identical queries; right of zero is "
+            "a gain.")
 P.glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}"
-                                       for k, r in runs.items()}, keys))
+                                         for k, r in runs.items()}, keys))
 
 # %% [markdown]
 # {numref}`fig-transfer-gains` draws the gains. Labels with at least three texts, those of the
@@ -236,16 +224,8 @@ P.glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.libra
 
 # %% tags=["remove-input"]
 claim_table, verdicts = L.claims(runs)
-held = verdicts == "holds"
 page.show_table(claim_table, caption="The paper's claims, decided on each library.")
-P.glue_values(
-    n_claims=len(held),
-    all_hold=P.where_all_hold(held),
-    **P.by_library("held", {k: f"{int(held[titles[k]].sum())} of {len(held)}" for k in runs}, keys),
-    **P.by_library(
-        "open", {k: f"{int((verdicts[titles[k]] == 'not resolved').sum())}" for k in runs}, keys
-    ),
-)
+P.glue_values(**P.claim_values(verdicts, titles, keys))
 
 # %% [markdown]
 # Claims that hold, of the paper's {glue:text}`n_claims`: RLBench-62 {glue:text}`held_rlbench62`
@@ -269,28 +249,7 @@ P.glue_values(
 near = library_overview.set_index("Library")["One word from another label (%)"]
 P.glue_values(**P.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
 var = runs.get("rlbench_variation")
-if var is None:
-    P.glue_values(
-        **dict.fromkeys(
-            [
-                "var_excluded",
-                "var_task_right",
-                "var_reading",
-                "lsa_small",
-                "lsa_mid",
-                "lsa_large",
-                "word_var",
-                "lsa_task",
-                "lsa_mid_dims",
-                "lsa_large_dims",
-                "n_var_labels",
-            ],
-            "—",
-        )
-    )
-else:
-    numbers = L.variation_numbers(var, config)
-    P.glue_values(**numbers, var_reading=P.task_right_reading(numbers["var_task_right"]))
+P.glue_values(**P.variation_values(None if var is None else L.variation_numbers(var, config)))
 
 # %% [markdown]
 # At variation level {glue:text}`near_rlbench_variation` % of the texts have a one-word neighbour
@@ -321,11 +280,8 @@ else:
 # other words), or *another task*. Shares are of all wrong answers of the ranker on that library.
 
 # %% tags=["remove-input"]
-page.show_table(
-    L.error_shares(runs),
-    digits=1,
-    caption="What kind of wrong answer each ranker gives, per library (% of its errors).",
-)
+page.show_table(L.error_shares(runs), digits=1, caption="What kind of wrong answer each ranker "
+                "gives, per library (% of its errors).")
 one_word = L.near_shares(L.error_shares(runs, ("char",)))
 P.glue_values(**P.by_library(
     "confused", {k: f"{one_word[t]:.1f}" for k, t in titles.items() if t in one_word.index}, keys))
@@ -380,26 +336,17 @@ for key, run in runs.items():
 #   {glue:text}`lsa_dims` components meeting {glue:text}`n_var_labels` labels.
 
 # %% tags=["remove-input"]
-page.show_table(
-    verdicts.reset_index(names="Claim"), caption="The paper's claims: verdict per library."
-)
-write_json(
-    out / "summary.json",
-    {
-        "seed": seed,
-        "n_trials": n_trials,
-        "n_matched_trials": n_matched_trials,
-        "rankers": list(config.rankers),
-        "libraries": library_overview.to_dict(orient="records"),
-        "table2": summary.drop(columns="label").to_dict(orient="records"),
-        "paired": paired_diffs.to_dict(orient="records"),
-        "leaders": leaders.to_dict(orient="records"),
-        "claims": {t: {c: bool(held.loc[c, t]) for c in held.index} for t in held.columns},
-        "verdicts": verdicts.to_dict(),
-        "examples_verified": verified,
-        "files": sorted(p.name for p in files),
-    },
-)
+page.show_table(verdicts.reset_index(names="Claim"),
+                caption="The paper's claims: verdict per library.")
+held = verdicts == "holds"
+write_json(out / "summary.json", {
+    "seed": seed, "n_trials": n_trials, "n_matched_trials": n_matched_trials,
+    "rankers": list(config.rankers), "libraries": library_overview.to_dict(orient="records"),
+    "table2": summary.drop(columns="label").to_dict(orient="records"),
+    "paired": paired_diffs.to_dict(orient="records"), "leaders": leaders.to_dict(orient="records"),
+    "claims": {t: {c: bool(held.loc[c, t]) for c in held.index} for t in held.columns},
+    "verdicts": verdicts.to_dict(), "examples_verified": verified,
+    "files": sorted(p.name for p in files)})
 primary = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
 assert len(primary) == n_trials * len(config.rankers) * len(runs)
 assert primary["accuracy"].between(0, 100).all() and all(verified.values()), verified

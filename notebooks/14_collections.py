@@ -51,7 +51,6 @@ output_dir: str = ""  # where result files go; empty: _build/results/14_collecti
 
 # %% tags=["remove-input"]
 import warnings
-from dataclasses import replace
 
 import matplotlib.pyplot as plt
 from myst_nb import glue
@@ -61,48 +60,21 @@ from robotask.book import Page, show_figure, show_md, wait_until_alone
 from robotask.episode import unseen
 from robotask.episode.features import extract_collection
 from robotask.episode.files import load_collection
-from robotask.episode.models import MLPConfig
 from robotask.episode.suite import SuiteConfig
-from robotask.episode.tasks import TEST_FRACTION
 from robotask.io import write_csv, write_json
 
 plots.use_style()
-warnings.filterwarnings(
-    "ignore", message="Port .* is already in use"
-)  # another Dask dashboard on this machine
+warnings.filterwarnings("ignore", message="Port .* is already in use")  # another Dask dashboard
 page = Page("14_collections")
 out = page.output_dir(output_dir)
-suite_cfg = SuiteConfig()
-cfg = SuiteConfig(
-    softmax_epochs=softmax_epochs, mlp=replace(MLPConfig(), epochs=mlp_epochs), save_models=False
-)
+suite_cfg, cfg = SuiteConfig(), unseen.chapter_config(softmax_epochs, mlp_epochs)
 synthetic = not collection_dir
 coll = (unseen.study_collection(n_episodes, frames, resolution, seed) if synthetic
         else load_collection(paths.resolve(collection_dir)))
-usable_shifts = [s for s in shifts if s in coll.episodes.columns and coll.episodes[s].nunique() > 1]
+usable_shifts = unseen.usable_shifts(coll.episodes, shifts)
 test_size = curve_test or len(coll.ids) // folds
 mlp_proto = mlp_protocols[0] if mlp_protocols else ""
-notes = [
-    n
-    for n, bad in (
-        (
-            "the sentences on the synthetic variation describe the synthetic collection, and "
-            "this run reads real episodes (parameter `collection_dir`)",
-            not synthetic,
-        ),
-        (
-            "one protocol only ran (parameter `cv_protocols`): the other's counts are zero",
-            set(cv_protocols) != {"original", "improved"},
-        ),
-        (
-            "not every shift ran (parameter `shifts`, or the manifest lacks the column): "
-            "the missing one hurts no task by construction",
-            len(usable_shifts) < 2,
-        ),
-    )
-    if bad
-]
-if notes:
+if notes := unseen.run_notes(synthetic=synthetic, protocols=cv_protocols, shifts=usable_shifts):
     show_md("**Note.** " + "; ".join(notes) + ".")
 
 # %% [markdown]
@@ -175,32 +147,14 @@ page.show_table(unseen.subject_scene_table(coll.episodes),
 features_dir = out / "features"
 run = extract_collection(coll, features_dir, progress=False)
 sets = unseen.load_window_sets(coll, features_dir)
-check_cv = (
-    unseen.cv_settings(
-        coll.episodes.head(check_episodes), folds, [mlp_proto or shift_protocol], mlp_protocols
-    )
-    if check_episodes
-    else []
-)
-check = (
-    unseen.epoch_effect(
-        *(
-            unseen.run_settings(
-                {e: sets[e] for e in coll.ids[:check_episodes]}, check_cv, c, jobs=processes
-            )
-            for c in (cfg, suite_cfg)
-        )
-    )
-    if check_cv
-    else None
-)
+check = unseen.epoch_check(coll, sets, episodes=check_episodes, folds=folds,
+                           protocol=mlp_proto or shift_protocol, mlp_protocols=mlp_protocols,
+                           cut=cfg, full=suite_cfg, jobs=processes)
 if check is not None:
     _ = write_csv(out / "epochs.csv", check)
-    page.show_table(
-        unseen.epoch_table(check),
-        caption="The suite's epochs against the chapter's on a subset of "
-        "the collection, per task and head: means over its folds and the paired difference.",
-    )
+    page.show_table(unseen.epoch_table(check), caption="The suite's epochs against the chapter's "
+                    "on a subset of the collection, per task and head: means over its folds and "
+                    "the paired difference.")
 
 # %% [markdown]
 # ## Unseen episodes, under both protocols
@@ -213,26 +167,19 @@ if check is not None:
 
 # %% tags=["remove-input"]
 cv = unseen.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
-settings = (
-    cv
-    + unseen.chronological_settings(cv)
-    + unseen.shift_settings(
-        coll.episodes, usable_shifts, shift_protocol, seed, shift_draws, shift_train
-    )
-    + unseen.curve_settings(coll.episodes, test_size, curve_draws, shift_protocol, seed)
-)
+settings = unseen.study_settings(coll.episodes, cv, shifts=usable_shifts, protocol=shift_protocol,
+                                 seed=seed, shift_draws=shift_draws, shift_train=shift_train,
+                                 test_size=test_size, curve_draws=curve_draws)
 results = unseen.run_settings(sets, settings, cfg, jobs=processes)
 summary = unseen.fold_summary(results)
 _ = write_csv(out / "folds.csv", results)
 _ = write_csv(out / "fold_summary.csv", summary)
 
 # %%
-page.show_table(
-    unseen.protocol_table(summary),
-    long_reason="twelve tasks, each under two protocols",
-    caption="Minimal head and trivial baseline on unseen episodes (mean ± sd over the folds) "
-    "and head − baseline paired over the folds, under each protocol.",
-)
+page.show_table(unseen.protocol_table(summary),
+                long_reason="twelve tasks, each under two protocols",
+                caption="Minimal head and trivial baseline on unseen episodes (mean ± sd over the "
+                "folds) and head − baseline paired over the folds, under each protocol.")
 
 # %% [markdown]
 # The table above is the central result. A task *transfers* here when the minimal head beats the trivial
@@ -252,11 +199,9 @@ page.show_table(
 # can only add up weighted features of the two windows, a hidden layer can combine them.
 
 # %%
-page.show_table(
-    unseen.mlp_table(summary, mlp_proto),
-    caption="Minimal head, MLP and baseline on unseen episodes (mean ± sd over the folds) and "
-    "MLP − baseline paired over the folds.",
-)
+page.show_table(unseen.mlp_table(summary, mlp_proto), caption="Minimal head, MLP and baseline on "
+                "unseen episodes (mean ± sd over the folds) and MLP − baseline paired over the "
+                "folds.")
 
 # %% [markdown]
 # ## Unseen episodes against the chronological split
@@ -285,24 +230,15 @@ page.show_table(
 
 # %%
 drops = {p: unseen.chronological_drop(results, p) for p in cv_protocols}
-page.show_table(
-    unseen.chronological_table(drops),
-    long_reason="twelve tasks, two protocols",
-    caption="Minimal head: the chronological split of each fold's episodes against the same fold "
-    "unseen (means over folds), and the drop paired over folds (positive: worse unseen).",
-)
+page.show_table(unseen.chronological_table(drops), long_reason="twelve tasks, two protocols",
+                caption="Minimal head: the chronological split of each fold's episodes against the "
+                "same fold unseen (means over folds), and the drop paired over folds (positive: "
+                "worse unseen).")
 
 # %% tags=["remove-input"]
 d_main = drops.get(shift_protocol, next(iter(drops.values())))
 base_main = unseen.chronological_drop(results, shift_protocol, "baseline")
-chrono0, cv0 = (
-    next(
-        (s for s in settings if s.study == "chronological" and s.protocol == shift_protocol), None
-    ),
-    next((s for s in cv if s.protocol == shift_protocol), None),
-)
-shares = {f"sync_yes_{k}": 100 * unseen.positive_share("misalignment_detection", sets, s, cfg)
-          for k, s in (("chrono", chrono0), ("unseen", cv0)) if s is not None}
+shares = unseen.aligned_shares(sets, settings, shift_protocol, cfg)
 
 # %% [markdown]
 # ## Which shift hurts which task
@@ -322,12 +258,10 @@ shares = {f"sync_yes_{k}": 100 * unseen.positive_share("misalignment_detection",
 shift_results = unseen.shift_table(results)
 _ = write_csv(out / "shifts.csv", shift_results)
 if len(shift_results):
-    page.show_table(
-        unseen.shift_display(shift_results),
-        long_reason="twelve tasks, two shifts",
-        caption="Minimal head with one subject or one scene held out against random folds of "
-        "the same sizes (means over groups), and the drop paired over the groups.",
-    )
+    page.show_table(unseen.shift_display(shift_results), long_reason="twelve tasks, two shifts",
+                    caption="Minimal head with one subject or one scene held out against random "
+                    "folds of the same sizes (means over groups), and the drop paired over the "
+                    "groups.")
 
 # %% [markdown]
 # ## How many training episodes each task needs
@@ -345,24 +279,18 @@ if len(shift_results):
 # more episodes help the head, not that they will bring it level.
 
 # %%
-curve = unseen.curve_summary(results)
-steps = unseen.curve_steps(results)
+curve, steps = unseen.curve_summary(results), unseen.curve_steps(results)
 _ = write_csv(out / "learning_curve.csv", curve)
 fig = unseen.figure_learning_curves(curve)
-show_figure(
-    fig,
-    "fig-collection-learning-curves",
-    "Minimal head (mean and range over the draws) and baseline (dashed) on unseen episodes, per "
-    "task, as training episodes double.",
-    "Twelve line plots, one per task, of the primary metric against the number of training "
-    "episodes on a log scale, each with a shaded band.",
-)
+show_figure(fig, "fig-collection-learning-curves",
+            "Minimal head (mean and range over the draws) and baseline (dashed) on unseen "
+            "episodes, per task, as training episodes double.",
+            "Twelve line plots, one per task, of the primary metric against the number of training "
+            "episodes on a log scale, each with a shaded band.")
 plt.close(fig)
-page.show_table(
-    unseen.curve_table(curve, steps),
-    caption="The learning curves: mean (lowest–highest draw) at the smallest and largest training "
-    "sets, and changes paired over the draws.",
-)
+page.show_table(unseen.curve_table(curve, steps), caption="The learning curves: mean "
+                "(lowest–highest draw) at the smallest and largest training sets, and changes "
+                "paired over the draws.")
 
 # %% [markdown]
 # ## The label-coverage ceiling, per fold
@@ -370,7 +298,9 @@ page.show_table(
 # A classifier cannot name a label it never saw in training. The table below gives, per fold, the share of test
 # windows whose action or subtask label occurs in the training episodes: the ceiling of the label tasks'
 # accuracy on that fold. It lies between {glue:text}`cov_min:.1f` % and {glue:text}`cov_max:.1f` % for actions
-# across the folds, {glue:text}`ceiling_phrase`.
+# across the folds, {glue:text}`ceiling_phrase`. For subtasks it lies between {glue:text}`sub_min:.1f` % and
+# {glue:text}`sub_max:.1f` %. The ceiling comes from the split, not from the heads: each synthetic episode
+# performs a subset of the procedure, so a fold can test steps that no training episode shows.
 
 # %%
 coverage = unseen.fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
@@ -383,7 +313,9 @@ page.show_table(unseen.coverage_table(coverage), digits=1,
 #
 # A task whose label has a single class in the training episodes of a setting, or whose samples a setting
 # cannot build, is not scored there; the table below names each with its reason and the number of settings
-# affected ({glue:text}`n_not_run` rows).
+# affected ({glue:text}`n_not_run` rows). Such a task has no value in those settings, neither for the heads
+# nor for the baseline, and every paired interval above leaves them out: its interval rests on the folds,
+# groups or draws where it ran, so a task named here is judged on fewer pairs, not scored as a failure.
 
 # %%
 not_run = unseen.not_run_table(results)
@@ -402,18 +334,12 @@ page.show_table(not_run, headers=unseen.NOT_RUN_HEADERS,
 # %%
 wait_until_alone()
 scaling = unseen.measure_scaling(coll.subset(coll.ids[:timing_episodes]), worker_counts)
-page.show_table(
-    scaling,
-    digits=2,
-    headers=unseen.SCALING_HEADERS,
-    caption="Feature extraction from a cold cache with each number of Dask workers (wall clock; in "
-    "the book nothing else runs meanwhile).",
-)
+page.show_table(scaling, digits=2, headers=unseen.SCALING_HEADERS,
+                caption="Feature extraction from a cold cache with each number of Dask workers "
+                "(wall clock; in the book nothing else runs meanwhile).")
 if len(set(worker_counts) & {1, 2}) < 2:
-    show_md(
-        "**Note.** This run did not time both one and two workers (parameter `worker_counts`), "
-        "so the speed-up below is not measured."
-    )
+    show_md("**Note.** This run did not time both one and two workers (parameter `worker_counts`), "
+            "so the speed-up below is not measured.")
 
 # %% [markdown]
 # The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
@@ -455,13 +381,9 @@ if len(set(worker_counts) & {1, 2}) < 2:
 #   the primal solve, whose size is the feature dimension squared, not the number of windows squared.
 
 # %% tags=["remove-input"]
-bytes_ep = unseen.feature_bytes(features_dir, list(sets))
-windows_ep = sum(len(ws.X) for ws in sets.values()) / len(sets)
-dim = int(next(iter(sets.values())).X.shape[1])
+bytes_ep, windows_ep, dim = unseen.feature_sizes(features_dir, sets)
 proj = unseen.project_full_dataset(scaling, frames, bytes_ep, windows_ep, dim)
-_ = write_json(
-    out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj}
-)  # wall clock
+_ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})
 
 # %% [markdown]
 # ## These are synthetic episodes
@@ -488,43 +410,24 @@ _ = write_json(
 
 # %%
 transfer = unseen.transfer_table(summary, shift_protocol)
-page.show_table(
-    unseen.answer_table(transfer, d_main, shift_results, curve),
-    caption="The unseen-episode answer per task, minimal head: each word from its paired "
-    "interval (over folds, groups or draws).",
-)
+page.show_table(unseen.answer_table(transfer, d_main, shift_results, curve),
+                caption="The unseen-episode answer per task, minimal head: each word from its "
+                "paired interval (over folds, groups or draws).")
 
 # %% tags=["remove-input"]
-values = (
-    unseen.collection_facts(coll, frames, resolution, folds, test_size)
-    | unseen.results_facts(summary, d_main, shift_results, curve, steps, shift_protocol, mlp_proto)
-    | unseen.sync_facts(d_main, base_main, shares)
-    | unseen.cost_facts(coverage, scaling, proj, bytes_ep, dim)
-    | {
-        "test_pct": 100 * TEST_FRACTION,
-        "processes": processes,
-        "shift_protocol": shift_protocol,
-        "shift_draws": shift_draws,
-        "n_not_run": len(not_run),
-        "shift_n_train": min(
-            (s.labels["n_train"] for s in settings if s.study == "group"), default=0
-        ),
-    }
-    | unseen.head_facts(
-        softmax_epochs,
-        mlp_epochs,
-        suite_cfg.softmax_epochs,
-        suite_cfg.mlp.epochs,
-        check,
-        check_episodes,
-    )
-)
+values = (unseen.collection_facts(coll, frames, resolution, folds, test_size)
+          | unseen.results_facts(summary, d_main, shift_results, curve, steps, shift_protocol,
+                                 mlp_proto)
+          | unseen.sync_facts(d_main, base_main, shares)
+          | unseen.cost_facts(coverage, scaling, proj, bytes_ep, dim)
+          | unseen.design_facts(settings, processes=processes, protocol=shift_protocol,
+                                shift_draws=shift_draws, n_not_run=len(not_run))
+          | unseen.head_facts(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs,
+                              suite_cfg.mlp.epochs, check, check_episodes))
 for key, value in values.items():
     glue(key, value, display=False)
 answer = unseen.headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,
                          len(sets), folds, synthetic)
-size = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
-        "suite_mlp", "draws")
-_ = write_json(out / "summary.json", answer | {f"unseen_{k}": values[k] for k in size if k in values})
+_ = write_json(out / "summary.json", answer | unseen.summary_sizes(values))
 assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
 assert run.ok and len(sets) == len(coll.ids)

@@ -75,7 +75,7 @@ for name, value in catalogue.outcome_values(table).items():
 #   match its checksum is rebuilt, never used; a read-only or full cache folder costs no result.
 # - **Damaged data is named, and what can be saved is saved.** A collection folder with unusable
 #   episodes (a truncated annotation, a symlink loop, a folder name that is not UTF-8) lists each with
-#   its reason and runs on the rest; NaN or infinite sensor values and short videos go on with one
+#   its reason and runs on the rest; not-a-number or infinite sensor values and short videos go on with one
 #   warning that says what was replaced.
 #
 # ## The summary

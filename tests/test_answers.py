@@ -26,10 +26,11 @@ def test_transfer_verdict_names_the_libraries_by_the_exact_share_interval():
     # 79 of 80: the share's interval (93–100 %) lies above 90 %; 9 of 80 and 10 of 20 lie below
     assert table["verdict"].tolist() == ["holds", "does not hold", "does not hold"]
     assert answers.transfer_verdict(table) == {"transfer_holds": "RLBench-62", "transfer_fails": "CALVIN and RoboCasa",
-                                               "transfer_open": "none", "nearly_all_pct": "90"}
+                                               "transfer_open": "none", "transfer_open_sentence": "",
+                                               "nearly_all_pct": "90"}
     # 19 of 20: the interval (75–100 %) includes 90 %, so nothing is decided
     open_ = answers.char_vs_bm25({"paired": []}, {"char_beats_bm25_robocasa": 19, "galleries_robocasa": 20})
-    assert answers.transfer_verdict(open_)["transfer_open"] == "RoboCasa"
+    assert answers.transfer_verdict(open_)["transfer_open_sentence"] == "It is not resolved on RoboCasa."
 
 
 def test_gains_offset_and_phrases():

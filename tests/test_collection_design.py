@@ -257,3 +257,98 @@ def test_epoch_effect_pairs_the_suites_epochs_with_the_chapters_over_folds():
     assert e["diff"].iloc[0] == pytest.approx(0.0975) and e["verdict"].iloc[0] == "better"
     same = tables.epoch_effect(cut, cut)
     assert same["diff"].iloc[0] == 0 and same["verdict"].iloc[0] == "not resolved"
+
+
+def test_study_settings_are_the_folds_their_chronological_splits_the_shifts_then_the_curves():
+    cv = design.cv_settings(EPISODES, 5, ["original", "improved"], ["improved"])
+    got = design.study_settings(EPISODES, cv, shifts=["subject", "scene"], protocol="improved", seed=3,
+                                shift_draws=2, shift_train=4, test_size=2, curve_draws=3)
+    want = (cv + design.chronological_settings(cv)
+            + design.shift_settings(EPISODES, ["subject", "scene"], "improved", 3, 2, 4)
+            + design.curve_settings(EPISODES, 2, 3, "improved", 3))
+    assert got == want
+
+
+def test_usable_shifts_and_the_chapters_config():
+    eps = EPISODES.assign(camera="C0")
+    assert design.usable_shifts(eps, ["scene", "camera", "lighting", "subject"]) == ["scene", "subject"]
+    cfg = design.chapter_config(10, 2)
+    assert (cfg.softmax_epochs, cfg.mlp.epochs, cfg.save_models) == (10, 2, False)
+
+
+def test_aligned_shares_read_the_first_chronological_split_and_fold_of_the_protocol(monkeypatch):
+    cv = design.cv_settings(EPISODES, 5, ["original", "improved"], [])
+    settings = cv + design.chronological_settings(cv)
+    seen = []
+    monkeypatch.setattr(design, "positive_share", lambda task, sets, s, cfg: seen.append(s) or 0.25)
+    shares = design.aligned_shares({}, settings, "improved", cfg=None)
+    assert shares == {"sync_yes_chrono": 25.0, "sync_yes_unseen": 25.0}
+    assert [(s.study, s.protocol, s.labels["fold"]) for s in seen] == [("chronological", "improved", 0),
+                                                                       ("cv", "improved", 0)]
+    assert design.aligned_shares({}, cv, "improved", cfg=None) == {"sync_yes_unseen": 25.0}
+
+
+def test_epoch_check_runs_the_chapters_epochs_then_the_suites_on_the_first_episodes(monkeypatch):
+    from robotask.episode.files.manifest import Collection
+
+    coll = Collection(root=None, episodes=EPISODES, problems=pd.DataFrame())
+    cut = pd.concat([_folds("timeline_action", True, "cv", "minimal", [0.40, 0.42, 0.41])])
+    calls = []
+
+    def fake_run(sets, settings, cfg, jobs=1):
+        calls.append((sorted(sets), cfg, {e for s in settings for e in s.split.test}))
+        return cut if cfg == "cut" else cut.assign(value=[0.5, 0.52, 0.5])
+
+    monkeypatch.setattr(tables, "run_settings", fake_run)
+    sets = {e: e for e in EPISODES["episode_id"]}
+    e = tables.epoch_check(coll, sets, episodes=6, folds=3, protocol="improved", mlp_protocols=[], cut="cut",
+                           full="full")
+    assert [c[1] for c in calls] == ["cut", "full"]
+    first = [f"ep{i}" for i in range(6)]
+    assert all(c[0] == first and c[2] == set(first) for c in calls)  # the first episodes only, each tested
+    assert e["verdict"].iloc[0] == "better"
+    assert tables.epoch_check(coll, sets, episodes=0, folds=3, protocol="improved", mlp_protocols=[],
+                              cut="cut", full="full") is None
+
+
+def test_run_notes_name_each_false_premise():
+    from robotask.episode.unseen import phrases as ph
+
+    assert ph.run_notes(synthetic=True, protocols=["original", "improved"], shifts=["subject", "scene"]) == []
+    notes = ph.run_notes(synthetic=False, protocols=["improved"], shifts=["scene"])
+    assert len(notes) == 3 and "collection_dir" in notes[0] and "cv_protocols" in notes[1]
+    assert "shifts" in notes[2]
+
+
+def test_design_facts_and_the_sizes_summary_json_keeps(tmp_path):
+    from robotask.episode.unseen import costs, values
+
+    settings = design.shift_settings(EPISODES, ["subject"], "improved", seed=0, train_size=4)
+    f = values.design_facts(settings, processes=2, protocol="improved", shift_draws=1, n_not_run=3)
+    assert f == {"test_pct": 30.0, "processes": 2, "shift_protocol": "improved", "shift_draws": 1,
+                 "n_not_run": 3, "shift_n_train": 4}
+    assert values.design_facts([], processes=1, protocol="x", shift_draws=1, n_not_run=0)["shift_n_train"] == 0
+    sizes = values.summary_sizes({"frames": 200, "res": 16, "n_eps": 6, "draws": 2})
+    assert sizes == {"unseen_frames": 200, "unseen_res": 16, "unseen_draws": 2}
+
+    class WS:
+        def __init__(self, n):
+            self.X = np.zeros((n, 5))
+
+    for e, n in (("a", 10), ("b", 20)):
+        (tmp_path / e).mkdir()
+        (tmp_path / e / "shared_windows.npz").write_bytes(b"x" * (100 * n))
+    assert costs.feature_sizes(tmp_path, {"a": WS(10), "b": WS(20)}) == (1500.0, 15.0, 5)
+
+
+def test_cost_facts_read_both_labels_coverage_and_the_timing():
+    from robotask.episode.unseen import values
+
+    coverage = pd.DataFrame({"fold": [0, 0, 1, 1], "label": ["action", "subtask"] * 2,
+                             "coverage": [0.75, 0.5, 1.0, 0.25]})
+    scaling = pd.DataFrame({"workers": [1, 2], "episodes": [4, 4], "episode_s": [2.0, 2.1], "speedup": [1.0, 1.5],
+                            "peak_mb": [300.0, 320.0]})
+    f = values.cost_facts(coverage, scaling, {"episodes": 10}, 2000.0, 7)
+    assert (f["cov_min"], f["cov_max"], f["sub_min"], f["sub_max"]) == (75.0, 100.0, 25.0, 50.0)
+    assert (f["speedup"], f["efficiency"], f["episode_s"], f["peak_mb"]) == (1.5, 75.0, 2.0, 320.0)
+    assert f["kb_per_episode"] == 2.0 and f["dim"] == 7 and f["proj_episodes"] == 10

@@ -190,3 +190,55 @@ def test_task_mean_is_the_pandas_macro():
     truth = rng.integers(0, 7, 200) * 3  # sparse task numbers: absent tasks do not count
     ok = rng.random(200) < 0.6
     assert task_mean(ok, truth) == pytest.approx(100 * pd.Series(ok).groupby(truth).mean().mean())
+
+
+def test_chapter_tables_by_library_title_and_ranker_name():
+    from robotask.retrieval.rankers.registry import display
+    from robotask.retrieval.scaling import tables
+
+    t2 = {"robocasa": pd.DataFrame({"ranker": ["bm25", "static"], "mean": [40.0, 30.0]}),
+          "calvin": pd.DataFrame({"ranker": ["bm25", "static"], "mean": [20.0, 25.0]})}
+    means = tables.mean_table(t2)
+    assert list(means.columns) == ["Ranker", "RoboCasa", "CALVIN"]
+    assert list(means["Ranker"]) == ["BM25", display("static")] and means["CALVIN"].tolist() == [20, 25]
+    su = pd.DataFrame({"ranker": ["char"] * 4, "queries": ["seen", "unseen"] * 2, "accuracy": [80, 60, 70, 50]})
+    assert tables.seen_unseen_table(su).to_dict("records") == [{"Ranker": "Char TF-IDF", "seen": 75, "unseen": 55}]
+    mm = pd.DataFrame({"library": ["calvin"], "ranker": ["bm25"], "micro": [50.0], "macro": [45.0],
+                       "difference": [-5.0], "low": [-7.25], "high": [-2.5]})
+    shown = tables.macro_micro_table(mm)
+    assert shown.to_dict("records") == [{"library": "CALVIN", "ranker": "BM25", "micro": 50.0, "macro": 45.0,
+                                         "difference": -5.0, "interval": "−7.2 to −2.5"}]
+    assert mm["library"].tolist() == ["calvin"]  # the results frame is left as it was
+
+
+def test_budget_tables_stack_the_libraries():
+    from robotask.retrieval.scaling import tables
+
+    curve = pd.DataFrame({"ranker": ["bm25"] * 4, "k": [1, 1, 2, 2], "trial": [0, 1, 0, 1],
+                          "accuracy": [40.0, 50.0, 60.0, 70.0]})
+    bands = tables.budget_bands({"calvin": curve, "robotwin": curve[curve["k"] == 1]})
+    assert list(bands.columns) == ["Library", "Ranker", "At k = 1", "At k = 2"]
+    assert bands["Library"].tolist() == ["CALVIN", "RoboTwin (objects)"] and bands["At k = 2"].iloc[1] == "—"
+    plateau = tables.plateau_table({"calvin": curve})
+    assert plateau.to_dict("records") == [{"Ranker": "BM25", "CALVIN": int(budget.plateau_k(curve)["bm25"])}]
+
+
+def test_readings_of_table2_the_claims_and_macro_micro():
+    from robotask.retrieval.scaling import values
+
+    t2 = {"robotwin": pd.DataFrame({"ranker": ["char"], "mean": [60.0]}),
+          "robotwin_placeholder": pd.DataFrame({"ranker": ["char"], "mean": [30.0]})}
+    wins = {"robocasa": (70, 80), "robotwin": (60, 80), "robotwin_placeholder": (50, 80)}
+    r = values.table2_readings(t2, wins, 10)
+    assert (r["n_gal"], r["w_robocasa"], r["w_robotwin"], r["w_placeholder"]) == (80, 70, 60, 50)
+    assert r["chance"] == 10 and r["lost"] == 60 and r["object_share"] == "most"
+    words = pd.DataFrame({"RoboCasa": ["holds", "not resolved", "does not hold"],
+                          "CALVIN": ["holds", "holds", "holds"]})
+    assert values.claim_readings(words, ("robocasa", "calvin")) == {
+        "n_claims": 3, "held_robocasa": "1 of 3", "held_calvin": "3 of 3", "open_robocasa": "1", "open_calvin": "0"}
+    mm = pd.DataFrame({"library": ["calvin", "robocasa"], "ranker": ["bm25", "char"], "difference": [-1.0, 4.0],
+                       "low": [-2.0, 1.0], "high": [0.5, 7.0]})
+    full = pd.DataFrame({"task": ["a", "a", "a", "b", "c"]})
+    assert values.macro_micro_readings(mm, full) == {"gap": 4.0, "gap_library": "RoboCasa",
+                                                     "gap_ranker": "Char TF-IDF", "mm_where": "RoboCasa",
+                                                     "rf_max": 3, "rf_median": "1"}

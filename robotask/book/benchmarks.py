@@ -144,7 +144,7 @@ def run_time_values(runs: pd.DataFrame) -> dict[str, object]:
     how many chapters ran, their total seconds, and the slowest one with its seconds."""
     slowest = runs.loc[runs["seconds"].idxmax()] if len(runs) else None
     return {"n_chapters": len(runs), "total_s": float(runs["seconds"].sum()),
-            "slowest": f"`{slowest['chapter']}`" if slowest is not None else "–",
+            "slowest": str(slowest["chapter"]) if slowest is not None else "–",
             "slowest_s": float(slowest["seconds"]) if slowest is not None else float("nan")}
 
 

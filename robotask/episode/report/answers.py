@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...task_names import TASK_TITLES
-from ...words import join
+from ...words import count, join
 
 REASONS = {  # why the trivial baseline can stay ahead of the minimal head on a task, as its page shows
     "Temporal Order Verification": "pair",
@@ -95,7 +95,7 @@ def unseen_values(s14: Mapping | None) -> tuple[dict, bool]:
     return size | {"u_episodes": s14["unseen_episodes"], "u_folds": s14["unseen_folds"],
             "u_protocol": s14["unseen_protocol"], "u_kind": "synthetic" if s14.get("unseen_synthetic") else "recorded",
             "u_won": len(s14["unseen_transfer_tasks"]), "u_ran": s14["unseen_tasks_ran"],
-            "u_won_tasks": titles(s14["unseen_transfer_tasks"]), "u_drop": len(s14["unseen_drop_tasks"]),
+            "u_won_tasks": titles(s14["unseen_transfer_tasks"]), "u_drop": count(len(s14["unseen_drop_tasks"]), "task"),
             "u_drop_tasks": titles(s14["unseen_drop_tasks"]), "u_subject": titles(hurts.get("subject", [])),
             "u_scene": titles(hurts.get("scene", [])),
             "u_first": titles([t for t, n in need.items() if n == 1]),

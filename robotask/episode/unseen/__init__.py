@@ -9,12 +9,15 @@ from .costs import (
     FULL_DATASET_EPISODES,
     RELEASE_GIB_PER_EPISODE,
     feature_bytes,
+    feature_sizes,
     measure_scaling,
     project_full_dataset,
     study_collection,
 )
 from .design import (
     Setting,
+    aligned_shares,
+    chapter_config,
     chronological_settings,
     curve_settings,
     cv_settings,
@@ -22,9 +25,12 @@ from .design import (
     random_folds_like,
     run_settings,
     shift_settings,
+    study_settings,
+    usable_shifts,
 )
 from .figures import figure_learning_curves
 from .held_out import run_collection_suite, run_collection_task
+from .phrases import run_notes
 from .shown import (
     NOT_RUN_HEADERS,
     SCALING_HEADERS,
@@ -43,6 +49,7 @@ from .tables import (
     curve_steps,
     curve_summary,
     episodes_needed,
+    epoch_check,
     epoch_effect,
     fold_coverage,
     fold_summary,
@@ -54,21 +61,33 @@ from .tables import (
     transfer_table,
 )
 from .task_data import load_window_sets
-from .values import collection_facts, cost_facts, head_facts, results_facts, sync_facts
+from .values import (
+    SUMMARY_SIZES,
+    collection_facts,
+    cost_facts,
+    design_facts,
+    head_facts,
+    results_facts,
+    summary_sizes,
+    sync_facts,
+)
 
 __all__ = [
     "fold_means", "fold_rows", "run_suite_on_collection",
-    "FULL_DATASET_EPISODES", "RELEASE_GIB_PER_EPISODE", "feature_bytes", "measure_scaling", "project_full_dataset",
-    "study_collection",
-    "Setting", "chronological_settings", "curve_settings", "cv_settings", "positive_share", "random_folds_like",
-    "run_settings", "shift_settings",
+    "FULL_DATASET_EPISODES", "RELEASE_GIB_PER_EPISODE", "feature_bytes", "feature_sizes", "measure_scaling",
+    "project_full_dataset", "study_collection",
+    "Setting", "aligned_shares", "chapter_config", "chronological_settings", "curve_settings", "cv_settings",
+    "positive_share", "random_folds_like", "run_settings", "shift_settings", "study_settings", "usable_shifts",
     "figure_learning_curves",
     "run_collection_suite", "run_collection_task",
+    "run_notes",
     "NOT_RUN_HEADERS", "SCALING_HEADERS", "answer_table", "chronological_table", "coverage_table", "curve_table",
     "epoch_table", "mlp_table", "protocol_table", "shift_display",
-    "beaten", "chronological_drop", "curve_steps", "curve_summary", "epoch_effect", "episodes_needed",
+    "beaten", "chronological_drop", "curve_steps", "curve_summary", "epoch_check", "epoch_effect",
+    "episodes_needed",
     "fold_coverage", "fold_summary", "hurt_tasks", "not_run_table", "shift_table", "subject_scene_table",
     "transfer_table",
     "load_window_sets",
-    "collection_facts", "cost_facts", "head_facts", "headline", "results_facts", "sync_facts",
+    "SUMMARY_SIZES", "collection_facts", "cost_facts", "design_facts", "head_facts", "headline", "results_facts",
+    "summary_sizes", "sync_facts",
 ]

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ...cache import Cache, adopt_entries, content_key
 from ..features.distributed import close_client, extract_collection, open_client
+from ..features.windowset import WindowSet
 from ..files.manifest import Collection, load_collection
 from ..synthesis.varied import MANIFEST, synth_collection
 
@@ -66,6 +67,13 @@ def feature_bytes(features_dir: str | os.PathLike, ids: list[str]) -> float:
     """Mean size in bytes of an episode's stored window features (``shared_windows.npz``)."""
     sizes = [(Path(features_dir) / e / "shared_windows.npz").stat().st_size for e in ids]
     return float(np.mean(sizes))
+
+
+def feature_sizes(features_dir: str | os.PathLike, sets: dict[str, WindowSet]) -> tuple[float, float, int]:
+    """Per episode of ``sets``: the stored window features' mean size in bytes (:func:`feature_bytes`), the mean
+    number of windows, and the feature dimension; the sizes :func:`project_full_dataset` scales."""
+    windows = sum(len(ws.X) for ws in sets.values()) / len(sets)
+    return feature_bytes(features_dir, list(sets)), windows, int(next(iter(sets.values())).X.shape[1])
 
 
 def project_full_dataset(scaling: pd.DataFrame, frames: int, bytes_per_episode: float, windows_per_episode: float,

@@ -21,13 +21,14 @@ did not run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
 from ..features.windowset import WindowSet
+from ..models.mlp import MLPConfig
 from ..suite.fit import SuiteConfig
 from ..suite.jobs import map_groups
 from ..tasks.protocols import get_protocol
@@ -55,6 +56,16 @@ class Setting:
     def key(self) -> tuple:
         """Settings with equal keys fit the same models (run once)."""
         return self.protocol, self.split.train, self.split.test, self.chronological
+
+
+def chapter_config(softmax_epochs: int, mlp_epochs: int) -> SuiteConfig:
+    """The suite's heads with the chapter's epochs (softmax heads, MLP), saving no models."""
+    return SuiteConfig(softmax_epochs=softmax_epochs, mlp=replace(MLPConfig(), epochs=mlp_epochs), save_models=False)
+
+
+def usable_shifts(episodes: pd.DataFrame, shifts: list[str]) -> list[str]:
+    """The ``shifts`` a collection can run: manifest columns with more than one value, in the given order."""
+    return [s for s in shifts if s in episodes.columns and episodes[s].nunique() > 1]
 
 
 def cv_settings(episodes: pd.DataFrame, folds: int, protocols: list[str], mlp_protocols: list[str]) -> list[Setting]:
@@ -129,6 +140,24 @@ def curve_settings(episodes: pd.DataFrame, test_size: int, draws: int, protocol:
             split = check_disjoint(EpisodeSplit(f"draw{d}/n={m}", tuple(sorted(train[:m])), test))
             out.append(Setting(study="curve", protocol=protocol, split=split, labels={"draw": d, "n_train": m}))
     return out
+
+
+def study_settings(episodes: pd.DataFrame, cv: list[Setting], *, shifts: list[str], protocol: str, seed: int,
+                   shift_draws: int, shift_train: int, test_size: int, curve_draws: int) -> list[Setting]:
+    """Every setting of chapter 14, in order: the folds ``cv``, their chronological splits, the shifts (each
+    held-out group with its random folds) and the learning-curve draws, the last two under ``protocol``."""
+    return (cv + chronological_settings(cv) + shift_settings(episodes, shifts, protocol, seed, shift_draws, shift_train)
+            + curve_settings(episodes, test_size, curve_draws, protocol, seed))
+
+
+def aligned_shares(sets: dict[str, WindowSet], settings: list[Setting], protocol: str, cfg: SuiteConfig,
+                   task_id: str = "misalignment_detection") -> dict[str, float]:
+    """Percent of Synchronisation Detection's test pairs the minimal head calls aligned, on the first
+    chronological split (``sync_yes_chrono``) and the first fold (``sync_yes_unseen``) of ``protocol``; a key is
+    left out when its setting is not among ``settings``."""
+    first = {k: next((s for s in settings if s.study == study and s.protocol == protocol), None)
+             for k, study in (("chrono", "chronological"), ("unseen", "cv"))}
+    return {f"sync_yes_{k}": 100 * positive_share(task_id, sets, s, cfg) for k, s in first.items() if s is not None}
 
 
 def positive_share(task_id: str, sets: dict[str, WindowSet], setting: Setting, cfg: SuiteConfig) -> float:

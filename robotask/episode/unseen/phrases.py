@@ -48,3 +48,14 @@ def runs_phrase(ran: int, of: int) -> str:
     if of and ran == of:
         return "runs on every fold"
     return "runs on no fold" if ran == 0 else f"runs on {ran} of {of} folds"
+
+
+def run_notes(*, synthetic: bool, protocols: list[str], shifts: list[str]) -> list[str]:
+    """The premises of the chapter's prose that this run's parameters make false, one clause each (empty: none)."""
+    notes = [("the sentences on the synthetic variation describe the synthetic collection, and this run reads "
+              "real episodes (parameter `collection_dir`)", not synthetic),
+             ("one protocol only ran (parameter `cv_protocols`): the other's counts are zero",
+              set(protocols) != {"original", "improved"}),
+             ("not every shift ran (parameter `shifts`, or the manifest lacks the column): the missing one hurts "
+              "no task by construction", len(shifts) < 2)]
+    return [n for n, bad in notes if bad]

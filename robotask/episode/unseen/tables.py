@@ -14,8 +14,10 @@ import pandas as pd
 
 from ...words import paired_interval, verdict
 from ..features.windowset import WindowSet
+from ..files.manifest import Collection
+from ..suite.fit import SuiteConfig
 from ..tasks.registry import TASKS
-from .design import Setting
+from .design import Setting, cv_settings, run_settings
 
 
 def pm(mean: float, sd: float, digits: int = 3) -> str:
@@ -164,6 +166,17 @@ def epoch_effect(cut: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
         rows.append({"task": task, "head": head, "cut": cv_.mean(), "full": fv.mean(),
                      **_paired(fv, cv_, _sign(task), "better", "worse")})
     return pd.DataFrame(rows)
+
+
+def epoch_check(coll: Collection, sets: dict[str, WindowSet], *, episodes: int, folds: int, protocol: str,
+                mlp_protocols: list[str], cut: SuiteConfig, full: SuiteConfig, jobs: int = 1) -> pd.DataFrame | None:
+    """:func:`epoch_effect` of the cross-validation under ``protocol`` of the first ``episodes`` episodes, run
+    with the chapter's epochs (``cut``) and with the suite's (``full``); None when ``episodes`` is 0."""
+    cv = cv_settings(coll.episodes.head(episodes), folds, [protocol], mlp_protocols) if episodes else []
+    if not cv:
+        return None
+    subset = {e: sets[e] for e in coll.ids[:episodes]}
+    return epoch_effect(*(run_settings(subset, cv, c, jobs=jobs) for c in (cut, full)))
 
 
 def subject_scene_table(episodes: pd.DataFrame) -> pd.DataFrame:

@@ -11,6 +11,11 @@ import robotask.episode.unseen.tables as tables
 
 from ...words import count
 from ..files.manifest import Collection
+from ..tasks.registry import TEST_FRACTION
+from .design import Setting
+
+SUMMARY_SIZES = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
+                 "suite_mlp", "draws")  # the glued values summary.json also holds (as ``unseen_<key>``)
 
 
 def collection_facts(coll: Collection, frames: int, resolution: int, folds: int, test_size: int) -> dict:
@@ -85,14 +90,30 @@ def head_facts(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, check
 
 def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_per_episode: float,
                dim: int) -> dict:
-    """Label coverage, the Dask timing and the projection to the full dataset (``proj_<key>``)."""
+    """Label coverage (action and subtask labels), the Dask timing and the projection to the full dataset
+    (``proj_<key>``)."""
     act = coverage[coverage["label"] == "action"]["coverage"] * 100
+    sub = coverage[coverage["label"] == "subtask"]["coverage"] * 100
     one, two = scaling[scaling["workers"] == 1], scaling[scaling["workers"] == 2]
     speedup = float(two["speedup"].iloc[0]) if len(two) and len(one) else float("nan")
-    return {"cov_min": float(act.min()), "cov_max": float(act.max()),
+    return {"cov_min": float(act.min()), "cov_max": float(act.max()), "sub_min": float(sub.min()),
+            "sub_max": float(sub.max()),
             "ceiling_phrase": phrases.ceiling_phrase(float(act.min())),
             "t_eps": int(scaling["episodes"].max()), "speedup": speedup,
             "speedup_phrase": phrases.speedup_phrase(speedup, 2), "efficiency": 100 * speedup / 2,
             "episode_s": float(scaling["episode_s"].iloc[0]), "cpus": os.cpu_count() or 1,
             "peak_mb": float(scaling["peak_mb"].max()), "kb_per_episode": bytes_per_episode / 1e3, "dim": int(dim),
             **{f"proj_{k}": v for k, v in proj.items()}}
+
+
+def design_facts(settings: list[Setting], *, processes: int, protocol: str, shift_draws: int, n_not_run: int) -> dict:
+    """The run's design as the prose states it: the chronological test share (%), the processes, the shift
+    protocol and its draws, the rows of the not-run table, and the fewest episodes a shift setting trains on."""
+    return {"test_pct": 100 * TEST_FRACTION, "processes": processes, "shift_protocol": protocol,
+            "shift_draws": shift_draws, "n_not_run": n_not_run,
+            "shift_n_train": min((s.labels["n_train"] for s in settings if s.study == "group"), default=0)}
+
+
+def summary_sizes(values: dict) -> dict:
+    """The glued sizes the home page reads from ``summary.json`` (:data:`SUMMARY_SIZES`), as ``unseen_<key>``."""
+    return {f"unseen_{k}": values[k] for k in SUMMARY_SIZES if k in values}

@@ -6,6 +6,10 @@ chapters' Markdown glues in.
 - ``phrases``: short data-dependent words of chapters 01 to 05 and the home page (ranker labels, orderings);
   ``phrases_beyond`` (chapters 06 to 08) and ``phrases_transfer`` (chapter 09.1): those of the chapters
   beyond the paper;
+- ``values_paper``: the run-level values of chapters 02 to 05 (sizes, counts around a comparison);
+- ``values_beyond``: the values of chapters 06 to 08 (embeddings, uncertainty, perturbations);
+- ``records``: what chapters 02 to 08 write to ``summary.json``;
+- ``tables``: the tables of chapters 06 to 08 shaped for a reader (columns, headers, labels);
 - ``answers``: the home page's answers (and the part pages', which paste them);
 - ``table_labels``: readers' names for the ids in the chapters' tables, and their table shapes.
 """
@@ -51,6 +55,7 @@ from .phrases import (
     one_sign,
     ordering,
     per_draw,
+    premise,
     ranker_headers,
     record,
     same_or_reversed,
@@ -70,6 +75,15 @@ from .phrases_beyond import (
     time_ratio,
 )
 from .phrases_transfer import best_ranker, char_lead, task_right_reading, where_all_hold, widest
+from .records import (
+    embedding_record,
+    five_rankers_record,
+    perturbation_record,
+    reproduction_record,
+    scoring_audit_record,
+    second_description_record,
+    uncertainty_record,
+)
 from .table_labels import (
     CONDITIONS,
     DENOMINATOR_HEADERS,
@@ -117,9 +131,26 @@ from .table_labels import (
     table4,
     two_readings,
 )
+from .tables import (
+    CONFUSION_HEADERS,
+    INTERVAL_HEADERS,
+    PERTURBATION_HEADERS,
+    SWAP_TASK_HEADERS,
+    WIDTH_COLUMNS,
+    flip_table,
+    in_paper_view,
+    pair_labels,
+    perturbation_view,
+    starred_labels,
+    with_in_paper,
+    with_widths,
+)
 from .values import (
+    VARIATION_KEYS,
     alternative_facts,
     by_library,
+    char_leads,
+    claim_values,
     corpus_facts,
     corpus_size_facts,
     duplicate_facts,
@@ -134,15 +165,45 @@ from .values import (
     policy_facts,
     rule_facts,
     spread_facts,
+    variation_values,
+    widest_bands,
+)
+from .values_beyond import (
+    embedding_accuracy_values,
+    embedding_pair_values,
+    embedding_run_values,
+    focus_values,
+    no_overlap_values,
+    opposite_values,
+    ordering_values,
+    perturbation_run_values,
+    perturbations_values,
+    separation_values,
+    swap_values,
+    uncertainty_run_values,
+)
+from .values_paper import (
+    bench_values,
+    claims_values,
+    comparison_values,
+    duplicate_count_values,
+    error_values,
+    five_rankers_values,
+    gap_values,
+    matched_run_values,
+    other_reading_values,
+    reproduction_run_values,
 )
 
 __all__ = [
     "CONDITIONS", "DASH", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "ERROR_KINDS", "EXCLUDED_HEADERS", "GAP_HEADERS",
     "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED", "PAIRED_HEADERS", "PAIR_HEADERS",
     "PAPER_GROUP_LABELS", "PAPER_PARTS", "PAPER_REF", "POLICIES", "POLICY_HEADERS",
-    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "WORDS",
+    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "VARIATION_KEYS",
+    "WORDS",
     "alternative_facts", "alternative_headers", "best_ranker", "beyond_values", "by_library",
-    "cache_source", "chance_phrase", "char_lead", "char_vs_bm25", "claim_label", "claims_table", "claims_with",
+    "cache_source", "chance_phrase", "char_lead", "char_leads", "char_vs_bm25", "claim_label", "claim_values",
+    "claims_table", "claims_with",
     "comparison_overview", "corpus_facts", "corpus_size_facts", "cosine_reading", "criteria_agreement", "direction",
     "dominant_source", "draw_gap", "duplicate_facts", "error_counts", "error_examples",
     "excluded_files", "fewer_or_more", "figure_descriptions_per_task", "figure_matched",
@@ -157,6 +218,14 @@ __all__ = [
     "quantities", "ranker_headers", "ranker_labels", "reading_label", "reading_names", "record",
     "rule_facts", "same_or_reversed", "second_description_gains", "shown", "signs",
     "size_verdict", "spread_facts", "table2", "table3", "table4", "task_right_reading", "time_ratio",
-    "transfer_verdict",
-    "two_readings", "verb", "where_all_hold", "widest",
+    "transfer_verdict", "bench_values", "claims_values", "comparison_values", "duplicate_count_values",
+    "error_values", "five_rankers_record", "five_rankers_values", "gap_values", "matched_run_values",
+    "other_reading_values", "premise", "reproduction_record", "reproduction_run_values", "scoring_audit_record",
+    "second_description_record", "CONFUSION_HEADERS", "INTERVAL_HEADERS", "PERTURBATION_HEADERS",
+    "SWAP_TASK_HEADERS", "WIDTH_COLUMNS", "embedding_accuracy_values", "embedding_pair_values", "embedding_record",
+    "embedding_run_values", "flip_table", "focus_values", "in_paper_view", "no_overlap_values", "opposite_values",
+    "ordering_values", "pair_labels", "perturbation_record", "perturbation_run_values", "perturbation_view",
+    "perturbations_values", "separation_values", "starred_labels", "swap_values", "uncertainty_record",
+    "uncertainty_run_values", "with_in_paper", "with_widths",
+    "two_readings", "variation_values", "verb", "where_all_hold", "widest", "widest_bands",
 ]

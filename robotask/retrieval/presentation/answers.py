@@ -66,13 +66,15 @@ def leader(means: Mapping[str, float], names: Sequence[str] = ()) -> str:
 def transfer_verdict(table: pd.DataFrame) -> dict[str, str]:
     """The libraries on which the paper's "Char TF-IDF beats BM25 in nearly all galleries" holds, does not
     hold and is not resolved (``table``: :func:`char_vs_bm25`), as ``transfer_holds``, ``transfer_fails``
-    and ``transfer_open``: the joined names, or "none"."""
+    and ``transfer_open``: the joined names, or "none"; ``transfer_open_sentence`` is "" when none is open."""
     def names(word: str) -> str:
         hit = table.loc[table["verdict"] == word, "library"].tolist()
         return join(hit) if hit else "none"
 
-    return {"transfer_holds": names("holds"), "transfer_fails": names("does not hold"),
-            "transfer_open": names("not resolved"), "nearly_all_pct": f"{100 * NEARLY_ALL:.0f}"}
+    open_ = names("not resolved")
+    return {"transfer_holds": names("holds"), "transfer_fails": names("does not hold"), "transfer_open": open_,
+            "transfer_open_sentence": "" if open_ == "none" else f"It is not resolved on {open_}.",
+            "nearly_all_pct": f"{100 * NEARLY_ALL:.0f}"}
 
 
 def helps_phrase(gains: pd.Series) -> str:
@@ -82,7 +84,7 @@ def helps_phrase(gains: pd.Series) -> str:
 
 
 def chance_phrase(standard_errors: float) -> str:
-    """Whether the smallest offset, in standard errors of the mean, could be chance: at least 3
+    """Whether the smallest offset, in standard errors of the difference of two means, could be chance: at least 3
     reads "too many to be the luck of the draws", else "within the luck of the draws for some rankers"."""
     return ("too many to be the luck of the draws" if standard_errors >= 3
             else "within the luck of the draws for some rankers")
@@ -118,8 +120,9 @@ def paper_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping | None, 
                    lead_ours=_label(leader({r: v["mean"] for r, v in t2.items() if r in paper.TABLE2},
                                            paper.RANKER_ORDER)))
         off = offset(t2, paper.TABLE2)
-        se = [abs(t2[r]["mean"] - paper.TABLE2[r]["mean"]) / (t2[r]["sd"] / s02["n_trials"] ** 0.5)
-              for r in paper.TABLE2 if r in t2]
+        n, theirs_n = s02["n_trials"], paper.SETTINGS["n_trials"]  # galleries behind each mean
+        se = [abs(t2[r]["mean"] - paper.TABLE2[r]["mean"])
+              / (t2[r]["sd"] ** 2 / n + paper.TABLE2[r]["sd"] ** 2 / theirs_n) ** 0.5 for r in paper.TABLE2 if r in t2]
         out.update(off_mean=abs(off["mean"]), off_dir=direction(off["mean"]), off_low=off["low"],
                    off_high=off["high"], se_min=min(se), se_max=max(se), chance=chance_phrase(min(se)))
     if s03:

@@ -125,3 +125,11 @@ def record(wins: int, ties: int, losses: int) -> str:
 def size_verdict(n_fit_paper: int, n_fit_ours: int, n: int) -> str:
     """ "supports" when every stated percentage fits the paper's counts and fewer fit ours."""
     return "supports" if n_fit_paper == n > n_fit_ours else "does not settle"
+
+
+def premise(holds: bool) -> str:
+    """Chapter 04: whether the premise of its explanation of strict = either-label scoring (two unindexed
+    copies of the shared text, no ranker predicting an owner) holds in this run."""
+    if holds:
+        return "holds"
+    return "fails in this run (a copy of the text is indexed, or a ranker predicts an owner), so it does not apply"

@@ -3,7 +3,8 @@ data-dependent words of :mod:`.phrases`, :mod:`.phrases_beyond` and :mod:`.phras
 
 :func:`glue_all` and :func:`glue_values` hand values to MyST-NB's ``glue``; each ``*_facts`` function returns
 the values of one part of chapters 01 to 05, :func:`perturbation_values` those of one perturbation
-(chapter 08), :func:`by_library` one value per library (chapters 09).
+(chapter 08), :func:`by_library` one value per library (chapters 09), and :func:`char_leads`,
+:func:`widest_bands`, :func:`claim_values` and :func:`variation_values` those of chapter 09.1.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .phrases import (
     size_verdict,
 )
 from .phrases_beyond import shown, signs
+from .phrases_transfer import char_lead, task_right_reading, where_all_hold, widest
 
 
 def plain(value: object) -> object:
@@ -53,6 +55,46 @@ def by_library(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -
     return {f"{prefix}_{k}": values.get(k, "—") for k in keys}
 
 
+# ------------------------------------------------------------------ the values chapter 09.1 glues
+VARIATION_KEYS = ("var_excluded", "var_task_right", "var_reading", "lsa_small", "lsa_mid", "lsa_large", "word_var",
+                  "lsa_task", "lsa_mid_dims", "lsa_large_dims", "n_var_labels")
+
+
+def char_leads(paired: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
+    """``cb_<library key>``: Char TF-IDF − BM25 on each library (:func:`char_lead`), from the rows of
+    ``transfer_tables.paired`` (``titles``: library key → its title in the table; "—" for a key left out)."""
+    key_of = {t: k for k, t in titles.items()}
+    rows = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")]
+    return by_library("cb", {key_of[r["Library"]]: char_lead(r) for r in rows.to_dict("records")}, keys)
+
+
+def widest_bands(bands: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
+    """``band_<library key>``: the widest percentile band of each library run (:func:`widest`), from
+    ``transfer_tables.sensitivity`` (``titles``: key → title of the libraries run)."""
+    by_ranker = bands.set_index("Ranker")
+    return by_library("band", {k: widest(by_ranker[t]) for k, t in titles.items()}, keys)
+
+
+def claim_values(verdicts: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
+    """The paper's claims on each library (``verdicts``: claim × library title): ``n_claims``, ``all_hold``
+    (:func:`where_all_hold`), ``held_<key>`` ("3 of 7" that hold) and ``open_<key>`` (how many are not resolved)
+    for the libraries of ``titles`` (key → title), "—" for the other ``keys``."""
+    held = verdicts == "holds"
+    return {"n_claims": len(held), "all_hold": where_all_hold(held),
+            **by_library("held", {k: f"{int(held[t].sum())} of {len(held)}" for k, t in titles.items()}, keys),
+            **by_library("open", {k: f"{int((verdicts[t] == 'not resolved').sum())}" for k, t in titles.items()},
+                         keys)}
+
+
+def variation_values(numbers: Mapping[str, object] | None) -> dict[str, object]:
+    """Chapter 09.1 at variation level: ``numbers`` (``libraries.variation_numbers``) and ``var_reading``, what
+    the share of wrong answers naming the right task file says (:func:`task_right_reading`); "—" under every
+    key of :data:`VARIATION_KEYS` when the variation level did not run (``numbers`` None)."""
+    if numbers is None:
+        return dict.fromkeys(VARIATION_KEYS, "—")
+    return {**numbers, "var_reading": task_right_reading(numbers["var_task_right"])}
+
+
 def perturbation_values(table: pd.DataFrame, name: str) -> dict[str, object]:
     """The numbers and phrases chapter 08 glues for one perturbation (``table``: ``perturbation_table``).
 
@@ -79,7 +121,8 @@ NAN = float("nan")
 
 def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Iterable[str]) -> dict:
     """Chapter 02: the best and worst of the paper's rankers (all rankers when none of the paper's
-    ran), the best one's spread, and the best ranker beyond the paper against it.
+    ran), the best one's spread, and the best ranker beyond the paper against it (a dash and NaN when
+    only the paper's rankers ran).
 
     ``stats``: ``across_galleries.summary_table`` indexed by ranker; ``paper_table``: ``paper.TABLE2``.
     """
@@ -88,11 +131,14 @@ def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Itera
     best, worst = leader(ours["mean"]), leader(-ours["mean"])
     b = ours.loc[best]
     top = leader(extra["mean"]) if len(extra) and inside.any() else best
-    return {"best": label(best), "best_mean": b["mean"], "best_min": b["min"], "best_max": b["max"],
-            "best_p5": b["p5"], "best_p95": b["p95"], "best_range": b["max"] - b["min"],
-            "best_paper": paper_table.get(best, {}).get("mean", NAN), "worst": label(worst),
-            "worst_mean": ours.loc[worst, "mean"], "top_extra": label(top),
-            "top_extra_mean": stats.loc[top, "mean"], "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
+    out = {"best": label(best), "best_mean": b["mean"], "best_min": b["min"], "best_max": b["max"],
+           "best_p5": b["p5"], "best_p95": b["p95"], "best_range": b["max"] - b["min"],
+           "best_paper": paper_table.get(best, {}).get("mean", NAN), "worst": label(worst),
+           "worst_mean": ours.loc[worst, "mean"]}
+    if inside.all():  # no ranker beyond the paper's ran: nothing to name
+        return out | {"top_extra": "—", "top_extra_mean": NAN, "top_extra_gap": NAN}
+    return out | {"top_extra": label(top), "top_extra_mean": stats.loc[top, "mean"],
+                  "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
 
 
 def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:

@@ -52,10 +52,12 @@ from .study import (
     config_from_parameters,
     designs,
     evaluate,
+    other_reading,
     policy_counts,
     predict,
     register_cli,
     run_study,
+    run_timed,
     task_scores,
 )
 
@@ -64,7 +66,7 @@ __all__ = [
     "PER_TRIAL_COLUMNS", "PLAIN_SCORERS", "POLICIES", "STUDY_FIELDS", "StudyConfig", "StudyResult", "TIE_DECIMALS",
     "WORD_TFIDF", "YAML_SUFFIXES", "bm25_direct", "check_corpus", "check_label", "cli_main",
     "config_from_parameters", "design_rows", "designs", "draw_permutations", "evaluate", "fast_predictions",
-    "load_study_corpus", "make_draws", "parse_library", "plain_scorer", "policy_counts", "predict",
-    "read_corpus_file", "read_library", "read_utf8", "reference_predictions", "register_cli", "run_study",
+    "load_study_corpus", "make_draws", "other_reading", "parse_library", "plain_scorer", "policy_counts", "predict",
+    "read_corpus_file", "read_library", "read_utf8", "reference_predictions", "register_cli", "run_study", "run_timed",
     "task_scores", "time_against_reference", "too_few",
 ]

@@ -28,7 +28,7 @@ Used by notebooks ``02_five_rankers`` to ``07_uncertainty``, by ``benchmarks/ret
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -164,6 +164,16 @@ def config_from_parameters(**parameters: Any) -> StudyConfig:
     return StudyConfig(params=params, **rest)
 
 
+def other_reading(config: StudyConfig) -> tuple[str, StudyConfig | None]:
+    """The other reading of the paper's "the same random generator" for the matched draws: its name
+    ("reuse" for "continue" and back) and the config that draws it without saving every prediction, or
+    None when "reuse" would need more primary trials than ``config`` has matched ones."""
+    other = "reuse" if config.matched_draws == "continue" else "continue"
+    if other == "reuse" and config.n_matched_trials > config.n_trials:
+        return other, None
+    return other, replace(config, matched_draws=other, save_all_predictions=False)
+
+
 @dataclass
 class StudyResult:
     """Per-trial accuracies (tidy), per-query predictions, and the draws that produced them."""
@@ -242,6 +252,29 @@ def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[st
     with threadpool_limits(1):  # small matrices: one BLAS thread is faster and the result does not change
         per_trial, predictions = evaluate(corpus, config, designs(draws, parts), progress)
     return StudyResult(per_trial, predictions, draws, corpus, config)
+
+
+def run_timed(corpus: Corpus, groups: dict[str, list[str]], seed: int, n_trials: int
+              ) -> tuple[StudyResult, dict[str, float]]:
+    """The primary study of each group of rankers in turn (``groups``: name → rankers), every prediction
+    kept, and the wall-clock seconds of each group.
+
+    The result holds the rows of all groups, in the order of ``groups``, with the draws and config of the
+    last group (all groups draw the same galleries from ``seed``).
+    """
+    import time
+
+    runs, seconds = {}, {}
+    for name, rankers in groups.items():
+        start = time.perf_counter()
+        config = config_from_parameters(seed=seed, n_trials=n_trials, n_matched_trials=0, rankers=rankers,
+                                        save_all_predictions=True)
+        runs[name] = run_study(corpus, config, parts=("primary",))
+        seconds[name] = time.perf_counter() - start
+    result = runs[name]
+    result.per_trial = pd.concat([r.per_trial for r in runs.values()], ignore_index=True)
+    result.predictions = pd.concat([r.predictions for r in runs.values()], ignore_index=True)
+    return result, seconds
 
 
 def evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool = False

@@ -4,7 +4,7 @@
 loads no torch: that happens when MiniLM first embeds a text.
 """
 
-from .embedding import embed, n_encoded, use_disk_cache
+from .embedding import embed, n_encoded, time_embedding, use_disk_cache
 from .lexical import (
     BM25_TOKEN_PATTERN,
     LEXICAL_RANKERS,
@@ -61,5 +61,5 @@ __all__ = [
     "display", "embed", "gallery_query_counts", "lsa_basis", "n_encoded", "score_bm25", "score_char", "score_lsa",
     "score_minilm",
     "score_minilm_fusion", "score_static", "score_word", "score_word_char", "shipped_files", "smooth_idf",
-    "tfidf_pair", "tfidf_rows", "use_disk_cache",
+    "tfidf_pair", "tfidf_rows", "time_embedding", "use_disk_cache",
 ]

@@ -198,6 +198,16 @@ def embed(texts: Sequence[str]) -> np.ndarray:
     return STORE.embed(texts)
 
 
+def time_embedding(texts: Sequence[str]) -> float:
+    """Embed ``texts`` (loading the model first when this process has not) and return the wall-clock seconds;
+    the vectors stay in the process's store, so later scoring reuses them."""
+    import time
+
+    start = time.perf_counter()
+    embed(texts)
+    return time.perf_counter() - start
+
+
 def use_disk_cache(enabled: bool | None) -> None:
     """Turn the on-disk vector cache on or off for this process (None = follow the environment).
 

@@ -40,6 +40,7 @@ from .versus_paper import (
     compare_with_paper,
     corpora_under_readings,
     evaluate_corpora,
+    file_counts,
     our_numbers,
     rule_alternatives,
 )
@@ -48,6 +49,6 @@ __all__ = [
     "CLAIMS", "CORPUS", "Claim", "DUPLICATE", "FIRST_LISTED", "JOIN_RULE_CHANGES", "NAMED_ERRORS", "PAIRED",
     "RANKER_ORDER", "SETTINGS", "TABLE2", "TABLE3", "TABLE4", "WHERE", "corpora_under_readings", "attainable",
     "attainable_denominators", "check_claims", "compare", "compare_with_paper", "content_words", "denominators",
-    "evaluate_corpora", "fail_examples", "gallery_texts", "help_examples", "numbers", "opposite_confusions",
-    "our_numbers", "paired_predictions", "rule_alternatives",
+    "evaluate_corpora", "fail_examples", "file_counts", "gallery_texts", "help_examples", "numbers",
+    "opposite_confusions", "our_numbers", "paired_predictions", "rule_alternatives",
 ]

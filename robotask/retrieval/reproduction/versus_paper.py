@@ -190,6 +190,13 @@ def evaluate_corpora(corpora: dict[str, pd.DataFrame], config: StudyConfig) -> p
     return pd.DataFrame(rows)
 
 
+def file_counts(accounting: pd.DataFrame) -> dict[str, int]:
+    """The extraction accounting's file counts under the paper's keys (the ``extra`` of :func:`compare`):
+    every task file of the source repository, and those not kept as tasks with fixed descriptions."""
+    return {"corpus.task_files": len(accounting),
+            "corpus.other_files": int((accounting["status"] != "fixed").sum())}
+
+
 def compare_with_paper(corpus_df: pd.DataFrame, accounting: pd.DataFrame,
                        paper: dict | None = None) -> pd.DataFrame:
     """Our counts next to the paper's: task files, tasks, descriptions, queries per trial."""

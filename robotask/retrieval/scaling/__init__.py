@@ -7,7 +7,8 @@
 - :mod:`.values` (the numbers the chapter glues) and :mod:`.phrases` (small tested phrases: which ranker
   leads, whether the order changes).
 - :mod:`.claims`: the paper's claims on each new library; :mod:`.tables`: the curves' shape as numbers
-  (bands at every point, paired gains, slopes per series of draws and per half of the size range).
+  (bands at every point, paired gains, slopes per series of draws and per half of the size range), and the
+  chapter's tables as shown (libraries by title, rankers by display name).
 
 Every gallery comes from :mod:`robotask.retrieval.protocol.draws` (seeded permutations per task) and is
 scored by :func:`robotask.retrieval.protocol.study.predict` (max over a task's indexed texts, deterministic ties).
@@ -25,22 +26,36 @@ from .side_studies import cost, paired_wins, seen_unseen
 from .tables import (
     band_table,
     bend_interval,
+    budget_bands,
     leader_interval,
     leaders_at,
+    macro_micro_table,
+    mean_table,
     paired_gain,
+    plateau_table,
+    seen_unseen_table,
     series_slopes,
     slope_interval,
     slope_table,
 )
-from .values import BUDGET_PARTS, budget_readings, seen_unseen_readings, size_readings
+from .values import (
+    BUDGET_PARTS,
+    budget_readings,
+    claim_readings,
+    macro_micro_readings,
+    seen_unseen_readings,
+    size_readings,
+    table2_readings,
+)
 
 __all__ = [
     "BUDGET_PARTS", "NEW", "PATHS", "POOLED", "ScalingResults", "TITLES", "band_table", "bend_interval",
-    "budget_curve", "budget_figure", "budget_readings", "claims_of", "claims_table", "cost", "cost_figure",
-    "disagree_where", "eligible", "leader", "leader_interval", "leaders_at", "leaders_by", "library_claims",
-    "library_table",
-    "log_sizes", "macro_micro", "one_wording", "order_by_k", "order_change", "paired_gain", "paired_wins",
-    "plateau_k", "read", "resolved_leader", "run_all", "run_matched", "seen_unseen", "seen_unseen_readings",
-    "series_slopes", "share_phrase", "size_curve", "size_figure", "size_readings", "slope_interval", "slope_table",
-    "slope_per_doubling", "span", "summary", "usable_ks",
+    "budget_bands", "budget_curve", "budget_figure", "budget_readings", "claim_readings", "claims_of",
+    "claims_table", "cost", "cost_figure", "disagree_where", "eligible", "leader", "leader_interval", "leaders_at",
+    "leaders_by", "library_claims", "library_table", "log_sizes", "macro_micro", "macro_micro_readings",
+    "macro_micro_table", "mean_table", "one_wording", "order_by_k", "order_change", "paired_gain", "paired_wins",
+    "plateau_k", "plateau_table", "read", "resolved_leader", "run_all", "run_matched", "seen_unseen",
+    "seen_unseen_readings", "seen_unseen_table", "series_slopes", "share_phrase", "size_curve", "size_figure",
+    "size_readings", "slope_interval", "slope_table", "slope_per_doubling", "span", "summary", "table2_readings",
+    "usable_ks",
 ]

@@ -1,6 +1,7 @@
 """The shape of the scaling curves as numbers: mean and 5th–95th percentile band at every point, and the paired
 intervals (:mod:`robotask.words`) the chapter's words are decided from: the gain over k, slopes per doubling
-fitted per series of draws, and the leader at each point against the runner-up."""
+fitted per series of draws, and the leader at each point against the runner-up; and the chapter's other tables
+as a reader sees them (libraries by title, rankers by display name)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pandas as pd
 
 from ...words import PairedInterval, paired_interval, pp
 from ..rankers.registry import display
+from .budget import plateau_k
+from .catalog import TITLES
 
 
 def band_table(curve: pd.DataFrame, x: str) -> pd.DataFrame:
@@ -83,3 +86,38 @@ def slope_table(curve: pd.DataFrame) -> pd.DataFrame:
         rows.append({"Ranker": display(name), "Points per doubling": iv.mean,
                      "95 % interval": f"{pp(iv.low, 2, unit='')} to {pp(iv.high, 2, unit='')}"})
     return pd.DataFrame(rows)
+
+
+def _by_ranker(table: pd.DataFrame) -> pd.DataFrame:
+    """A table indexed by ranker id, with the rankers' display names in a first column ``Ranker``."""
+    table.index = [display(r) for r in table.index]
+    return table.reset_index(names="Ranker")
+
+
+def mean_table(table2: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Rankers × library titles: mean top-1 accuracy over the one-wording galleries (``table2``: library key →
+    its ``summary_table``)."""
+    return _by_ranker(pd.DataFrame({TITLES[k]: v.set_index("ranker")["mean"] for k, v in table2.items()}))
+
+
+def budget_bands(budget: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every library's :func:`band_table` over k, stacked, the library's title first; "—" where a k was not run."""
+    bands = pd.concat([band_table(c, "k").assign(Library=TITLES[k]) for k, c in budget.items()])
+    return bands[["Library", *bands.columns[:-1]]].fillna("—")
+
+
+def plateau_table(budget: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Rankers × library titles: the smallest k at which each ranker reaches 90 % of its best mean (``plateau_k``)."""
+    return _by_ranker(pd.DataFrame({TITLES[k]: plateau_k(c) for k, c in budget.items()}))
+
+
+def seen_unseen_table(su: pd.DataFrame) -> pd.DataFrame:
+    """Rankers × seen / unseen queries: mean top-1 accuracy over the galleries (``side_studies.seen_unseen``)."""
+    return _by_ranker(su.groupby(["ranker", "queries"])["accuracy"].mean().unstack("queries"))
+
+
+def macro_micro_table(mm: pd.DataFrame) -> pd.DataFrame:
+    """``averages.macro_micro`` as shown: library title, ranker, micro, macro, their difference and its interval."""
+    shown = mm.assign(interval=[f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])],
+                      library=mm["library"].map(TITLES), ranker=mm["ranker"].map(display))
+    return shown[["library", "ranker", "micro", "macro", "difference", "interval"]]

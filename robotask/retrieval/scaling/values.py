@@ -1,5 +1,6 @@
-"""What the libraries chapter glues into its readings of the curves: numbers as the prose shows them (one
-decimal, a true minus sign, "—" for a library the run left out), each deciding word from a paired interval."""
+"""What the libraries chapter glues into its readings of the curves, of Table 2, of the claims and of macro
+against micro accuracy: numbers as the prose shows them (one decimal, a true minus sign, "—" for a library the run
+left out), each deciding word from a paired interval."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pandas as pd
 from ...words import UNRESOLVED, paired_interval, pp, verdict
 from ..rankers.registry import RANKERS
 from .budget import plateau_k
-from .phrases import leaders_by, order_change, resolved_leader, span
+from .catalog import TITLES
+from .phrases import disagree_where, leaders_by, order_change, resolved_leader, share_phrase, span
 from .tables import bend_interval, leaders_at, paired_gain, series_slopes, slope_interval
 
 BUDGET_PARTS = ("gain", "gain_lo", "gain_hi", "kmax", "leaders", "plateau", "helps", "order")
@@ -76,3 +78,35 @@ def seen_unseen_readings(su: pd.DataFrame, ranker: str = "char") -> dict:
             "su_diff": _signed(iv.mean), "su_lo": _signed(iv.low), "su_hi": _signed(iv.high),
             "su_reading": verdict(iv.low, iv.high, above="higher", below="lower")}
 
+
+
+def table2_readings(table2: dict[str, pd.DataFrame], wins: dict[str, tuple[int, int]], robotwin_tasks: int) -> dict:
+    """Table 2 on the new libraries as the prose reads it: the galleries and Char TF-IDF's wins over BM25 on each
+    (``wins``: key → (wins, galleries)), its mean on RoboTwin with object names and with the placeholder, chance
+    (one task in ``robotwin_tasks``), and the share (%, and in words) of its accuracy above chance the
+    placeholder loses."""
+    obj, ph = (float(table2[k].set_index("ranker")["mean"]["char"]) for k in ("robotwin", "robotwin_placeholder"))
+    chance = 100 / robotwin_tasks
+    return {"n_gal": wins["robocasa"][1], "w_robocasa": wins["robocasa"][0], "w_robotwin": wins["robotwin"][0],
+            "w_placeholder": wins["robotwin_placeholder"][0], "char_objects": obj, "char_placeholder": ph,
+            "chance": chance, "lost": 100 * (obj - ph) / (obj - chance),
+            "object_share": share_phrase((obj - ph) / (obj - chance))}
+
+
+def claim_readings(words: pd.DataFrame, keys: tuple[str, ...]) -> dict:
+    """The paper's claims on each library of ``keys`` (``words``: claim × library title, each a verdict):
+    ``n_claims``, ``held_<key>`` ("3 of 7" that hold) and ``open_<key>`` (how many are not resolved)."""
+    return {"n_claims": len(words),
+            **{f"held_{k}": f"{int((words[TITLES[k]] == 'holds').sum())} of {len(words)}" for k in keys},
+            **{f"open_{k}": f"{int((words[TITLES[k]] == UNRESOLVED).sum())}" for k in keys}}
+
+
+def macro_micro_readings(mm: pd.DataFrame, rlbench_full: pd.DataFrame) -> dict:
+    """Macro against micro accuracy (``averages.macro_micro``): the largest gap with its library and ranker, the
+    libraries where the gap is resolved, and RLBench-full's largest and median texts per task."""
+    sizes = rlbench_full.groupby("task").size()
+    worst = mm.loc[mm["difference"].abs().idxmax()]
+    ranker = RANKERS[worst["ranker"]].label if worst["ranker"] in RANKERS else worst["ranker"]
+    return {"gap": float(worst["difference"]), "gap_library": TITLES[worst["library"]], "gap_ranker": ranker,
+            "mm_where": disagree_where(mm, TITLES),
+            "rf_max": int(sizes.max()), "rf_median": f"{sizes.median():g}"}

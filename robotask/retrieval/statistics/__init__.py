@@ -8,6 +8,7 @@
 from .across_galleries import (
     PERCENTILE_METHOD,
     exclusion_counts,
+    identical_queries,
     matched_table,
     paired,
     paired_table,
@@ -39,6 +40,7 @@ from .uncertainty import (
     ordering_verdicts,
     paired_comparisons,
     paired_permutation_test,
+    pairs_among,
     paper_orderings,
     sign_test,
 )
@@ -46,8 +48,9 @@ from .uncertainty import (
 __all__ = [
     "CorrectnessMatrix", "EXACT_LIMIT", "PERCENTILE_METHOD", "PER_QUERY_COLUMNS", "SCHEMES", "all_pairs",
     "bootstrap_replicates", "bootstrap_table", "check_count", "check_per_query", "correctness_matrix",
-    "description_weights", "exclusion_counts", "format_p", "holm", "matched_table", "ordering_verdicts", "paired",
-    "paired_comparisons", "paired_permutation_test", "paired_table", "paper_orderings",
+    "description_weights", "exclusion_counts", "format_p", "holm", "identical_queries", "matched_table",
+    "ordering_verdicts", "paired",
+    "paired_comparisons", "paired_permutation_test", "paired_table", "pairs_among", "paper_orderings",
     "per_query_from_predictions", "percentile_interval", "policy_table", "replicate_means", "sign_test", "spread",
     "summary_table", "trial_accuracy", "trial_weights",
 ]

@@ -127,6 +127,13 @@ def matched_table(per_trial: pd.DataFrame, policy: str = "primary") -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+def identical_queries(per_trial: pd.DataFrame) -> bool:
+    """Whether the matched conditions (``matched_one``, ``matched_two``) scored as many queries in every
+    trial and for every ranker and policy, as they must when both rank the same queries."""
+    counts = per_trial.pivot_table(index=["trial", "ranker"], columns="condition", values="n_queries")
+    return bool((counts["matched_one"] == counts["matched_two"]).all())
+
+
 def policy_table(per_trial: pd.DataFrame, condition: str = "one") -> pd.DataFrame:
     """Table-4-style: mean accuracy per ranker under the strict, either-label and primary policies.
 

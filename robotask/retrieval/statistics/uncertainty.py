@@ -140,6 +140,12 @@ def all_pairs(rankers: Sequence[str]) -> list[tuple[str, str]]:
     return list(itertools.combinations(rankers, 2))
 
 
+def pairs_among(pairs: Iterable[tuple[str, str]], rankers: Iterable[str]) -> list[tuple[str, str]]:
+    """The ``pairs`` whose two rankers are both among ``rankers`` (those that ran), in the given order."""
+    ran = set(rankers)
+    return [(a, b) for a, b in pairs if a in ran and b in ran]
+
+
 def ordering_verdicts(comparisons: pd.DataFrame, claims: Sequence[tuple[str, str]],
                       alpha: float = 0.05) -> pd.DataFrame:
     """Judge claims "A is more accurate than B" against paired comparisons.

@@ -1,0 +1,131 @@
+"""The run-level values chapters 02 to 05 glue: what a run drew and scored, and the counts that read its
+comparison with the paper, one dict per ``glue`` call.
+
+The values of one part of a table live in :mod:`.values` (``*_facts``); these are the counts and words around
+them that the chapters used to compute in hidden cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from .phrases import how_many, labels
+
+NAN = float("nan")
+
+
+def five_rankers_values(corpus: Any, config: Any, paper_rankers: Iterable[str]) -> dict:
+    """Chapter 02: what the run scores (``corpus``: a ``protocol.Corpus``; ``config``: its ``StudyConfig``):
+    tasks, descriptions, queries per gallery, galleries, seed, rankers of the paper that ran and those beyond
+    it, the chance level (%) and the character n-gram range."""
+    paper = list(paper_rankers)
+    return {"n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts),
+            "n_queries": len(corpus.texts) - len(corpus.tasks), "n_trials": config.n_trials, "seed": config.seed,
+            "n_rankers": len(config.rankers), "n_paper_ran": len([r for r in config.rankers if r in paper]),
+            "n_paper": len(paper), "chance": 100 / len(corpus.tasks),
+            "char_min": config.params["char_ngram_min"], "char_max": config.params["char_ngram_max"],
+            "extra_rankers": labels([r for r in config.rankers if r not in paper])}
+
+
+def matched_run_values(corpus: Any, n_matched: int, identical: bool) -> dict:
+    """Chapter 03: the matched design's sizes (``corpus``: a ``protocol.Corpus``) and whether both
+    conditions scored the same queries in every trial (``identical``)."""
+    return {"n_matched": n_matched, "n_candidates": len(corpus.texts) - 2 * len(corpus.tasks),
+            "n_tasks": len(corpus.tasks), "n_gallery_two": 2 * len(corpus.tasks), "n_texts": len(corpus.texts),
+            "identical": "exactly the same" if identical else "not the same"}
+
+
+def other_reading_values(matched: pd.DataFrame, alt: pd.DataFrame | None, used: str, other: str) -> dict:
+    """Chapter 03: the matched study under the other reading of the draws (``alt``, a ``matched_table``;
+    None when it could not run, and then the values repeat ``matched``'s), and for how many rankers the
+    verdict on the gain is the same under both readings."""
+    from .values import matched_facts
+
+    shown = matched if alt is None else alt
+    facts = matched_facts(shown, {})
+    agree = int((matched.set_index("ranker")["verdict"] == shown.set_index("ranker")["verdict"]).sum())
+    return {"other": other, "used": used, "alt_lo": facts["gain_lo"], "alt_hi": facts["gain_hi"],
+            "alt_top": facts["top"], "alt_n_gain": facts["n_gain"], "alt_n_gain_open": facts["n_gain_open"],
+            "n_agree": how_many(agree, len(matched), "ranker")}
+
+
+def duplicate_count_values(corpus: Any, duplicates: pd.DataFrame, excluded: pd.Series) -> dict:
+    """Chapter 04: the duplicated texts (``duplicates``: the corpus rows marked duplicate), how many
+    queries each draw excluded (``excluded``: ``exclusion_counts``), and the most a policy can move an
+    accuracy (``bound``, in points: every copy among the queries of one gallery)."""
+    from .phrases import per_draw
+
+    n_queries = len(corpus.texts) - len(corpus.tasks)
+    return {"n_dup_texts": duplicates["text"].nunique(), "n_dup_rows": len(duplicates),
+            "n_texts": len(corpus.texts), "n_tasks": len(corpus.tasks), "per_draw": per_draw(excluded),
+            "n_draws": int(excluded.sum()), "n_queries": n_queries, "bound": 100 * len(duplicates) / n_queries}
+
+
+def error_values(errors: pd.DataFrame, n_rankers: int) -> dict:
+    """Chapter 04: of the queries some ranker misses on the first-listed gallery (``errors``: one row per
+    ranker and missed query), how many every one of the ``n_rankers`` misses."""
+    per_text = errors.groupby("text")["ranker"].nunique()
+    return {"n_shared": int((per_text == n_rankers).sum()), "n_rankers": n_rankers,
+            "n_error_queries": errors["text"].nunique()}
+
+
+def reproduction_run_values(corpus: Any, config: Any, paper_corpus: Mapping, paper_trials: int) -> dict:
+    """Chapter 05: the run's size and design beside the paper's corpus (``paper_corpus``: ``paper.CORPUS``;
+    ``paper_trials``: the paper's number of galleries)."""
+    from .phrases import fewer_or_more
+
+    return {"n_trials": config.n_trials, "n_matched": config.n_matched_trials,
+            "matched_draws": config.matched_draws, "seed": config.seed, "n_tasks": len(corpus.tasks),
+            "n_descriptions": len(corpus.texts), "n_paper_trials": paper_trials,
+            "tasks_vs_paper": fewer_or_more(len(corpus.tasks) - int(paper_corpus["tasks"]), "task"),
+            "descriptions_vs_paper": fewer_or_more(len(corpus.texts) - int(paper_corpus["descriptions"]),
+                                                   "description")}
+
+
+def comparison_values(comparison: pd.DataFrame) -> dict:
+    """Chapter 05: how close the paper's accuracies are to ours (``comparison``: ``versus_paper.compare``):
+    how many agree to the stated decimal, lie within 1 pp or above the paper's, and the range and mean of
+    the Table 2 mean differences."""
+    acc = comparison[comparison["unit"] == "%"].dropna(subset=["ours"])
+    t2 = acc[acc["key"].str.startswith("table2.") & acc["key"].str.endswith(".mean")]
+    return {"n_acc": len(acc), "n_exact": int((acc["diff"].abs() < 0.05).sum()),
+            "n_near": int((acc["diff"].abs() <= 1.0).sum()), "t2_lo": t2["diff"].min(), "t2_hi": t2["diff"].max(),
+            "t2_mean": t2["diff"].mean(), "t2_higher": how_many(int((t2["diff"] > 0).sum()), len(t2), "ranker"),
+            "n_above": int((acc["diff"] > 0).sum())}
+
+
+def claims_values(claims: pd.DataFrame) -> dict:
+    """Chapter 05: how many of the paper's claims (``versus_paper.check_claims``) our run reproduces, and the
+    wording of those it does not ("none" when all are)."""
+    ok = claims["reproduced"].astype(bool)
+    return {"n_ok": int(ok.sum()), "n_claims": len(claims),
+            "missed": "; ".join(f"“{c}”" for c in claims.loc[~ok, "claim"]) or "none"}
+
+
+def gap_values(gap: pd.DataFrame) -> dict:
+    """Chapter 05: our Table 2 means against the paper's in standard errors of the difference (``gap``:
+    ``table_labels.draw_gap``): the range of their sizes, how many lie beyond 3 SE, and how many rankers'
+    intervals read "higher", "lower" and "not resolved"."""
+    z = gap["diff_in_se"].abs()
+    said = gap["verdict"].value_counts()
+    n = len(gap)
+    return {"z_lo": z.min(), "z_hi": z.max(), "n_beyond": how_many(int((z > 3).sum()), n, "ranker"),
+            "n_gap_higher": how_many(int(said.get("higher", 0)), n, "ranker"),
+            "n_gap_lower": how_many(int(said.get("lower", 0)), n, "ranker"),
+            "n_gap_open": how_many(int(said.get("not resolved", 0)), n, "ranker")}
+
+
+BENCH_KEYS = ("study_s", "study_cpu_s", "n_evaluations", "n_predictions", "fast_s", "reference_s", "ratio")
+
+
+def bench_values(bench: Mapping | None, n_rankers: int) -> dict:
+    """Chapter 05: the timing of the fast path against the plain reference (``bench``:
+    ``protocol.time_against_reference``), NaN everywhere when it was not timed (``None``)."""
+    if bench is None:
+        return dict.fromkeys((*BENCH_KEYS, "n_rankers", "same_predictions"), NAN)
+    return {"n_rankers": n_rankers, "same_predictions": "identical" if bench["identical"] else "different",
+            **{k: v for k, v in bench.items() if k != "identical"}}
+
