@@ -64,15 +64,21 @@ def run_case(case: Case) -> Outcome:
         try:
             note = case.run(Path(tmp))
         except RobotaskError as exc:
-            return Outcome(case, "error", str(exc).replace(tmp, "<tmp>"))
+            return Outcome(case, "error", _shown(str(exc), tmp))
         except Exception as exc:  # noqa: BLE001 - a crash is what the catalogue exists to catch
-            return Outcome(case, "crash", f"{type(exc).__name__}: {exc}".replace(tmp, "<tmp>"))
-    relevant = [str(w.message).replace(tmp, "<tmp>") for w in seen if issubclass(w.category, UserWarning)]
+            return Outcome(case, "crash", _shown(f"{type(exc).__name__}: {exc}", tmp))
+    relevant = [_shown(str(w.message), tmp) for w in seen if issubclass(w.category, UserWarning)]
     if relevant:
         return Outcome(case, "warning", " | ".join(dict.fromkeys(relevant)))
     if case.outcome == "handled" and isinstance(note, str):
-        return Outcome(case, "handled", note.replace(tmp, "<tmp>"))
+        return Outcome(case, "handled", _shown(note, tmp))
     return Outcome(case, "nothing", "")
+
+
+def _shown(message: str, tmp: str) -> str:
+    """A message as the catalogue records it: the case's folder as ``<tmp>`` and the free space of this
+    machine's disk (which differs from run to run) as ``… free``, so two runs record the same text."""
+    return re.sub(r"\(\d+(?:\.\d+)? [kMGT]B free\)", "(… free)", message.replace(tmp, "<tmp>"))
 
 
 def run_catalogue(cases: list[Case]) -> list[Outcome]:

@@ -42,3 +42,15 @@ def test_the_catalogue_holds_at_least_30_cases():
     cases = BOOK_CASES + [c for m in modules for c in m.CASES]
     assert len(cases) >= 30, f"{len(cases)} cases"
     assert len({(c.group, c.name) for c in cases}) == len(cases)
+
+
+def test_the_catalogue_records_a_message_the_same_on_every_run():
+    """The case's folder and this disk's free space vary from run to run; the recorded message does not."""
+    from robotask.catalogue import Case, run_case
+    from robotask.errors import RobotaskError
+
+    def full(tmp):
+        raise RobotaskError(f"the disk holding {tmp} is full (67.6 GB free); simulated (0 bytes free)")
+
+    got = run_case(Case("outputs", "a full disk", "error", r"full", full))
+    assert got.message == "the disk holding <tmp> is full (… free); simulated (0 bytes free)"

@@ -153,8 +153,10 @@ def open_client(scheduler: str | None = None, workers: int | None = None) -> Any
     saved = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(WORKER_SITE), *([saved] if saved else [])])
     try:
+        # CRITICAL: a worker whose scheduler closed first (Ctrl-C, SIGTERM) logs its failed heartbeat as an
+        # ERROR with a traceback; a task's own failure still reaches the client as its exception.
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+                               silence_logs=logging.CRITICAL)
         client = Client(cluster)
     finally:
         if saved is None:
