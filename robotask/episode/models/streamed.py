@@ -16,7 +16,7 @@ gradient heads; for the ridge, O(n²d) while n ≤ d and O(nd²) after, so linea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -84,16 +84,21 @@ def partial_gradient(kind: str, x: np.ndarray, target: np.ndarray, weight: np.nd
 def local_gradient(kind: str, rows: RowBlocks, target: np.ndarray, weight: np.ndarray) -> Gradient:
     """The epoch gradient over ``rows`` in this process: sums of :func:`partial_gradient` over blocks."""
     def gradient(W: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
-        gW, gb, loss, correct = np.zeros_like(W), np.zeros_like(b), 0.0, 0
         W32 = W.astype(np.float32)
-        for sl, x in _blocks(rows):
-            parts = partial_gradient(kind, x, target[sl], weight[sl], W32, b)
-            gW += parts[0]
-            gb += parts[1]
-            loss += parts[2]
-            correct += parts[3]
-        return gW, gb, loss, correct
+        return summed_gradient(W, b, (partial_gradient(kind, x, target[sl], weight[sl], W32, b)
+                                      for sl, x in _blocks(rows)))
     return gradient
+
+
+def summed_gradient(W: np.ndarray, b: np.ndarray, parts: Iterable[tuple]) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """The sum, in order, of partial gradients ``(Xᵀ R, Σ R, Σ loss, correct)`` of blocks or partitions."""
+    gW, gb, loss, correct = np.zeros_like(W), np.zeros_like(b), 0.0, 0
+    for part in parts:
+        gW += part[0]
+        gb += part[1]
+        loss += part[2]
+        correct += part[3]
+    return gW, gb, loss, correct
 
 
 def smoothness(rows: RowBlocks, w_sample: np.ndarray, l2: float = L2, iterations: int = POWER_ITERATIONS) -> float:

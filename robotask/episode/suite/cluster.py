@@ -50,15 +50,7 @@ def dask_gradients(client: Any) -> S.GradientFactory:
         def gradient(W: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
             w32 = client.scatter(W.astype(np.float32), broadcast=True)
             futures = [client.submit(_on_worker, kind, part, w32, b, pure=False) for part in parts]
-            results = client.gather(futures)
-            gW = np.zeros_like(W)
-            gb, loss, correct = np.zeros_like(b), 0.0, 0
-            for r in results:
-                gW += r[0]
-                gb += r[1]
-                loss += r[2]
-                correct += r[3]
-            return gW, gb, loss, correct
+            return S.summed_gradient(W, b, client.gather(futures))
         return gradient
     return factory
 

@@ -21,6 +21,7 @@ from ...io import write_json, write_npz
 from ...words import count
 from ..models.minimal import (
     SOFTMAX_EPOCHS,
+    DualRidge,
     MultiLabelHead,
     SoftmaxHead,
     ZScaler,
@@ -125,12 +126,19 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
     ytr = data.y[data.train] if base is None else data.y[data.train] - base[data.train]
     ridge = fit_dual_ridge(ztr, ytr, std_floor=protocol.std_floor, dtype=dtype)
     pred = ridge.predict(zte) if base is None else (ridge.predict(zte) + base[data.test]).astype(np.float32)
-    save = None
-    if cfg.save_models:
-        def save(out: Path) -> None:
-            write_npz(out / "model.npz", x_mean=data.extra["x_mean"], x_std=data.extra["x_std"],
-                      y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std, W=ridge.W.astype(np.float32))
-    return HeadOutput(pred, None, {}, [], save)
+    return HeadOutput(pred, None, {}, [], _ridge_saver(cfg, data, ridge))
+
+
+def _ridge_saver(cfg: SuiteConfig, data: TaskData, ridge: DualRidge | S.StreamedRidge
+                 ) -> Callable[[Path], None] | None:
+    """What writes a fitted ridge head's ``model.npz`` (None when models are not saved)."""
+    if not cfg.save_models:
+        return None
+
+    def save(out: Path) -> None:
+        write_npz(out / "model.npz", x_mean=data.extra["x_mean"], x_std=data.extra["x_std"],
+                  y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std, W=ridge.W.astype(np.float32))
+    return save
 
 
 def residual_base(data: TaskData, protocol: Protocol) -> np.ndarray | None:
@@ -272,9 +280,4 @@ def run_minimal_streamed(data: TaskData, train: RowBlocks, test: RowBlocks, prot
     ytr = ytr if base is None else ytr - base[data.train]
     ridge = S.fit_ridge(train, ytr, std_floor=protocol.std_floor, dtype=dtype)
     pred = ridge.predict(test) if base is None else (ridge.predict(test) + base[data.test]).astype(np.float32)
-    save = None
-    if cfg.save_models:
-        def save(out: Path) -> None:
-            write_npz(out / "model.npz", x_mean=data.extra["x_mean"], x_std=data.extra["x_std"],
-                      y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std, W=ridge.W.astype(np.float32))
-    return HeadOutput(pred, None, {}, [], save)
+    return HeadOutput(pred, None, {}, [], _ridge_saver(cfg, data, ridge))

@@ -91,6 +91,14 @@ def _facts(task_id: str, data: TaskData, protocol: Protocol, split_name: str, fe
     return facts
 
 
+def _not_run(task_id: str, details: dict) -> tuple[TaskResult, list[dict]]:
+    """A task that did not run on a split: its ``details["status"]`` ("skipped" when its samples cannot be built,
+    or what :func:`check_degenerate` found), the rest of ``details`` as the reason, and no metric rows."""
+    spec = TASKS[task_id]
+    status = details.pop("status")
+    return TaskResult(task_id, status, describe(spec), primary_row(spec, {}), details=details), []
+
+
 @one_blas_thread
 def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
                         heads: list[str], out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(),
@@ -98,16 +106,14 @@ def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: Episode
     """One task over a split: TaskResult (as the single-episode suite) and per-episode metric rows.
 
     ``built`` holds the calling run's per-episode TaskData (None: built for this task only)."""
-    spec = TASKS[task_id]
     try:
         data = collection_task_data(task_id, sets, split, protocol, chronological, with_validation="mlp" in heads,
                                     built=built)
     except TaskUnavailable as exc:
-        return TaskResult(task_id, "skipped", describe(spec), primary_row(spec, {}), details={"reason": str(exc)}), []
+        return _not_run(task_id, {"status": "skipped", "reason": str(exc)})
     degenerate = check_degenerate(data)
     if degenerate:
-        status = degenerate.pop("status")
-        return TaskResult(task_id, status, describe(spec), primary_row(spec, {}), details=degenerate), []
+        return _not_run(task_id, degenerate)
     facts = _facts(task_id, data, protocol, split.name if not chronological else "chronological")
     z = standardize(data, protocol)
     result = _fit_and_score(task_id, data, protocol, heads, out_dir, facts,
@@ -148,15 +154,13 @@ def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol
 
     ``gradients(kind, rows, target, weight)`` makes a head's epoch gradient elsewhere (``suite.cluster``);
     None computes it here."""
-    spec = TASKS[task_id]
     try:
         data, rows = store.task_data(task_id, split, protocol, chronological, with_validation="mlp" in heads)
     except TaskUnavailable as exc:
-        return TaskResult(task_id, "skipped", describe(spec), primary_row(spec, {}), details={"reason": str(exc)}), []
+        return _not_run(task_id, {"status": "skipped", "reason": str(exc)})
     degenerate = check_degenerate(data)
     if degenerate:
-        status = degenerate.pop("status")
-        return TaskResult(task_id, status, describe(spec), primary_row(spec, {}), details=degenerate), []
+        return _not_run(task_id, degenerate)
     facts = _facts(task_id, data, protocol, split.name if not chronological else "chronological", rows.width)
     train, test = split_rows(rows, data)
     scaler = standardize_streamed(data, train, protocol)
