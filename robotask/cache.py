@@ -42,7 +42,7 @@ import numpy as np
 
 from . import paths
 from .errors import RobotaskError, RobotaskWarning
-from .io import DISK_FULL, default_mode, exclusive_lock, write_json, write_npz
+from .io import DISK_FULL, default_mode, exclusive_lock, unwritable, write_json, write_npz
 
 HASH = "sha256"  # 1.8 GB/s with the CPU's SHA instructions (blake2b: 0.8 GB/s); see DEVELOPING.md
 CACHE_FORMAT = 2  # in every key: entries of format 1 (sampled hashes, no checksum) are never looked up
@@ -140,18 +140,6 @@ def folder_intact(folder: Path) -> bool:
     except (OSError, ValueError, TypeError, AttributeError):
         return False
     return True
-
-
-def unwritable(folder: Path) -> str | None:
-    """Why ``folder`` (created if needed) cannot take a new file, or None when it can."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".write-probe.", dir=folder)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return None
 
 
 class Cache:

@@ -48,16 +48,23 @@ def writable_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
             if not parent.is_dir():
                 raise RobotaskError(f"{what} {path} cannot be created: {parent} is a file, not a folder")
             break
+    reason = unwritable(path)
+    if reason is not None:
+        raise RobotaskError(f"{what} {path} is not writable ({reason}); choose another folder "
+                            "(e.g. output_dir / --out) or fix its permissions")
+    return path
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why ``folder`` (created if needed) cannot take a new file, or None when it can."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".write-probe.", dir=path)
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".write-probe.", dir=folder)
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise RobotaskError(f"{what} {path} is not writable ({reason}); choose another folder "
-                            "(e.g. output_dir / --out) or fix its permissions") from None
-    return path
+        return exc.strerror or str(exc)
+    return None
 
 
 @contextmanager
