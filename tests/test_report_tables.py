@@ -141,3 +141,20 @@ def test_scale_table_ends_with_the_projection_labelled_as_one():
     assert list(table["Episodes"]) == [8, 8, 12103]
     assert "projection" in table["Path"].iloc[-1]
     assert benchmarks.scale_table({"study_s": 1.0}) is None
+
+
+def test_collection_scale_figure_draws_every_run_and_the_projection_dashed():
+    import matplotlib.pyplot as plt
+
+    result = {"scale": [{"path": "streamed", "episodes": n, "workers": w, "wall_s": 2.0 * n, "peak_gb": 0.5}
+                        for n in (8, 32) for w in (0, 2)]
+              + [{"path": "in memory", "episodes": 8, "workers": 0, "wall_s": 9.0, "peak_gb": 0.9}],
+              "projection": {"episodes": 12103, "wall_s": 1e5, "peak_gb": 0.6}}
+    fig = benchmarks.figure_collection_scale(result)
+    wall = fig.axes[0]
+    labels = [line.get_label() for line in wall.get_lines()]
+    assert "in memory, in process" in labels and "streamed, 2 Dask workers" in labels
+    dashed = [line for line in wall.get_lines() if line.get_linestyle() == "--"]
+    assert len(dashed) == 1 and list(dashed[0].get_xdata()) == [32, 12103]
+    plt.close(fig)
+    assert benchmarks.figure_collection_scale({"study_s": 1.0}) is None

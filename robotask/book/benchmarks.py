@@ -1,12 +1,14 @@
 """Saved benchmark results as the reproduction page (chapter 99) shows them: a heading, the measures
-with their units, the worker-scaling table with its legend, and a collection's suite table."""
+with their units, the worker-scaling table with its legend, the collection-size curve and table, and a
+collection's suite table."""
 
 from __future__ import annotations
 
 import pandas as pd
 
+from ..plots import PALETTE, styled
 from ..words import count
-from .report import human_header, show_md, show_table
+from .report import human_header, show_figure, show_md, show_table
 
 BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, what it measures
     "retrieval_live": ("Retrieval study, timed in this build by chapter 05",
@@ -122,6 +124,46 @@ def scale_table(result: dict) -> pd.DataFrame | None:
     return pd.DataFrame(rows).reindex(columns=list(SCALE_HEADERS)).rename(columns=SCALE_HEADERS)
 
 
+@styled
+def figure_collection_scale(result: dict):
+    """Wall time (log–log) and peak memory (log size, linear GB from 0) against collection size, one line per
+    path and worker count,
+    and the projection to the full dataset as a dashed line to an open marker; None if not measured."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    points = pd.DataFrame(result.get("scale") or [])
+    if points.empty:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(9.0, 3.6), layout="constrained")
+    proj = result.get("projection")
+    for i, ((path, workers), run) in enumerate(points.groupby(["path", "workers"], sort=True)):
+        run = run.sort_values("episodes")
+        label = f"{path}, " + ("in process" if workers == 0 else f"{count(int(workers), 'Dask worker')}")
+        for ax, key in zip(axes, ("wall_s", "peak_gb")):
+            ax.plot(run["episodes"], run[key], marker="o", color=PALETTE[i % len(PALETTE)],
+                    linestyle="-" if path == "streamed" else ":", label=label)
+            if proj and path == "streamed" and workers == 0:
+                last = run.iloc[-1]
+                ax.plot([last["episodes"], proj["episodes"]], [last[key], proj[key]], linestyle="--",
+                        color=PALETTE[i % len(PALETTE)], label="projection (not measured)")
+                ax.plot([proj["episodes"]], [proj[key]], marker="o", fillstyle="none",
+                        color=PALETTE[i % len(PALETTE)])
+    axes[0].set_yscale("log")
+    axes[1].set_ylim(bottom=0)  # memory from 0 on a linear scale: a bounded peak reads as a flat line
+    plain = FuncFormatter(lambda v, _: f"{v:,.10g}")
+    for ax, unit in zip(axes, ("Wall time (s)", "Peak memory (GB)")):
+        ax.set_xscale("log")
+        ax.set_xlabel("Episodes in the collection")
+        ax.set_ylabel(unit)
+    for axis in (axes[0].xaxis, axes[0].yaxis, axes[1].xaxis):
+        axis.set_major_formatter(plain)
+        axis.set_minor_formatter(NullFormatter())
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3), fontsize=8)
+    return fig
+
+
 def primary_table(primary: dict, status: dict | None = None, names: dict | None = None,
                   metrics: dict | None = None) -> pd.DataFrame:
     """One row per task of a suite result: ``primary`` maps a task to its ``metric`` and the values
@@ -170,6 +212,14 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
         show_md(scaling_legend(result))
     scale = scale_table(result)
     if scale is not None:
+        show_figure(figure_collection_scale(result), "fig-collection-scale",
+                    "The suite over growing collections: wall time (left) and peak memory of the whole process "
+                    "tree (right) against the number of episodes on a log scale (time on a log scale too, memory from 0). Solid: the streamed path, "
+                    "in one process or on Dask workers; dotted: the in-memory path of before, where it fits; "
+                    "dashed to an open circle: the projection to the full dataset from the slope of the two "
+                    "largest measured sizes, not a measurement.",
+                    "Two log-log line plots of wall time and peak memory against collection size, one line "
+                    "per path and worker count, with a dashed projection to 12,103 episodes.")
         show_table(scale, digits=2)
     if result.get("suite_primary"):
         show_table(primary_table(result["suite_primary"], result.get("suite_status"), task_names,

@@ -164,7 +164,7 @@ def positive_share(task_id: str, sets: dict[str, WindowSet], setting: Setting, c
     """Share of a binary task's test samples that the minimal head of ``setting`` predicts positive (class 1);
     NaN when the task does not run there."""
     result, _ = run_collection_task(task_id, sets, setting.split, get_protocol(setting.protocol), ["minimal"], None,
-                                    cfg, setting.chronological)
+                                    cfg, setting.chronological, per_episode=False)
     out = result.outputs.get("minimal")
     return float(np.mean(np.asarray(out.pred) == 1)) if out is not None else float("nan")
 
@@ -176,7 +176,8 @@ def _run_one(group: list[int], sets: dict[str, WindowSet], settings: list[Settin
     proto, heads = get_protocol(s.protocol), s.heads.split(",")
     rows = []
     for tid in TASKS:
-        result, _ = run_collection_task(tid, sets, s.split, proto, heads, None, cfg, s.chronological, built)
+        result, _ = run_collection_task(tid, sets, s.split, proto, heads, None, cfg, s.chronological, built,
+                                        per_episode=False)
         reason = result.details.get("reason", "")
         for head in ["baseline", *heads]:
             rows.append({"key": group[0], "task": tid, "metric": result.primary["metric"],

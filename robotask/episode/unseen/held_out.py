@@ -102,10 +102,12 @@ def _not_run(task_id: str, details: dict) -> tuple[TaskResult, list[dict]]:
 @one_blas_thread
 def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
                         heads: list[str], out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(),
-                        chronological: bool = False, built: BuiltTasks | None = None) -> tuple[TaskResult, list[dict]]:
+                        chronological: bool = False, built: BuiltTasks | None = None,
+                        per_episode: bool = True) -> tuple[TaskResult, list[dict]]:
     """One task over a split: TaskResult (as the single-episode suite) and per-episode metric rows.
 
-    ``built`` holds the calling run's per-episode TaskData (None: built for this task only)."""
+    ``built`` holds the calling run's per-episode TaskData (None: built for this task only); ``per_episode``
+    False skips the per-episode rows (an empty list), for callers that read the pooled result only."""
     try:
         data = collection_task_data(task_id, sets, split, protocol, chronological, with_validation="mlp" in heads,
                                     built=built)
@@ -118,7 +120,8 @@ def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: Episode
     z = standardize(data, protocol)
     result = _fit_and_score(task_id, data, protocol, heads, out_dir, facts,
                             {head: functools.partial(RUNNERS[head], data, z, protocol, cfg) for head in heads})
-    episodes = per_episode_metrics(task_id, data, {k: result.outputs[k] for k in ["baseline", *heads]}, protocol)
+    episodes = (per_episode_metrics(task_id, data, {k: result.outputs[k] for k in ["baseline", *heads]}, protocol)
+                if per_episode else [])
     data.X = None
     result.data = data
     return result, episodes
