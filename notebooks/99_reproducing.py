@@ -140,7 +140,11 @@ page.show_table(platform_summary(), caption="The machine and Python that ran the
 # machine (`make bench`; `benchmarks/README.md` says what each measures). Each benchmark has a table
 # of its measures; the unit of each measure is in brackets after its name (s: seconds of wall time
 # unless it says CPU; ×: a ratio). Times measured hours apart on one machine drift by a fifth, so the
-# benchmarks compare times taken within one run, as ratios.
+# benchmarks compare times taken within one run, as ratios. The suite over growing collections
+# (`benchmarks/collection_scale.py`) is also drawn: wall time and peak memory against the number of
+# episodes, each run of the streamed path and the in-memory path of before where it still fits, and the
+# projection to the 12,103 episodes of Xperience-10M, drawn dashed because it extends the measured slope
+# and was not measured.
 
 # %% tags=["remove-input"]
 bench = read_benchmarks(benchmarks_dir)

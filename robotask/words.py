@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 from .errors import RobotaskError
 
@@ -161,7 +161,7 @@ def paired_interval(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.nda
     mean = float(x.mean())
     if n == 1:
         return PairedInterval(mean=mean, low=-math.inf, high=math.inf, n=1, level=level)
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1) * x.std(ddof=1) / math.sqrt(n))
+    half = float(special.stdtrit(n - 1, 0.5 + level / 2) * x.std(ddof=1) / math.sqrt(n))  # Student-t quantile
     return PairedInterval(mean=mean, low=mean - half, high=mean + half, n=n, level=level)
 
 

@@ -213,13 +213,13 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
     scale = scale_table(result)
     if scale is not None:
         show_figure(figure_collection_scale(result), "fig-collection-scale",
-                    "The suite over growing collections: wall time (left) and peak memory of the whole process "
-                    "tree (right) against the number of episodes on a log scale (time on a log scale too, memory from 0). Solid: the streamed path, "
-                    "in one process or on Dask workers; dotted: the in-memory path of before, where it fits; "
-                    "dashed to an open circle: the projection to the full dataset from the slope of the two "
-                    "largest measured sizes, not a measurement.",
-                    "Two log-log line plots of wall time and peak memory against collection size, one line "
-                    "per path and worker count, with a dashed projection to 12,103 episodes.")
+                    "The suite over growing collections: wall time (left, log scale) and peak memory of the "
+                    "whole process tree (right, from 0) against the number of episodes (log scale). Solid: the "
+                    "streamed path, in one process or on Dask workers; dotted: the in-memory path of before, "
+                    "where it fits; dashed to an open circle: the projection to the full dataset from the "
+                    "slope of the two largest measured sizes, not a measurement.",
+                    "Two line plots of wall time and peak memory against collection size, one line per path "
+                    "and worker count, with a dashed projection to 12,103 episodes.")
         show_table(scale, digits=2)
     if result.get("suite_primary"):
         show_table(primary_table(result["suite_primary"], result.get("suite_status"), task_names,

@@ -94,13 +94,12 @@ def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, i
         y = np.concatenate([_encode(d, names) for d in datas])
     else:
         y = np.concatenate([d.y for d in datas])
-    frames = ("start_frame", "end_frame", "center_frame", "span_end")
-    rows = []
-    for eid, d, side in parts:
-        r = d.rows.copy()
-        r[list(frames)] = r[list(frames)] + offsets[eid]
-        rows.append(r.assign(episode_id=eid, side=side))
-    rows_df = pd.concat(rows, ignore_index=True)
+    frames = ["start_frame", "end_frame", "center_frame", "span_end"]
+    lengths = [len(d.rows) for d in datas]
+    rows_df = pd.concat([d.rows for d in datas], ignore_index=True)  # a copy: the parts stay as they are
+    rows_df[frames] = rows_df[frames].to_numpy() + np.repeat([offsets[e] for e, _, _ in parts], lengths)[:, None]
+    rows_df["episode_id"] = np.repeat(np.array([e for e, _, _ in parts], dtype=object), lengths)
+    rows_df["side"] = np.repeat(np.array([s for _, _, s in parts], dtype=object), lengths)
     rows_df["sample_index"] = np.arange(len(rows_df))
     data = TaskData(kind=kind, X=np.concatenate([d.X for d in datas]).astype(np.float32, copy=False), y=y,
                     rows=rows_df, class_names=names, owns_x=True,
