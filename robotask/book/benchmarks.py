@@ -28,6 +28,10 @@ BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, 
                          "`robotask suite --collection` with the minimal heads on the first 8, 32, … episodes of "
                          "one synthetic collection, in one process and on Dask workers, with the in-memory "
                          "path of before beside it where it fits"),
+    "original_suite": ("Our suite against the original (`benchmarks/original_suite.py`)",
+                       "the twelve tasks with both heads on one synthetic episode, ours and the original "
+                       "task suite's `scripts/episode_task_suite.py --include-neural`, interleaved in one "
+                       "sitting, each from an empty cache (cold) and again on its cache (warm); medians over rounds"),
 }
 MEASURE_LABELS = {  # a measure as the reader reads it, with its unit
     "study_s": "Whole study: wall time (s)", "study_cpu_s": "Whole study: CPU time (s)",
@@ -48,6 +52,11 @@ MEASURE_LABELS = {  # a measure as the reader reads it, with its unit
     "both_heads": "Every task, minimal head and MLP (s)",
     "minimal_heads": "Every task, minimal head (s)",
     "suite_s": "Suite on the collection, split by episode (s)",
+    "n_rounds": "Interleaved rounds", "original_cold_s": "Original suite, empty cache (s)",
+    "ours_cold_s": "Our suite, empty cache (s)", "cold_ratio": "Ours over the original, empty cache (×)",
+    "cold_ratio_target": "Target for the empty cache (×)", "original_warm_s": "Original suite, cached (s)",
+    "ours_warm_s": "Our suite, features cached (s)", "warm_ratio": "Ours over the original, cached (×)",
+    "warm_ratio_target": "Target with the cache (×)",
 }
 SCALING_HEADERS = {
     "run": "Run", "workers": "Workers", "wall_s": "Wall time (s)", "frames_per_s": "Frames/s",
