@@ -205,7 +205,7 @@ def run_mlp(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteConfig)
 
 def run_baseline(data: TaskData) -> HeadOutput | None:
     """The trivial baseline of the task kind (None for retrieval: its expectation is analytic)."""
-    ytr, n = data.y[data.train], len(data.test)
+    ytr, n = rows_of(data.y, data.train), len(data.test)
     if data.kind == "classification":
         pred = B.majority_class(ytr, n)
     elif data.kind == "binary":
