@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from robotask.episode.tasks import blockwise
 from robotask.episode.tasks import metrics as M
 
 
@@ -99,3 +100,58 @@ def test_boundary_nms_keeps_local_maxima():
 
 def test_label_coverage():
     assert M.label_coverage(np.array([0, 1]), np.array([1, 2, 2, 0])) == pytest.approx(0.5)
+
+
+def _wide(rng: np.random.Generator, n: int, w: int, dtype: type) -> np.ndarray:
+    """Values of very different sizes, where any change of summation order shows in the last bits."""
+    return (rng.normal(size=(n, w)) * np.exp(rng.normal(size=(n, w)) * 3) + 5).astype(dtype)
+
+
+@pytest.mark.parametrize("n,w", [(1, 1), (7, 3), (130, 1), (1000, 2), (301, 5096), (2150, 630)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_blockwise_sums_are_numpys_bit_for_bit(n: int, w: int, dtype: type) -> None:
+    """``blockwise.total`` / ``column_total`` / ``column_std`` equal NumPy's sum, axis-0 sum and std exactly."""
+    rng = np.random.default_rng(n * w)
+    x = _wide(rng, n, w, dtype)
+    xf = x.astype(np.float64)
+    assert blockwise.total(lambda a, b: xf[a:b] ** 2, n, w) == np.sum(xf ** 2)
+    assert np.array_equal(blockwise.column_total(lambda a, b: xf[a:b], n, w), xf.sum(axis=0))
+    std = blockwise.column_std(x)
+    assert std.dtype == x.std(axis=0).dtype and np.array_equal(std, x.std(axis=0))
+
+
+@pytest.mark.parametrize("n,w", [(1, 4), (50, 1), (2150, 5096), (700, 40)])
+def test_block_metrics_equal_the_whole_matrix_formulas(n: int, w: int) -> None:
+    """Regression metrics in row blocks equal the formulas on whole float64 copies (the former code)."""
+    rng = np.random.default_rng(w)
+    t, p = _wide(rng, n, w, np.float32), _wide(rng, n, w, np.float32)
+    tf, pf = t.astype(np.float64), p.astype(np.float64)
+    den = float(np.sum((tf - tf.mean(axis=0)) ** 2))
+    r2 = 1.0 - float(np.sum((tf - pf) ** 2)) / den if den > 0 else 0.0
+    m = M.regression_metrics(t, p)
+    assert (m["mse"], m["mae"], m["r2"]) == (float(np.mean((tf - pf) ** 2)), float(np.mean(np.abs(tf - pf))), r2)
+    std = t.std(axis=0) + 0.5
+    ts, ps = (t / std).astype(np.float64), (p / std).astype(np.float64)
+    den = float(np.sum((ts - ts.mean(axis=0)) ** 2))
+    assert M.standardized_r2(t, p, std) == (1.0 - float(np.sum((ts - ps) ** 2)) / den if den > 0 else 0.0)
+
+
+@pytest.mark.parametrize("n,w", [(3, 5), (67, 30), (700, 384), (300, 2600)])
+def test_cosine_ranks_in_blocks_equal_the_whole_matrix(n: int, w: int, monkeypatch) -> None:
+    """Ranks from blocks of queries and candidates equal those of the whole similarity matrix, with and
+    without groups, including blocks that end mid-way (small blocks forced)."""
+    rng = np.random.default_rng(n)
+    truth = rng.normal(size=(n, w)).astype(np.float32)
+    pred = (truth + rng.normal(size=(n, w)) * 2).astype(np.float32)
+    pred[n // 2] = truth[n // 2]  # an exact tie
+    groups = rng.integers(0, max(n // 3, 1), size=n)
+    q = pred.astype(np.float64)
+    c = truth.astype(np.float64)
+    q = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-8)
+    c = c / np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-8)
+    assert np.array_equal(M.cosine_similarity(pred, truth), q @ c.T)
+    for block in (M.RANK_BLOCK_BYTES, 64 * 8 * 64):
+        monkeypatch.setattr(M, "RANK_BLOCK_BYTES", block)
+        for g in (None, groups):
+            assert np.array_equal(M.cosine_ranks(pred, truth, g),
+                                  M.retrieval_ranks(M.cosine_similarity(pred, truth), g))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import robotask.episode.models.products as P
 import robotask.episode.models.streamed as S
 from robotask.episode.models.minimal import MultiLabelHead, SoftmaxHead, ZScaler, fit_dual_ridge
 from robotask.episode.models.row_blocks import RowBlocks, RowFile, streamed_moments
@@ -70,13 +71,49 @@ def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
 
 @pytest.mark.parametrize("n,d", [(100, 150), (200, 30)])
 def test_ridge_with_episodes_longer_than_a_block(tmp_path, monkeypatch, n: int, d: int) -> None:
-    """A range longer than a block is one block: the bias buffers hold it (dual and primal), wide targets too."""
+    """A range longer than a block is cut into blocks: the bias buffers hold one (dual and primal), wide targets
+    too."""
     sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40}  # rows per block and per panel: every episode is longer
     monkeypatch.setattr(S, "block_rows", lambda width, size=S.BLOCK_BYTES, itemsize=4: sizes[size])
     rng = np.random.default_rng(9)
     x = rng.normal(size=(n, d)).astype(np.float32)
     target = (x[:, :3] @ rng.normal(size=(3, 90)) + rng.normal(size=(n, 90))).astype(np.float32)
     rows = _stored(tmp_path, x, [n // 2, n - n // 2])
-    assert rows.largest_block(32) == n - n // 2
+    assert rows.largest_block(32) == 32
     ridge, ridge_s = fit_dual_ridge(x, target, dtype=np.float64), fit_ridge(rows, target, dtype=np.float64)
     np.testing.assert_allclose(ridge_s.predict(rows), ridge.predict(x), rtol=1e-5, atol=1e-6)
+
+
+def test_blocks_are_fixed_row_counts_across_episodes(tmp_path) -> None:
+    """With ``max_rows`` the blocks are rows k·max_rows to (k + 1)·max_rows over all ranges, whatever the
+    episodes' lengths (joined or cut), skipping unread those before ``from_row``; without, one per range."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=(103, 5)).astype(np.float32)
+    rows = _stored(tmp_path, x, [7, 60, 1, 35])
+    for size in (1, 8, 32, 50, 200):
+        got = [(sl, block.copy()) for sl, block in rows.blocks(size)]
+        assert [sl.start for sl, _ in got] == list(range(0, 103, size))
+        assert all(np.array_equal(block, x[sl]) for sl, block in got)
+        assert rows.largest_block(size) == min(size, 103)
+        later = [sl.start for sl, _ in rows.blocks(size, from_row=size)]
+        assert later == list(range(size, 103, size))
+    assert [len(block) for block in rows] == [7, 60, 1, 35]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_products_added_in_place(dtype: type) -> None:
+    """``add_product`` and ``add_gram`` + ``mirror_upper`` add aᵀb and aᵀa into the matrix itself (no copy),
+    to rounding of the NumPy product; the Gram sum is exactly symmetric."""
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=(40, 300)).astype(dtype), rng.normal(size=(40, 9)).astype(dtype)
+    out, gram = rng.normal(size=(300, 9)).astype(dtype), np.zeros((300, 300), dtype=dtype)
+    expected, where = out + a.T @ b, (out.ctypes.data, gram.ctypes.data)
+    P.add_product(out, a, b)
+    P.add_gram(gram, a[:25])
+    P.add_gram(gram, a[25:])
+    P.mirror_upper(gram, panel=64)
+    assert (out.ctypes.data, gram.ctypes.data) == where
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(out, expected, rtol=tol, atol=tol)
+    np.testing.assert_allclose(gram, a.T @ a, rtol=tol, atol=tol * 10)
+    assert np.array_equal(gram, gram.T)

@@ -1,11 +1,13 @@
-"""Rows of a task's inputs kept on disk and read in pieces: one block per episode, never the whole matrix.
+"""Rows of a task's inputs kept on disk and read in pieces: one block at a time, never the whole matrix.
 
 A task's float32 inputs over a collection live in one raw row-major file per task (``RowFile``): each
 episode appends its rows once, and a :class:`RowBlocks` names the row ranges of a split's side (one range
-per episode, in the order of the merged task). Iterating reads one range at a time into one reused
+per episode, in the order of the merged task). Iterating reads one block at a time into one reused
 buffer with ``readinto`` (no memory map: mapped pages would count in the process's resident memory until
 unmapped, so a pass over the collection would look like holding it), z-scores it in place when a scaler
-is attached, and yields it. Memory is one block whatever the collection's size.
+is attached, and yields it. A block is one range, or, given a number of rows, that many consecutive rows
+whatever the episode boundaries (the last block shorter): memory is one block whatever the collection's or
+an episode's size, and a block of a few MB stays in the CPU's cache while a head passes over it twice.
 
 Raw float32 and not ``.npz`` or Zarr: a row range is one contiguous read at a computed offset, with no
 decompression and no chunk index; the file is scratch, written and read by one run.
@@ -45,7 +47,7 @@ class RowFile:
 
 @dataclass(frozen=True)
 class RowBlocks:
-    """Row ranges ``(first, n)`` of a raw float32 file of ``width`` columns, read one range at a time.
+    """Row ranges ``(first, n)`` of a raw float32 file of ``width`` columns, read one block at a time.
 
     ``mean`` / ``std`` (float32) z-score each block on read exactly as ``ZScaler.transform`` does.
     """
@@ -62,8 +64,8 @@ class RowBlocks:
         return int(sum(n for _, n in self.ranges))
 
     def largest_block(self, max_rows: int = 0) -> int:
-        """Rows of the largest block :meth:`blocks` yields with ``max_rows`` (a range longer than that is one
-        block), for buffers that must hold any block."""
+        """Rows of the largest block :meth:`blocks` yields with ``max_rows`` (at most ``max_rows``; 0: the
+        longest range), for buffers that must hold any block."""
         return max((sum(n for _, n in g) for g in _group(self.ranges, max_rows)), default=0)
 
     def scaled(self, scaler: ZScaler) -> RowBlocks:
@@ -71,7 +73,8 @@ class RowBlocks:
         return replace(self, mean=scaler.mean, std=scaler.std)
 
     def blocks(self, max_rows: int = 0, from_row: int = 0) -> Iterator[tuple[slice, np.ndarray]]:
-        """(row slice over all ranges, float32 block) per range; ``max_rows`` > 0 joins ranges up to that size.
+        """(row slice over all ranges, float32 block) per range, or with ``max_rows`` > 0 per ``max_rows``
+        consecutive rows over all ranges (block k holds rows k·max_rows to (k + 1)·max_rows).
 
         Blocks that end at or before ``from_row`` are skipped unread. The block is a reused buffer: use it
         before asking for the next one.
@@ -121,18 +124,23 @@ class RowBlocks:
 
 
 def _group(ranges: tuple[tuple[int, int], ...], max_rows: int) -> list[list[tuple[int, int]]]:
-    """Consecutive ranges joined into groups of at most ``max_rows`` rows (0: one range per group)."""
+    """The pieces of file rows each block reads: one range per block (``max_rows`` 0), or the ranges' rows
+    in order cut every ``max_rows`` rows (a block may join the end of one range to the start of the next)."""
+    if max_rows <= 0:
+        return [[(first, n)] for first, n in ranges if n > 0]
     groups: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
     size = 0
     for first, n in ranges:
-        if n <= 0:
-            continue
-        if groups and max_rows > 0 and size + n <= max_rows:
-            groups[-1].append((first, n))
-            size += n
-        else:
-            groups.append([(first, n)])
-            size = n
+        while n > 0:
+            take = min(n, max_rows - size)
+            current.append((first, take))
+            first, n, size = first + take, n - take, size + take
+            if size == max_rows:
+                groups.append(current)
+                current, size = [], 0
+    if current:
+        groups.append(current)
     return groups
 
 

@@ -38,9 +38,10 @@ from .minimal import (
     softmax,
     softmax_smoothness,
 )
+from .products import add_gram, add_product, mirror_upper
 from .row_blocks import RowBlocks
 
-BLOCK_BYTES = 4 << 20  # float32 bytes per block: consecutive episodes are joined up to this (cache-sized)
+BLOCK_BYTES = 4 << 20  # float32 bytes per block of consecutive rows, whatever the episodes (cache-sized)
 PANEL_BYTES = 64 << 20  # bytes of the ridge's outer panel of rows (in the solve's dtype)
 POWER_ITERATIONS = 60  # as minimal.softmax_smoothness
 
@@ -51,6 +52,13 @@ GradientFactory = Callable[[str, RowBlocks, np.ndarray, np.ndarray], Gradient]  
 def block_rows(width: int, size: int = BLOCK_BYTES, itemsize: int = 4) -> int:
     """Rows per block of ``size`` bytes for a matrix of ``width`` columns."""
     return max(32, size // (itemsize * max(width, 1)))
+
+
+def panel_rows(width: int, itemsize: int = 4) -> int:
+    """Rows of an outer panel of about :data:`PANEL_BYTES`: a whole number of :func:`block_rows` blocks, so a
+    panel starts where a block starts and each pair of blocks of a Gram matrix is formed once."""
+    size = block_rows(width)
+    return size * max(1, block_rows(width, PANEL_BYTES, itemsize) // size)
 
 
 def _blocks(rows: RowBlocks) -> Iterator[tuple[slice, np.ndarray]]:
@@ -200,7 +208,7 @@ class StreamedDual(DualIterates):
     the primal weights come back from one more pass (W = s·W₀ + Σ X_bᵀ A_b)."""
 
     def __init__(self, rows: RowBlocks, w0: np.ndarray) -> None:  # noqa: D107 — the parent's state, from disk
-        n, panel = rows.n_rows, block_rows(rows.width, PANEL_BYTES)
+        n, panel = rows.n_rows, panel_rows(rows.width)
         self.rows, self.w0 = rows, w0
         self.gram = np.empty((n, n))
         self.xw0 = np.empty((n, w0.shape[1]))
@@ -337,11 +345,12 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
     Both are the same ridge solution (Z̃ᵀ(Z̃Z̃ᵀ + λI)⁻¹ = (Z̃ᵀZ̃ + λI)⁻¹Z̃ᵀ).
 
     Memory: the Gram matrix (min(n, d + 1)², solved in place in float64), one panel of rows and, in the
-    primal, one block of z-scored targets at a time (a 5096-wide target is never held z-scored in full).
+    primal, one block of z-scored targets at a time (a 5096-wide target is never held z-scored in full);
+    sums of products are added in place (``products``), never formed beside the matrix they add to.
     """
     ys = ZScaler.fit(y, std_floor)
     n, d1 = rows.n_rows, rows.width + 1
-    size, panel = block_rows(rows.width), block_rows(rows.width, PANEL_BYTES, np.dtype(dtype).itemsize)
+    size, panel = block_rows(rows.width), panel_rows(rows.width, np.dtype(dtype).itemsize)
     if n <= d1:
         yz = ys.transform(y).astype(dtype, copy=False)
         K = np.empty((n, n), dtype=dtype)
@@ -352,21 +361,22 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
             for sj, xj in _later_blocks(rows, si.start, size):
                 K[si, sj] = bi @ _with_bias(xj, dtype, inner).T
                 K[sj, si] = K[si, sj].T
-        del outer
+        outer = bi = None  # the panel is freed before the solve (``bi`` is a view of it)
         K[np.diag_indices_from(K)] += lam
         alpha = _solve_in_place(K, yz).astype(dtype, copy=False)
         del K, yz
         W = np.zeros((d1, y.shape[1]), dtype=dtype)
         for sl, x in rows.blocks(size):
-            W += _with_bias(x, dtype, inner).T @ alpha[sl]
+            add_product(W, _with_bias(x, dtype, inner), alpha[sl])
         return StreamedRidge(ys, W)
     A = np.zeros((d1, d1), dtype=dtype)
     rhs = np.zeros((d1, y.shape[1]), dtype=dtype)
     inner = np.empty((rows.largest_block(size), d1), dtype=dtype)
     for sl, x in rows.blocks(size):
         xb = _with_bias(x, dtype, inner)
-        A += xb.T @ xb
-        rhs += xb.T @ ys.transform(y[sl]).astype(dtype, copy=False)
+        add_gram(A, xb)
+        add_product(rhs, xb, ys.transform(y[sl]))
+    mirror_upper(A)
     A[np.diag_indices_from(A)] += lam
     return StreamedRidge(ys, _solve_in_place(A, rhs).astype(dtype, copy=False))
 

@@ -205,7 +205,10 @@ def run_mlp(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteConfig)
 
 def run_baseline(data: TaskData) -> HeadOutput | None:
     """The trivial baseline of the task kind (None for retrieval: its expectation is analytic)."""
-    ytr, n = data.y[data.train], len(data.test)
+    # a view of C-ordered targets (the collection's wide ones): its column means are the copy's bits;
+    # other layouts are copied, since NumPy would sum their columns in another order
+    ytr = rows_of(data.y, data.train) if data.y.flags.c_contiguous else data.y[data.train]
+    n = len(data.test)
     if data.kind == "classification":
         pred = B.majority_class(ytr, n)
     elif data.kind == "binary":

@@ -10,10 +10,11 @@ import pandas as pd
 
 from ...io import write_csv, write_json, write_npz
 from ..tasks import metrics as M
+from ..tasks.blockwise import column_std
 from ..tasks.builders import TaskData
 from ..tasks.protocols import Protocol
 from ..tasks.registry import TaskSpec
-from .fit import HeadOutput
+from .fit import HeadOutput, rows_of
 
 
 def _score_retrieval(spec: TaskSpec, data: TaskData, out: HeadOutput | None, protocol: Protocol) -> dict:
@@ -21,10 +22,10 @@ def _score_retrieval(spec: TaskSpec, data: TaskData, out: HeadOutput | None, pro
     te = data.test
     if out is None:
         return M.random_retrieval_metrics(len(te))
-    truth = data.y[te]
+    truth = rows_of(data.y, te)
     q, c = (truth, out.pred) if data.extra["query_side"] == "truth" else (out.pred, truth)
     groups = data.extra["groups"][te] if protocol.grounding_identical_text and "groups" in data.extra else None
-    ranks = M.retrieval_ranks(M.cosine_similarity(q, c), groups)
+    ranks = M.cosine_ranks(q, c, groups)
     out.train_final["ranks"] = ranks
     res = M.retrieval_metrics(ranks)
     if "groups" in data.extra:
@@ -35,15 +36,15 @@ def _score_retrieval(spec: TaskSpec, data: TaskData, out: HeadOutput | None, pro
 
 def _score_regression(spec: TaskSpec, data: TaskData, out: HeadOutput, protocol: Protocol) -> dict:
     """R², MAE; MPJPE for the hand forecast, else the train-std standardised R²."""
-    te, tr = data.test, data.train
-    res = M.regression_metrics(data.y[te], out.pred)
+    y_test = rows_of(data.y, data.test)  # views when the sides are ranges: no copy of a wide target
+    res = M.regression_metrics(y_test, out.pred)
     if "n_future" in data.extra:
         k = data.extra["n_future"]
-        res["mpjpe"] = M.mpjpe(data.y[te], out.pred, k)
-        res["final_frame_mpjpe"] = M.mpjpe(data.y[te], out.pred, k, final_only=True)
+        res["mpjpe"] = M.mpjpe(y_test, out.pred, k)
+        res["final_frame_mpjpe"] = M.mpjpe(y_test, out.pred, k, final_only=True)
         res["hand_frame"] = data.extra["frame"]
     else:
-        res["r2_standardized"] = M.standardized_r2(data.y[te], out.pred, data.y[tr].std(axis=0))
+        res["r2_standardized"] = M.standardized_r2(y_test, out.pred, column_std(rows_of(data.y, data.train)))
     return res
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from . import blockwise
+
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     """num / den with 0 where den is 0 (scikit-learn's ``zero_division=0``)."""
@@ -98,24 +100,51 @@ def binary_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict:
             "predicted_positive_rate": float(np.mean(y_pred == 1)) if len(y_pred) else 0.0}
 
 
+def _as_rows(a: np.ndarray) -> np.ndarray:
+    """``a`` as a matrix of rows (a vector is one column), without a copy."""
+    a = np.asarray(a)
+    return a.reshape(len(a), -1)
+
+
+def _f64(a: np.ndarray, start: int, stop: int, scale: np.ndarray | None = None) -> np.ndarray:
+    """Rows ``start:stop`` of ``a`` (divided by ``scale`` in ``a``'s dtype first) as float64."""
+    rows = a[start:stop] if scale is None else a[start:stop] / scale
+    return np.asarray(rows, dtype=np.float64)
+
+
+def _pooled_r2(y_true: np.ndarray, y_pred: np.ndarray, scale: np.ndarray | None = None) -> float:
+    """:func:`pooled_r2` of ``y_true / scale`` and ``y_pred / scale``, one block of rows at a time
+    (``blockwise``: NumPy's sums bit for bit, no float64 copy of the test set)."""
+    t, p = _as_rows(y_true), _as_rows(y_pred)
+    n, width = t.shape
+    if n == 0:
+        return 0.0
+    mean = blockwise.column_total(lambda a, b: _f64(t, a, b, scale), n, width) / n
+    den = blockwise.total(lambda a, b: (_f64(t, a, b, scale) - mean) ** 2, n, width)
+    if not den > 0:
+        return 0.0
+    return 1.0 - blockwise.total(lambda a, b: (_f64(t, a, b, scale) - _f64(p, a, b, scale)) ** 2, n, width) / den
+
+
 def pooled_r2(y_true: np.ndarray, y_pred: np.ndarray) -> float:
     """1 − Σ(y − ŷ)² / Σ(y − ȳ_col)² over all entries, ȳ_col the test column mean; 0 if the denominator is 0."""
-    y_true = np.asarray(y_true, dtype=np.float64)
-    y_pred = np.asarray(y_pred, dtype=np.float64)
-    den = float(np.sum((y_true - y_true.mean(axis=0)) ** 2))
-    return 1.0 - float(np.sum((y_true - y_pred) ** 2)) / den if den > 0 else 0.0
+    return _pooled_r2(y_true, y_pred)
 
 
 def standardized_r2(y_true: np.ndarray, y_pred: np.ndarray, y_std: np.ndarray) -> float:
     """Pooled R² after dividing every column by ``y_std`` (train std), so no column dominates (§8.4)."""
     std = np.where(np.asarray(y_std) > 0, y_std, 1.0)
-    return pooled_r2(np.asarray(y_true) / std, np.asarray(y_pred) / std)
+    return _pooled_r2(y_true, y_pred, std)
 
 
 def regression_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict:
-    """``mse``, ``mae`` (means over all entries) and pooled ``r2``."""
-    diff = np.asarray(y_true, dtype=np.float64) - np.asarray(y_pred, dtype=np.float64)
-    return {"mse": float(np.mean(diff**2)), "mae": float(np.mean(np.abs(diff))),
+    """``mse``, ``mae`` (means over all entries) and pooled ``r2``, one block of rows at a time."""
+    t, p = _as_rows(y_true), _as_rows(y_pred)
+    n, width = t.shape
+    size = max(n * width, 1)
+    mse = blockwise.total(lambda a, b: (_f64(t, a, b) - _f64(p, a, b)) ** 2, n, width) / size
+    mae = blockwise.total(lambda a, b: np.abs(_f64(t, a, b) - _f64(p, a, b)), n, width) / size
+    return {"mse": float(mse) if n * width else float("nan"), "mae": float(mae) if n * width else float("nan"),
             "r2": pooled_r2(y_true, y_pred), "target_dim": int(np.asarray(y_true).shape[1])}
 
 
@@ -135,21 +164,26 @@ def mpjpe(y_true: np.ndarray, y_pred: np.ndarray, n_future: int, final_only: boo
     return float(np.linalg.norm(t - p, axis=-1).mean())
 
 
+def _unit_rows(a: np.ndarray, start: int, stop: int, norms: np.ndarray | None = None) -> np.ndarray:
+    """Rows ``start:stop`` of ``a`` in float64 divided by their norms (floor 1e-8; ``norms`` given or computed)."""
+    rows = np.asarray(a[start:stop], dtype=np.float64)
+    if norms is None:
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return rows / np.maximum(norms, 1e-8)
+
+
 def cosine_similarity(queries: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """Cosine similarity of every query row with every candidate row (norm floor 1e-8)."""
-    q = np.asarray(queries, dtype=np.float64)
-    c = np.asarray(candidates, dtype=np.float64)
-    q = q / np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-8)
-    c = c / np.maximum(np.linalg.norm(c, axis=1, keepdims=True), 1e-8)
-    return q @ c.T
+    return _unit_rows(queries, 0, len(queries)) @ _unit_rows(candidates, 0, len(candidates)).T
 
 
-def retrieval_ranks(similarity: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+def retrieval_ranks(similarity: np.ndarray, groups: np.ndarray | None = None, first: int = 0) -> np.ndarray:
     """1-based rank of the positive of each query in its descending-similarity order.
 
     Parameters
     ----------
-    similarity : (n_queries, n_candidates); the positive of query i is candidate i.
+    similarity : (n_queries, n_candidates); the positive of query i is candidate ``first`` + i (``first``:
+        the index of the first query when ``similarity`` holds a block of them).
     groups : optional group id per candidate (= per query); every candidate of the query's group
         counts as a positive and the rank is that of the best-ranked one (grounding fix, §8.11).
         Ties are broken by candidate index (stable sort), so ranks are reproducible.
@@ -157,11 +191,45 @@ def retrieval_ranks(similarity: np.ndarray, groups: np.ndarray | None = None) ->
     order = np.argsort(-similarity, axis=1, kind="stable")
     n = similarity.shape[0]
     if groups is None:
-        hit = order == np.arange(n)[:, None]
+        hit = order == np.arange(first, first + n)[:, None]
     else:
         groups = np.asarray(groups)
-        hit = groups[order] == groups[:n, None]
+        hit = groups[order] == groups[first:first + n, None]
     return hit.argmax(axis=1) + 1
+
+
+RANK_BLOCK_BYTES = 4 << 20  # bytes of one block of similarities or of unit candidate rows
+ALIGNED_ROWS = 64  # blocks are whole multiples of this: BLAS then forms each similarity as in one product
+
+
+def _aligned_rows(row_bytes: int) -> int:
+    """Rows of a block of :data:`RANK_BLOCK_BYTES`, a multiple of :data:`ALIGNED_ROWS`."""
+    return ALIGNED_ROWS * max(1, RANK_BLOCK_BYTES // (ALIGNED_ROWS * max(row_bytes, 1)))
+
+
+def cosine_ranks(queries: np.ndarray, candidates: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """``retrieval_ranks(cosine_similarity(queries, candidates), groups)``, one block of queries against one
+    block of candidates at a time: the same ranks, with memory of a few blocks instead of float64 copies
+    of both sides and the query × candidate matrix.
+
+    A similarity is the same product of the same unit rows as in the whole matrix: blocks start at
+    multiples of :data:`ALIGNED_ROWS` rows, so BLAS forms every entry with the kernel it uses for the whole
+    product (tested against it).
+    """
+    n_q, n_c = len(queries), len(candidates)
+    norms = np.concatenate([np.linalg.norm(np.asarray(candidates[a:a + 256], dtype=np.float64), axis=1)
+                            for a in range(0, n_c, 256)] or [np.zeros(0)])[:, None]
+    q_rows, c_rows = _aligned_rows(8 * n_c), _aligned_rows(8 * int(np.prod(np.shape(candidates)[1:])))
+    ranks = np.empty(n_q, dtype=np.int64)
+    for first in range(0, n_q, q_rows):
+        stop = min(first + q_rows, n_q)
+        unit = _unit_rows(queries, first, stop)
+        similarity = np.empty((stop - first, n_c))
+        for c0 in range(0, n_c, c_rows):
+            c1 = min(c0 + c_rows, n_c)
+            similarity[:, c0:c1] = unit @ _unit_rows(candidates, c0, c1, norms[c0:c1]).T
+        ranks[first:stop] = retrieval_ranks(similarity, groups, first)
+    return ranks
 
 
 def retrieval_metrics(ranks: np.ndarray) -> dict:
