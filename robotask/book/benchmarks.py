@@ -152,7 +152,7 @@ def figure_collection_scale(result: dict):
         for ax, key in zip(axes, ("wall_s", "peak_gb")):
             ax.plot(run["episodes"], run[key], marker="o", color=PALETTE[i % len(PALETTE)],
                     linestyle="-" if path == "streamed" else ":", label=label)
-            if proj and path == "streamed" and workers == 0:
+            if proj and proj.get(key) is not None and path == "streamed" and workers == 0:
                 last = run.iloc[-1]
                 ax.plot([last["episodes"], proj["episodes"]], [last[key], proj[key]], linestyle="--",
                         color=PALETTE[i % len(PALETTE)], label="projection (not measured)")
@@ -165,6 +165,9 @@ def figure_collection_scale(result: dict):
         ax.set_xscale("log")
         ax.set_xlabel("Episodes in the collection")
         ax.set_ylabel(unit)
+    for ax, key in zip(axes, ("wall_s", "peak_gb")):  # ticks at the measured sizes (and a projection drawn)
+        projected = [proj["episodes"]] if proj and proj.get(key) is not None else []
+        ax.set_xticks(sorted({*points["episodes"].astype(int), *projected}))
     for axis in (axes[0].xaxis, axes[0].yaxis, axes[1].xaxis):
         axis.set_major_formatter(plain)
         axis.set_minor_formatter(NullFormatter())
@@ -225,8 +228,9 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
                     "The suite over growing collections: wall time (left, log scale) and peak memory of the "
                     "whole process tree (right, from 0) against the number of episodes (log scale). Solid: the "
                     "streamed path, in one process or on Dask workers; dotted: the in-memory path of before, "
-                    "where it fits; dashed to an open circle: the projection to the full dataset from the "
-                    "slope of the two largest measured sizes, not a measurement.",
+                    "where it fits; dashed to an open circle: the projection of the wall time to the full dataset "
+                    "from the slope of the two largest measured sizes, not a measurement (memory is not "
+                    "projected).",
                     "Two line plots of wall time and peak memory against collection size, one line per path "
                     "and worker count, with a dashed projection to 12,103 episodes.")
         show_table(scale, digits=2)
