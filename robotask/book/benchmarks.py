@@ -25,9 +25,9 @@ BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, 
                    "synthesis, feature extraction with each number of worker processes, and "
                    "every task with two heads, split by episode"),
     "collection_scale": ("The suite over growing collections (`benchmarks/collection_scale.py`)",
-                         "`robotask suite --collection` with the minimal heads on the first 8, 32, … episodes of "
-                         "one synthetic collection, in one process and on Dask workers, with the in-memory "
-                         "path of before beside it where it fits"),
+                         "`robotask suite --collection` with the minimal heads on the first episodes of one "
+                         "synthetic collection (the sizes in its table), in one process and on Dask workers, "
+                         "with the in-memory path of before beside it where it fits"),
     "original_suite": ("Our suite against the original (`benchmarks/original_suite.py`)",
                        "the twelve tasks with both heads on one synthetic episode, ours and the original "
                        "task suite's `scripts/episode_task_suite.py --include-neural`, interleaved in one "
