@@ -135,8 +135,7 @@ def scale_table(result: dict) -> pd.DataFrame | None:
 
 @styled
 def figure_collection_scale(result: dict):
-    """Wall time (log–log) and peak memory (log size, linear GB from 0) against collection size, one line per
-    path and worker count,
+    """Wall time and peak memory against collection size (log–log), one line per path and worker count,
     and the projection to the full dataset as a dashed line to an open marker; None if not measured."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import FuncFormatter, NullFormatter
@@ -158,8 +157,8 @@ def figure_collection_scale(result: dict):
                         color=PALETTE[i % len(PALETTE)], label="projection (not measured)")
                 ax.plot([proj["episodes"]], [proj[key]], marker="o", fillstyle="none",
                         color=PALETTE[i % len(PALETTE)])
-    axes[0].set_yscale("log")
-    axes[1].set_ylim(bottom=0)  # memory from 0 on a linear scale: a bounded peak reads as a flat line
+    for ax in axes:
+        ax.set_yscale("log")
     plain = FuncFormatter(lambda v, _: f"{v:,.10g}")
     for ax, unit in zip(axes, ("Wall time (s)", "Peak memory (GB)")):
         ax.set_xscale("log")
@@ -168,7 +167,7 @@ def figure_collection_scale(result: dict):
     for ax, key in zip(axes, ("wall_s", "peak_gb")):  # ticks at the measured sizes (and a projection drawn)
         projected = [proj["episodes"]] if proj and proj.get(key) is not None else []
         ax.set_xticks(sorted({*points["episodes"].astype(int), *projected}))
-    for axis in (axes[0].xaxis, axes[0].yaxis, axes[1].xaxis):
+    for axis in (axes[0].xaxis, axes[0].yaxis, axes[1].xaxis, axes[1].yaxis):
         axis.set_major_formatter(plain)
         axis.set_minor_formatter(NullFormatter())
     handles, labels = axes[0].get_legend_handles_labels()
@@ -225,12 +224,11 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
     scale = scale_table(result)
     if scale is not None:
         show_figure(figure_collection_scale(result), "fig-collection-scale",
-                    "The suite over growing collections: wall time (left, log scale) and peak memory of the "
-                    "whole process tree (right, from 0) against the number of episodes (log scale). Solid: the "
+                    "The suite over growing collections: wall time (left) and peak memory of the whole process "
+                    "tree (right) against the number of episodes, all on log scales. Solid: the "
                     "streamed path, in one process or on Dask workers; dotted: the in-memory path of before, "
-                    "where it fits; dashed to an open circle: the projection of the wall time to the full dataset "
-                    "from the slope of the two largest measured sizes, not a measurement (memory is not "
-                    "projected).",
+                    "where it fits; dashed to an open circle: the projection to the full dataset from the slope "
+                    "of the two largest measured sizes, not a measurement.",
                     "Two line plots of wall time and peak memory against collection size, one line per path "
                     "and worker count, with a dashed projection to 12,103 episodes.")
         show_table(scale, digits=2)
