@@ -151,25 +151,20 @@ def figure_collection_scale(result: dict):
         for ax, key in zip(axes, ("wall_s", "peak_gb")):
             ax.plot(run["episodes"], run[key], marker="o", color=PALETTE[i % len(PALETTE)],
                     linestyle="-" if path == "streamed" else ":", label=label)
-            if proj and proj.get(key) is not None and path == "streamed" and workers == 0:
+            if proj and path == "streamed" and workers == 0:
                 last = run.iloc[-1]
                 ax.plot([last["episodes"], proj["episodes"]], [last[key], proj[key]], linestyle="--",
                         color=PALETTE[i % len(PALETTE)], label="projection (not measured)")
                 ax.plot([proj["episodes"]], [proj[key]], marker="o", fillstyle="none",
                         color=PALETTE[i % len(PALETTE)])
-    for ax in axes:
-        ax.set_yscale("log")
     plain = FuncFormatter(lambda v, _: f"{v:,.10g}")
+    ticks = sorted({*points["episodes"].astype(int), *([proj["episodes"]] if proj else [])})
     for ax, unit in zip(axes, ("Wall time (s)", "Peak memory (GB)")):
-        ax.set_xscale("log")
-        ax.set_xlabel("Episodes in the collection")
-        ax.set_ylabel(unit)
-    for ax, key in zip(axes, ("wall_s", "peak_gb")):  # ticks at the measured sizes (and a projection drawn)
-        projected = [proj["episodes"]] if proj and proj.get(key) is not None else []
-        ax.set_xticks(sorted({*points["episodes"].astype(int), *projected}))
-    for axis in (axes[0].xaxis, axes[0].yaxis, axes[1].xaxis, axes[1].yaxis):
-        axis.set_major_formatter(plain)
-        axis.set_minor_formatter(NullFormatter())
+        ax.set(xscale="log", yscale="log", xlabel="Episodes in the collection", ylabel=unit)
+        ax.set_xticks(ticks)  # the measured sizes and the projection's
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(plain)
+            axis.set_minor_formatter(NullFormatter())
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3), fontsize=8)
     return fig
