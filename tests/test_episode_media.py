@@ -51,6 +51,20 @@ def test_audio_round_trip_length_and_pitch(tmp_path):
     assert abs(len(y) - len(x) / 2) < 600
 
 
+def test_audio_at_the_target_rate_skips_the_resampler_with_the_same_samples(tmp_path):
+    import av
+
+    p = tmp_path / "r.mp4"
+    _write(p, n=40, audio=0.4 * np.sin(np.arange(SR * 2) / 7.0))
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=SR)
+    with av.open(str(p)) as c:
+        chunks = [out.to_ndarray().reshape(-1) for frame in c.decode(c.streams.audio[0])
+                  for out in resampler.resample(frame)]
+    chunks += [out.to_ndarray().reshape(-1) for out in resampler.resample(None)]
+    x, _ = media.read_audio(p, SR)
+    assert x.tobytes() == np.concatenate(chunks).astype(np.float32).tobytes()
+
+
 def test_onset_alignment(tmp_path):
     p = tmp_path / "c.mp4"
     x = np.zeros(SR * 2)

@@ -77,9 +77,9 @@ def channel_statistics(frames: np.ndarray, bins: int = 8) -> tuple[np.ndarray, n
     """
     c, h, w, _ = frames.shape
     n = h * w
-    codes = frames.reshape(c, n, 3).astype(np.int64) + (np.arange(3) * 256)[None, None, :]
-    counts = np.bincount((codes + (np.arange(c) * 768)[:, None, None]).ravel(), minlength=c * 768)
-    counts = counts.reshape(c, 3, 256)
+    offsets = np.arange(c, dtype=np.intp)[:, None, None] * 768 + np.arange(3, dtype=np.intp) * 256
+    codes = frames.reshape(c, n, 3) + offsets  # value + 256·channel + 768·frame, in one pass
+    counts = np.bincount(codes.ravel(), minlength=c * 768).reshape(c, 3, 256)
     values = np.arange(256, dtype=np.int64)
     total, squares = counts @ values, counts @ (values * values)  # exact (≤ 255² · n per channel)
     mean = total / (255.0 * n)
