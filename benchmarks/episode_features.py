@@ -87,7 +87,7 @@ def features_process(episode: str, out: str) -> float:
     shutil.rmtree(out, ignore_errors=True)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", CLI, "features", episode, "--no-cache", "--out", out], env=env,
-                   check=True, stdout=subprocess.DEVNULL)
+                   check=True, stdout=subprocess.DEVNULL, cwd=paths.ROOT)  # this checkout's robotask
     return time.perf_counter() - t0
 
 
