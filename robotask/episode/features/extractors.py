@@ -6,6 +6,7 @@ Pure array functions of spec §3: each takes decoded frames / samples and return
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -65,6 +66,14 @@ def gray_from_rgb(frames: np.ndarray) -> np.ndarray:
     return ((f[..., 0] * r + f[..., 1] * g + f[..., 2] * b + (1 << 13)) >> 14).astype(np.uint8)
 
 
+@functools.lru_cache(maxsize=8)
+def _histogram_offsets(c: int, n: int) -> np.ndarray:
+    """(c, 3n) offsets 256·channel + 768·frame of the bytes of c RGB frames of n pixels (read-only)."""
+    offsets = np.arange(c, dtype=np.intp)[:, None] * 768 + np.tile(np.arange(3, dtype=np.intp) * 256, n)
+    offsets.flags.writeable = False
+    return offsets
+
+
 def channel_statistics(frames: np.ndarray, bins: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame and RGB channel of uint8 frames (c, h, w, 3): mean and population std of v = x/255,
     and the share of pixels in each of ``bins`` equal bins of [0, 1] (c, 3·bins).
@@ -77,8 +86,7 @@ def channel_statistics(frames: np.ndarray, bins: int = 8) -> tuple[np.ndarray, n
     """
     c, h, w, _ = frames.shape
     n = h * w
-    offsets = np.arange(c, dtype=np.intp)[:, None, None] * 768 + np.arange(3, dtype=np.intp) * 256
-    codes = frames.reshape(c, n, 3) + offsets  # value + 256·channel + 768·frame, in one pass
+    codes = frames.reshape(c, 3 * n) + _histogram_offsets(c, n)  # one pass over contiguous rows
     counts = np.bincount(codes.ravel(), minlength=c * 768).reshape(c, 3, 256)
     values = np.arange(256, dtype=np.int64)
     total, squares = counts @ values, counts @ (values * values)  # exact (≤ 255² · n per channel)

@@ -16,6 +16,7 @@ import pandas as pd
 from ...errors import RobotaskError
 
 N_STATS = 7  # mean, std, min, max, delta, mean diff, std diff
+IMU_BLOCK = 256  # IMU windows whose samples are copied and reduced at once
 STAT_NAMES = ("mean", "std", "min", "max", "delta", "diff_mean", "diff_std")
 
 # Block groups the twelve tasks select (include, exclude): names or name prefixes, see block_columns.
@@ -185,9 +186,13 @@ def imu_window_stats(samples: np.ndarray, ranges: Sequence[tuple[int, int]]) -> 
     """
     d = samples.shape[1]
     out = np.zeros((len(ranges), N_STATS * d), dtype=np.float64)
-    for i, (a, b) in enumerate(ranges):
-        if b > a:
-            out[i] = temporal_stats(samples[a:b])
+    bounds = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
+    lengths = bounds[:, 1] - bounds[:, 0]
+    for length in np.unique(lengths[lengths > 0]):  # windows of one length together, in blocks
+        rows = np.flatnonzero(lengths == length)
+        for block in np.array_split(rows, -(-len(rows) // IMU_BLOCK)):
+            take = bounds[block, :1] + np.arange(length)[None, :]
+            out[block] = stacked_stats(np.asarray(samples)[take].reshape(len(block), int(length), -1))
     return out
 
 
