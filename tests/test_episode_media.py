@@ -90,6 +90,26 @@ def test_short_video_fill_modes(tmp_path):
         list(media.iter_video_frames(p, 8, 15, fill="bad"))
 
 
+def test_video_chunks_hold_the_frames_of_iter_video_frames(tmp_path):
+    p = tmp_path / "c.mp4"
+    _write(p, n=30)
+    frames = np.stack(list(media.iter_video_frames(p, 16, 30)))
+    for chunk in (1, 7, 30, 64):
+        report: dict = {}
+        blocks = [b.copy() for b in media.read_video_chunks(p, 16, 30, chunk, report=report)]
+        assert [len(b) for b in blocks] == [min(chunk, 30 - i) for i in range(0, 30, chunk)]
+        assert np.concatenate(blocks).tobytes() == frames.tobytes()
+        assert report == {"decoded": 30, "expected": 30, "error": None}
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    report = {}
+    got = sum(len(b) for b in media.read_video_chunks(cut, 8, 30, 4, report=report))
+    assert got == report["decoded"] < 30
+    report = {}
+    assert list(media.read_video_chunks(tmp_path / "nope.mp4", 8, 5, 4, report=report)) == []
+    assert report["decoded"] == 0 and "not found" in report["error"]
+
+
 def test_truncated_and_missing_files(tmp_path):
     p = tmp_path / "t.mp4"
     _write(p, n=60)

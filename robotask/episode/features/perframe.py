@@ -148,26 +148,15 @@ def decode_report(meta: dict, n: int) -> dict:
 
 def _video_compute(path: Path, stream: str, n: int, options: FeatureOptions) -> tuple[np.ndarray, dict]:
     """Decode one video and compute its per-frame features in chunks (missing frames repeat the last)."""
-    size, chunk = options.image_size, options.chunk
     out = np.zeros((n, video_dim(options)), np.float32)
-    buf = np.zeros((chunk, size, size, 3), np.uint8)
-    filled, fill_from, n_decoded = 0, 0, 0
+    n_decoded = 0
     report: dict = {}
     with _progress(n, stream) as bar:
-        for frame in media.iter_video_frames(path, size, n, fill="none", report=report):
-            if frame is None:  # short/unreadable video: the original repeats the previous vector
-                break
-            buf[filled] = frame
-            filled += 1
-            n_decoded += 1
-            if filled == chunk:
-                out[fill_from:fill_from + filled] = video_frame_features(buf, options.grid, options.hist_bins)
-                fill_from, filled = fill_from + filled, 0
-                bar.update(chunk)
-        if filled:
-            out[fill_from:fill_from + filled] = video_frame_features(buf[:filled], options.grid, options.hist_bins)
-            bar.update(filled)
-    if 0 < n_decoded < n:
+        for block in media.read_video_chunks(path, options.image_size, n, options.chunk, report=report):
+            out[n_decoded:n_decoded + len(block)] = video_frame_features(block, options.grid, options.hist_bins)
+            n_decoded += len(block)
+            bar.update(len(block))
+    if 0 < n_decoded < n:  # short/unreadable video: the original repeats the previous vector
         out[n_decoded:] = out[n_decoded - 1]
     return out, {"path": path.name, "exists": True, "decoded_frames": n_decoded, "decode_error": report.get("error")}
 

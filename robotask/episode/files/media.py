@@ -229,6 +229,44 @@ def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "r
 
 def _decode_frames(path: str | Path, size: int, width: int, n_frames: int, state: dict) -> Iterator[np.ndarray]:
     """Decode up to ``n_frames`` frames through one shared reformatter; counts and errors go to ``state``."""
+    for frame in _scaled_frames(path, size, width, n_frames, state):
+        state["last"] = frame.to_ndarray()
+        yield state["last"]
+
+
+def read_video_chunks(path: str | Path, size: int, n_frames: int, chunk: int,
+                      report: dict | None = None) -> Iterator[np.ndarray]:
+    """Decode up to ``n_frames`` frames as :func:`iter_video_frames` does, ``chunk`` at a time.
+
+    Yields (c, size, size, 3) uint8 blocks of consecutive frames (c = ``chunk`` but the last), in
+    one buffer that the next block overwrites: copy a block to keep it. The pixels are copied from the
+    scaler's output straight into that buffer (no array per frame). Frames a short or unreadable
+    video lacks are not yielded; ``report`` (if given) receives ``decoded``, ``expected`` and
+    ``error`` as in :func:`iter_video_frames`, and no warning is issued.
+    """
+    state = {"decoded": 0, "expected": int(n_frames), "error": None, "last": None}
+    size, row = int(size), 3 * int(size)
+    buf = np.empty((max(1, int(chunk)), size, size, 3), np.uint8)
+    flat = buf.reshape(len(buf), size, row)
+    filled = 0
+    for frame in _scaled_frames(path, size, size, n_frames, state):
+        plane = frame.planes[0]  # rows of line_size bytes, the first 3·size of them pixels
+        flat[filled] = np.frombuffer(plane, np.uint8).reshape(size, plane.line_size)[:, :row]
+        filled += 1
+        if filled == len(buf):
+            yield buf
+            filled = 0
+    if filled:
+        yield buf[:filled]
+    if report is not None:
+        report.update({k: state[k] for k in ("decoded", "expected", "error")})
+    elif state["decoded"] < n_frames:
+        why = f" ({state['error']})" if state["error"] else ""
+        warnings.warn(f"{path}: decoded {state['decoded']} of {n_frames} frames{why}", stacklevel=2)
+
+
+def _scaled_frames(path: str | Path, size: int, width: int, n_frames: int, state: dict) -> Iterator[av.VideoFrame]:
+    """Up to ``n_frames`` decoded frames scaled to RGB (width × size) by one shared reformatter."""
     try:
         container = _open(path)
     except RobotaskError as exc:
@@ -244,10 +282,10 @@ def _decode_frames(path: str | Path, size: int, width: int, n_frames: int, state
             for frame in container.decode(stream):
                 if state["decoded"] >= n_frames:
                     break
-                state["last"] = scaler.reformat(frame, width=width, height=size, format="rgb24",
-                                                interpolation="AREA", threads=SCALER_THREADS).to_ndarray()
+                scaled = scaler.reformat(frame, width=width, height=size, format="rgb24", interpolation="AREA",
+                                         threads=SCALER_THREADS)
                 state["decoded"] += 1
-                yield state["last"]
+                yield scaled
         except av.error.FFmpegError as exc:
             state["error"] = f"decoding stopped: {exc}"
 
