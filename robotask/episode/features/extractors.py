@@ -74,6 +74,24 @@ def _histogram_offsets(c: int, n: int) -> np.ndarray:
     return offsets
 
 
+def gray_block_means(gray: np.ndarray, grid: int) -> np.ndarray:
+    """:func:`area_resize` of 8-bit gray levels k/255 (float32, (c, h, w)) to grid × grid, bit for bit.
+
+    Each level is 0 or a float32 of at least 2⁻⁸, so a multiple of 2⁻³¹, and a block of at most 2²¹
+    pixels sums to less than 2²¹: every partial sum is exact in float64, whatever the order of the
+    additions. Two matrix products (columns, then rows) give the block sums, a quarter of the time of
+    the reduction over two axes with a cast; sizes the grid does not divide go to :func:`area_resize`.
+    """
+    c, h, w = gray.shape
+    if h % grid or w % grid or (h // grid) * (w // grid) > 2 ** 21:
+        return area_resize(gray, grid, grid)
+    cols = np.repeat(np.eye(grid), w // grid, axis=1).T  # (w, grid): sums w // grid columns
+    rows = np.repeat(np.eye(grid), h // grid, axis=1).T  # (h, grid)
+    x = gray.astype(np.float64).reshape(c * h, w) @ cols  # (c·h, grid)
+    x = x.reshape(c, h, grid).transpose(0, 2, 1).reshape(c * grid, h) @ rows  # (c·grid columns, grid rows)
+    return x.reshape(c, grid, grid).transpose(0, 2, 1) / float((h // grid) * (w // grid))
+
+
 def channel_statistics(frames: np.ndarray, bins: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per frame and RGB channel of uint8 frames (c, h, w, 3): mean and population std of v = x/255,
     and the share of pixels in each of ``bins`` equal bins of [0, 1] (c, 3·bins).
@@ -115,7 +133,7 @@ def video_frame_features(frames: np.ndarray, grid: int = 8, bins: int = 8) -> np
     c, h, w, _ = frames.shape
     mean, std, hist = channel_statistics(frames, bins)
     gray = gray_from_rgb(frames).astype(np.float32) / np.float32(255.0)
-    gray_grid = area_resize(gray, grid, grid).reshape(c, grid * grid)
+    gray_grid = gray_block_means(gray, grid).reshape(c, grid * grid)
     gy, gx = np.gradient(gray, axis=(1, 2))
     ax, ay = np.abs(gx).reshape(c, -1), np.abs(gy).reshape(c, -1)
     edges = np.stack([ax.mean(1), ay.mean(1), ax.std(1), ay.std(1)], axis=1)
