@@ -136,7 +136,8 @@ def video_frame_features(frames: np.ndarray, grid: int = 8, bins: int = 8) -> np
     gray_grid = gray_block_means(gray, grid).reshape(c, grid * grid)
     gy, gx = np.gradient(gray, axis=(1, 2))
     ax, ay = np.abs(gx).reshape(c, -1), np.abs(gy).reshape(c, -1)
-    edges = np.stack([ax.mean(1), ay.mean(1), ax.std(1), ay.std(1)], axis=1)
+    mx, my = ax.mean(1, keepdims=True), ay.mean(1, keepdims=True)  # std is handed the mean it would compute
+    edges = np.stack([mx[:, 0], my[:, 0], ax.std(1, mean=mx), ay.std(1, mean=my)], axis=1)
     return np.concatenate([mean, std, hist, gray_grid, edges], axis=1).astype(np.float32)
 
 
