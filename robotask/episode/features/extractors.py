@@ -79,17 +79,22 @@ def gray_block_means(gray: np.ndarray, grid: int) -> np.ndarray:
 
     Each level is 0 or a float32 of at least 2⁻⁸, so a multiple of 2⁻³¹, and a block of at most 2²¹
     pixels sums to less than 2²¹: every partial sum is exact in float64, whatever the order of the
-    additions. Two matrix products (columns, then rows) give the block sums, a quarter of the time of
-    the reduction over two axes with a cast; sizes the grid does not divide go to :func:`area_resize`.
+    additions. Strided additions (the columns of a block, then its rows) give the block sums in a
+    quarter of the time of the reduction over two axes with a cast, and without BLAS (whose threads cost
+    more than such small products); sizes the grid does not divide go to :func:`area_resize`.
     """
-    c, h, w = gray.shape
-    if h % grid or w % grid or (h // grid) * (w // grid) > 2 ** 21:
+    h, w = gray.shape[-2:]
+    fh, fw = h // grid if grid else 0, w // grid if grid else 0
+    if not fh or not fw or h % grid or w % grid or fh * fw > 2 ** 21:
         return area_resize(gray, grid, grid)
-    cols = np.repeat(np.eye(grid), w // grid, axis=1).T  # (w, grid): sums w // grid columns
-    rows = np.repeat(np.eye(grid), h // grid, axis=1).T  # (h, grid)
-    x = gray.astype(np.float64).reshape(c * h, w) @ cols  # (c·h, grid)
-    x = x.reshape(c, h, grid).transpose(0, 2, 1).reshape(c * grid, h) @ rows  # (c·grid columns, grid rows)
-    return x.reshape(c, grid, grid).transpose(0, 2, 1) / float((h // grid) * (w // grid))
+    x = gray.astype(np.float64)
+    cols = x[..., 0::fw].copy()  # (c, h, grid): sums of fw neighbouring columns
+    for j in range(1, fw):
+        cols += x[..., j::fw]
+    sums = cols[..., 0::fh, :].copy()  # (c, grid, grid)
+    for i in range(1, fh):
+        sums += cols[..., i::fh, :]
+    return sums / float(fh * fw)
 
 
 def channel_statistics(frames: np.ndarray, bins: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
