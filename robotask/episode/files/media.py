@@ -22,7 +22,7 @@ AAC_PRIMING = 1024  # samples of encoder delay the native AAC encoder puts befor
 # Reading decodes each video in one thread and scales each frame in one thread: the feature build
 # already runs two streams at once, and for small frames FFmpeg's frame and slice threads cost more
 # in hand-offs than they save (128 px episode, six videos: 3.6 s with thread_type "AUTO", 2.1 s with
-# "NONE"; the scaler's automatic threads double its time per frame). The frames are the same bits.
+# "NONE"; the scaler's automatic threads triple its time per frame). The frames are the same bits.
 DECODE_THREAD_TYPE = "NONE"
 SCALER_THREADS = 1
 
