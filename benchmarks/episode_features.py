@@ -7,8 +7,13 @@ Each measurement runs in a fresh (spawned) process, so its peak resident memory 
 For every resolution it prints the generation wall and CPU time and peak RSS, a decode-only pass
 over the six videos at 32×32 (the floor of any video feature extractor on this machine), and, when
 ``robotask.episode.features.windowset`` is available, the feature build time (no cache) and its ratio to the
-decode-only pass. Results go to ``_build/benchmarks/episode_features.json``.
-Targets (issue 5): generation and feature build each < 60 s at 128 px on 2 cores, peak RSS < 2 GB.
+decode-only pass. Then, interleaved in one sitting (floor, process, floor, process, … ``--rounds`` each), the
+plain decode floor (PyAV decodes every frame of the six videos and the audio track, with PyAV's default
+threading and no conversion) and the whole ``robotask features EPISODE --no-cache`` process (start,
+imports, reading, writing); the ratio of their medians is the one to compare across runs, since the
+machine's speed drifts between minutes. Results go to ``_build/benchmarks/episode_features.json``.
+Targets (issue 5): generation and feature build each < 60 s at 128 px on 2 cores, peak RSS < 2 GB; (issue
+34) the whole ``robotask features --no-cache`` process within 3× the plain decode floor.
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ import multiprocessing as mp
 import os
 import resource
 import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -54,6 +62,54 @@ def _decode_only(episode: str, size: int = 32) -> dict:
     return {"frames_decoded": n, "audio_samples": 0 if audio is None else len(audio[0])}
 
 
+def _decode_floor(episode: str) -> dict:
+    """Decode every frame of the six videos and the audio track with PyAV's defaults: no conversion, no copy.
+
+    ``decode_s`` times the decoding alone (the imports before it are not part of the floor).
+    """
+    import av
+
+    from robotask.episode.files import format as fmt
+    t0 = time.perf_counter()
+    frames = samples = 0
+    for stream in fmt.VIDEO_STREAMS:
+        with av.open(str(Path(episode) / fmt.video_file(stream))) as container:
+            for _ in container.decode(container.streams.video[0]):
+                frames += 1
+    with av.open(str(Path(episode) / fmt.video_file(fmt.AUDIO_STREAM))) as container:
+        for frame in container.decode(container.streams.audio[0]):
+            samples += frame.samples
+    return {"frames_decoded": frames, "audio_samples": samples, "decode_s": time.perf_counter() - t0}
+
+
+CLI = "import sys; from robotask.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+def features_process(episode: str, out: str) -> float:
+    """Wall seconds of one whole ``robotask features EPISODE --no-cache --out OUT`` process."""
+    env = {**os.environ, "ROBOTASK_PROGRESS": "0"}
+    shutil.rmtree(out, ignore_errors=True)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", CLI, "features", episode, "--no-cache", "--out", out], env=env,
+                   check=True, stdout=subprocess.DEVNULL, cwd=paths.ROOT)  # this checkout's robotask
+    return time.perf_counter() - t0
+
+
+def interleaved_ratio(episode: str, out: str, rounds: int = 3) -> dict:
+    """The decode floor and the whole features process, alternated ``rounds`` times; the ratio of medians.
+
+    The floor runs in a spawned process and times its decoding alone; the features process is timed
+    from outside, start and imports included.
+    """
+    floors, process = [], []
+    for _ in range(rounds):
+        floors.append(run_in_child(_decode_floor, episode)["decode_s"])
+        process.append(features_process(episode, out))
+    floor, whole = statistics.median(floors), statistics.median(process)
+    return {"rounds": rounds, "floor_s": floors, "features_process_s": process, "floor_median_s": floor,
+            "features_process_median_s": whole, "features_process_over_floor": whole / floor}
+
+
 def _features(episode: str, cache_root: str) -> dict:
     os.environ["ROBOTASK_CACHE"] = cache_root  # no per-frame cache reuse
     from robotask.episode.features import windowset
@@ -83,6 +139,7 @@ def main() -> None:
     parser.add_argument("--resolutions", type=int, nargs="+", default=[128, 512], help="video sizes to time")
     parser.add_argument("--schedule", default="repeating", help="action schedule")
     parser.add_argument("--no-features", action="store_true", help="skip the feature build")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds of floor and features process")
     args = parser.parse_args()
     results = {"frames": args.frames, "cpu_count": os.cpu_count(), "runs": []}
     for res in args.resolutions:
@@ -101,6 +158,14 @@ def main() -> None:
                 f["ratio_to_decode_only"] = f["wall_s"] / max(d["wall_s"], 1e-9)
                 print(f"[{res} px] feature build {f['wall_s']:.1f} s ({f['ratio_to_decode_only']:.2f}× decode-only), "
                       f"peak RSS {f['peak_rss_mb']:.0f} MB, X {f['windows']}×{f['dims']}", flush=True)
+                row["interleaved"] = i = interleaved_ratio(ep, str(work / "features"), args.rounds)
+                print(f"[{res} px] interleaved × {i['rounds']}: plain decode floor (6 videos + audio) "
+                      f"{', '.join(f'{t:.2f}' for t in i['floor_s'])} s, whole `robotask features --no-cache` "
+                      f"{', '.join(f'{t:.2f}' for t in i['features_process_s'])} s; ratio of medians "
+                      f"{i['features_process_over_floor']:.2f} (target ≤ 3)", flush=True)
+                if res == args.resolutions[0]:
+                    results.update({k: i[k] for k in ("floor_median_s", "features_process_median_s",
+                                                      "features_process_over_floor")}, resolution=res)
             results["runs"].append(row)
         finally:
             shutil.rmtree(work, ignore_errors=True)

@@ -20,7 +20,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
 
 from .errors import RobotaskError
 
@@ -161,6 +160,8 @@ def paired_interval(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.nda
     mean = float(x.mean())
     if n == 1:
         return PairedInterval(mean=mean, low=-math.inf, high=math.inf, n=1, level=level)
+    from scipy import special  # here: importing scipy costs a command that only counts words 0.4 s
+
     half = float(special.stdtrit(n - 1, 0.5 + level / 2) * x.std(ddof=1) / math.sqrt(n))  # Student-t quantile
     return PairedInterval(mean=mean, low=mean - half, high=mean + half, n=n, level=level)
 

@@ -38,6 +38,25 @@ def test_area_resize_fractional_factor_by_hand():
     assert np.isclose(extractors.area_resize(img, 3, 4).mean(), img.mean())  # area averaging preserves the mean
 
 
+@pytest.mark.parametrize("shape", [(40, 32, 32), (5, 64, 48), (3, 30, 32), (1, 8, 8)])
+def test_gray_block_means_are_the_bits_of_area_resize(shape):
+    rng = np.random.default_rng(sum(shape))
+    gray = rng.integers(0, 256, shape).astype(np.float32) / np.float32(255.0)
+    gray[0] = 1.0  # brightest blocks: the largest sums
+    got = extractors.gray_block_means(gray, 8)
+    assert got.shape == (shape[0], 8, 8)
+    assert np.ascontiguousarray(got).tobytes() == extractors.area_resize(gray, 8, 8).tobytes()
+
+
+def test_edge_statistics_are_the_bits_of_numpy_mean_and_std():
+    frames = np.random.default_rng(9).integers(0, 256, (50, 32, 32, 3), dtype=np.uint8)
+    gray = extractors.gray_from_rgb(frames).astype(np.float32) / np.float32(255.0)
+    gy, gx = np.gradient(gray, axis=(1, 2))
+    ax, ay = np.abs(gx).reshape(50, -1), np.abs(gy).reshape(50, -1)
+    want = np.stack([ax.mean(1), ay.mean(1), ax.std(1), ay.std(1)], axis=1).astype(np.float32)
+    assert extractors.video_frame_features(frames)[:, -4:].tobytes() == want.tobytes()
+
+
 def test_gray_matches_opencv_fixed_point_luma():
     rgb = np.array([[[255, 0, 128], [10, 20, 30], [7, 7, 7]]], dtype=np.uint8)
     gray = extractors.gray_from_rgb(rgb)

@@ -51,6 +51,20 @@ def test_audio_round_trip_length_and_pitch(tmp_path):
     assert abs(len(y) - len(x) / 2) < 600
 
 
+def test_audio_at_the_target_rate_skips_the_resampler_with_the_same_samples(tmp_path):
+    import av
+
+    p = tmp_path / "r.mp4"
+    _write(p, n=40, audio=0.4 * np.sin(np.arange(SR * 2) / 7.0))
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=SR)
+    with av.open(str(p)) as c:
+        chunks = [out.to_ndarray().reshape(-1) for frame in c.decode(c.streams.audio[0])
+                  for out in resampler.resample(frame)]
+    chunks += [out.to_ndarray().reshape(-1) for out in resampler.resample(None)]
+    x, _ = media.read_audio(p, SR)
+    assert x.tobytes() == np.concatenate(chunks).astype(np.float32).tobytes()
+
+
 def test_onset_alignment(tmp_path):
     p = tmp_path / "c.mp4"
     x = np.zeros(SR * 2)
@@ -74,6 +88,26 @@ def test_short_video_fill_modes(tmp_path):
     assert non[10] is None and non[9] is not None
     with pytest.raises(RobotaskError, match="fill"):
         list(media.iter_video_frames(p, 8, 15, fill="bad"))
+
+
+def test_video_chunks_hold_the_frames_of_iter_video_frames(tmp_path):
+    p = tmp_path / "c.mp4"
+    _write(p, n=30)
+    frames = np.stack(list(media.iter_video_frames(p, 16, 30)))
+    for chunk in (1, 7, 30, 64):
+        report: dict = {}
+        blocks = [b.copy() for b in media.read_video_chunks(p, 16, 30, chunk, report=report)]
+        assert [len(b) for b in blocks] == [min(chunk, 30 - i) for i in range(0, 30, chunk)]
+        assert np.concatenate(blocks).tobytes() == frames.tobytes()
+        assert report == {"decoded": 30, "expected": 30, "error": None}
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    report = {}
+    got = sum(len(b) for b in media.read_video_chunks(cut, 8, 30, 4, report=report))
+    assert got == report["decoded"] < 30
+    report = {}
+    assert list(media.read_video_chunks(tmp_path / "nope.mp4", 8, 5, 4, report=report)) == []
+    assert report["decoded"] == 0 and "not found" in report["error"]
 
 
 def test_truncated_and_missing_files(tmp_path):

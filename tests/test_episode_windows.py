@@ -42,6 +42,28 @@ def test_imu_ranges_force_one_sample_and_clip():
     assert np.allclose(stats[1, :6], np.arange(48).reshape(8, 6)[:4].mean(0))
 
 
+def test_imu_windows_of_one_length_together_give_each_window_its_own_bits():
+    rng = np.random.default_rng(3)
+    samples = rng.standard_normal((600, 6)) * 1e3
+    samples[rng.random(samples.shape) < 0.01] = np.nan
+    starts = rng.integers(0, 600, 700)
+    ranges = [(int(a), int(min(a + n, 600))) for a, n in zip(starts, rng.choice([0, 1, 7, 191], 700))]
+    got = W.imu_window_stats(samples, ranges)  # 700 windows: more than one block of one length
+    for i, (a, b) in enumerate(ranges):
+        want = W.temporal_stats(samples[a:b]) if b > a else np.zeros(7 * 6)
+        assert got[i].tobytes() == want.tobytes()
+
+
+def test_window_stats_give_the_bits_of_each_window_alone():
+    rng = np.random.default_rng(4)
+    per_frame = (rng.standard_normal((90, 5)) * 1e4).astype(np.float32)
+    per_frame[rng.random(per_frame.shape) < 0.02] = np.inf
+    starts = W.window_starts(90, 20, 5)
+    got = W.window_stats(per_frame, starts, 20)
+    for i, s in enumerate(starts):
+        assert got[i].tobytes() == W.temporal_stats(per_frame[s:s + 20].astype(np.float64)).tobytes()
+
+
 def test_majority_label_ties_threshold_and_na():
     assert W.majority_label(["b", "a", "a", "b"]) == ("", 0.5)  # tie below threshold
     assert W.majority_label(["b", "a", "a", "b"], min_fraction=0.5) == ("b", 0.5)  # tie → first encountered

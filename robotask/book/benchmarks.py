@@ -20,7 +20,9 @@ BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, 
     "episode_suite": ("One synthetic episode, end to end (`benchmarks/episode_suite.py`)",
                       "decoding, the feature build and every task on one synthetic episode"),
     "episode_features": ("Per-frame features of one episode (`benchmarks/episode_features.py`)",
-                         "the per-frame feature build of one synthetic episode"),
+                         "the per-frame feature build of one synthetic episode, and the whole "
+                         "`robotask features --no-cache` process beside a plain decode of the same six videos "
+                         "and audio, interleaved in one sitting (medians over rounds)"),
     "collection": ("A synthetic collection on one and more workers (`benchmarks/collection.py`)",
                    "synthesis, feature extraction with each number of worker processes, and "
                    "every task with two heads, split by episode"),
@@ -45,6 +47,10 @@ MEASURE_LABELS = {  # a measure as the reader reads it, with its unit
     "decode_floor": "Decoding the videos alone (s)",
     "feature_build": "Per-frame feature build, no cache (s)",
     "feature_over_floor": "Feature build over decoding alone (×)",
+    "floor_median_s": "Plain decode of the six videos and the audio, median (s)",
+    "features_process_median_s": "Whole `robotask features --no-cache` process, median (s)",
+    "features_process_over_floor": "Whole features process over the plain decode, ratio of medians (×)",
+    "cpu_count": "Processors of the machine",
     "cold_run": "Suite, minimal heads, empty feature cache (s)",
     "cold_peak_rss_gb": "Suite, empty feature cache: peak memory of one process (GB)",
     "jobs": "Suite: task processes (--jobs)",

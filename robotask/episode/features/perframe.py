@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 import robotask.episode.files.format as fmt
 import robotask.episode.files.media as media
@@ -147,26 +148,15 @@ def decode_report(meta: dict, n: int) -> dict:
 
 def _video_compute(path: Path, stream: str, n: int, options: FeatureOptions) -> tuple[np.ndarray, dict]:
     """Decode one video and compute its per-frame features in chunks (missing frames repeat the last)."""
-    size, chunk = options.image_size, options.chunk
     out = np.zeros((n, video_dim(options)), np.float32)
-    buf = np.zeros((chunk, size, size, 3), np.uint8)
-    filled, fill_from, n_decoded = 0, 0, 0
+    n_decoded = 0
     report: dict = {}
     with _progress(n, stream) as bar:
-        for frame in media.iter_video_frames(path, size, n, fill="none", report=report):
-            if frame is None:  # short/unreadable video: the original repeats the previous vector
-                break
-            buf[filled] = frame
-            filled += 1
-            n_decoded += 1
-            if filled == chunk:
-                out[fill_from:fill_from + filled] = video_frame_features(buf, options.grid, options.hist_bins)
-                fill_from, filled = fill_from + filled, 0
-                bar.update(chunk)
-        if filled:
-            out[fill_from:fill_from + filled] = video_frame_features(buf[:filled], options.grid, options.hist_bins)
-            bar.update(filled)
-    if 0 < n_decoded < n:
+        for block in media.read_video_chunks(path, options.image_size, n, options.chunk, report=report):
+            out[n_decoded:n_decoded + len(block)] = video_frame_features(block, options.grid, options.hist_bins)
+            n_decoded += len(block)
+            bar.update(len(block))
+    if 0 < n_decoded < n:  # short/unreadable video: the original repeats the previous vector
         out[n_decoded:] = out[n_decoded - 1]
     return out, {"path": path.name, "exists": True, "decoded_frames": n_decoded, "decode_error": report.get("error")}
 
@@ -303,10 +293,16 @@ def text_features(episode: Any, options: FeatureOptions = FeatureOptions()) -> t
 
 
 def per_frame_features(episode: Any, options: FeatureOptions = FeatureOptions(), cache: bool = True,
-                       workers: int = 2) -> dict[str, tuple[np.ndarray, dict]]:
+                       workers: int = 2, then: Callable[[str, np.ndarray], None] | None = None,
+                       ) -> dict[str, tuple[np.ndarray, dict]]:
     """All per-frame features: video ×6, depth, audio, caption text -> {block name: (array, meta)}.
 
-    Depth, the six videos and audio run in ``workers`` threads (PyAV, h5py reads and numpy release the GIL).
+    Depth, the six videos and audio run in ``workers`` threads (PyAV, h5py reads and numpy release the GIL),
+    on one BLAS thread: the products here are small, and idle OpenBLAS threads spin beside the decoders
+    (on the busy 2-core machine a build took 1–2 s more system time and some 60 times the involuntary
+    context switches with them; the features are the same bytes).
+    ``then(name, features)``, if given, runs in the block's thread as soon as its features are ready
+    (the window statistics of a build without cache overlap the decoding of the other blocks).
 
     Parameters
     ----------
@@ -318,17 +314,29 @@ def per_frame_features(episode: Any, options: FeatureOptions = FeatureOptions(),
         Use the on-disk caches.
     workers : int
         Threads for the per-frame jobs (1 = sequential).
+    then : callable, optional
+        Called with each block's name and per-frame features, in the thread that made them.
     """
     jobs: dict[str, Callable[[], tuple[np.ndarray, dict]]] = {
         "depth_confidence": lambda: depth_features(episode, options, cache),
         **{f"video_{v}": (lambda v=v: video_features(episode, v, options, cache)) for v in VIDEO_STREAMS},
         f"audio_{options.audio_source}_aac": lambda: audio_features(episode, options, cache),
     }
-    if workers > 1:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {name: pool.submit(job) for name, job in jobs.items()}
-            out = {name: fut.result() for name, fut in futures.items()}
-    else:
-        out = {name: job() for name, job in jobs.items()}
-    out["caption_objects_interaction_text"] = text_features(episode, options)
+
+    def run(name: str) -> tuple[np.ndarray, dict]:
+        result = jobs[name]()
+        if then is not None:
+            then(name, result[0])
+        return result
+
+    with threadpool_limits(1, user_api="blas"):
+        if workers > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                futures = {name: pool.submit(run, name) for name in jobs}
+                out = {name: fut.result() for name, fut in futures.items()}
+        else:
+            out = {name: run(name) for name in jobs}
+    out["caption_objects_interaction_text"] = text = text_features(episode, options)
+    if then is not None:
+        then("caption_objects_interaction_text", text[0])
     return out

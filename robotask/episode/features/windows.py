@@ -16,6 +16,7 @@ import pandas as pd
 from ...errors import RobotaskError
 
 N_STATS = 7  # mean, std, min, max, delta, mean diff, std diff
+IMU_BLOCK = 256  # IMU windows whose samples are copied and reduced at once
 STAT_NAMES = ("mean", "std", "min", "max", "delta", "diff_mean", "diff_std")
 
 # Block groups the twelve tasks select (include, exclude): names or name prefixes, see block_columns.
@@ -99,18 +100,24 @@ def stacked_stats(w: np.ndarray) -> np.ndarray:
     w : np.ndarray
         Stacked windows, axis 1 is time.
     """
-    w = np.nan_to_num(np.asarray(w, dtype=np.float64), nan=0.0, posinf=0.0, neginf=0.0)
+    return _finite_stats(np.nan_to_num(np.asarray(w, dtype=np.float64), nan=0.0, posinf=0.0, neginf=0.0))
+
+
+def _finite_stats(w: np.ndarray) -> np.ndarray:
+    """:func:`stacked_stats` of a float64 array with no NaN or ±inf (not copied again)."""
     n, t, d = w.shape
     out = np.zeros((n, N_STATS, d), dtype=np.float64)
-    out[:, 0] = w.mean(axis=1)
-    out[:, 1] = w.std(axis=1)
+    mean = w.mean(axis=1, keepdims=True)  # std is handed the mean it would compute again
+    out[:, 0] = mean[:, 0]
+    out[:, 1] = w.std(axis=1, mean=mean)
     out[:, 2] = w.min(axis=1)
     out[:, 3] = w.max(axis=1)
     out[:, 4] = w[:, -1] - w[:, 0]
     if t > 1:
         diff = np.diff(w, axis=1)
-        out[:, 5] = diff.mean(axis=1)
-        out[:, 6] = diff.std(axis=1)
+        mean = diff.mean(axis=1, keepdims=True)
+        out[:, 5] = mean[:, 0]
+        out[:, 6] = diff.std(axis=1, mean=mean)
     return np.nan_to_num(out.reshape(n, N_STATS * d), nan=0.0, posinf=0.0, neginf=0.0)
 
 
@@ -133,10 +140,12 @@ def window_stats(per_frame: np.ndarray, starts: np.ndarray, window: int = 20,
     idx = np.asarray(starts)[:, None] + np.arange(window)[None, :]
     if idx.size and idx.max() >= len(f):
         raise RobotaskError(f"window ends at frame {idx.max()} but the array has {len(f)} frames")
-    w = f[idx].astype(np.float64)
     if relative_to_start:
-        w = np.nan_to_num(w) - np.nan_to_num(w[:, :1])
-    return stacked_stats(w)
+        w = f[idx].astype(np.float64)
+        return stacked_stats(np.nan_to_num(w) - np.nan_to_num(w[:, :1]))
+    # Each frame sits in window/stride windows: convert and clean the frames once, then copy them
+    # into windows (the same float64 values as converting and cleaning the window copies).
+    return _finite_stats(np.nan_to_num(f.astype(np.float64), copy=False, nan=0.0, posinf=0.0, neginf=0.0)[idx])
 
 
 def imu_sample_ranges(keyframe_indices: np.ndarray, starts: np.ndarray, window: int,
@@ -177,9 +186,13 @@ def imu_window_stats(samples: np.ndarray, ranges: Sequence[tuple[int, int]]) -> 
     """
     d = samples.shape[1]
     out = np.zeros((len(ranges), N_STATS * d), dtype=np.float64)
-    for i, (a, b) in enumerate(ranges):
-        if b > a:
-            out[i] = temporal_stats(samples[a:b])
+    bounds = np.asarray(ranges, dtype=np.int64).reshape(-1, 2)
+    lengths = bounds[:, 1] - bounds[:, 0]
+    for length in np.unique(lengths[lengths > 0]):  # windows of one length together, in blocks
+        rows = np.flatnonzero(lengths == length)
+        for block in np.array_split(rows, -(-len(rows) // IMU_BLOCK)):
+            take = bounds[block, :1] + np.arange(length)[None, :]
+            out[block] = stacked_stats(np.asarray(samples)[take].reshape(len(block), int(length), -1))
     return out
 
 

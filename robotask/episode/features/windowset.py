@@ -215,14 +215,21 @@ def load_window_set(episode_dir: str | os.PathLike | Episode, options: FeatureOp
     windows = episode_windows(episode, options)
     starts = windows["start_frame"].to_numpy()
     manifest = make_manifest(options)
-    frames = per_frame_features(episode, options, cache, workers)
+    stats: dict[str, np.ndarray] = {}
+
+    def block_stats(name: str, feats: np.ndarray) -> None:
+        stats[name] = W.window_stats(feats, starts, options.window)
+
+    # Without the cache the window statistics of each per-frame block are computed as soon as the
+    # block is (in its thread, beside the decoding of the others); with it they may not be needed.
+    frames = per_frame_features(episode, options, cache, workers, then=None if cache else block_stats)
     meta: dict[str, dict] = {}
     presence: dict[str, bool] = {}
     for name, (feats, info) in frames.items():
         presence[name] = (bool(info.get("exists", True)) and bool(info.get("has_audio", True))
                           and info.get("decoded_frames", 1) > 0 and info.get("status", "present") == "present")
         meta[name] = {**info, "shape": list(feats.shape)}
-    x, motion_present = _window_features(episode, starts, manifest, frames, options, cache)
+    x, motion_present = _window_features(episode, starts, manifest, frames, options, cache, stats)
     presence = {**motion_present, **presence}
     cloud = point_cloud_features(episode.point_cloud)
     presence["slam_point_cloud"] = episode.point_cloud is not None and len(episode.point_cloud) > 0
@@ -236,8 +243,10 @@ def load_window_set(episode_dir: str | os.PathLike | Episode, options: FeatureOp
 
 
 def _window_features(episode: Episode, starts: np.ndarray, manifest: list[dict], frames: dict, options: FeatureOptions,
-                     cache: bool) -> tuple[np.ndarray, dict[str, bool]]:
+                     cache: bool, stats: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, dict[str, bool]]:
     """The motion and per-frame blocks of X, and which motion blocks are present; cached by content.
+
+    ``stats`` holds the window statistics of per-frame blocks already computed (by block name).
 
     The cache key covers the episode folder's files, the options and the source of this module and of
     every module it imports (:func:`robotask.sources.source_closure`): a change to the feature code
@@ -253,7 +262,8 @@ def _window_features(episode: Episode, starts: np.ndarray, manifest: list[dict],
                 present[name] = ok
                 _put(x, manifest, name, feats)
         for name, (feats, _) in frames.items():
-            _put(x, manifest, name, W.window_stats(feats, starts, options.window))
+            done = (stats or {}).get(name)
+            _put(x, manifest, name, W.window_stats(feats, starts, options.window) if done is None else done)
         return {"X": x, "motion_names": np.array(list(present)), "motion_present": np.array(list(present.values())),
                 "warnings": np.array([str(w.message) for w in caught], dtype=str)}
 

@@ -6,7 +6,15 @@ from .captions import Captions, parse_caption_document, read_caption_text, resol
 from .format import ANNOTATION, FPS, VIDEO_STREAMS, video_file
 from .loader import Episode, load_episode
 from .manifest import MANIFEST, Collection, load_collection
-from .media import VideoWriter, audio_info, count_video_frames, iter_video_frames, read_audio, video_fps
+from .media import (
+    VideoWriter,
+    audio_info,
+    count_video_frames,
+    iter_video_frames,
+    read_audio,
+    read_video_chunks,
+    video_fps,
+)
 from .poses import camera_poses, filter_point_cloud
 
 __all__ = [
@@ -28,6 +36,7 @@ __all__ = [
     "count_video_frames",
     "iter_video_frames",
     "read_audio",
+    "read_video_chunks",
     "video_fps",
     "camera_poses",
     "filter_point_cloud",
