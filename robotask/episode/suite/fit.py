@@ -284,15 +284,20 @@ def run_minimal_streamed(data: TaskData, train: RowBlocks, test: RowBlocks, prot
     dtype = np.float64 if protocol.robust_std_floor else np.float32
     base = _residual_rows(data, protocol)
     if base is not None:  # the displacement from the last observed pose, formed one block of rows at a time
-        last, source = data.extra["last_pose"][data.train], ytr
-        ytr = LazyRows.computed(len(data.train), source.shape[1], np.result_type(source.dtype, last.dtype),
-                                lambda a, b: np.asarray(source[a:b]) - base(last[a:b]))
+        ytr = _minus_base(ytr, data.extra["last_pose"][data.train], base)
     ridge = S.fit_ridge(train, ytr, std_floor=protocol.std_floor, dtype=dtype)
-    last = None if base is None else data.extra["last_pose"][data.test]
     with tempfile.NamedTemporaryFile(dir=test.path.parent, suffix=".pred", delete=False) as handle:
         path = Path(handle.name)  # the test predictions wait on disk beside the inputs (deleted with the task)
-    pred = ridge.predict_to(test, path, None if base is None else lambda sl: base(last[sl]))
+    test_last = None if base is None else data.extra["last_pose"][data.test]
+    pred = ridge.predict_to(test, path, None if base is None else lambda sl: base(test_last[sl]))
     return HeadOutput(pred, None, {}, [], _ridge_saver(cfg, data, ridge))
+
+
+def _minus_base(y: np.ndarray | LazyRows, last_pose: np.ndarray, base: Callable[[np.ndarray], np.ndarray]
+                ) -> LazyRows:
+    """``y − residual_base`` of the same rows, formed a block of rows at a time (``last_pose`` of y's rows)."""
+    return LazyRows.computed(len(last_pose), y.shape[1], np.result_type(y.dtype, last_pose.dtype),
+                             lambda a, b: np.asarray(y[a:b]) - base(last_pose[a:b]))
 
 
 def _residual_rows(data: TaskData, protocol: Protocol) -> Callable[[np.ndarray], np.ndarray] | None:

@@ -9,7 +9,10 @@
 from __future__ import annotations
 
 import copy
+import ctypes
+import ctypes.util
 import functools
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -191,6 +194,31 @@ def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol
     return result, episodes
 
 
+def _discard_predictions(outputs: dict[str, HeadOutput | None]) -> None:
+    """Delete the test predictions the heads left on disk (``LazyRows``; a function, so no loop variable
+    keeps the last head's output, and its model, alive after the task)."""
+    for output in outputs.values():
+        if output is not None and isinstance(output.pred, LazyRows):
+            output.pred.discard()
+
+
+def release_freed_memory() -> None:
+    """Hand the heap memory freed by a finished task back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere).
+
+    A task frees its matrices when it ends, but glibc keeps freed heap pages, and the blocks a task reads
+    (a few MB each) come from the heap once a larger array has been freed (the allocator's mmap threshold
+    then rises to that size): without the trim, up to 0.12 GB freed by one task stayed resident through
+    the next ones at 16 episodes, measured.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # another C library: nothing to trim
+        pass
+
+
 def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str] = "all",
                     heads: str | list[str] = "minimal,mlp", protocol: str | Protocol = "original",
                     out_dir: str | Path | None = None, cfg: SuiteConfig = SuiteConfig(), chronological: bool = False,
@@ -216,10 +244,9 @@ def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str
                                             details={"reason": f"fit on the cluster: {type(exc).__name__}: {exc}"}), []
         per_episode += rows
         if not keep:
-            for output in results[tid].outputs.values():  # test predictions on disk (``LazyRows``)
-                if output is not None and isinstance(output.pred, LazyRows):
-                    output.pred.discard()
+            _discard_predictions(results[tid].outputs)
             results[tid].data, results[tid].outputs = None, {}
+        release_freed_memory()
     facts = store.facts
     first = next(iter(facts.values()))
     report = summary_report_of(first.n_frames, first.n_windows, first.feature_dim, first.is_synthetic, proto,
