@@ -73,7 +73,7 @@ def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
 def test_ridge_with_episodes_longer_than_a_block(tmp_path, monkeypatch, n: int, d: int) -> None:
     """A range longer than a block is cut into blocks: the bias buffers hold one (dual and primal), wide targets
     too."""
-    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40}  # rows per block and per panel: every episode is longer
+    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40, S.RIDGE_PANEL_BYTES: 40}  # rows per block and per panel
     monkeypatch.setattr(S, "block_rows", lambda width, size=S.BLOCK_BYTES, itemsize=4: sizes[size])
     rng = np.random.default_rng(9)
     x = rng.normal(size=(n, d)).astype(np.float32)
@@ -170,3 +170,22 @@ def test_ridge_on_targets_on_disk_is_the_ridge_in_memory(tmp_path, n: int, d: in
         assert np.array_equal(np.asarray(pred), (ridge.predict(rows) + 1.0).astype(np.float32))
         pred.discard()
         assert not (tmp_path / "pred.f32").exists()
+
+
+def test_ridge_panel_size_keeps_the_bits(tmp_path, monkeypatch) -> None:
+    """The ridge's outer panel (held beside its Gram matrix) is smaller than the dual heads': the weights are
+    those of the former 64 MB panel to rounding (the same bits at the suite's widths with 16 MB, measured; not
+    at every panel size: BLAS may form a diagonal block's entries in another order)."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=(900, 1500)).astype(np.float32)
+    y = rng.normal(size=(900, 9)).astype(np.float32)
+    rows = _stored(tmp_path, x, [400, 500])
+    monkeypatch.setattr(S, "RIDGE_PANEL_BYTES", 2 << 20)
+    assert S.panel_rows(1500, 8, S.RIDGE_PANEL_BYTES) < 900  # several panels
+    with threadpool_limits(1, user_api="blas"):
+        small = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64).W
+        monkeypatch.setattr(S, "RIDGE_PANEL_BYTES", 64 << 20)
+        whole = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64).W
+    np.testing.assert_allclose(small, whole, rtol=1e-10, atol=1e-12)

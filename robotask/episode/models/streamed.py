@@ -42,7 +42,9 @@ from .products import add_gram, add_product, mirror_upper, solve_columns, solve_
 from .row_blocks import LazyRows, RowBlocks, RowFile
 
 BLOCK_BYTES = 4 << 20  # float32 bytes per block of consecutive rows, whatever the episodes (cache-sized)
-PANEL_BYTES = 64 << 20  # bytes of the ridge's outer panel of rows (in the solve's dtype)
+PANEL_BYTES = 64 << 20  # bytes of the dual heads' outer panel of rows (in the solve's dtype)
+RIDGE_PANEL_BYTES = 16 << 20  # the ridge's, held beside its n × n Gram matrix at the peak (the same bits as
+# 64 MB at the suite's widths, measured; to rounding at any size)
 POWER_ITERATIONS = 60  # as minimal.softmax_smoothness
 
 Gradient = Callable[[np.ndarray, np.ndarray], tuple]  # (W, b) -> (Xᵀ R, Σ R, Σ loss, correct) over the rows
@@ -54,11 +56,11 @@ def block_rows(width: int, size: int = BLOCK_BYTES, itemsize: int = 4) -> int:
     return max(32, size // (itemsize * max(width, 1)))
 
 
-def panel_rows(width: int, itemsize: int = 4) -> int:
-    """Rows of an outer panel of about :data:`PANEL_BYTES`: a whole number of :func:`block_rows` blocks, so a
+def panel_rows(width: int, itemsize: int = 4, size: int = PANEL_BYTES) -> int:
+    """Rows of an outer panel of about ``size`` bytes: a whole number of :func:`block_rows` blocks, so a
     panel starts where a block starts and each pair of blocks of a Gram matrix is formed once."""
-    size = block_rows(width)
-    return size * max(1, block_rows(width, PANEL_BYTES, itemsize) // size)
+    rows = block_rows(width)
+    return rows * max(1, block_rows(width, size, itemsize) // rows)
 
 
 def _blocks(rows: RowBlocks) -> Iterator[tuple[slice, np.ndarray]]:
@@ -354,7 +356,7 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
     """
     ys = ZScaler.fit(y, std_floor)
     n, d1 = rows.n_rows, rows.width + 1
-    size, panel = block_rows(rows.width), panel_rows(rows.width, np.dtype(dtype).itemsize)
+    size, panel = block_rows(rows.width), panel_rows(rows.width, np.dtype(dtype).itemsize, RIDGE_PANEL_BYTES)
     if n <= d1:
         # z-scored a block at a time; Fortran-ordered in float64, so the solve overwrites it
         yz = np.empty((n, y.shape[1]), dtype=dtype, order="F" if dtype == np.float64 else "C")
