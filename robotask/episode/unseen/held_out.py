@@ -9,10 +9,7 @@
 from __future__ import annotations
 
 import copy
-import ctypes
-import ctypes.util
 import functools
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -202,23 +199,6 @@ def _discard_predictions(outputs: dict[str, HeadOutput | None]) -> None:
             output.pred.discard()
 
 
-def release_freed_memory() -> None:
-    """Hand the heap memory freed by a finished task back to the system (glibc's ``malloc_trim``; nothing
-    elsewhere).
-
-    A task frees its matrices when it ends, but glibc keeps freed heap pages, and the blocks a task reads
-    (a few MB each) come from the heap once a larger array has been freed (the allocator's mmap threshold
-    then rises to that size): without the trim, up to 0.12 GB freed by one task stayed resident through
-    the next ones at 16 episodes, measured.
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # another C library: nothing to trim
-        pass
-
-
 def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str] = "all",
                     heads: str | list[str] = "minimal,mlp", protocol: str | Protocol = "original",
                     out_dir: str | Path | None = None, cfg: SuiteConfig = SuiteConfig(), chronological: bool = False,
@@ -246,7 +226,6 @@ def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str
         if not keep:
             _discard_predictions(results[tid].outputs)
             results[tid].data, results[tid].outputs = None, {}
-        release_freed_memory()
     facts = store.facts
     first = next(iter(facts.values()))
     report = summary_report_of(first.n_frames, first.n_windows, first.feature_dim, first.is_synthetic, proto,
