@@ -171,6 +171,9 @@ def write_npz(path: str | os.PathLike, **arrays: Any) -> Path:
 
     ``np.savez`` stamps each member with the current time, so two runs differ; here every member
     carries :data:`ZIP_EPOCH` (``np.load`` reads the file as usual; no pickles are written).
+    A value that is not an ndarray but has ``shape``, ``dtype`` and ``blocks(rows)`` (yielding
+    ``(row slice, rows)``: a matrix read from disk on demand) is written one block of rows at a time, in
+    the bytes ``np.save`` gives the whole matrix.
     """
     import zipfile
 
@@ -182,8 +185,23 @@ def write_npz(path: str | os.PathLike, **arrays: Any) -> Path:
                 info = zipfile.ZipInfo(f"{name}.npy", date_time=ZIP_EPOCH)
                 info.external_attr = 0o644 << 16
                 with zf.open(info, "w", force_zip64=True) as member:
-                    np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+                    if isinstance(value, np.ndarray) or not hasattr(value, "blocks"):
+                        np.lib.format.write_array(member, np.asanyarray(value), allow_pickle=False)
+                    else:
+                        _write_rows(member, value)
     return Path(path)
+
+
+def _write_rows(member: Any, matrix: Any) -> None:
+    """The ``.npy`` bytes of a C-ordered matrix of plain numbers, from its blocks of rows (see :func:`write_npz`)."""
+    import numpy as np
+
+    dtype = np.dtype(matrix.dtype)
+    header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": tuple(matrix.shape)}
+    np.lib.format.write_array_header_1_0(member, header)  # ``write_array``'s header (version 1.0 fits a matrix)
+    rows = max(1, (16 << 20) // max(dtype.itemsize * int(np.prod(matrix.shape[1:])), 1))
+    for _, block in matrix.blocks(rows):
+        member.write(np.ascontiguousarray(block, dtype=dtype).tobytes())
 
 
 @contextmanager

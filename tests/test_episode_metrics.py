@@ -155,3 +155,31 @@ def test_cosine_ranks_in_blocks_equal_the_whole_matrix(n: int, w: int, monkeypat
         for g in (None, groups):
             assert np.array_equal(M.cosine_ranks(pred, truth, g),
                                   M.retrieval_ranks(M.cosine_similarity(pred, truth), g))
+
+
+@pytest.mark.parametrize("n", [1, 70, 2300])
+def test_mpjpe_in_blocks_and_on_disk_equals_the_whole_formula(n: int, tmp_path) -> None:
+    """MPJPE one block of rows at a time (``blockwise.total``) is the mean over whole float64 copies, bit
+    for bit; so are the regression metrics of targets and predictions read from disk (``LazyRows``)."""
+    from robotask.episode.models.row_blocks import RowBlocks, RowFile
+
+    rng = np.random.default_rng(n)
+    t = rng.normal(size=(n, 20 * 21 * 3)).astype(np.float32)
+    p = (t + rng.normal(size=t.shape) * 0.05).astype(np.float32)
+
+    def on_disk(a: np.ndarray, name: str):
+        file = RowFile(tmp_path / name, a.shape[1])
+        file.append(a)
+        return RowBlocks(file.path, a.shape[1], ((0, len(a)),)).matrix()
+
+    lt, lp = on_disk(t, "t.f32"), on_disk(p, "p.f32")
+    for final in (False, True):
+        tf, pf = t.astype(np.float64).reshape(n, 20, -1, 3), p.astype(np.float64).reshape(n, 20, -1, 3)
+        if final:
+            tf, pf = tf[:, -1], pf[:, -1]
+        whole = float(np.linalg.norm(tf - pf, axis=-1).mean())
+        assert M.mpjpe(t, p, 20, final_only=final) == whole == M.mpjpe(lt, lp, 20, final_only=final)
+    assert M.regression_metrics(t, p) == M.regression_metrics(lt, lp)
+    std = blockwise.column_std(t)
+    assert np.array_equal(std, blockwise.column_std(lt))
+    assert M.standardized_r2(t, p, std) == M.standardized_r2(lt, lp, std)

@@ -74,3 +74,19 @@ def test_the_reproduction_page_lists_every_package_the_study_uses_and_each_libra
     libraries = provenance.library_revisions()
     assert {"rlbench", "calvin", "libero", "robocasa", "robotwin"} <= set(libraries["library"])
     assert (libraries["revision"].str.fullmatch(r"[0-9a-f]{12}(, [0-9a-f]{12})*")).all()
+
+
+def test_npz_of_a_matrix_given_in_blocks_of_rows_is_the_npz_of_the_array(tmp_path):
+    """A value with shape, dtype and ``blocks(rows)`` is written a block at a time in ``np.save``'s bytes."""
+    a = np.arange(5 * 7, dtype=np.float32).reshape(5, 7) / 3
+
+    class Blocks:
+        shape, dtype = a.shape, a.dtype
+
+        def blocks(self, rows):
+            for start in range(0, len(a), 2):
+                yield slice(start, start + 2), a[start:start + 2]
+
+    io.write_npz(tmp_path / "a.npz", x=a, n=np.arange(3))
+    io.write_npz(tmp_path / "b.npz", x=Blocks(), n=np.arange(3))
+    assert (tmp_path / "a.npz").read_bytes() == (tmp_path / "b.npz").read_bytes()

@@ -63,9 +63,9 @@ def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
     rhs = rng.normal(size=(300, 7))
     expected = np.linalg.solve(gram, rhs)
     work = gram.copy()
-    assert np.array_equal(S._solve_in_place(work, rhs), expected)
+    assert np.array_equal(P.solve_in_place(work, rhs), expected)
     assert not np.array_equal(work, gram)  # the factors were written over it: no second matrix
-    assert np.array_equal(S._solve_in_place(gram.astype(np.float32), rhs.astype(np.float32)),
+    assert np.array_equal(P.solve_in_place(gram.astype(np.float32), rhs.astype(np.float32)),
                           np.linalg.solve(gram.astype(np.float32), rhs.astype(np.float32)))
 
 
@@ -73,7 +73,7 @@ def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
 def test_ridge_with_episodes_longer_than_a_block(tmp_path, monkeypatch, n: int, d: int) -> None:
     """A range longer than a block is cut into blocks: the bias buffers hold one (dual and primal), wide targets
     too."""
-    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40}  # rows per block and per panel: every episode is longer
+    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40, S.RIDGE_PANEL_BYTES: 40}  # rows per block and per panel
     monkeypatch.setattr(S, "block_rows", lambda width, size=S.BLOCK_BYTES, itemsize=4: sizes[size])
     rng = np.random.default_rng(9)
     x = rng.normal(size=(n, d)).astype(np.float32)
@@ -117,3 +117,75 @@ def test_products_added_in_place(dtype: type) -> None:
     np.testing.assert_allclose(out, expected, rtol=tol, atol=tol)
     np.testing.assert_allclose(gram, a.T @ a, rtol=tol, atol=tol * 10)
     assert np.array_equal(gram, gram.T)
+
+
+def test_column_solve_overwrites_the_right_hand_side_with_the_whole_solve() -> None:
+    """A C-ordered right-hand side solved a panel of columns at a time, in place: the whole solve's bits on one
+    BLAS thread, as the suite solves (``suite.fit.one_blas_thread``)."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(400, 250))
+    gram = x.T @ x
+    gram = (gram + gram.T) / 2
+    gram[np.diag_indices_from(gram)] += 10.0
+    rhs = rng.normal(size=(250, 2 * P.SOLVE_COLUMNS + 37))
+    with threadpool_limits(1, user_api="blas"):
+        expected = P.solve_in_place(gram.copy(), rhs)
+        work = rhs.copy()
+        out = P.solve_columns(gram.copy(), work)
+    assert out is work and np.array_equal(out, expected)
+
+
+def test_lazy_rows_read_slices_and_means_as_numpy(tmp_path) -> None:
+    """LazyRows over ranges of a raw file: slices, index arrays, masks, and ``ndarray.mean``'s bits."""
+    rng = np.random.default_rng(4)
+    x = (rng.normal(size=(900, 70)) * rng.uniform(0.1, 500.0, size=70)).astype(np.float32)
+    m = _stored(tmp_path, x, [300, 1, 599]).matrix()
+    assert m.shape == x.shape and np.array_equal(np.asarray(m), x)
+    assert np.array_equal(np.asarray(m[250:620][3:40]), x[250:620][3:40])
+    idx = rng.permutation(900)[:333]
+    assert np.array_equal(m[idx], x[idx]) and np.array_equal(m[x[:, 0] > 0], x[x[:, 0] > 0])
+    for dtype in (None, np.float64):
+        assert np.array_equal(m.mean(axis=0, dtype=dtype), x.mean(axis=0, dtype=dtype))
+    assert np.array_equal(m[100:].mean(axis=0, keepdims=True), x[100:].mean(axis=0, keepdims=True))
+
+
+@pytest.mark.parametrize("n,d", [(80, 120), (300, 40)])
+def test_ridge_on_targets_on_disk_is_the_ridge_in_memory(tmp_path, n: int, d: int) -> None:
+    """Dual and primal, float64 and float32: targets read from disk a block at a time give the same weights
+    and the same predictions, written to disk by ``predict_to``."""
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(n, d)).astype(np.float32)
+    y = (rng.normal(size=(n, 300)) * 4 + 2).astype(np.float32)
+    rows = _stored(tmp_path, x, [n // 2, n - n // 2])
+    file = RowFile(tmp_path / "y.f32", 300)
+    file.append(y)
+    lazy = RowBlocks(file.path, 300, ((0, n),)).matrix()
+    for dtype in (np.float64, np.float32):
+        ridge, on_disk = fit_ridge(rows, y, std_floor=1e-3, dtype=dtype), fit_ridge(rows, lazy, std_floor=1e-3,
+                                                                                    dtype=dtype)
+        assert np.array_equal(ridge.W, on_disk.W)
+        pred = on_disk.predict_to(rows, tmp_path / "pred.f32", lambda sl: np.ones((sl.stop - sl.start, 300)))
+        assert np.array_equal(np.asarray(pred), (ridge.predict(rows) + 1.0).astype(np.float32))
+        pred.discard()
+        assert not (tmp_path / "pred.f32").exists()
+
+
+def test_ridge_panel_size_keeps_the_bits(tmp_path, monkeypatch) -> None:
+    """The ridge's outer panel (held beside its Gram matrix) is smaller than the dual heads': the weights are
+    those of the former 64 MB panel to rounding (the same bits at the suite's widths with 16 MB, measured; not
+    at every panel size: BLAS may form a diagonal block's entries in another order)."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=(900, 1500)).astype(np.float32)
+    y = rng.normal(size=(900, 9)).astype(np.float32)
+    rows = _stored(tmp_path, x, [400, 500])
+    monkeypatch.setattr(S, "RIDGE_PANEL_BYTES", 2 << 20)
+    assert S.panel_rows(1500, 8, S.RIDGE_PANEL_BYTES) < 900  # several panels
+    with threadpool_limits(1, user_api="blas"):
+        small = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64).W
+        monkeypatch.setattr(S, "RIDGE_PANEL_BYTES", 64 << 20)
+        whole = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64).W
+    np.testing.assert_allclose(small, whole, rtol=1e-10, atol=1e-12)

@@ -17,7 +17,7 @@ decompression and no chunk index; the file is scratch, written and read by one r
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -121,6 +121,118 @@ class RowBlocks:
         for rows, block in self.blocks():
             out[rows] = block
         return out
+
+    def read(self, start: int, stop: int) -> np.ndarray:
+        """Rows ``start:stop`` over all ranges (unscaled), read into a new array."""
+        out = np.empty((max(stop - start, 0), self.width), dtype=np.float32)
+        at, filled = 0, 0
+        with open(self.path, "rb", buffering=0) as f:
+            for first, n in self.ranges:
+                lo, hi = max(start, at), min(stop, at + n)
+                if lo < hi:
+                    f.seek((first + lo - at) * self.width * 4)
+                    view = memoryview(out[filled:filled + hi - lo]).cast("B")
+                    if f.readinto(view) != view.nbytes:
+                        raise OSError(f"{self.path}: short read of rows {first + lo - at}..{first + hi - at}")
+                    filled += hi - lo
+                at += n
+                if at >= stop:
+                    break
+        return out
+
+    def matrix(self, owned: bool = False) -> LazyRows:
+        """These rows as a :class:`LazyRows` matrix read from the file a slice at a time (``owned``: the
+        matrix owns the file, which its :meth:`LazyRows.discard` deletes)."""
+        return LazyRows(self.n_rows, self.width, np.dtype(np.float32), self.read, self.path if owned else None)
+
+
+class LazyRows:
+    """A read-only (n, width) matrix whose rows are produced on demand: ``read(start, stop)`` returns rows
+    ``start:stop`` as a new array (from a file, or computed from other rows).
+
+    Slicing rows gives another LazyRows (nothing is read); an index array or a boolean mask reads those
+    rows; ``np.asarray`` reads them all (for the small ones: one episode's rows). :meth:`mean` is
+    ``ndarray.mean`` over rows with NumPy's order of additions (rows added in order into one running
+    row), so the column means keep their bits. ``path`` is the file it reads, when it owns one
+    (:meth:`discard` deletes it).
+    """
+
+    ndim = 2
+
+    def __init__(self, n_rows: int, width: int, dtype: np.dtype, read: Callable[[int, int], np.ndarray],
+                 path: Path | None = None, start: int = 0) -> None:
+        self.shape, self.dtype, self.path = (int(n_rows), int(width)), np.dtype(dtype), path
+        self._read, self._start = read, start
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def rows(self, start: int, stop: int) -> np.ndarray:
+        """Rows ``start:stop`` (clipped to the matrix) in memory."""
+        start, stop = max(start, 0), min(stop, self.shape[0])
+        if stop <= start:
+            return np.empty((0, self.shape[1]), dtype=self.dtype)
+        return np.asarray(self._read(self._start + start, self._start + stop), dtype=self.dtype)
+
+    def __getitem__(self, key: slice | np.ndarray) -> LazyRows | np.ndarray:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self.shape[0])
+            if step != 1:
+                raise IndexError("LazyRows: row slices take no step")
+            stop = max(stop, start)
+            return LazyRows(stop - start, self.shape[1], self.dtype, self._read, None, self._start + start)
+        idx = np.asarray(key)
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        idx = idx.astype(np.int64, copy=False).reshape(-1)
+        if len(idx) == 0:
+            return self.rows(0, 0)
+        lo, hi = int(idx.min()), int(idx.max()) + 1
+        if hi - lo == len(idx) and np.all(np.diff(idx) == 1):
+            return self.rows(lo, hi)
+        out = np.empty((len(idx), self.shape[1]), dtype=self.dtype)
+        for at in range(0, len(idx), 256):  # rows read in order of their position, 256 at a time
+            part = idx[at:at + 256]
+            a, b = int(part.min()), int(part.max()) + 1
+            out[at:at + 256] = self.rows(a, b)[part - a]
+        return out
+
+    def __array__(self, dtype: np.dtype | None = None, copy: bool | None = None) -> np.ndarray:
+        whole = self.rows(0, self.shape[0])
+        return whole if dtype is None else whole.astype(dtype, copy=False)
+
+    def blocks(self, max_rows: int) -> Iterator[tuple[slice, np.ndarray]]:
+        """(row slice, rows in memory) per ``max_rows`` consecutive rows."""
+        for start in range(0, self.shape[0], max(max_rows, 1)):
+            stop = min(start + max_rows, self.shape[0])
+            yield slice(start, stop), self.rows(start, stop)
+
+    def mean(self, axis: int = 0, dtype: type | None = None, keepdims: bool = False) -> np.ndarray:
+        """``ndarray.mean(axis=0)`` in the same bits: rows added in order into one running row (in ``dtype``,
+        else the rows' float dtype), divided by the number of rows as NumPy divides."""
+        if axis != 0:
+            raise ValueError("LazyRows.mean: rows only (axis 0)")
+        total = None
+        for _, block in self.blocks(max(1, (4 << 20) // (4 * max(self.shape[1], 1)))):
+            for row in block:
+                if total is None:  # NumPy starts from the first row, not from zeros
+                    total = row.astype(dtype or self.dtype)
+                else:
+                    total += row
+        if total is None:
+            total = np.zeros(self.shape[1], dtype=dtype or self.dtype)
+        total = np.true_divide(total, np.intp(self.shape[0]), out=total, casting="unsafe")
+        return total[None, :] if keepdims else total
+
+    def discard(self) -> None:
+        """Delete the file this matrix owns (its rows cannot be read after)."""
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+    @classmethod
+    def computed(cls, n_rows: int, width: int, dtype: type, rows: Callable[[int, int], np.ndarray]) -> LazyRows:
+        """A matrix whose rows ``rows(start, stop)`` computes (e.g. a difference of two matrices' rows)."""
+        return cls(n_rows, width, np.dtype(dtype), rows)
 
 
 def _group(ranges: tuple[tuple[int, int], ...], max_rows: int) -> list[list[tuple[int, int]]]:

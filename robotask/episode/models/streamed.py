@@ -16,11 +16,11 @@ gradient heads; for the ridge, O(n²d) while n ≤ d and O(nd²) after, so linea
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.linalg
 
 from .minimal import (
     L2,
@@ -38,11 +38,13 @@ from .minimal import (
     softmax,
     softmax_smoothness,
 )
-from .products import add_gram, add_product, mirror_upper
-from .row_blocks import RowBlocks
+from .products import add_gram, add_product, mirror_upper, solve_columns, solve_in_place
+from .row_blocks import LazyRows, RowBlocks, RowFile
 
 BLOCK_BYTES = 4 << 20  # float32 bytes per block of consecutive rows, whatever the episodes (cache-sized)
-PANEL_BYTES = 64 << 20  # bytes of the ridge's outer panel of rows (in the solve's dtype)
+PANEL_BYTES = 64 << 20  # bytes of the dual heads' outer panel of rows (in the solve's dtype)
+RIDGE_PANEL_BYTES = 16 << 20  # the ridge's, held beside its n × n Gram matrix at the peak (the same bits as
+# 64 MB at the suite's widths, measured; to rounding at any size)
 POWER_ITERATIONS = 60  # as minimal.softmax_smoothness
 
 Gradient = Callable[[np.ndarray, np.ndarray], tuple]  # (W, b) -> (Xᵀ R, Σ R, Σ loss, correct) over the rows
@@ -54,11 +56,11 @@ def block_rows(width: int, size: int = BLOCK_BYTES, itemsize: int = 4) -> int:
     return max(32, size // (itemsize * max(width, 1)))
 
 
-def panel_rows(width: int, itemsize: int = 4) -> int:
-    """Rows of an outer panel of about :data:`PANEL_BYTES`: a whole number of :func:`block_rows` blocks, so a
+def panel_rows(width: int, itemsize: int = 4, size: int = PANEL_BYTES) -> int:
+    """Rows of an outer panel of about ``size`` bytes: a whole number of :func:`block_rows` blocks, so a
     panel starts where a block starts and each pair of blocks of a Gram matrix is formed once."""
-    size = block_rows(width)
-    return size * max(1, block_rows(width, PANEL_BYTES, itemsize) // size)
+    rows = block_rows(width)
+    return rows * max(1, block_rows(width, size, itemsize) // rows)
 
 
 def _blocks(rows: RowBlocks) -> Iterator[tuple[slice, np.ndarray]]:
@@ -303,13 +305,29 @@ class StreamedRidge:
     y_scaler: ZScaler
     W: np.ndarray
 
+    order: str = "C"  # the memory order the weights are saved in (``model.npz``)
+
+    def predict_blocks(self, rows: RowBlocks) -> Iterator[tuple[slice, np.ndarray]]:
+        """(row slice, predictions in target units, float32) per block of ``rows``."""
+        for sl, x in rows.blocks(block_rows(rows.width)):
+            xb = x.astype(self.W.dtype)
+            yield sl, self.y_scaler.inverse(xb @ self.W[:-1] + self.W[-1]).astype(np.float32)
+
     def predict(self, rows: RowBlocks) -> np.ndarray:
         """Predictions in target units (float32) for every row."""
         out = np.empty((rows.n_rows, self.W.shape[1]), dtype=np.float32)
-        for sl, x in rows.blocks(block_rows(rows.width)):
-            xb = x.astype(self.W.dtype)
-            out[sl] = self.y_scaler.inverse(xb @ self.W[:-1] + self.W[-1]).astype(np.float32)
+        for sl, pred in self.predict_blocks(rows):
+            out[sl] = pred
         return out
+
+    def predict_to(self, rows: RowBlocks, path: str | os.PathLike,
+                   add: Callable[[slice], np.ndarray] | None = None) -> LazyRows:
+        """The predictions of every row (plus ``add(rows)`` of each block, as float32) written one block at
+        a time to the raw file ``path``; returned as a :class:`LazyRows` that owns the file."""
+        file = RowFile(path, self.W.shape[1])
+        for sl, pred in self.predict_blocks(rows):
+            file.append(pred if add is None else (pred + add(sl)).astype(np.float32))
+        return RowBlocks(file.path, file.width, ((0, file.rows),)).matrix(owned=True)
 
 
 def _with_bias(x: np.ndarray, dtype: type, buffer: np.ndarray | None = None) -> np.ndarray:
@@ -322,21 +340,6 @@ def _with_bias(x: np.ndarray, dtype: type, buffer: np.ndarray | None = None) -> 
     return out
 
 
-def _solve_in_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``np.linalg.solve(a, b)`` for a symmetric ``a``, overwriting ``a`` in float64.
-
-    NumPy's solve copies ``a`` first (a second n × n or d × d matrix at the peak). In float64 LAPACK's LU
-    runs here on ``a`` itself (passed as ``aᵀ``, which is ``a`` and Fortran-ordered): the getrf / getrs
-    NumPy calls, through SciPy's LAPACK. The values agree to rounding: bit for bit in the tests, within
-    4e-12 relative in the suite's metrics at 16 synthetic episodes (SciPy and NumPy bundle their own
-    BLAS). Float32, the published solve, keeps NumPy's.
-    """
-    if a.dtype != np.float64:
-        return np.linalg.solve(a, b)
-    lu = scipy.linalg.lu_factor(a.T, overwrite_a=True, check_finite=False)
-    return scipy.linalg.lu_solve(lu, b, check_finite=False)
-
-
 def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_floor: float = ORIGINAL_STD_FLOOR,
               dtype: type = np.float32) -> StreamedRidge:
     """:func:`minimal.fit_dual_ridge` over streamed rows: the dual (n ≤ d + 1) or the primal, as sums of blocks.
@@ -346,13 +349,19 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
 
     Memory: the Gram matrix (min(n, d + 1)², solved in place in float64), one panel of rows and, in the
     primal, one block of z-scored targets at a time (a 5096-wide target is never held z-scored in full);
-    sums of products are added in place (``products``), never formed beside the matrix they add to.
+    sums of products are added in place (``products``), never formed beside the matrix they add to. The
+    right-hand side (the dual's n × k z-scored targets, the primal's d × k) is overwritten by the solution
+    in float64, never held twice. ``y`` may be a :class:`row_blocks.LazyRows` (targets on disk): it is read
+    one block of rows at a time.
     """
     ys = ZScaler.fit(y, std_floor)
     n, d1 = rows.n_rows, rows.width + 1
-    size, panel = block_rows(rows.width), panel_rows(rows.width, np.dtype(dtype).itemsize)
+    size, panel = block_rows(rows.width), panel_rows(rows.width, np.dtype(dtype).itemsize, RIDGE_PANEL_BYTES)
     if n <= d1:
-        yz = ys.transform(y).astype(dtype, copy=False)
+        # z-scored a block at a time; Fortran-ordered in float64, so the solve overwrites it
+        yz = np.empty((n, y.shape[1]), dtype=dtype, order="F" if dtype == np.float64 else "C")
+        for start in range(0, n, size):
+            yz[start:start + size] = ys.transform(np.asarray(y[start:start + size]))
         K = np.empty((n, n), dtype=dtype)
         outer = np.empty((rows.largest_block(panel), d1), dtype=dtype)
         inner = np.empty((rows.largest_block(size), d1), dtype=dtype)
@@ -363,7 +372,7 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
                 K[sj, si] = K[si, sj].T
         outer = bi = None  # the panel is freed before the solve (``bi`` is a view of it)
         K[np.diag_indices_from(K)] += lam
-        alpha = _solve_in_place(K, yz).astype(dtype, copy=False)
+        alpha = solve_in_place(K, yz).astype(dtype, copy=False)  # in place of yz (Fortran-ordered)
         del K, yz
         W = np.zeros((d1, y.shape[1]), dtype=dtype)
         for sl, x in rows.blocks(size):
@@ -375,10 +384,13 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
     for sl, x in rows.blocks(size):
         xb = _with_bias(x, dtype, inner)
         add_gram(A, xb)
-        add_product(rhs, xb, ys.transform(y[sl]))
+        add_product(rhs, xb, ys.transform(np.asarray(y[sl])))
     mirror_upper(A)
     A[np.diag_indices_from(A)] += lam
-    return StreamedRidge(ys, _solve_in_place(A, rhs).astype(dtype, copy=False))
+    if dtype != np.float64:
+        return StreamedRidge(ys, solve_in_place(A, rhs).astype(dtype, copy=False))
+    # solved into rhs itself; LAPACK's whole solve returned Fortran-ordered weights, saved so
+    return StreamedRidge(ys, solve_columns(A, rhs), order="F")
 
 
 def _later_blocks(rows: RowBlocks, start: int, size: int) -> Iterator[tuple[slice, np.ndarray]]:

@@ -7,6 +7,7 @@ Inputs are z-scored with train statistics (:func:`standardize`); each runner ret
 from __future__ import annotations
 
 import functools
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..models.minimal import (
     threshold_multilabel,
 )
 from ..models.mlp import MLPConfig, n_parameters, train_mlp
-from ..models.row_blocks import RowBlocks, streamed_moments
+from ..models.row_blocks import LazyRows, RowBlocks, streamed_moments
 from ..models.streamed import GradientFactory
 from ..tasks import baselines as B
 from ..tasks.builders import TaskData
@@ -137,7 +138,8 @@ def _ridge_saver(cfg: SuiteConfig, data: TaskData, ridge: DualRidge | S.Streamed
 
     def save(out: Path) -> None:
         write_npz(out / "model.npz", x_mean=data.extra["x_mean"], x_std=data.extra["x_std"],
-                  y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std, W=ridge.W.astype(np.float32))
+                  y_mean=ridge.y_scaler.mean, y_std=ridge.y_scaler.std,
+                  W=ridge.W.astype(np.float32, order=getattr(ridge, "order", "K")))
     return save
 
 
@@ -207,7 +209,8 @@ def run_baseline(data: TaskData) -> HeadOutput | None:
     """The trivial baseline of the task kind (None for retrieval: its expectation is analytic)."""
     # a view of C-ordered targets (the collection's wide ones): its column means are the copy's bits;
     # other layouts are copied, since NumPy would sum their columns in another order
-    ytr = rows_of(data.y, data.train) if data.y.flags.c_contiguous else data.y[data.train]
+    lazy = not isinstance(data.y, np.ndarray)  # wide targets on disk (``row_blocks.LazyRows``): read in blocks
+    ytr = rows_of(data.y, data.train) if lazy or data.y.flags.c_contiguous else data.y[data.train]
     n = len(data.test)
     if data.kind == "classification":
         pred = B.majority_class(ytr, n)
@@ -279,8 +282,27 @@ def run_minimal_streamed(data: TaskData, train: RowBlocks, test: RowBlocks, prot
         return HeadOutput(threshold_multilabel(proba), proba, {"train_final_loss": head.history[-1]["loss"]},
                           head.history, _saver(**saver, W=head.W, b=head.b, object_vocab=np.array(data.class_names)))
     dtype = np.float64 if protocol.robust_std_floor else np.float32
-    base = residual_base(data, protocol)
-    ytr = ytr if base is None else ytr - base[data.train]
+    base = _residual_rows(data, protocol)
+    if base is not None:  # the displacement from the last observed pose, formed one block of rows at a time
+        ytr = _minus_base(ytr, data.extra["last_pose"][data.train], base)
     ridge = S.fit_ridge(train, ytr, std_floor=protocol.std_floor, dtype=dtype)
-    pred = ridge.predict(test) if base is None else (ridge.predict(test) + base[data.test]).astype(np.float32)
+    with tempfile.NamedTemporaryFile(dir=test.path.parent, suffix=".pred", delete=False) as handle:
+        path = Path(handle.name)  # the test predictions wait on disk beside the inputs (deleted with the task)
+    test_last = None if base is None else data.extra["last_pose"][data.test]
+    pred = ridge.predict_to(test, path, None if base is None else lambda sl: base(test_last[sl]))
     return HeadOutput(pred, None, {}, [], _ridge_saver(cfg, data, ridge))
+
+
+def _minus_base(y: np.ndarray | LazyRows, last_pose: np.ndarray, base: Callable[[np.ndarray], np.ndarray]
+                ) -> LazyRows:
+    """``y − residual_base`` of the same rows, formed a block of rows at a time (``last_pose`` of y's rows)."""
+    return LazyRows.computed(len(last_pose), y.shape[1], np.result_type(y.dtype, last_pose.dtype),
+                             lambda a, b: np.asarray(y[a:b]) - base(last_pose[a:b]))
+
+
+def _residual_rows(data: TaskData, protocol: Protocol) -> Callable[[np.ndarray], np.ndarray] | None:
+    """:func:`residual_base` of some rows: their last observed poses → those rows of the base (None: no base)."""
+    if not protocol.hand_residual_target or "last_pose" not in data.extra:
+        return None
+    n_future = int(data.extra["n_future"])
+    return lambda last_pose: np.tile(last_pose, (1, n_future))

@@ -149,7 +149,9 @@ def _write_multilabel(data: TaskData, out: HeadOutput, folder: Path) -> None:
 def _write_arrays(data: TaskData, out: HeadOutput, folder: Path) -> None:
     """Regression / retrieval: targets, predictions (and ranks) in predictions.npz."""
     te = data.test
-    arrays = {"y_true": data.y[te], "y_pred": out.pred,
+    # targets on disk (a LazyRows, not an ndarray) are written one block at a time, as the predictions
+    y_true = data.y[te] if isinstance(data.y, np.ndarray) else rows_of(data.y, te)
+    arrays = {"y_true": y_true, "y_pred": out.pred,
               "test_window_indices": data.rows.iloc[te]["window_index"].to_numpy()}
     if "ranks" in out.train_final:
         arrays["ranks"] = out.train_final["ranks"]

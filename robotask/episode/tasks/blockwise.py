@@ -50,14 +50,15 @@ def column_total(rows: Rows, n_rows: int, width: int, dtype: type = np.float64) 
     out = np.zeros(width, dtype=dtype)
     step = block_rows(width, np.dtype(dtype).itemsize)
     for start in range(0, n_rows, step):
-        for row in rows(start, min(start + step, n_rows)):
+        for row in np.asarray(rows(start, min(start + step, n_rows))):
             out += row
     return out
 
 
 def column_std(x: np.ndarray) -> np.ndarray:
-    """``x.std(axis=0)`` of a float matrix, one block of rows at a time: the same bits, no copy of ``x``."""
+    """``x.std(axis=0)`` of a float matrix, one block of rows at a time: the same bits, no copy of ``x``
+    (which may be any matrix whose row slices ``np.asarray`` reads: targets on disk)."""
     n, width = x.shape
     mean = (column_total(lambda a, b: x[a:b], n, width, x.dtype) / n).astype(x.dtype)
-    squares = column_total(lambda a, b: np.square(x[a:b] - mean), n, width, x.dtype)
+    squares = column_total(lambda a, b: np.square(np.asarray(x[a:b]) - mean), n, width, x.dtype)
     return np.sqrt((squares / n).astype(x.dtype))

@@ -101,15 +101,19 @@ def binary_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict:
 
 
 def _as_rows(a: np.ndarray) -> np.ndarray:
-    """``a`` as a matrix of rows (a vector is one column), without a copy."""
+    """``a`` as a matrix of rows (a vector is one column), without a copy; a matrix that is not an ndarray
+    but reads its rows on demand (``episode.models.row_blocks.LazyRows``: targets and predictions on disk)
+    is kept as it is, and read one block of rows at a time."""
+    if not isinstance(a, np.ndarray) and getattr(a, "ndim", None) == 2:
+        return a
     a = np.asarray(a)
     return a.reshape(len(a), -1)
 
 
 def _f64(a: np.ndarray, start: int, stop: int, scale: np.ndarray | None = None) -> np.ndarray:
     """Rows ``start:stop`` of ``a`` (divided by ``scale`` in ``a``'s dtype first) as float64."""
-    rows = a[start:stop] if scale is None else a[start:stop] / scale
-    return np.asarray(rows, dtype=np.float64)
+    rows = np.asarray(a[start:stop])
+    return np.asarray(rows if scale is None else rows / scale, dtype=np.float64)
 
 
 def _pooled_r2(y_true: np.ndarray, y_pred: np.ndarray, scale: np.ndarray | None = None) -> float:
@@ -145,7 +149,7 @@ def regression_metrics(y_true: np.ndarray, y_pred: np.ndarray) -> dict:
     mse = blockwise.total(lambda a, b: (_f64(t, a, b) - _f64(p, a, b)) ** 2, n, width) / size
     mae = blockwise.total(lambda a, b: np.abs(_f64(t, a, b) - _f64(p, a, b)), n, width) / size
     return {"mse": float(mse) if n * width else float("nan"), "mae": float(mae) if n * width else float("nan"),
-            "r2": pooled_r2(y_true, y_pred), "target_dim": int(np.asarray(y_true).shape[1])}
+            "r2": pooled_r2(y_true, y_pred), "target_dim": int(t.shape[1])}
 
 
 def mpjpe(y_true: np.ndarray, y_pred: np.ndarray, n_future: int, final_only: bool = False) -> float:
@@ -156,12 +160,20 @@ def mpjpe(y_true: np.ndarray, y_pred: np.ndarray, n_future: int, final_only: boo
     n_future : number of future frames in a row (frame-major layout: frame, joint, xyz).
     final_only : use only the last future frame (the "final-frame MPJPE").
     """
-    n = len(y_true)
-    t = np.asarray(y_true, dtype=np.float64).reshape(n, n_future, -1, 3)
-    p = np.asarray(y_pred, dtype=np.float64).reshape(n, n_future, -1, 3)
-    if final_only:
-        t, p = t[:, -1], p[:, -1]
-    return float(np.linalg.norm(t - p, axis=-1).mean())
+    t, p = _as_rows(y_true), _as_rows(y_pred)
+    n, joints = len(t), t.shape[1] // (3 * n_future)
+    if n == 0:  # NumPy's mean of nothing (nan, with its warning)
+        return float(np.linalg.norm(np.zeros((0, 3)), axis=-1).mean())
+    width = joints if final_only else n_future * joints
+
+    def errors(a: int, b: int) -> np.ndarray:  # the per-joint errors of rows a:b, one row each
+        ta, pa = (_f64(m, a, b).reshape(b - a, n_future, joints, 3) for m in (t, p))
+        if final_only:
+            ta, pa = ta[:, -1], pa[:, -1]
+        return np.linalg.norm(ta - pa, axis=-1).reshape(b - a, width)
+
+    # the mean of all errors as NumPy forms it (``blockwise.total``), one block of rows at a time
+    return float(blockwise.total(errors, n, width) / (n * width))
 
 
 def _unit_rows(a: np.ndarray, start: int, stop: int, norms: np.ndarray | None = None) -> np.ndarray:

@@ -19,6 +19,7 @@ import pandas as pd
 from ...io import write_csv, write_json
 from ...progress import tqdm
 from ..features.windowset import WindowSet
+from ..models.row_blocks import LazyRows
 from ..models.streamed import GradientFactory
 from ..suite.execution import (
     NEURAL_DIR,
@@ -190,16 +191,24 @@ def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol
     return result, episodes
 
 
+def _discard_predictions(outputs: dict[str, HeadOutput | None]) -> None:
+    """Delete the test predictions the heads left on disk (``LazyRows``; a function, so no loop variable
+    keeps the last head's output, and its model, alive after the task)."""
+    for output in outputs.values():
+        if output is not None and isinstance(output.pred, LazyRows):
+            output.pred.discard()
+
+
 def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str] = "all",
                     heads: str | list[str] = "minimal,mlp", protocol: str | Protocol = "original",
                     out_dir: str | Path | None = None, cfg: SuiteConfig = SuiteConfig(), chronological: bool = False,
                     progress: bool = True, gradients: GradientFactory | None = None, keep: bool = True) -> dict:
     """:func:`run_collection_suite` over a :class:`task_data.PartStore` (the same files and report).
 
-    ``keep`` False drops each task's data and test outputs once it is scored and written (the command
-    needs only the report; kept, they grow with the collection: 0.9 GB held by the last task at 64
-    episodes of 600 frames, mostly the 5096-wide targets and predictions of the regression and retrieval
-    tasks)."""
+    ``keep`` False drops each task's data and test outputs once it is scored and written, and deletes the
+    wide test predictions the minimal ridge left on disk (the command needs only the report; kept, the
+    outputs grow with the collection, and the wide targets and predictions they read stay on disk
+    in the store's folder)."""
     task_ids, head_list = parse_tasks(tasks), parse_heads(heads)
     proto = protocol if isinstance(protocol, Protocol) else get_protocol(protocol)
     out = Path(out_dir) if out_dir is not None else None
@@ -215,6 +224,7 @@ def run_store_suite(store: PartStore, split: EpisodeSplit, tasks: str | list[str
                                             details={"reason": f"fit on the cluster: {type(exc).__name__}: {exc}"}), []
         per_episode += rows
         if not keep:
+            _discard_predictions(results[tid].outputs)
             results[tid].data, results[tid].outputs = None, {}
     facts = store.facts
     first = next(iter(facts.values()))

@@ -11,6 +11,7 @@ With the chronological split every episode is split 70/30 in time and the parts 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass, field
@@ -28,7 +29,7 @@ from ..features.layout import FeatureOptions
 from ..features.windowset import WindowSet, episode_labels
 from ..files.loader import load_episode
 from ..files.manifest import Collection
-from ..models.row_blocks import RowBlocks, RowFile
+from ..models.row_blocks import LazyRows, RowBlocks, RowFile
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol
 from ..tasks.registry import TASKS, TEST_FRACTION
@@ -284,12 +285,24 @@ class PartStore:
                 ranges.append((first + (int(idx[0]) if len(idx) else 0), len(idx)))
         merged = _merged(parts, protocol, with_validation)  # raises TaskUnavailable before a missing file
         file, targets = self.files[(task_id, protocol)], self.files.get((task_id, protocol, "y"))
-        if targets is not None:  # wide targets wait on disk until their task runs
-            merged.y = RowBlocks(targets.path, targets.width, tuple(ranges)).gather()
+        if targets is not None:  # wide targets stay on disk, read a block of rows at a time
+            merged.y = RowBlocks(targets.path, targets.width, tuple(ranges)).matrix()
             if "groups" in merged.extra:
-                _, groups = np.unique(merged.y, axis=0, return_inverse=True)
-                merged.extra["groups"] = groups.ravel()
+                merged.extra["groups"] = same_rows(merged.y)
         return merged, RowBlocks(file.path, file.width, tuple(ranges))
+
+
+def same_rows(y: LazyRows, block: int = 1024) -> np.ndarray:
+    """A group id per row, equal for rows with equal values (``np.unique(y, axis=0, return_inverse=True)``'s
+    groups, numbered in order of first appearance instead of sorted: the retrieval metrics only compare
+    them), read one block of rows at a time. Rows are keyed on a 128-bit digest of their bytes, with −0.0
+    made +0.0 first (``np.unique`` compares values)."""
+    ids: dict[bytes, int] = {}
+    out = np.empty(len(y), dtype=np.int64)
+    for sl, rows in y.blocks(block):
+        rows = rows + np.float32(0.0)
+        out[sl] = [ids.setdefault(hashlib.blake2b(r.tobytes(), digest_size=16).digest(), len(ids)) for r in rows]
+    return out
 
 
 def _merged(parts: list[tuple[str, TaskData, str]], protocol: Protocol, with_validation: bool) -> TaskData:
