@@ -144,7 +144,11 @@ page.show_table(platform_summary(), caption="The machine and Python that ran the
 # (`benchmarks/collection_scale.py`) is also drawn: wall time and peak memory against the number of
 # episodes, each run of the streamed path and the in-memory path of before where it still fits, and the
 # projection to the 12,103 episodes of Xperience-10M, drawn dashed because it extends the measured slope
-# and was not measured.
+# and was not measured. For memory a straight line is the crudest reading: the largest part that grows
+# between these sizes is the exact ridge's Gram matrix, n × n while a task has fewer training rows than
+# feature columns and d × d beyond (0.58 GB for the hand-trajectory forecast's 8,547 columns, reached
+# near 75 training episodes of 600 frames), so the peak may level off there; no larger collection than the
+# largest drawn was run to show it.
 
 # %% tags=["remove-input"]
 bench = read_benchmarks(benchmarks_dir)
