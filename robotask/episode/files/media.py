@@ -211,12 +211,7 @@ def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "r
     state = {"decoded": 0, "expected": int(n_frames), "error": None, "last": None}
     yield from _decode_frames(path, int(size), width, n_frames, state)
     n_done, last = state["decoded"], state["last"]
-    if report is not None:
-        report.update({k: state[k] for k in ("decoded", "expected", "error")})
-    elif n_done < n_frames:
-        why = f" ({state['error']})" if state["error"] else ""
-        warnings.warn(f"{path}: decoded {n_done} of {n_frames} frames{why}; the remaining {n_frames - n_done} "
-                      f"are filled ({fill})", stacklevel=2)
+    _report_decoding(path, state, n_frames, report, f"; the remaining {n_frames - n_done} are filled ({fill})")
     zeros = np.zeros((int(size), width, 3), np.uint8)
     for _ in range(n_frames - n_done):
         if fill == "none":
@@ -258,11 +253,17 @@ def read_video_chunks(path: str | Path, size: int, n_frames: int, chunk: int,
             filled = 0
     if filled:
         yield buf[:filled]
+    _report_decoding(path, state, n_frames, report)
+
+
+def _report_decoding(path: str | Path, state: dict, n_frames: int, report: dict | None, filled: str = "") -> None:
+    """Hand the decoding's counts and error to ``report``; without one, warn (at the caller of the reading
+    generator) when frames are missing, ``filled`` saying what takes their place."""
     if report is not None:
         report.update({k: state[k] for k in ("decoded", "expected", "error")})
     elif state["decoded"] < n_frames:
         why = f" ({state['error']})" if state["error"] else ""
-        warnings.warn(f"{path}: decoded {state['decoded']} of {n_frames} frames{why}", stacklevel=2)
+        warnings.warn(f"{path}: decoded {state['decoded']} of {n_frames} frames{why}{filled}", stacklevel=3)
 
 
 def _scaled_frames(path: str | Path, size: int, width: int, n_frames: int, state: dict) -> Iterator[av.VideoFrame]:

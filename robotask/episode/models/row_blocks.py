@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -92,10 +93,7 @@ class RowBlocks:
                     continue
                 filled = 0
                 for first, n in group:
-                    f.seek(first * self.width * 4)
-                    view = memoryview(buffer[filled:filled + n]).cast("B")
-                    if f.readinto(view) != view.nbytes:
-                        raise OSError(f"{self.path}: short read of rows {first}..{first + n}")
+                    self._read_into(f, first, buffer[filled:filled + n])
                     filled += n
                 block = buffer[:filled]
                 if self.mean is not None:
@@ -130,15 +128,19 @@ class RowBlocks:
             for first, n in self.ranges:
                 lo, hi = max(start, at), min(stop, at + n)
                 if lo < hi:
-                    f.seek((first + lo - at) * self.width * 4)
-                    view = memoryview(out[filled:filled + hi - lo]).cast("B")
-                    if f.readinto(view) != view.nbytes:
-                        raise OSError(f"{self.path}: short read of rows {first + lo - at}..{first + hi - at}")
+                    self._read_into(f, first + lo - at, out[filled:filled + hi - lo])
                     filled += hi - lo
                 at += n
                 if at >= stop:
                     break
         return out
+
+    def _read_into(self, f: BinaryIO, first: int, dest: np.ndarray) -> None:
+        """Read ``len(dest)`` file rows from row ``first`` of the open file ``f`` into ``dest`` (float32 rows)."""
+        f.seek(first * self.width * 4)
+        view = memoryview(dest).cast("B")
+        if f.readinto(view) != view.nbytes:
+            raise OSError(f"{self.path}: short read of rows {first}..{first + len(dest)}")
 
     def matrix(self, owned: bool = False) -> LazyRows:
         """These rows as a :class:`LazyRows` matrix read from the file a slice at a time (``owned``: the

@@ -149,9 +149,8 @@ def residual_base(data: TaskData, protocol: Protocol) -> np.ndarray | None:
     The heads then fit the displacement from it, so a head that learns nothing falls back to the
     zero-velocity baseline instead of to the train mean.
     """
-    if not protocol.hand_residual_target or "last_pose" not in data.extra:
-        return None
-    return np.tile(data.extra["last_pose"], (1, int(data.extra["n_future"])))
+    rows = _residual_rows(data, protocol)
+    return None if rows is None else rows(data.extra["last_pose"])
 
 
 def _saver(**arrays: Any) -> Callable[[Path], None]:
