@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 import pytest
+from distributed import get_task_stream
 
 import robotask.episode.models.streamed as S
 from robotask.episode.features.distributed import close_client, extract_collection, open_client
@@ -60,7 +63,7 @@ def test_store_run_equals_in_memory_run(coll, monkeypatch):
     assert all(r.data is None and not r.outputs for r in primal["results"].values())  # the command keeps none
 
 
-def test_on_two_dask_workers_only_gradients_travel_and_failures_stay_alone(coll, monkeypatch):
+def test_on_two_dask_workers_only_gradients_travel_side_by_side_and_failures_stay_alone(coll, monkeypatch):
     collection, _, store, proto = coll
     split = episode_split(collection.episodes, 0.3, None, 0)
     monkeypatch.setattr(S, "DUAL_BYTES", 0)
@@ -76,11 +79,21 @@ def test_on_two_dask_workers_only_gradients_travel_and_failures_stay_alone(coll,
             return dask_gradients(client)(kind, rows, target, weight)
 
         partly = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False, gradients=broken)
+        _, rows = store.task_data("timeline_action", split, proto)
+        n, c = rows.n_rows, 3
+        epoch = dask_gradients(client)("softmax", rows, np.eye(c)[np.arange(n) % c], np.full(n, 1 / n))
+        with get_task_stream(client) as stream:
+            for _ in range(5):
+                epoch(np.zeros((rows.width, c)), np.zeros(c))
     finally:
         close_client(client)
     _same(_values(there), _values(here))
     assert partly["status"]["object_relevance"]["status"] == "failed"
     assert "worker lost" in partly["status"]["object_relevance"]["reason"]
+    ran_on = [t["worker"] for t in stream.data if "_on_worker" in str(t["key"])]
+    assert sorted(Counter(ran_on).values()) == [5, 5]  # each epoch: one batch per worker, side by side
+    moved = [s for t in stream.data for s in t["startstops"] if s["action"] == "transfer"]
+    assert not moved  # each batch's rows, targets and weights wait on the worker that runs it
     ok = partly["primary"]["timeline_action"]["minimal"]
     assert ok == pytest.approx(here["primary"]["timeline_action"]["minimal"], rel=1e-6)
 

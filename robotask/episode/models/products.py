@@ -49,24 +49,33 @@ def mirror_upper(a: np.ndarray, panel: int = 1024) -> np.ndarray:
     return a
 
 
+def factor_in_place(a: np.ndarray) -> tuple:
+    """LU factors of a symmetric float64 ``a``, overwriting ``a`` (LAPACK getrf on ``aᵀ``, which is ``a`` and
+    Fortran-ordered): the factors :func:`solve_factored` takes."""
+    return scipy.linalg.lu_factor(a.T, overwrite_a=True, check_finite=False)
+
+
+def solve_factored(lu: tuple, b: np.ndarray) -> np.ndarray:
+    """The solution for a float64 right-hand side ``b``, written over ``b`` when it is Fortran-ordered (getrs)."""
+    overwrite = bool(b.flags.f_contiguous and b.dtype == np.float64)  # LAPACK solves such a b where it is
+    return scipy.linalg.lu_solve(lu, b, overwrite_b=overwrite, check_finite=False)
+
+
 def solve_in_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``np.linalg.solve(a, b)`` for a symmetric ``a``, overwriting ``a`` in float64.
 
     NumPy's solve copies ``a`` first (a second n × n or d × d matrix at the peak). In float64 LAPACK's LU
-    runs here on ``a`` itself (passed as ``aᵀ``, which is ``a`` and Fortran-ordered): the getrf / getrs
-    NumPy calls, through SciPy's LAPACK. The values agree to rounding: bit for bit in the tests, within
-    4e-12 relative in the suite's metrics at 16 synthetic episodes (SciPy and NumPy bundle their own
-    BLAS). Float32, the published solve, keeps NumPy's.
+    runs here on ``a`` itself (:func:`factor_in_place`): the getrf / getrs NumPy calls, through SciPy's
+    LAPACK. The values agree to rounding: bit for bit in the tests, within 4e-12 relative in the suite's
+    metrics at 16 synthetic episodes (SciPy and NumPy bundle their own BLAS). Float32, the published solve,
+    keeps NumPy's.
     """
     if a.dtype != np.float64:
         return np.linalg.solve(a, b)
-    lu = scipy.linalg.lu_factor(a.T, overwrite_a=True, check_finite=False)
-    if b.flags.f_contiguous and b.dtype == np.float64:  # LAPACK solves a Fortran-ordered b where it is
-        return scipy.linalg.lu_solve(lu, b, overwrite_b=True, check_finite=False)
-    return scipy.linalg.lu_solve(lu, b, check_finite=False)
+    return solve_factored(factor_in_place(a), b)
 
 
-SOLVE_COLUMNS = 256  # columns of a C-ordered right-hand side solved at a time (:func:`solve_columns`)
+SOLVE_COLUMNS = 256  # columns of a right-hand side solved at a time (:func:`solve_columns`, the streamed dual ridge)
 
 
 def solve_columns(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -78,8 +87,7 @@ def solve_columns(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     so the bits are those of the whole solve on one BLAS thread, as the suite solves (tested; on more
     threads OpenBLAS may share the whole solve's columns out otherwise: within 1e-15 relative).
     """
-    lu = scipy.linalg.lu_factor(a.T, overwrite_a=True, check_finite=False)
+    lu = factor_in_place(a)
     for j in range(0, b.shape[1], SOLVE_COLUMNS):
-        part = np.asfortranarray(b[:, j:j + SOLVE_COLUMNS])
-        b[:, j:j + SOLVE_COLUMNS] = scipy.linalg.lu_solve(lu, part, overwrite_b=True, check_finite=False)
+        b[:, j:j + SOLVE_COLUMNS] = solve_factored(lu, np.asfortranarray(b[:, j:j + SOLVE_COLUMNS]))
     return b
