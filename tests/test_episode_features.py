@@ -57,6 +57,14 @@ def test_edge_statistics_are_the_bits_of_numpy_mean_and_std():
     assert extractors.video_frame_features(frames)[:, -4:].tobytes() == want.tobytes()
 
 
+def test_gray_levels_are_the_bits_of_fixed_point_gray_over_every_colour():
+    values = np.arange(256, dtype=np.uint8)
+    every = np.stack(np.meshgrid(values, values, values, indexing="ij"), axis=-1).reshape(256, 256 * 256, 3)
+    want = extractors.gray_from_rgb(every).astype(np.float32) / np.float32(255.0)
+    got = extractors.gray_levels(every)
+    assert got.dtype == np.float32 and got.tobytes() == want.tobytes()
+
+
 def test_gray_matches_opencv_fixed_point_luma():
     rgb = np.array([[[255, 0, 128], [10, 20, 30], [7, 7, 7]]], dtype=np.uint8)
     gray = extractors.gray_from_rgb(rgb)
