@@ -293,8 +293,10 @@ def _audio_group_features(segs: np.ndarray, sr: int, bands: int) -> np.ndarray:
     g, length = segs.shape
     x = segs.astype(np.float64)
     rms = np.sqrt((x ** 2).mean(axis=1))
-    mabs = np.abs(x).mean(axis=1)
-    peak = np.abs(x).max(axis=1)
+    magnitude = np.abs(x)
+    mabs = magnitude.mean(axis=1)
+    peak = magnitude.max(axis=1)
+    del magnitude
     zcr = (x[:, :-1] * x[:, 1:] < 0).sum(axis=1) / max(length - 1, 1)
     power = np.abs(np.fft.rfft(x * np.hanning(length)[None, :], axis=1)) ** 2
     total = power.sum(axis=1)
@@ -340,7 +342,9 @@ def audio_frame_features(audio: np.ndarray, sr: int, fps: float, n_frames: int,
     """
     if not fps or fps <= 0 or not np.isfinite(fps):
         raise RobotaskError(f"audio frame rate must be positive, got fps={fps}")
-    x = np.nan_to_num(np.asarray(audio, dtype=np.float32).ravel(), nan=0.0, posinf=0.0, neginf=0.0)
+    x = np.asarray(audio, dtype=np.float32).ravel()
+    if not np.isfinite(x).all():  # one pass; read_audio's samples are finite already
+        x = np.nan_to_num(x, nan=0.0, posinf=0.0, neginf=0.0)
     out = np.zeros((n_frames, 8 + bands), dtype=np.float64)
     start, end = audio_segment_bounds(n_frames, fps, sr, len(x), frame_times)
     length = end - start

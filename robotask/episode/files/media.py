@@ -306,7 +306,8 @@ def read_audio(path: str | Path, sample_rate: int = 16000) -> tuple[np.ndarray, 
     Returns None with a warning when the file is missing or has no audio stream (the original
     then writes zero audio features). NaN/inf samples become 0. A decoded frame that is already mono
     float at ``sample_rate`` (the episodes' AAC track) is taken as it is: the resampler would only
-    copy it, one filter-graph pass per frame.
+    copy it, one filter-graph pass per frame; its samples are read from its plane without the
+    stacking of ``to_ndarray`` (a third of the reading's time).
     """
     path = Path(path)
     if not path.is_file():
@@ -321,8 +322,8 @@ def read_audio(path: str | Path, sample_rate: int = 16000) -> tuple[np.ndarray, 
         chunks: list[np.ndarray] = []
         try:
             for frame in container.decode(stream):
-                if _mono_float_at(frame, sample_rate):
-                    chunks.append(frame.to_ndarray().reshape(-1))
+                if _mono_float_at(frame, sample_rate):  # its one plane's first samples (to_ndarray's values)
+                    chunks.append(np.frombuffer(frame.planes[0], np.float32, count=frame.samples))
                     continue
                 for out in resampler.resample(frame):
                     chunks.append(out.to_ndarray().reshape(-1))
