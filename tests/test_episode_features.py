@@ -309,3 +309,14 @@ def test_relative_camera_rotation_starts_at_identity():
     assert np.allclose(rel[1, 36:45], (q[5].T @ q[24]).ravel() - np.eye(3).ravel())
     assert np.allclose(windowset.rotation_block(q, np.array([0]), 20), W.window_stats(q.reshape(30, 9),
                                                                                       np.array([0]), 20))
+
+
+def test_audio_features_do_not_depend_on_the_block_of_segments(monkeypatch):
+    rng = np.random.default_rng(5)
+    audio = rng.normal(scale=0.3, size=64000).astype(np.float32)
+    audio[:800] = 0.0  # a silent frame: no spectrum
+    times = np.cumsum(rng.uniform(0.04, 0.06, 75))  # segments of several lengths
+    whole = extractors.audio_frame_features(audio, 16000, 20.0, 75, 16, times)
+    for block in (1, 7, 64):
+        monkeypatch.setattr(extractors, "AUDIO_BLOCK", block)
+        assert extractors.audio_frame_features(audio, 16000, 20.0, 75, 16, times).tobytes() == whole.tobytes()
