@@ -85,29 +85,37 @@ def _decode_floor(episode: str) -> dict:
 CLI = "import sys; from robotask.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def features_process(episode: str, out: str) -> float:
-    """Wall seconds of one whole ``robotask features EPISODE --no-cache --out OUT`` process."""
+def features_process(episode: str, out: str) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, all its threads) of one whole ``robotask features EPISODE
+    --no-cache --out OUT`` process."""
     env = {**os.environ, "ROBOTASK_PROGRESS": "0"}
     shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-c", CLI, "features", episode, "--no-cache", "--out", out], env=env,
                    check=True, stdout=subprocess.DEVNULL, cwd=paths.ROOT)  # this checkout's robotask
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def interleaved_ratio(episode: str, out: str, rounds: int = 3) -> dict:
     """The decode floor and the whole features process, alternated ``rounds`` times; the ratio of medians.
 
     The floor runs in a spawned process and times its decoding alone; the features process is timed
-    from outside, start and imports included.
+    from outside, start and imports included, wall and CPU (its CPU above its wall is the second core
+    at work; CPU near wall on an idle machine means one core, on a busy one that the other was taken).
     """
-    floors, process = [], []
+    floors, process, cpu = [], [], []
     for _ in range(rounds):
         floors.append(run_in_child(_decode_floor, episode)["decode_s"])
-        process.append(features_process(episode, out))
+        wall, used = features_process(episode, out)
+        process.append(wall)
+        cpu.append(used)
     floor, whole = statistics.median(floors), statistics.median(process)
-    return {"rounds": rounds, "floor_s": floors, "features_process_s": process, "floor_median_s": floor,
-            "features_process_median_s": whole, "features_process_over_floor": whole / floor}
+    return {"rounds": rounds, "floor_s": floors, "features_process_s": process, "features_process_cpu_s": cpu,
+            "floor_median_s": floor, "features_process_median_s": whole,
+            "features_process_cpu_median_s": statistics.median(cpu), "features_process_over_floor": whole / floor}
 
 
 def _features(episode: str, cache_root: str) -> dict:
@@ -161,7 +169,8 @@ def main() -> None:
                 row["interleaved"] = i = interleaved_ratio(ep, str(work / "features"), args.rounds)
                 print(f"[{res} px] interleaved × {i['rounds']}: plain decode floor (6 videos + audio) "
                       f"{', '.join(f'{t:.2f}' for t in i['floor_s'])} s, whole `robotask features --no-cache` "
-                      f"{', '.join(f'{t:.2f}' for t in i['features_process_s'])} s; ratio of medians "
+                      f"{', '.join(f'{t:.2f}' for t in i['features_process_s'])} s (CPU "
+                      f"{', '.join(f'{t:.2f}' for t in i['features_process_cpu_s'])} s); ratio of medians "
                       f"{i['features_process_over_floor']:.2f} (target ≤ 3)", flush=True)
                 if res == args.resolutions[0]:
                     results.update({k: i[k] for k in ("floor_median_s", "features_process_median_s",

@@ -57,6 +57,14 @@ def test_edge_statistics_are_the_bits_of_numpy_mean_and_std():
     assert extractors.video_frame_features(frames)[:, -4:].tobytes() == want.tobytes()
 
 
+def test_gray_levels_are_the_bits_of_fixed_point_gray_over_every_colour():
+    values = np.arange(256, dtype=np.uint8)
+    every = np.stack(np.meshgrid(values, values, values, indexing="ij"), axis=-1).reshape(256, 256 * 256, 3)
+    want = extractors.gray_from_rgb(every).astype(np.float32) / np.float32(255.0)
+    got = extractors.gray_levels(every)
+    assert got.dtype == np.float32 and got.tobytes() == want.tobytes()
+
+
 def test_gray_matches_opencv_fixed_point_luma():
     rgb = np.array([[[255, 0, 128], [10, 20, 30], [7, 7, 7]]], dtype=np.uint8)
     gray = extractors.gray_from_rgb(rgb)
@@ -301,3 +309,14 @@ def test_relative_camera_rotation_starts_at_identity():
     assert np.allclose(rel[1, 36:45], (q[5].T @ q[24]).ravel() - np.eye(3).ravel())
     assert np.allclose(windowset.rotation_block(q, np.array([0]), 20), W.window_stats(q.reshape(30, 9),
                                                                                       np.array([0]), 20))
+
+
+def test_audio_features_do_not_depend_on_the_block_of_segments(monkeypatch):
+    rng = np.random.default_rng(5)
+    audio = rng.normal(scale=0.3, size=64000).astype(np.float32)
+    audio[:800] = 0.0  # a silent frame: no spectrum
+    times = np.cumsum(rng.uniform(0.04, 0.06, 75))  # segments of several lengths
+    whole = extractors.audio_frame_features(audio, 16000, 20.0, 75, 16, times)
+    for block in (1, 7, 64):
+        monkeypatch.setattr(extractors, "AUDIO_BLOCK", block)
+        assert extractors.audio_frame_features(audio, 16000, 20.0, 75, 16, times).tobytes() == whole.tobytes()

@@ -143,3 +143,22 @@ def test_no_audio_stream_returns_none(tmp_path):
 def test_writer_rejects_odd_size(tmp_path):
     with pytest.raises(RobotaskError, match="even"):
         media.VideoWriter(tmp_path / "o.mp4", 31, 32)
+
+
+@pytest.mark.parametrize("size", [8, 16, 32])
+def test_video_chunks_are_the_bits_of_pyav_reformat(tmp_path, size):
+    """Textured frames: the chunks (rows padded in the scaler's output at 8 px, not at 16 or 32) hold the
+    pixels PyAV's own ``reformat`` gives with the format and algorithm named by strings."""
+    import av
+
+    p = tmp_path / "t.mp4"
+    rng = np.random.default_rng(size)
+    frames = rng.integers(0, 256, (12, 64, 64, 3), dtype=np.uint8)
+    with media.VideoWriter(p, 64, 64, 20) as w:
+        w.write_frames(frames)
+    with av.open(str(p)) as container:
+        want = np.stack([f.reformat(width=size, height=size, format="rgb24", interpolation="AREA").to_ndarray()
+                         for f in container.decode(video=0)])
+    blocks = [b.copy() for b in media.read_video_chunks(p, size, 12, 5)]
+    assert np.concatenate(blocks).tobytes() == want.tobytes()
+    assert np.stack(list(media.iter_video_frames(p, size, 12))).tobytes() == want.tobytes()

@@ -54,11 +54,14 @@ def test_imu_windows_of_one_length_together_give_each_window_its_own_bits():
         assert got[i].tobytes() == want.tobytes()
 
 
-def test_window_stats_give_the_bits_of_each_window_alone():
+@pytest.mark.parametrize("block_values", [W.WINDOW_BLOCK_VALUES, 1, 1700])  # one block; 16 windows; 17
+def test_window_stats_give_the_bits_of_each_window_alone(monkeypatch, block_values):
+    monkeypatch.setattr(W, "WINDOW_BLOCK_VALUES", block_values)
     rng = np.random.default_rng(4)
-    per_frame = (rng.standard_normal((90, 5)) * 1e4).astype(np.float32)
+    per_frame = (rng.standard_normal((180, 5)) * 1e4).astype(np.float32)
     per_frame[rng.random(per_frame.shape) < 0.02] = np.inf
-    starts = W.window_starts(90, 20, 5)
+    starts = W.window_starts(180, 20, 5)
+    assert len(starts) == 33  # blocks of 16 windows at the smallest: 16 + 16 + 1
     got = W.window_stats(per_frame, starts, 20)
     for i, s in enumerate(starts):
         assert got[i].tobytes() == W.temporal_stats(per_frame[s:s + 20].astype(np.float64)).tobytes()

@@ -265,7 +265,8 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
     out : output folder (``<episode_id>/`` artifacts, ``episodes.csv``, ``failures.csv``).
     options : feature options (part of the cache key).
     scheduler : address of a running Dask scheduler; None starts a LocalCluster of ``workers`` processes.
-    decode_threads : video decoding threads inside one task.
+    decode_threads : threads building one episode's per-frame blocks inside a task (``load_window_set``'s
+        ``workers``); 1 by default, since the tasks already run one per worker process and core.
     client : an open Dask client to reuse (then ``scheduler`` and ``workers`` are ignored).
     """
     out = paths.resolve(out)

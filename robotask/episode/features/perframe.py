@@ -313,7 +313,9 @@ def per_frame_features(episode: Any, options: FeatureOptions = FeatureOptions(),
     cache : bool
         Use the on-disk caches.
     workers : int
-        Threads for the per-frame jobs (1 = sequential).
+        Threads for the per-frame jobs (1 = sequential; ``windowset.load_window_set`` says when to use
+        which). The pool is made and shut down by this call; the results are joined by block name in a
+        fixed order, whatever the order the jobs finish in.
     then : callable, optional
         Called with each block's name and per-frame features, in the thread that made them.
     """

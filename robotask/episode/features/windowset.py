@@ -202,7 +202,11 @@ def load_window_set(episode_dir: str | os.PathLike | Episode, options: FeatureOp
     cache : bool
         Reuse / write per-frame feature caches under ``paths.cache_dir()/features``.
     workers : int
-        Threads for video decoding.
+        Threads that build the per-frame blocks (depth, the six videos, audio) side by side: 2, the
+        cores of the machine the study is timed on, when one episode is built alone (``robotask
+        features EPISODE``, the chapters); 1 where episodes already run in parallel (the Dask
+        workers of :func:`robotask.episode.features.distributed.extract_collection`, one process per
+        core), so that the threads do not oversubscribe the cores. The features are the same bytes.
     """
     if isinstance(episode_dir, (str, os.PathLike)):
         episode = load_episode(episode_dir)
