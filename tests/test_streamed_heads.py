@@ -7,9 +7,11 @@ import pytest
 
 import robotask.episode.models.products as P
 import robotask.episode.models.streamed as S
+import robotask.episode.models.streamed_ridge as SR
 from robotask.episode.models.minimal import MultiLabelHead, SoftmaxHead, ZScaler, fit_dual_ridge
 from robotask.episode.models.row_blocks import RowBlocks, RowFile, streamed_moments
-from robotask.episode.models.streamed import fit_multilabel, fit_ridge, fit_softmax
+from robotask.episode.models.streamed import fit_multilabel, fit_softmax
+from robotask.episode.models.streamed_ridge import fit_ridge
 
 
 def _stored(tmp_path, x: np.ndarray, sizes: list[int]) -> RowBlocks:
@@ -73,8 +75,9 @@ def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
 def test_ridge_with_episodes_longer_than_a_block(tmp_path, monkeypatch, n: int, d: int) -> None:
     """A range longer than a block is cut into blocks: the bias buffers hold one (dual and primal), wide targets
     too."""
-    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40, S.RIDGE_PANEL_BYTES: 40}  # rows per block and per panel
+    sizes = {S.BLOCK_BYTES: 32, S.PANEL_BYTES: 40, SR.RIDGE_PANEL_BYTES: 40}  # rows per block and per panel
     monkeypatch.setattr(S, "block_rows", lambda width, size=S.BLOCK_BYTES, itemsize=4: sizes[size])
+    monkeypatch.setattr(SR, "block_rows", S.block_rows)
     rng = np.random.default_rng(9)
     x = rng.normal(size=(n, d)).astype(np.float32)
     target = (x[:, :3] @ rng.normal(size=(3, 90)) + rng.normal(size=(n, 90))).astype(np.float32)
@@ -182,10 +185,32 @@ def test_ridge_panel_size_keeps_the_bits(tmp_path, monkeypatch) -> None:
     x = rng.normal(size=(900, 1500)).astype(np.float32)
     y = rng.normal(size=(900, 9)).astype(np.float32)
     rows = _stored(tmp_path, x, [400, 500])
-    monkeypatch.setattr(S, "RIDGE_PANEL_BYTES", 2 << 20)
-    assert S.panel_rows(1500, 8, S.RIDGE_PANEL_BYTES) < 900  # several panels
+    monkeypatch.setattr(SR, "RIDGE_PANEL_BYTES", 2 << 20)
+    assert S.panel_rows(1500, 8, SR.RIDGE_PANEL_BYTES) < 900  # several panels
     with threadpool_limits(1, user_api="blas"):
         small = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64).W
-        monkeypatch.setattr(S, "RIDGE_PANEL_BYTES", 64 << 20)
+        monkeypatch.setattr(SR, "RIDGE_PANEL_BYTES", 64 << 20)
         whole = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64).W
     np.testing.assert_allclose(small, whole, rtol=1e-10, atol=1e-12)
+
+
+def test_dual_ridge_solved_a_panel_of_target_columns_at_a_time_is_the_whole_solve(tmp_path, monkeypatch) -> None:
+    """The float64 dual solves ``SOLVE_COLUMNS`` target columns at a time through one LU factorization, each
+    panel's weights waiting in a scratch file: bit for bit the weights of one whole solve (one BLAS thread) when
+    the panels' widths are multiples of the BLAS kernels' column tiles, as 256 is; others agree to 1e-11."""
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(13)
+    x = rng.normal(size=(120, 300)).astype(np.float32)
+    y = rng.normal(size=(120, 23)).astype(np.float32)
+    rows = _stored(tmp_path, x, [50, 70])
+    with threadpool_limits(1, user_api="blas"):
+        monkeypatch.setattr(SR, "SOLVE_COLUMNS", 8)  # three panels, the last of 7 columns
+        panels = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64)
+        monkeypatch.setattr(SR, "SOLVE_COLUMNS", 5)
+        odd = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64)
+        monkeypatch.setattr(SR, "SOLVE_COLUMNS", 256)
+        whole = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64)
+    assert np.array_equal(panels.W, whole.W)
+    np.testing.assert_allclose(odd.W, whole.W, rtol=1e-10, atol=1e-14)
+    assert not list(tmp_path.glob("tmp*"))  # the scratch file is gone

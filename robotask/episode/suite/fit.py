@@ -17,6 +17,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 import robotask.episode.models.streamed as S
+import robotask.episode.models.streamed_ridge as SR
 
 from ...io import write_json, write_npz
 from ...words import count
@@ -130,7 +131,7 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
     return HeadOutput(pred, None, {}, [], _ridge_saver(cfg, data, ridge))
 
 
-def _ridge_saver(cfg: SuiteConfig, data: TaskData, ridge: DualRidge | S.StreamedRidge
+def _ridge_saver(cfg: SuiteConfig, data: TaskData, ridge: DualRidge | SR.StreamedRidge
                  ) -> Callable[[Path], None] | None:
     """What writes a fitted ridge head's ``model.npz`` (None when models are not saved)."""
     if not cfg.save_models:
@@ -284,7 +285,7 @@ def run_minimal_streamed(data: TaskData, train: RowBlocks, test: RowBlocks, prot
     base = _residual_rows(data, protocol)
     if base is not None:  # the displacement from the last observed pose, formed one block of rows at a time
         ytr = _minus_base(ytr, data.extra["last_pose"][data.train], base)
-    ridge = S.fit_ridge(train, ytr, std_floor=protocol.std_floor, dtype=dtype)
+    ridge = SR.fit_ridge(train, ytr, std_floor=protocol.std_floor, dtype=dtype)
     with tempfile.NamedTemporaryFile(dir=test.path.parent, suffix=".pred", delete=False) as handle:
         path = Path(handle.name)  # the test predictions wait on disk beside the inputs (deleted with the task)
     test_last = None if base is None else data.extra["last_pose"][data.test]
