@@ -7,6 +7,11 @@ AdamW (lr 1e-3, weight decay 1e-4), 80 epochs, batch 128. ``torch.manual_seed(se
 count: two runs give identical weights and metrics. Optional validation split with early stopping
 (improved protocol, §8.3). Notebook ``12_task`` reports it beside the minimal head.
 
+The inputs are a matrix in memory or z-scored rows in a raw file (``row_blocks.RowBlocks``, the
+collection suite's): on disk, each step reads its batch's rows and validation and predictions read
+a block of rows at a time (``mlp_input``), so memory does not grow with the rows, and the weights,
+losses and outputs are the in-memory run's bits.
+
 PyTorch is imported inside the functions that train or run a network, so that importing this module
 (for :class:`MLPConfig`) or running the minimal heads alone never loads it.
 """
@@ -23,9 +28,10 @@ import numpy as np
 
 from ...io import atomic_path, write_json
 from .adamw import AdamW
-from .mlp_input import FoldedInput
+from .mlp_input import EVAL_ROWS, LEAST_ROWS, Rows, folded_input, input_blocks, shape_of, spans
 
 if TYPE_CHECKING:  # annotations only
+    import torch
     from torch import nn
 
 
@@ -77,16 +83,10 @@ class MLPResult:
     best_epoch: int
     config: MLPConfig
 
-    def predict(self, x: np.ndarray, batch: int = 1024) -> np.ndarray:
-        """Raw network outputs (logits or standardised regression values) as float32."""
-        import torch
-
-        self.model.eval()
-        out = []
-        with torch.no_grad():
-            for s in range(0, len(x), batch):
-                out.append(self.model(torch.from_numpy(np.ascontiguousarray(x[s:s + batch]))).numpy())
-        return np.concatenate(out).astype(np.float32)
+    def predict(self, x: Rows, batch: int = EVAL_ROWS) -> np.ndarray:
+        """Raw network outputs (logits or standardised regression values) as float32, ``batch`` rows at a time
+        (in memory or read from disk: the same blocks)."""
+        return _outputs(self.model, x, spans(shape_of(x)[0], batch)).numpy().astype(np.float32)
 
     def save(self, out_dir: Path, extra: dict) -> None:
         """Write ``model.pt`` ({model_type, state_dict, config, ...extra}) and ``history.json``."""
@@ -101,14 +101,14 @@ class MLPResult:
         write_json(out_dir / "history.json", self.history)
 
 
-def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, cfg: MLPConfig,
+def train_mlp(x_train: Rows, y_train: np.ndarray, kind: str, d_out: int, cfg: MLPConfig,
               class_weight: np.ndarray | None = None, pos_weight: np.ndarray | None = None,
-              x_val: np.ndarray | None = None, y_val: np.ndarray | None = None) -> MLPResult:
+              x_val: Rows | None = None, y_val: np.ndarray | None = None) -> MLPResult:
     """Train the MLP; with a validation set, keep the epoch of lowest validation loss (early stopping).
 
     Parameters
     ----------
-    x_train : z-scored float32 inputs (n, d).
+    x_train : z-scored float32 inputs (n, d), in memory or on disk (a ``RowBlocks`` with no scaler attached).
     y_train : int labels (classifier), 0/1 matrix (multilabel) or z-scored float targets (regressor).
     kind : "classifier", "multilabel" or "regressor".
     d_out : output units.
@@ -117,10 +117,10 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
 
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
-    model = build_mlp(x_train.shape[1], d_out, cfg)
+    model = build_mlp(shape_of(x_train)[1], d_out, cfg)
     opt = AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
     loss_fn = _loss_fn(kind, class_weight, pos_weight)
-    block = FoldedInput(model, torch.from_numpy(np.ascontiguousarray(x_train, dtype=np.float32)))
+    block = folded_input(model, x_train)
     yt = torch.as_tensor(y_train, dtype=torch.long if kind == "classifier" else torch.float32)
     log_every = max(cfg.epochs // 5, 1)
     history: list[dict] = []
@@ -144,7 +144,7 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
         row = {"epoch": epoch, "loss": total / len(yt)}
         if kind == "classifier":
             row["train_accuracy"] = correct / len(yt)
-        if x_val is not None and len(x_val):
+        if x_val is not None and shape_of(x_val)[0]:
             val_loss = _eval_loss(model, loss_fn, x_val, y_val, kind)
             row["val_loss"] = val_loss
             if val_loss < best[0]:
@@ -161,14 +161,32 @@ def train_mlp(x_train: np.ndarray, y_train: np.ndarray, kind: str, d_out: int, c
     return MLPResult(model, kind, history, best_epoch, cfg)
 
 
-def _eval_loss(model: nn.Module, loss_fn: nn.Module, x: np.ndarray, y: np.ndarray, kind: str) -> float:
-    """Loss on held-out rows in eval mode."""
+def _eval_loss(model: nn.Module, loss_fn: nn.Module, x: Rows, y: np.ndarray, kind: str) -> float:
+    """Loss on held-out rows in eval mode, over the outputs of all rows (:func:`_validation_outputs`)."""
+    import torch
+
+    out = _validation_outputs(model, x)
+    with torch.no_grad():
+        return float(loss_fn(out, torch.as_tensor(y, dtype=torch.long if kind == "classifier" else torch.float32)))
+
+
+def _validation_outputs(model: nn.Module, x: Rows) -> torch.Tensor:
+    """Outputs on validation rows: all at once in memory, a block of rows at a time from disk (the same bits:
+    no block is short)."""
+    n = shape_of(x)[0]
+    return _outputs(model, x, [(0, n)] if isinstance(x, np.ndarray) else spans(n, EVAL_ROWS, LEAST_ROWS))
+
+
+def _outputs(model: nn.Module, x: Rows, blocks: list[tuple[int, int]]) -> torch.Tensor:
+    """The network's outputs in eval mode on rows of ``x``, one (start, stop) block of rows at a time."""
     import torch
 
     model.eval()
     with torch.no_grad():
-        out = model(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32)))
-        return float(loss_fn(out, torch.as_tensor(y, dtype=torch.long if kind == "classifier" else torch.float32)))
+        outs = [model(torch.from_numpy(rows)) for rows in input_blocks(x, blocks)]
+    if not outs:
+        return torch.empty(0, model[-1].out_features)
+    return outs[0] if len(outs) == 1 else torch.cat(outs)
 
 
 def n_parameters(model: nn.Module) -> int:

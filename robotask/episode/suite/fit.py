@@ -33,6 +33,7 @@ from ..models.minimal import (
     threshold_multilabel,
 )
 from ..models.mlp import MLPConfig, n_parameters, train_mlp
+from ..models.mlp_input import subset_rows
 from ..models.row_blocks import LazyRows, RowBlocks, streamed_moments
 from ..models.streamed import GradientFactory
 from ..tasks import baselines as B
@@ -165,11 +166,15 @@ def mlp_class_weights(y: np.ndarray, n_classes: int) -> np.ndarray:
     return (w / w.mean()).astype(np.float32)
 
 
-def run_mlp(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteConfig) -> HeadOutput:
-    """The §6 MLP on the same z-scored inputs and split; optional validation early stopping."""
+def run_mlp(data: TaskData, z: np.ndarray | RowBlocks, protocol: Protocol, cfg: SuiteConfig) -> HeadOutput:
+    """The §6 MLP on the same z-scored inputs and split; optional validation early stopping.
+
+    ``z`` is in memory, or on disk: RowBlocks of all the task's rows in order, z-scored in their file (no
+    scaler attached), whose fit / validation / test rows the MLP reads a batch or block at a time."""
+    take = functools.partial(subset_rows, z) if isinstance(z, RowBlocks) else functools.partial(rows_of, z)
     fit_idx = data.extra.get("train_core", data.train) if data.val is not None else data.train
-    ztr, zte = rows_of(z, fit_idx), rows_of(z, data.test)
-    zval = rows_of(z, data.val) if data.val is not None else None
+    ztr, zte = take(fit_idx), take(data.test)
+    zval = take(data.val) if data.val is not None else None
     ytr = data.y[fit_idx]
     yval = data.y[data.val] if data.val is not None else None
     extra: dict[str, Any] = {"scaler": {"mean": data.extra["x_mean"], "std": data.extra["x_std"]}}

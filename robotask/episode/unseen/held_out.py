@@ -154,7 +154,8 @@ def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol
                    out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(), chronological: bool = False,
                    gradients: GradientFactory | None = None) -> tuple[TaskResult, list[dict]]:
     """:func:`run_collection_task` with the inputs on disk (``task_data.PartStore``): the minimal head is
-    fitted from sums over row blocks (``suite.fit.run_minimal_streamed``), the MLP on the gathered rows.
+    fitted from sums over row blocks (``suite.fit.run_minimal_streamed``), the MLP on minibatches read from
+    disk (``models.mlp_input``).
 
     ``gradients(kind, rows, target, weight)`` makes a head's epoch gradient elsewhere (``suite.cluster``);
     None computes it here."""
@@ -178,12 +179,12 @@ def run_store_task(task_id: str, store: PartStore, split: EpisodeSplit, protocol
             ztrain.path.unlink(missing_ok=True)
             ztest.path.unlink(missing_ok=True)
 
-    def mlp() -> HeadOutput:  # the MLP trains on minibatches of rows in memory
-        data.X = rows.scaled(scaler).gather()
+    def mlp() -> HeadOutput:  # minibatches read from the rows z-scored once into a scratch file, dropped after
+        z = rows.scaled(scaler).copied(rows.path.with_suffix(".mlp.z"))
         try:
-            return run_mlp(data, data.X, protocol, cfg)
+            return run_mlp(data, z, protocol, cfg)
         finally:
-            data.X = np.empty((len(data.y), 0), dtype=np.float32)
+            z.path.unlink(missing_ok=True)
 
     result = _fit_and_score(task_id, data, protocol, heads, out_dir, facts, {"minimal": minimal, "mlp": mlp})
     episodes = per_episode_metrics(task_id, data, {k: result.outputs[k] for k in ["baseline", *heads]}, protocol)
