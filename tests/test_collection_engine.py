@@ -6,34 +6,15 @@ import numpy as np
 import pytest
 
 import robotask.episode.models.streamed as S
-from robotask.episode.features.distributed import close_client, extract_collection, open_client
-from robotask.episode.files.manifest import load_collection
+from robotask.episode.features.distributed import close_client, open_client
 from robotask.episode.suite.cluster import batch_actors, batches, dask_gradients, worker_slots
 from robotask.episode.suite.fit import SuiteConfig
-from robotask.episode.synthesis.varied import synth_collection
-from robotask.episode.tasks.protocols import get_protocol
 from robotask.episode.tasks.splits import episode_split
 from robotask.episode.unseen.held_out import run_collection_suite, run_store_suite
-from robotask.episode.unseen.task_data import build_store, load_window_sets
+from robotask.episode.unseen.task_data import load_window_sets
 
 TASKS = ["timeline_action", "hand_trajectory_forecast", "object_relevance", "cross_modal_retrieval"]
 CFG = SuiteConfig(softmax_epochs=25, save_models=False)
-
-
-@pytest.fixture(scope="module")
-def coll(tmp_path_factory):
-    """Four small episodes with features, a private cache, and their store."""
-    root = tmp_path_factory.mktemp("engine")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("ROBOTASK_CACHE", str(root / "cache"))
-    mp.setenv("ROBOTASK_PROGRESS", "0")
-    synth_collection(root / "coll", 4, 160, 16, 5, workers=2)
-    collection = load_collection(root / "coll")
-    extract_collection(collection, root / "features", workers=1, progress=False)
-    proto = get_protocol("improved")
-    store = build_store(collection, root / "features", [proto], TASKS, root / "store", progress=False)
-    yield collection, root, store, proto
-    mp.undo()
 
 
 def _values(report: dict) -> dict:
@@ -46,8 +27,8 @@ def _same(a: dict, b: dict) -> None:
         assert a[key] == pytest.approx(b[key], rel=1e-6, abs=1e-12), key
 
 
-def test_store_run_equals_in_memory_run(coll, monkeypatch):
-    collection, root, store, proto = coll
+def test_store_run_equals_in_memory_run(small_store, monkeypatch):
+    collection, root, store, proto = small_store
     split = episode_split(collection.episodes, 0.3, None, 0)
     before = run_collection_suite(load_window_sets(collection, root / "features"), split, TASKS, "minimal", proto,
                                   None, CFG, progress=False)
@@ -60,8 +41,8 @@ def test_store_run_equals_in_memory_run(coll, monkeypatch):
     assert all(r.data is None and not r.outputs for r in primal["results"].values())  # the command keeps none
 
 
-def test_on_two_dask_workers_only_gradients_travel_side_by_side_and_failures_stay_alone(coll, monkeypatch):
-    collection, _, store, proto = coll
+def test_on_two_dask_workers_only_gradients_travel_side_by_side_and_failures_stay_alone(small_store, monkeypatch):
+    collection, _, store, proto = small_store
     split = episode_split(collection.episodes, 0.3, None, 0)
     monkeypatch.setattr(S, "DUAL_BYTES", 0)
     here = run_store_suite(store, split, TASKS, "minimal", proto, None, CFG, progress=False)
@@ -91,9 +72,9 @@ def test_on_two_dask_workers_only_gradients_travel_side_by_side_and_failures_sta
     assert ok == pytest.approx(here["primary"]["timeline_action"]["minimal"], rel=1e-6)
 
 
-def test_batches_deal_episode_ranges_in_order(coll):
-    _, _, store, proto = coll
-    data, rows = store.task_data("timeline_action", episode_split(coll[0].episodes, 0.3, None, 0), proto)
+def test_batches_deal_episode_ranges_in_order(small_store):
+    _, _, store, proto = small_store
+    data, rows = store.task_data("timeline_action", episode_split(small_store[0].episodes, 0.3, None, 0), proto)
     parts = batches(rows, 2)
     assert [r for b, _ in parts for r in b.ranges] == list(rows.ranges)
     assert parts[0][1].start == 0 and parts[-1][1].stop == rows.n_rows

@@ -6,36 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from robotask.episode.features.distributed import extract_collection
-from robotask.episode.files.manifest import load_collection
 from robotask.episode.models.mlp import MLPConfig
 from robotask.episode.models.row_blocks import RowBlocks
 from robotask.episode.suite.fit import SuiteConfig, run_mlp, split_rows, standardize_streamed
-from robotask.episode.synthesis.varied import synth_collection
-from robotask.episode.tasks.protocols import get_protocol
 from robotask.episode.tasks.splits import episode_split
 from robotask.episode.unseen.held_out import run_store_task
-from robotask.episode.unseen.task_data import build_store
 
 # a classifier, the wide regression targets on disk (hand future), a multi-label head, retrieval's wide targets
 TASKS = ["timeline_action", "hand_trajectory_forecast", "object_relevance", "cross_modal_retrieval"]
 CFG = SuiteConfig(softmax_epochs=5, mlp=MLPConfig(epochs=4, patience=2), save_models=False)
-
-
-@pytest.fixture(scope="module")
-def coll(tmp_path_factory):
-    """Four small episodes with features, a private cache, and their store."""
-    root = tmp_path_factory.mktemp("mlp_on_disk")
-    mp = pytest.MonkeyPatch()
-    mp.setenv("ROBOTASK_CACHE", str(root / "cache"))
-    mp.setenv("ROBOTASK_PROGRESS", "0")
-    synth_collection(root / "coll", 4, 160, 16, 5, workers=1)
-    collection = load_collection(root / "coll")
-    extract_collection(collection, root / "features", workers=1, progress=False)
-    proto = get_protocol("improved")
-    store = build_store(collection, root / "features", [proto], TASKS, root / "store", progress=False)
-    yield collection, store, proto
-    mp.undo()
 
 
 def _gathered_mlp(store, task, split, proto):
@@ -46,8 +25,8 @@ def _gathered_mlp(store, task, split, proto):
 
 
 @pytest.mark.parametrize("task", TASKS)
-def test_store_mlp_reads_minibatches_from_disk_with_the_gathered_rows_bits(coll, task, monkeypatch):
-    collection, store, proto = coll
+def test_store_mlp_reads_minibatches_from_disk_with_the_gathered_rows_bits(small_store, task, monkeypatch):
+    collection, _, store, proto = small_store
     split = episode_split(collection.episodes, 0.3, None, 0)
     expected, rows = _gathered_mlp(store, task, split, proto)
     monkeypatch.setattr(RowBlocks, "gather", lambda self: pytest.fail("the MLP gathered its rows"))
