@@ -86,10 +86,15 @@ page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
 # own run is not included. Chapters run two at a time on the build machine, so the wall time of the
 # whole build is shorter than this sum; a chapter that times parallel work (chapter 14) waits until it
 # has the machine to itself and reports only its own time.
+#
+# Wall time depends on what ran beside a chapter. Its CPU time does not: the seconds of processor time
+# of the chapter's kernel and of the processes it started (chapter 14's workers), **{glue:text}`total_cpu_s:.0f`
+# s** for all chapters. That is what a chapter costs, whatever ran beside it.
 
 # %% tags=["remove-input"]
-page.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)"},
-                caption="Wall time of each chapter in this build, with its parameter set.")
+page.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)",
+                                         "cpu_seconds": "CPU time (s)"},
+                caption="Wall time and CPU time of each chapter in this build, with its parameter set.")
 
 # %% [markdown]
 # ## Parameters

@@ -211,3 +211,38 @@ def test_a_kernel_that_never_starts_is_one_clear_error_and_keeps_the_previous_co
                                             r"seconds\), twice; the previous executed copy, if any, was left intact"):
         runner.run(["toy"], "smoke", out_dir=out, ranges={})
     assert (out / "toy.ipynb").read_text() == good and not list(out.glob(".*tmp*"))
+
+
+BUSY = '''# %% tags=["parameters"]
+seconds: float = 0.6  # CPU seconds each process spends
+
+# %%
+import multiprocessing
+import time
+
+
+def spin(until: float) -> None:
+    start = time.process_time()
+    while time.process_time() - start < until:
+        pass
+
+
+if __name__ == "__main__":
+    spin(seconds)
+    child = multiprocessing.get_context("fork").Process(target=spin, args=(seconds,))
+    child.start()
+    child.join()
+'''
+
+
+def test_the_log_records_the_cpu_time_of_the_kernel_and_of_the_processes_it_started(toy, monkeypatch):
+    """A chapter that spins 0.6 s of CPU itself and 0.6 s in a child process: the log's CPU time counts both
+    (page 99 shows it beside the wall time), while its wall time counts the kernel's start as well."""
+    (toy / "notebooks" / "busy.py").write_text(BUSY)
+    monkeypatch.setattr(chapters, "CHAPTERS", (chapters.Chapter("busy", "busy"),))
+    out = toy / "out"
+    [record] = runner.run(["busy"], "smoke", out_dir=out, ranges={})
+    entry = json.loads((out / "run_log.json").read_text())["busy"]
+    assert entry["cpu_seconds"] == record.cpu_seconds and entry["seconds"] == record.seconds
+    assert record.cpu_seconds >= 1.2, record  # both processes' spins
+    assert record.cpu_seconds < 1.2 + 30  # not the CPU of an earlier chapter or of the test process

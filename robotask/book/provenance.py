@@ -109,12 +109,14 @@ def read_run_log(path: str | Path) -> dict:
 
 
 def run_table(log: dict) -> pd.DataFrame:
-    """One row per chapter run: chapter, parameter set, wall seconds, status."""
+    """One row per chapter run: chapter, parameter set, wall seconds, CPU seconds (NaN in a log written
+    before they were recorded), status."""
     rows = [
-        {"chapter": k, "set": v["parameter_set"], "seconds": v["seconds"], "status": v["status"]}
+        {"chapter": k, "set": v["parameter_set"], "seconds": v["seconds"], "cpu_seconds": v.get("cpu_seconds"),
+         "status": v["status"]}
         for k, v in sorted(log.items()) if not k.startswith("_")
     ]
-    return pd.DataFrame(rows, columns=["chapter", "set", "seconds", "status"])
+    return pd.DataFrame(rows, columns=["chapter", "set", "seconds", "cpu_seconds", "status"])
 
 
 def parameter_table(log: dict) -> pd.DataFrame:

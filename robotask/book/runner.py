@@ -59,6 +59,7 @@ class RunRecord:
     parameters: dict[str, Any]
     seconds: float | None
     status: str
+    cpu_seconds: float | None = None  # CPU time of the chapter's kernel and of every process it started
 
 
 def plan(selected: list[chapters_mod.Chapter], set_name: str, params_file: str | None,
@@ -187,8 +188,12 @@ KERNEL_START_TIMEOUT = 180.0
 KERNEL_NOT_STARTED = ("Kernel didn't respond", "Kernel died before replying")  # jupyter_client's words
 
 
-def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: Path) -> float:
-    """Execute one chapter into ``out_dir/<id>.ipynb``; return wall seconds; raise on failure."""
+def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: Path) -> tuple[float, float]:
+    """Execute one chapter into ``out_dir/<id>.ipynb``; return its wall seconds and CPU seconds; raise on failure.
+
+    The CPU seconds are those of the processes this call started and waited for: the kernel, and the
+    processes the kernel waited for in turn (a chapter's worker pool or Dask cluster), user and system time.
+    """
     import papermill
 
     work = paths.BUILD / "run"
@@ -196,7 +201,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
     src_nb = work / f"{chapter.id}.source.ipynb"
     _to_notebook(chapter.source_path, src_nb)
     out_path = out_dir / f"{chapter.id}.ipynb"
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), _children_cpu()
     with atomic_path(out_path) as tmp, _kernel_stderr_to(work / f"{chapter.id}.stderr.log"):
         tmp_nb = tmp.with_suffix(".ipynb")
         for attempt in (1, 2):
@@ -221,7 +226,15 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
         _publish_tags(tmp_nb)
         titles.retitle(tmp_nb, chapter.title, titles.page_label(chapter.id, [c.id for c in chapters_mod.CHAPTERS]))
         os.replace(tmp_nb, tmp)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu_start
+
+
+def _children_cpu() -> float:
+    """User and system CPU seconds of this process's children that have ended and been waited for."""
+    import resource
+
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def run(names: list[str] | None = None, set_name: str = "paper", params_file: str | None = None,
@@ -280,7 +293,7 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
                     if not others:
                         mark.touch()
                 try:
-                    seconds = fut.result()
+                    seconds, cpu = fut.result()
                 except RobotaskError as exc:
                     print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
                     _record(log_path, chapter, set_name, parameters, None)
@@ -290,7 +303,7 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
                 seconds -= waited
                 note = f", after waiting {waited:.0f} s for the others" if waited else ""
                 print(f"[robotask] {chapter.id} {seconds:.1f} s{note} ({done}/{len(planned)})", flush=True)
-                records.append(_record(log_path, chapter, set_name, parameters, seconds))
+                records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     finally:
         os.environ.pop(ALONE_MARK, None)
         mark.unlink(missing_ok=True)
@@ -310,22 +323,23 @@ def _run_planned(planned: Planned, set_name: str, out_dir: Path, log_path: Path,
     for chapter, parameters in planned:
         print(f"[robotask] {chapter.id} ...", end=" ", flush=True)
         try:
-            seconds = execute(chapter, parameters, out_dir)
+            seconds, cpu = execute(chapter, parameters, out_dir)
         except RobotaskError:
             print("FAILED", flush=True)
             _record(log_path, chapter, set_name, parameters, None)
             raise
         print(f"{seconds:.1f} s", flush=True)
-        records.append(_record(log_path, chapter, set_name, parameters, seconds))
+        records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     return records
 
 
 def _record(log_path: Path, chapter: chapters_mod.Chapter, set_name: str, parameters: dict[str, Any],
-            seconds: float | None) -> RunRecord:
+            seconds: float | None, cpu: float | None = None) -> RunRecord:
     """Log one chapter's run (``seconds`` None: it failed) and return its record."""
     status = "failed" if seconds is None else "ok"
     record = RunRecord(chapter.id, chapter.source, set_name, parameters,
-                       None if seconds is None else round(seconds, 2), status)
+                       None if seconds is None else round(seconds, 2), status,
+                       None if cpu is None else round(cpu, 2))
     _log(log_path, record)
     return record
 
@@ -383,7 +397,7 @@ def _cli(args: Any) -> int:
     if args.jobs < 1:
         raise RobotaskError(f"--jobs {args.jobs}: expected a whole number of at least 1")
     records = run(args.notebooks, args.set, args.params, overrides, args.out, jobs=args.jobs, ranges=args.ranges)
-    total = sum(r.seconds for r in records)
+    total, cpu = sum(r.seconds for r in records), sum(r.cpu_seconds or 0.0 for r in records)
     print(f"[robotask] {len(records)} {'notebook' if len(records) == 1 else 'notebooks'} executed, "
-          f"{total:.1f} s of notebook time")
+          f"{total:.1f} s of notebook time, {cpu:.1f} s of CPU")
     return 0
