@@ -1,7 +1,7 @@
 """Time our suite against the original task suite on one synthetic episode, interleaved in one sitting.
 
     .venv/bin/python benchmarks/original_suite.py --original DIR --toolkit DIR --python PATH
-        [--ffmpeg PATH] [--rounds 2] [--frames 5821] [--resolution 128] [--work DIR]
+        [--ffmpeg PATH] [--heads both|minimal] [--rounds 2] [--frames 5821] [--resolution 128] [--work DIR]
 
 ``--original`` is a checkout of github:ChaoYue0307/ropedia-xperience-10m-task-suite (its
 ``scripts/episode_task_suite.py``), ``--toolkit`` one of github:LV-Robotics-Lab/HOMIE-toolkit (the official
@@ -15,7 +15,9 @@ The episode is ``ensure_episode(frames, 0, resolution, "repeating")``, the one t
 place. Each round runs, in this order: the original with an empty ``--cache-dir`` (cold), ``robotask
 suite`` with an empty ``ROBOTASK_CACHE`` (cold), the original again on its cache (warm), ``robotask suite``
 again on its feature cache (warm). Both run every task with both heads as the original's published run
-did (``--include-neural``; ours: ``--tasks all --heads minimal,mlp``, default epochs and ``--jobs``).
+did (``--include-neural``; ours: ``--tasks all --heads minimal,mlp``, default epochs and ``--jobs``), or
+with ``--heads minimal`` the minimal heads alone (the original without ``--include-neural``; ours
+``--heads minimal``), whose results go to ``original_suite_minimal.json``.
 Times are wall seconds of the whole process (imports included), with the CPU seconds of the process and
 its children beside them. The results hold every round and the median over rounds of each time and of
 each round's ratio (ours / original); targets from issue 34: ≤ 0.12 cold, ≤ 0.10 warm. Results go to
@@ -41,6 +43,8 @@ from robotask.episode.suite.jobs import default_jobs
 from robotask.episode.synthesis import generate as synth
 
 TARGETS = {"cold": 0.12, "warm": 0.10}  # ours / original, issue 34
+ORIGINAL_HEADS = {"both": ["--include-neural"], "minimal": []}  # --heads: the original's flags
+OUR_HEADS = {"both": "minimal,mlp", "minimal": "minimal"}  # and ours
 CLI = "import sys; from robotask.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
@@ -85,12 +89,13 @@ def one_round(k: int, episode: Path, args: argparse.Namespace, work: Path, env_o
         runs[f"original_{state}"] = timed(
             [str(args.python), str(script), "--workspace", str(work / "workspace"),
              "--annotation", str(episode / "annotation.hdf5"), "--output-dir", str(out),
-             "--cache-dir", str(original_cache), "--include-neural"], env_original, work / f"{out.name}.log")
+             "--cache-dir", str(original_cache), *ORIGINAL_HEADS[args.heads]], env_original,
+            work / f"{out.name}.log")
         runs[f"original_{state}"]["task_errors"] = task_errors(out / "summary_report.json")
         out = work / f"ours_{state}{k}"
         runs[f"ours_{state}"] = timed(
             [sys.executable, "-c", CLI, "suite", "--episode", str(episode), "--tasks", "all",
-             "--heads", "minimal,mlp", "--out", str(out)], env_ours, work / f"{out.name}.log")
+             "--heads", OUR_HEADS[args.heads], "--out", str(out)], env_ours, work / f"{out.name}.log")
         print(f"round {k + 1} {state}: original {runs[f'original_{state}']['wall_s']:.1f} s, "
               f"ours {runs[f'ours_{state}']['wall_s']:.1f} s", flush=True)
     for state in ("cold", "warm"):
@@ -116,6 +121,8 @@ def main() -> int:
     ap.add_argument("--toolkit", type=Path, required=True, help="checkout of the HOMIE toolkit")
     ap.add_argument("--python", type=Path, required=True, help="Python with the original's dependencies")
     ap.add_argument("--ffmpeg", type=Path, default=shutil.which("ffmpeg"), help="ffmpeg for the original's audio")
+    ap.add_argument("--heads", choices=sorted(ORIGINAL_HEADS), default="both",
+                    help="both heads (default, as the original's published run) or the minimal heads alone")
     ap.add_argument("--rounds", type=int, default=2, help="interleaved rounds (the medians are reported)")
     ap.add_argument("--frames", type=int, default=5821)
     ap.add_argument("--resolution", type=int, default=128)
@@ -129,6 +136,11 @@ def main() -> int:
         sys.exit(f"--toolkit {args.toolkit}: no data_loader.py there")
     if args.ffmpeg is None or not args.ffmpeg.is_file():
         sys.exit("no ffmpeg: pass --ffmpeg PATH (without it the original's audio features are zeros)")
+    if args.work is not None:
+        try:
+            args.work.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            sys.exit(f"--work {args.work}: cannot create this folder ({exc.strerror})")
     episode = synth.ensure_episode(args.frames, 0, args.resolution, "repeating")
     work = Path(tempfile.mkdtemp(prefix="robotask-original-", dir=args.work))
     (work / "workspace").mkdir()
@@ -146,9 +158,11 @@ def main() -> int:
                    "cpus": os.cpu_count(), "n_rounds": len(rounds), "rounds": rounds, **summarise(rounds),
                    "setup": {"original_revision": revision(args.original),
                              "toolkit_revision": revision(args.toolkit),
-                             "original_command": "scripts/episode_task_suite.py --include-neural",
-                             "our_command": "robotask suite --tasks all --heads minimal,mlp"}}
-            path = io.write_json(paths.BUILD / "benchmarks" / "original_suite.json", doc)
+                             "original_command": " ".join(["scripts/episode_task_suite.py",
+                                                           *ORIGINAL_HEADS[args.heads]]),
+                             "our_command": f"robotask suite --tasks all --heads {OUR_HEADS[args.heads]}"}}
+            name = "original_suite.json" if args.heads == "both" else f"original_suite_{args.heads}.json"
+            path = io.write_json(paths.BUILD / "benchmarks" / name, doc)
             print(f"saved {path.relative_to(paths.ROOT)}")
     doc = summarise(rounds)
     print(f"median ratio ours / original: cold {doc['cold_ratio']:.3f} (target ≤ {TARGETS['cold']}), "

@@ -94,7 +94,8 @@ page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
 # %% tags=["remove-input"]
 page.show_table(runs, digits=1, headers={"set": "Parameter set", "seconds": "Run time (s)",
                                          "cpu_seconds": "CPU time (s)"},
-                caption="Wall time and CPU time of each chapter in this build, with its parameter set.")
+                caption="Wall time and CPU time of each chapter in this build, "
+                "with its parameter set.")
 
 # %% [markdown]
 # ## Parameters

@@ -189,11 +189,8 @@ KERNEL_NOT_STARTED = ("Kernel didn't respond", "Kernel died before replying")  #
 
 
 def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: Path) -> tuple[float, float]:
-    """Execute one chapter into ``out_dir/<id>.ipynb``; return its wall seconds and CPU seconds; raise on failure.
-
-    The CPU seconds are those of the processes this call started and waited for: the kernel, and the
-    processes the kernel waited for in turn (a chapter's worker pool or Dask cluster), user and system time.
-    """
+    """Execute one chapter into ``out_dir/<id>.ipynb``; return its wall and CPU seconds (user + system, of the
+    kernel and of every process it waited for: a worker pool, a Dask cluster); raise on failure."""
     import papermill
 
     work = paths.BUILD / "run"
