@@ -1,14 +1,15 @@
 """The suite over collections of growing size: peak memory and wall time, streamed and in memory.
 
-    .venv/bin/python benchmarks/collection_scale.py [--sizes 8,32,128] [--workers 1,2] [--old-up-to 32]
-        [--frames 600] [--resolution 32] [--work DIR]
+    .venv/bin/python benchmarks/collection_scale.py [--sizes 8,32,128] [--workers 1,2] [--workers-up-to N]
+        [--old-up-to 32] [--frames 600] [--resolution 32] [--work DIR]
 
 Synthesises one collection of the largest size (episode i depends on the seed and i only, so the smaller
 collections are its first episodes, named by manifest files), builds its features once (``robotask
 features --collection``, cached), then runs ``robotask suite --collection … --split episodes --protocol
 improved --heads minimal`` on each size: in this process (``workers`` 0) and on a LocalCluster of each
 ``--workers`` count, each in a fresh process whose peak resident memory (the whole process tree, Dask workers
-included, sampled every 0.2 s) and wall time are recorded. Sizes up to ``--old-up-to`` also run the
+included, sampled every 0.2 s) and wall time are recorded; sizes above ``--workers-up-to`` run in this process
+only. Sizes up to ``--old-up-to`` also run the
 in-memory path of before (every WindowSet and every task's inputs held at once, ``unseen.held_out.
 run_collection_suite``). The projection to 12,103 episodes (the size of Xperience-10M) extends the slopes (time and
 memory) of the two largest streamed sizes in one process: a projection, not a measurement.
@@ -79,6 +80,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="8,32,128")
     ap.add_argument("--workers", default="1,2", help="LocalCluster sizes besides the in-process run")
+    ap.add_argument("--workers-up-to", type=int, default=None, help="largest size also run on the clusters (all)")
     ap.add_argument("--old-up-to", type=int, default=32, help="largest size also run in memory as before")
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--resolution", type=int, default=32)
@@ -95,7 +97,8 @@ def main() -> None:
     for size in sizes:
         manifest = coll / f"first{size}.csv"
         manifest.write_text("\n".join(lines[:size + 1]) + "\n")
-        runs = [("streamed", 0), *(("streamed", int(w)) for w in args.workers.split(","))]
+        clusters = size <= args.workers_up_to if args.workers_up_to is not None else True
+        runs = [("streamed", 0), *(("streamed", int(w)) for w in args.workers.split(",") if w and clusters)]
         runs += [("in memory", 0)] if size <= args.old_up_to else []
         for path, workers in runs:
             out = args.work / "runs" / f"{path.replace(' ', '-')}{size}-w{workers}"

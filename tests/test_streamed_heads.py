@@ -55,20 +55,34 @@ def test_streamed_heads_equal_in_memory(tmp_path, monkeypatch, n: int, d: int, d
     np.testing.assert_allclose(ridge_s.predict(zr), ridge.predict(z), rtol=1e-5, atol=1e-6)
 
 
-def test_in_place_solve_is_numpys_and_overwrites_the_matrix() -> None:
-    """Float64: LAPACK's LU on the Gram matrix itself gives NumPy's solve bit for bit, with no copy."""
+@pytest.mark.parametrize("n", [1, 2, 37, 40, 301])
+def test_packed_gram_is_the_whole_matrix_in_half_the_memory(n: int) -> None:
+    """Orders odd and even: sums of aᵀa over blocks of rows (the primal) and blocks of K = zzᵀ from pairs of row
+    blocks (the dual, diagonal blocks included) give the whole matrix; its Cholesky solve, in place, is
+    NumPy's LU solve to rounding; a matrix that is not positive definite is refused."""
     rng = np.random.default_rng(5)
-    x = rng.normal(size=(300, 400))
-    gram = x @ x.T
-    gram = (gram + gram.T) / 2  # exactly symmetric, as the streamed Gram matrices are
-    gram[np.diag_indices_from(gram)] += 10.0
-    rhs = rng.normal(size=(300, 7))
-    expected = np.linalg.solve(gram, rhs)
-    work = gram.copy()
-    assert np.array_equal(P.solve_in_place(work, rhs), expected)
-    assert not np.array_equal(work, gram)  # the factors were written over it: no second matrix
-    assert np.array_equal(P.solve_in_place(gram.astype(np.float32), rhs.astype(np.float32)),
-                          np.linalg.solve(gram.astype(np.float32), rhs.astype(np.float32)))
+    x = rng.normal(size=(n + 9, n))
+    primal = P.PackedGram(n)
+    for start in range(0, len(x), 7):
+        primal.add_gram(x[start:start + 7])
+    assert primal.data.nbytes == 8 * n * (n + 1) // 2
+    np.testing.assert_allclose(primal.full(), x.T @ x, rtol=1e-12, atol=1e-12)
+    z = rng.normal(size=(n, 11))
+    dual = P.PackedGram(n)
+    for i0 in range(0, n, 10):
+        for j0 in range(i0, n, 3):
+            dual.set_block(j0, i0, (z[i0:i0 + 10] @ z[j0:j0 + 3].T).T)
+    np.testing.assert_allclose(dual.full(), z @ z.T, rtol=1e-12, atol=1e-12)
+    dual.data[dual.diagonal()] += 10.0
+    rhs = rng.normal(size=(n, 5))
+    expected = np.linalg.solve(z @ z.T + 10.0 * np.eye(n), rhs)
+    work = np.asfortranarray(rhs)
+    out = dual.factor().solve(work)
+    assert np.shares_memory(out, work)  # solved over the right-hand side
+    np.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-12)
+    if n > 1:
+        with pytest.raises(np.linalg.LinAlgError):
+            P.PackedGram(n).factor()
 
 
 @pytest.mark.parametrize("n,d", [(100, 150), (200, 30)])
@@ -120,24 +134,6 @@ def test_products_added_in_place(dtype: type) -> None:
     np.testing.assert_allclose(out, expected, rtol=tol, atol=tol)
     np.testing.assert_allclose(gram, a.T @ a, rtol=tol, atol=tol * 10)
     assert np.array_equal(gram, gram.T)
-
-
-def test_column_solve_overwrites_the_right_hand_side_with_the_whole_solve() -> None:
-    """A C-ordered right-hand side solved a panel of columns at a time, in place: the whole solve's bits on one
-    BLAS thread, as the suite solves (``suite.fit.one_blas_thread``)."""
-    from threadpoolctl import threadpool_limits
-
-    rng = np.random.default_rng(8)
-    x = rng.normal(size=(400, 250))
-    gram = x.T @ x
-    gram = (gram + gram.T) / 2
-    gram[np.diag_indices_from(gram)] += 10.0
-    rhs = rng.normal(size=(250, 2 * P.SOLVE_COLUMNS + 37))
-    with threadpool_limits(1, user_api="blas"):
-        expected = P.solve_in_place(gram.copy(), rhs)
-        work = rhs.copy()
-        out = P.solve_columns(gram.copy(), work)
-    assert out is work and np.array_equal(out, expected)
 
 
 def test_lazy_rows_read_slices_and_means_as_numpy(tmp_path) -> None:
@@ -194,16 +190,19 @@ def test_ridge_panel_size_keeps_the_bits(tmp_path, monkeypatch) -> None:
     np.testing.assert_allclose(small, whole, rtol=1e-10, atol=1e-12)
 
 
-def test_dual_ridge_solved_a_panel_of_target_columns_at_a_time_is_the_whole_solve(tmp_path, monkeypatch) -> None:
-    """The float64 dual solves ``SOLVE_COLUMNS`` target columns at a time through one LU factorization, each
-    panel's weights waiting in a scratch file: bit for bit the weights of one whole solve (one BLAS thread) when
-    the panels' widths are multiples of the BLAS kernels' column tiles, as 256 is; others agree to 1e-11."""
+@pytest.mark.parametrize("n,d", [(120, 300), (300, 40)])
+def test_float64_ridge_solved_a_panel_of_target_columns_at_a_time_is_the_whole_solve(tmp_path, monkeypatch, n: int,
+                                                                                     d: int) -> None:
+    """Dual and primal, the float64 ridge solves ``SOLVE_COLUMNS`` target columns at a time through one Cholesky
+    factorization (the dual's weights of each panel waiting in a scratch file): bit for bit the weights of one
+    whole solve (one BLAS thread) when the panels' widths are multiples of the BLAS kernels' column tiles, as 256
+    is; others agree to 1e-10."""
     from threadpoolctl import threadpool_limits
 
     rng = np.random.default_rng(13)
-    x = rng.normal(size=(120, 300)).astype(np.float32)
-    y = rng.normal(size=(120, 23)).astype(np.float32)
-    rows = _stored(tmp_path, x, [50, 70])
+    x = rng.normal(size=(n, d)).astype(np.float32)
+    y = rng.normal(size=(n, 23)).astype(np.float32)
+    rows = _stored(tmp_path, x, [50, n - 50])
     with threadpool_limits(1, user_api="blas"):
         monkeypatch.setattr(SR, "SOLVE_COLUMNS", 8)  # three panels, the last of 7 columns
         panels = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64)
@@ -214,3 +213,12 @@ def test_dual_ridge_solved_a_panel_of_target_columns_at_a_time_is_the_whole_solv
     assert np.array_equal(panels.W, whole.W)
     np.testing.assert_allclose(odd.W, whole.W, rtol=1e-10, atol=1e-14)
     assert not list(tmp_path.glob("tmp*"))  # the scratch file is gone
+
+
+def test_the_dual_is_chosen_where_its_predicted_time_is_the_smaller_and_its_gram_matrix_fits() -> None:
+    """The 16-episode pair tasks go to the dual (counting multiply-adds alone had sent them to the primal, 3-4×
+    slower, measured); one epoch never pays for a Gram matrix; beyond :data:`DUAL_BYTES` or n ≥ d, the primal."""
+    assert S.use_dual(2552, 25638, 2, 400) and S.use_dual(2398, 7511, 2, 400)
+    assert not S.use_dual(2552, 25638, 2, 1)
+    assert not S.use_dual(3000, 25638, 2, 400)  # 8 n² = 72 MB > 64 MB
+    assert not S.use_dual(500, 400, 2, 400)

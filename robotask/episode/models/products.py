@@ -1,5 +1,5 @@
 """The streamed ridge's linear algebra in place: sums of matrix products added into the matrix itself (no
-temporary the size of the sum), and the solve that overwrites its matrix and right-hand side.
+temporary the size of the sum), and a symmetric matrix held, factored and solved as its packed lower triangle.
 
 NumPy's ``out += a.T @ b`` first forms the product beside ``out``; for the streamed ridge's d × d primal
 matrix (d = 8,547 for the hand forecast: 584 MB in float64) that is a second matrix at the peak. BLAS
@@ -49,45 +49,82 @@ def mirror_upper(a: np.ndarray, panel: int = 1024) -> np.ndarray:
     return a
 
 
-def factor_in_place(a: np.ndarray) -> tuple:
-    """LU factors of a symmetric float64 ``a``, overwriting ``a`` (LAPACK getrf on ``aᵀ``, which is ``a`` and
-    Fortran-ordered): the factors :func:`solve_factored` takes."""
-    return scipy.linalg.lu_factor(a.T, overwrite_a=True, check_finite=False)
+SOLVE_COLUMNS = 256  # columns of a right-hand side solved at a time (the streamed float64 ridge)
 
 
-def solve_factored(lu: tuple, b: np.ndarray) -> np.ndarray:
-    """The solution for a float64 right-hand side ``b``, written over ``b`` when it is Fortran-ordered (getrs)."""
-    overwrite = bool(b.flags.f_contiguous and b.dtype == np.float64)  # LAPACK solves such a b where it is
-    return scipy.linalg.lu_solve(lu, b, overwrite_b=overwrite, check_finite=False)
+class PackedGram:
+    """A symmetric positive definite float64 matrix of order n held as its lower triangle, n(n + 1)/2 numbers,
+    in LAPACK's rectangular full packed format (RFP, ``transr`` 'N'), built, factored (Cholesky) and solved in
+    place: the streamed ridge's Gram matrix in half the memory of the full square.
 
-
-def solve_in_place(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``np.linalg.solve(a, b)`` for a symmetric ``a``, overwriting ``a`` in float64.
-
-    NumPy's solve copies ``a`` first (a second n × n or d × d matrix at the peak). In float64 LAPACK's LU
-    runs here on ``a`` itself (:func:`factor_in_place`): the getrf / getrs NumPy calls, through SciPy's
-    LAPACK. The values agree to rounding: bit for bit in the tests, within 4e-12 relative in the suite's
-    metrics at 16 synthetic episodes (SciPy and NumPy bundle their own BLAS). Float32, the published solve,
-    keeps NumPy's.
+    RFP keeps the triangle in a (k, lda) array, k = ⌈n/2⌉ (C order here; LAPACK's (lda, k) columns): entry
+    (i, j), i ≥ j, is at ``[j, i + e]`` for j < k and at ``[i − k + 1 − e, j − k]`` after, e = 1 for even n
+    (lda = n + 1), 0 for odd (lda = n). Its blocked routines (sfrk, pftrf, pftrs) run at the speed of the
+    full-storage ones (syrk, potrf, potrs). A Cholesky solve agrees with an LU solve to rounding.
     """
-    if a.dtype != np.float64:
-        return np.linalg.solve(a, b)
-    return solve_factored(factor_in_place(a), b)
+
+    def __init__(self, n: int) -> None:  # noqa: D107 — the zero matrix of order n
+        self.n, self.even = n, n % 2 == 0
+        self.k, self.lda = (n // 2, n + 1) if self.even else ((n + 1) // 2, n)
+        self.data = np.zeros(n * (n + 1) // 2)
+        self.rfp = self.data.reshape(self.k, self.lda)
+
+    def add_gram(self, a: np.ndarray) -> PackedGram:
+        """``+= aᵀ a`` for ``a`` (rows, n), in place (LAPACK sfrk; ``aᵀ`` of a C-ordered ``a`` is Fortran-ordered)."""
+        out = scipy.linalg.lapack.dsfrk(self.n, len(a), 1.0, np.ascontiguousarray(a, dtype=np.float64).T, 1.0,
+                                        self.data, transr="N", uplo="L", trans="N", overwrite_c=1)
+        if not np.shares_memory(out, self.data):  # not expected: the packed array is contiguous float64
+            self.data[...] = out
+        return self
+
+    def set_block(self, i0: int, j0: int, block: np.ndarray) -> PackedGram:
+        """Entries (i0 + r, j0 + c) of ``block`` with i ≥ j (the lower triangle) written in; the rest ignored."""
+        e, k = int(self.even), self.k
+        rows, cols = i0 + np.arange(len(block)), j0 + np.arange(block.shape[1])
+        left = min(j0 + block.shape[1], k) - j0  # columns j < k: [j, i + e]
+        if left > 0:
+            _write_lower(self.rfp[j0:j0 + left, i0 + e:i0 + e + len(block)].T, block[:, :left], rows, cols[:left])
+        first = max(i0, j0, k)  # columns j ≥ k: [i − k + 1 − e, j − k], rows i ≥ j ≥ k only
+        if j0 + block.shape[1] > k and i0 + len(block) > first:
+            c0, r0 = max(j0, k) - j0, first - i0
+            target = self.rfp[first - k + 1 - e:i0 + len(block) - k + 1 - e, j0 + c0 - k:j0 + block.shape[1] - k]
+            _write_lower(target, block[r0:, c0:], rows[r0:], cols[c0:])
+        return self
+
+    def diagonal(self) -> np.ndarray:
+        """The flat positions of the diagonal in :attr:`data`."""
+        j = np.arange(self.n)
+        e = int(self.even)
+        return np.where(j < self.k, j * self.lda + j + e, (j - self.k + 1 - e) * self.lda + (j - self.k))
+
+    def factor(self) -> PackedGram:
+        """Cholesky factor in place (LAPACK pftrf); raises ``LinAlgError`` if the matrix is not positive definite."""
+        out, info = scipy.linalg.lapack.dpftrf(self.n, self.data, transr="N", uplo="L", overwrite_a=1)
+        if info != 0:
+            raise np.linalg.LinAlgError(f"the ridge's Gram matrix is not positive definite (pftrf info {info})")
+        if not np.shares_memory(out, self.data):
+            self.data[...] = out
+        return self
+
+    def solve(self, b: np.ndarray) -> np.ndarray:
+        """The solution for a float64 right-hand side (n, k), after :meth:`factor`; written over ``b`` when it is
+        Fortran-ordered (LAPACK pftrs)."""
+        x, info = scipy.linalg.lapack.dpftrs(self.n, self.data, b, transr="N", uplo="L",
+                                             overwrite_b=int(b.flags.f_contiguous and b.dtype == np.float64))
+        if info != 0:
+            raise np.linalg.LinAlgError(f"pftrs info {info}")
+        return x
+
+    def full(self) -> np.ndarray:
+        """The whole symmetric matrix (n × n; for tests and small n)."""
+        low = scipy.linalg.lapack.dtfttr(self.n, self.data, transr="N", uplo="L")[0]
+        return np.tril(low) + np.tril(low, -1).T
 
 
-SOLVE_COLUMNS = 256  # columns of a right-hand side solved at a time (:func:`solve_columns`, the streamed dual ridge)
-
-
-def solve_columns(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """:func:`solve_in_place` for a float64 C-ordered ``b`` (d, k), overwriting ``b`` with the solution.
-
-    LAPACK needs a Fortran-ordered right-hand side: SciPy would copy the whole of ``b`` and return the
-    solution as a third d × k matrix. Here :data:`SOLVE_COLUMNS` columns at a time are copied out, solved
-    in place and written back: each column's solution is the same substitution through the same factors,
-    so the bits are those of the whole solve on one BLAS thread, as the suite solves (tested; on more
-    threads OpenBLAS may share the whole solve's columns out otherwise: within 1e-15 relative).
-    """
-    lu = factor_in_place(a)
-    for j in range(0, b.shape[1], SOLVE_COLUMNS):
-        b[:, j:j + SOLVE_COLUMNS] = solve_factored(lu, np.asfortranarray(b[:, j:j + SOLVE_COLUMNS]))
-    return b
+def _write_lower(target: np.ndarray, block: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> None:
+    """``target[...] = block`` where row index ≥ column index (a view into the packed array)."""
+    if rows[0] >= cols[-1]:
+        target[...] = block
+        return
+    keep = rows[:, None] >= cols[None, :]
+    target[keep] = block[keep]
