@@ -152,9 +152,9 @@ page.show_table(platform_summary(), caption="The machine and Python that ran the
 # projection to the 12,103 episodes of Xperience-10M, drawn dashed because it extends the measured slope
 # and was not measured. For memory a straight line is the crudest reading: the largest part that grows
 # between these sizes is the exact ridge's Gram matrix, n × n while a task has fewer training rows than
-# feature columns and d × d beyond (0.58 GB for the hand-trajectory forecast's 8,547 columns, reached
-# near 75 training episodes of 600 frames), so the peak may level off there; no larger collection than the
-# largest drawn was run to show it.
+# feature columns and d × d beyond. Only its lower triangle is held, in float64: at most 0.29 GB for the
+# hand-trajectory forecast's 8,547 columns, reached near 75 training episodes of 600 frames. Past that size
+# the peak should level off; the largest collections drawn show whether it does.
 
 # %% tags=["remove-input"]
 bench = read_benchmarks(benchmarks_dir)

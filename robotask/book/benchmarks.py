@@ -238,9 +238,9 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
                     "streamed path, in one process or on Dask workers; dotted: the in-memory path of before, "
                     "where it fits; dashed to an open circle: the projection to the full dataset from the slope "
                     "of the two largest measured sizes, not a measurement. The memory includes the exact ridge's "
-                    "Gram matrix, min(training rows, features)² in float64, which stops growing once the rows "
-                    "outnumber the features; a slope measured before or across that point overstates the memory "
-                    "beyond it.",
+                    "Gram matrix, held as its lower triangle (half of min(training rows, features)² float64 "
+                    "numbers), which stops growing once the rows outnumber the features; a slope measured before "
+                    "or across that point overstates the memory beyond it.",
                     "Two line plots of wall time and peak memory against collection size, one line per path "
                     "and worker count, with a dashed projection to 12,103 episodes.")
         show_table(scale, digits=2)
