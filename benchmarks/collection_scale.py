@@ -97,7 +97,7 @@ def main() -> None:
     for size in sizes:
         manifest = coll / f"first{size}.csv"
         manifest.write_text("\n".join(lines[:size + 1]) + "\n")
-        clusters = size <= args.workers_up_to if args.workers_up_to is not None else True
+        clusters = args.workers_up_to is None or size <= args.workers_up_to
         runs = [("streamed", 0), *(("streamed", int(w)) for w in args.workers.split(",") if w and clusters)]
         runs += [("in memory", 0)] if size <= args.old_up_to else []
         for path, workers in runs:

@@ -86,11 +86,10 @@ def fit_ridge(rows: RowBlocks, y: np.ndarray, lam: float = RIDGE_LAMBDA, std_flo
     ys = ZScaler.fit(y, std_floor)
     n, d1 = rows.n_rows, rows.width + 1
     size, panel = block_rows(rows.width), panel_rows(rows.width, np.dtype(dtype).itemsize, RIDGE_PANEL_BYTES)
-    packed = dtype == np.float64
     if n > d1:
         return _fit_primal(rows, y, ys, lam, dtype, size)
     K = _dual_gram(rows, dtype, panel, size)
-    if not packed:  # the published float32 solve: NumPy's, on every target column at once
+    if not isinstance(K, PackedGram):  # the published float32 solve: NumPy's, on every target column at once
         K[np.diag_indices_from(K)] += lam
         yz = np.empty((n, y.shape[1]), dtype=dtype)
         for start in range(0, n, size):
