@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/collection_scale.py [--sizes 8,32,128] [--workers 1,2] [--workers-up-to N]
         [--old-up-to 32] [--frames 600] [--resolution 32] [--work DIR]
+    .venv/bin/python benchmarks/collection_scale.py --full-size N [--workers 2] [--work DIR]
 
 Synthesises one collection of the largest size (episode i depends on the seed and i only, so the smaller
 collections are its first episodes, named by manifest files), builds its features once (``robotask
@@ -14,11 +15,16 @@ in-memory path of before (every WindowSet and every task's inputs held at once, 
 run_collection_suite``). The projection to 12,103 episodes (the size of Xperience-10M) extends the slopes (time and
 memory) of the two largest streamed sizes in one process: a projection, not a measurement.
 Results go to ``_build/benchmarks/collection_scale.json`` (run by hand: over ten minutes).
+
+``--full-size N`` measures one point instead: N episodes of the real sample's size (5,821 frames, 128 px: ten times
+the windows of a 600-frame episode), synthesised in ``WORK/full``, in one process and on each ``--workers`` count. It
+is added to the saved result under ``full_size`` (the curve's points are kept), so the page shows both.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -31,6 +37,8 @@ import psutil
 from robotask import io, paths
 
 FULL_SIZE = 12_103  # episodes of Xperience-10M
+FULL_FRAMES, FULL_RESOLUTION = 5821, 128  # the real sample's episode: frames at 20 fps, video size in pixels
+RESULT = paths.BUILD / "benchmarks" / "collection_scale.json"
 OLD = """
 import sys
 from robotask.episode.files.manifest import load_collection
@@ -76,6 +84,28 @@ def collection(work: Path, size: int, frames: int, resolution: int, seed: int, e
     return coll
 
 
+def suite_command(manifest: Path, features: Path, out: Path, workers: int) -> list[str]:
+    """``robotask suite`` on a collection as this benchmark runs it (``workers`` 0: in this process)."""
+    return [sys.executable, "-m", "robotask.cli", "suite", "--collection", str(manifest), "--features", str(features),
+            "--split", "episodes", "--protocol", "improved", "--heads", "minimal", "--out", str(out),
+            *(["--workers", str(workers)] if workers else [])]
+
+
+def full_size_point(args: argparse.Namespace, env: dict) -> None:
+    """N full-size episodes in one process and on each ``--workers`` count, added to the saved result."""
+    work = args.work / "full"
+    coll = collection(work, args.full_size, FULL_FRAMES, FULL_RESOLUTION, args.seed, env)
+    points = []
+    for workers in [0, *(int(w) for w in args.workers.split(",") if w)]:
+        cmd = suite_command(coll / "manifest.csv", work / "features", work / "runs" / f"w{workers}", workers)
+        points.append({"path": "streamed", "episodes": args.full_size, "workers": workers, **measure(cmd, env)})
+        print(points[-1], flush=True)
+    result = json.loads(RESULT.read_text()) if RESULT.is_file() else {}
+    result["full_size"] = {"episodes": args.full_size, "frames": FULL_FRAMES, "resolution": FULL_RESOLUTION,
+                           "points": points}
+    print(f"wrote {io.write_json(RESULT, result)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="8,32,128")
@@ -85,12 +115,17 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--resolution", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--full-size", type=int, default=0,
+                    help=f"measure N episodes of {FULL_FRAMES} frames at {FULL_RESOLUTION} px instead of the curve")
     ap.add_argument("--work", type=Path, default=paths.BUILD / "collection_scale")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    sizes = sorted(int(s) for s in args.sizes.split(","))
     env = {**os.environ, "ROBOTASK_PROGRESS": "0"}
     env.setdefault("ROBOTASK_CACHE", str(args.work / "cache"))
+    if args.full_size:
+        full_size_point(args, env)
+        return
+    sizes = sorted(int(s) for s in args.sizes.split(","))
     coll = collection(args.work, sizes[-1], args.frames, args.resolution, args.seed, env)
     lines = (coll / "manifest.csv").read_text().splitlines()
     points = []
@@ -105,15 +140,15 @@ def main() -> None:
             if path == "in memory":
                 cmd = [sys.executable, "-c", OLD, str(manifest), str(args.work / "features"), str(out)]
             else:
-                cmd = [sys.executable, "-m", "robotask.cli", "suite", "--collection", str(manifest), "--features",
-                       str(args.work / "features"), "--split", "episodes", "--protocol", "improved", "--heads",
-                       "minimal", "--out", str(out), *(["--workers", str(workers)] if workers else [])]
+                cmd = suite_command(manifest, args.work / "features", out, workers)
             point = {"path": path, "episodes": size, "workers": workers, **measure(cmd, env)}
             print(point, flush=True)
             points.append(point)
     result = {"episodes": sizes[-1], "frames": args.frames, "resolution": args.resolution, "cpus": os.cpu_count(),
               "scale": points, "projection": projection(points)}
-    print(f"wrote {io.write_json(paths.BUILD / 'benchmarks' / 'collection_scale.json', result)}")
+    if RESULT.is_file() and "full_size" in (kept := json.loads(RESULT.read_text())):
+        result["full_size"] = kept["full_size"]
+    print(f"wrote {io.write_json(RESULT, result)}")
 
 
 def projection(points: list[dict]) -> dict | None:

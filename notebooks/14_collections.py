@@ -396,7 +396,8 @@ _ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "pr
 # {glue:text}`n_scenes` scenes. To run the same chapter on real episodes, put them in one folder (or list them
 # in a manifest CSV with `episode_id,path` and, for the shifts, `subject` and `scene` columns) and run
 # `robotask run 14_collections -p collection_dir PATH`; the command line
-# `robotask suite --collection PATH --split group-kfold --folds 5` gives the same folds without the book.
+# `robotask suite --collection PATH --split group-kfold --folds N`, with N = {glue:text}`n_folds` here, gives the
+# same folds without the book.
 #
 # ## The answer
 #

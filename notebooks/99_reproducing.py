@@ -139,22 +139,30 @@ page.show_table(platform_summary(), caption="The machine and Python that ran the
 # %% [markdown]
 # ## Performance
 #
-# Chapter 05 timed the retrieval study in this build, on this machine, against a plain reference
-# implementation that refits every vectorizer per trial and scores one query at a time; both must
-# give identical predictions (the table titled "timed in this build by chapter 05"). Other
-# benchmark results appear when `benchmarks/*.py` saved them into `benchmarks_dir` on this
-# machine (`make bench`; `benchmarks/README.md` says what each measures). Each benchmark has a table
-# of its measures; the unit of each measure is in brackets after its name (s: seconds of wall time
-# unless it says CPU; ×: a ratio). Times measured hours apart on one machine drift by a fifth, so the
-# benchmarks compare times taken within one run, as ratios. The suite over growing collections
-# (`benchmarks/collection_scale.py`) is also drawn: wall time and peak memory against the number of
-# episodes, each run of the streamed path and the in-memory path of before where it still fits, and the
-# projection to the 12,103 episodes of Xperience-10M, drawn dashed because it extends the measured slope
-# and was not measured. For memory a straight line is the crudest reading: the largest part that grows
-# between these sizes is the exact ridge's Gram matrix, n × n while a task has fewer training rows than
-# feature columns and d × d beyond. Only its lower triangle is held, in float64: at most 0.29 GB for the
-# hand-trajectory forecast's 8,547 columns, reached near 75 training episodes of 600 frames. Past that size
-# the peak should level off; the largest collections drawn show whether it does.
+# Chapter 05 timed the retrieval study in this build, on this machine, against a plain reference implementation that
+# refits every vectorizer per trial and scores one query at a time; both must give identical predictions (the table
+# titled "timed in this build by chapter 05"). Other benchmark results appear when `benchmarks/*.py` saved them into
+# `benchmarks_dir` on this machine (`make bench`; `benchmarks/README.md` says what each measures). Each benchmark has
+# a table of its measures; the unit of each measure is in brackets after its name (s: seconds of wall time unless it
+# says CPU; ×: a ratio). Times measured hours apart on one machine drift by a fifth, so the benchmarks compare times
+# taken within one run, as ratios.
+#
+# The suite over growing collections (`benchmarks/collection_scale.py`) is also drawn: wall time and peak memory
+# against the number of episodes, each run of the streamed path and the in-memory path of before where it still fits,
+# and the projection to the 12,103 episodes of Xperience-10M, drawn dashed because it extends the measured slope and
+# was not measured. Stars mark a few episodes of the real sample's size (5,821 frames at 128 px, ten times the windows
+# of the curve's 600-frame episodes), where `--full-size` measured them.
+# Read the time curve with one switch in mind: a gradient head fits on its training rows' Gram matrix (the dual) while
+# that matrix fits the memory budget `DUAL_BYTES` and the dual is predicted to be the quicker; beyond that each of its
+# 400 epochs reads every training row from disk (the primal; both are decided in `robotask.episode.models.streamed`).
+# Small collections therefore take less than their share of the time, and the slope between two sizes on the same side
+# of the switch is the one to extend.
+#
+# For memory a straight line is the crudest reading: the largest part that grows between these sizes is the exact
+# ridge's Gram matrix, n × n while a task has fewer training rows than feature columns and d × d beyond. Only its
+# lower triangle is held, in float64: at most 0.29 GB for the hand-trajectory forecast's 8,547 columns, reached near
+# 75 training episodes of 600 frames. Past that size the peak should level off; the largest collections drawn show
+# whether it does.
 
 # %% tags=["remove-input"]
 bench = read_benchmarks(benchmarks_dir)

@@ -114,9 +114,9 @@ def test_shared_reformatter_gives_the_frames_of_frame_reformat():
     assert ours.shape == (60, 8, 10, 3) and np.array_equal(ours, theirs)
 
 
-def test_importing_the_suite_loads_neither_torch_nor_sklearn():
-    code = ("import sys, robotask.episode.suite.execution, robotask.episode.features.windowset; "
-            "print(sorted(m for m in ('torch', 'sklearn') if m in sys.modules))")
+def test_importing_the_suite_loads_neither_torch_nor_sklearn_nor_scipy_linalg():
+    code = ("import sys, robotask.episode.suite.cli, robotask.episode.features.windowset; "
+            "print(sorted(m for m in ('torch', 'sklearn', 'scipy.linalg') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

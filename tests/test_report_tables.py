@@ -160,3 +160,23 @@ def test_collection_scale_figure_draws_every_run_and_the_projection_dashed():
     assert len(dashed) == 1 and list(dashed[0].get_xdata()) == [32, 12103]
     plt.close(fig)
     assert benchmarks.figure_collection_scale({"study_s": 1.0}) is None
+
+
+def test_full_size_episodes_are_a_separate_point_of_the_scale_table_and_figure():
+    import matplotlib.pyplot as plt
+
+    full = {"episodes": 8, "frames": 5821, "resolution": 128,
+            "points": [{"path": "streamed", "episodes": 8, "workers": w, "wall_s": 500.0, "peak_gb": 1.2}
+                       for w in (0, 2)]}
+    result = {"scale": [{"path": "streamed", "episodes": n, "workers": 0, "wall_s": 2.0 * n, "peak_gb": 0.5}
+                        for n in (8, 32)], "projection": {"episodes": 12103, "wall_s": 1e5, "peak_gb": 0.6},
+              "full_size": full}
+    table = benchmarks.scale_table(result)
+    rows = table[table["Path"].str.contains("full-size")]
+    assert list(rows["Dask workers (0: in process)"]) == [0, 2] and list(rows["Wall time (s)"]) == [500.0, 500.0]
+    assert "5,821 frames, 128 px" in rows["Path"].iloc[0] and "projection" in table["Path"].iloc[-1]
+    fig = benchmarks.figure_collection_scale(result)
+    stars = [line for line in fig.axes[0].get_lines() if line.get_marker() == "*"]
+    assert [list(line.get_xdata()) for line in stars] == [[8], [8]]
+    assert "full-size episodes (5,821 frames, 128 px), in process" in [line.get_label() for line in stars]
+    plt.close(fig)

@@ -137,6 +137,10 @@ def scale_table(result: dict) -> pd.DataFrame | None:
     if not result.get("scale"):
         return None
     rows = [dict(r) for r in result["scale"]]
+    full = result.get("full_size")
+    if full:
+        rows += [{**r, "path": f"streamed, full-size episodes ({full['frames']:,} frames, {full['resolution']} px)"}
+                 for r in full["points"]]
     proj = result.get("projection")
     if proj:
         rows.append({"path": "streamed: projection, not measured", "episodes": proj["episodes"], "workers": 0,
@@ -168,6 +172,13 @@ def figure_collection_scale(result: dict):
                         color=PALETTE[i % len(PALETTE)], label="projection (not measured)")
                 ax.plot([proj["episodes"]], [proj[key]], marker="o", fillstyle="none",
                         color=PALETTE[i % len(PALETTE)])
+    full = result.get("full_size")
+    for point in (full or {}).get("points", []):
+        label = (f"full-size episodes ({full['frames']:,} frames, {full['resolution']} px), "
+                 + ("in process" if point["workers"] == 0 else count(int(point["workers"]), "Dask worker")))
+        for ax, key in zip(axes, ("wall_s", "peak_gb")):
+            ax.plot([point["episodes"]], [point[key]], marker="*", markersize=11, linestyle="none",
+                    color="black" if point["workers"] == 0 else "dimgray", label=label)
     plain = FuncFormatter(lambda v, _: f"{v:,.10g}")
     ticks = sorted({*points["episodes"].astype(int), *([proj["episodes"]] if proj else [])})
     for ax, unit in zip(axes, ("Wall time (s)", "Peak memory (GB)")):
@@ -237,7 +248,9 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
                     "tree (right) against the number of episodes, all on log scales. Solid: the "
                     "streamed path, in one process or on Dask workers; dotted: the in-memory path of before, "
                     "where it fits; dashed to an open circle: the projection to the full dataset from the slope "
-                    "of the two largest measured sizes, not a measurement. The memory includes the exact ridge's "
+                    "of the two largest measured sizes, not a measurement; stars: episodes of the real sample's size, "
+                    "with about ten times the windows of the curve's 600-frame episodes, where measured. The memory "
+                    "includes the exact ridge's "
                     "Gram matrix, held as its lower triangle (half of min(training rows, features)² float64 "
                     "numbers), which stops growing once the rows outnumber the features; a slope measured before "
                     "or across that point overstates the memory beyond it.",

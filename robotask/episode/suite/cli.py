@@ -46,7 +46,7 @@ def register_cli(subparsers: Any, on_collection: Callable[[argparse.Namespace, S
     p.add_argument("--test-fraction", type=option(TEST_FRACTION, float), default=0.3,
                    help="with --split episodes: test share")
     p.add_argument("--folds", type=option(RANGES["folds"]), default=5,
-                   help="with --split group-kfold: number of episode folds (chapter 14 uses 5)")
+                   help="with --split group-kfold: number of episode folds (chapter 14's parameter folds)")
     p.add_argument("--seed", type=option(SEED), default=0, help="with --collection: seed of the episode split")
     p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
     p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
