@@ -362,7 +362,7 @@ if len(set(worker_counts) & {1, 2}) < 2:
 # worker, the dataset {glue:text}`proj_worker_hours:,.0f` worker-hours: {glue:text}`proj_machine_hours:,.0f` hours on
 # this machine with two workers, {glue:text}`proj_cluster_hours:.1f` hours on {glue:text}`proj_cluster_workers` workers.
 #
-# ## When the collection outgrows one machine: a plan
+# ## When the collection outgrows one machine
 #
 # - **Features** are already one Dask task per episode, written into a content-hash cache: start
 #   `dask scheduler` on one machine, `dask worker tcp://HOST:8786` on the others, and pass
@@ -373,12 +373,15 @@ if len(set(worker_counts) & {1, 2}) < 2:
 #   {glue:text}`kb_per_episode:.0f` kB here, {glue:text}`proj_storage_gb:,.0f` GB for the full dataset at
 #   this resolution, small next to the release itself ({glue:text}`proj_release_tb:.0f` TB by the specification's
 #   size per episode).
-# - **Training** is where one machine stops. Fitting on the merged training windows in memory would need
-#   {glue:text}`proj_windows:,.0f` windows of {glue:text}`dim` features, {glue:text}`proj_design_gb:,.0f` GB as
-#   float32, and a dual ridge head an n × n Gram matrix of {glue:text}`proj_gram_gb:,.0f` GB. The plan: fit the
-#   softmax heads and the MLP by minibatches streamed from the per-episode feature files (one fold's training
-#   episodes at a time, one fold per machine, since the folds are independent), and replace the dual ridge by
-#   the primal solve, whose size is the feature dimension squared, not the number of windows squared.
+# - **Training** cannot hold the merged training windows of the full dataset: {glue:text}`proj_windows:,.0f`
+#   windows of {glue:text}`dim` features are {glue:text}`proj_design_gb:,.0f` GB as float32, and a dual ridge
+#   head's n × n Gram matrix over them {glue:text}`proj_gram_gb:,.0f` GB. This chapter's collection is small enough
+#   to fit in memory; `robotask suite --collection` is built for one that is not. It keeps each episode's task
+#   inputs on disk and fits every head from sums over blocks of rows: each epoch's gradient, and the ridge's Gram
+#   matrix, which is at most the feature dimension squared once the rows outnumber the features. The MLP reads
+#   its minibatches from disk. With `--workers N` or `--scheduler ADDRESS` the episodes are partitions on Dask
+#   workers, and only weights and gradients cross the network. {doc}`99_reproducing` measures its
+#   memory and time against the number of episodes, with a projection to the full dataset.
 
 # %% tags=["remove-input"]
 bytes_ep, windows_ep, dim = unseen.feature_sizes(features_dir, sets)

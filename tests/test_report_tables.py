@@ -179,4 +179,8 @@ def test_full_size_episodes_are_a_separate_point_of_the_scale_table_and_figure()
     stars = [line for line in fig.axes[0].get_lines() if line.get_marker() == "*"]
     assert [list(line.get_xdata()) for line in stars] == [[8], [8]]
     assert "full-size episodes (5,821 frames, 128 px), in process" in [line.get_label() for line in stars]
+    memory = fig.axes[1]
+    fig.canvas.draw()
+    labels = [t.get_text() for t in memory.get_yticklabels() if t.get_text()]
+    assert labels[:2] == ["0.5", "1"] and len(labels) >= 2  # 1-2-5 steps within the range (0.5 to 6 GB here)
     plt.close(fig)

@@ -148,6 +148,9 @@ def scale_table(result: dict) -> pd.DataFrame | None:
     return pd.DataFrame(rows).reindex(columns=list(SCALE_HEADERS)).rename(columns=SCALE_HEADERS)
 
 
+MEMORY_TICKS = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)  # GB: the labelled values of the memory axis
+
+
 @styled
 def figure_collection_scale(result: dict):
     """Wall time and peak memory against collection size (log–log), one line per path and worker count,
@@ -187,6 +190,8 @@ def figure_collection_scale(result: dict):
         for axis in (ax.xaxis, ax.yaxis):
             axis.set_major_formatter(plain)
             axis.set_minor_formatter(NullFormatter())
+    low, high = axes[1].get_ylim()  # memory spans less than a decade or two: label 1-2-5 steps, not decades alone
+    axes[1].set_yticks([v for v in MEMORY_TICKS if low <= v <= high])
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=min(len(labels), 3), fontsize=8)
     return fig
