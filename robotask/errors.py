@@ -109,12 +109,21 @@ TERMINATED_EXIT = 128 + signal.SIGTERM  # 143, what a shell reports for a proces
 def sigterm_as_interrupt() -> Iterator[None]:
     """While the block runs, SIGTERM is Ctrl-C: the child processes (a kernel, Dask workers, task processes)
     get SIGINT, as a terminal's Ctrl-C gives the whole process group, and :class:`Terminated` is raised
-    here. A second SIGTERM during the clean-up is ignored. Outside the main thread this does nothing."""
+    here. A second SIGTERM during the clean-up is ignored. Outside the main thread this does nothing.
+
+    A process forked inside the block (a task process, a chapter's worker) inherits the handler; there SIGTERM
+    is what its parent sends to stop it, so it ends the process as it would without the handler, with no
+    traceback from a process that may only have been waiting for work."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    owner = os.getpid()
 
     def handler(signum: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked child: die of SIGTERM, as without this handler
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         _interrupt_children()
         raise Terminated()
