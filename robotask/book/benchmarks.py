@@ -131,6 +131,11 @@ SCALE_HEADERS = {"path": "Path", "episodes": "Episodes", "workers": "Dask worker
                  "wall_s": "Wall time (s)", "peak_gb": "Peak memory, whole process tree (GB)"}
 
 
+def full_size_label(full: dict) -> str:
+    """How the table and the figure name the full-size point (``result["full_size"]``)."""
+    return f"full-size episodes ({full['frames']:,} frames, {full['resolution']} px)"
+
+
 def scale_table(result: dict) -> pd.DataFrame | None:
     """The collection-size runs (``result["scale"]``), then the projection to the full dataset as a last row
     labelled a projection; None if not measured."""
@@ -139,8 +144,7 @@ def scale_table(result: dict) -> pd.DataFrame | None:
     rows = [dict(r) for r in result["scale"]]
     full = result.get("full_size")
     if full:
-        rows += [{**r, "path": f"streamed, full-size episodes ({full['frames']:,} frames, {full['resolution']} px)"}
-                 for r in full["points"]]
+        rows += [{**r, "path": f"streamed, {full_size_label(full)}"} for r in full["points"]]
     proj = result.get("projection")
     if proj:
         rows.append({"path": "streamed: projection, not measured", "episodes": proj["episodes"], "workers": 0,
@@ -177,8 +181,8 @@ def figure_collection_scale(result: dict):
                         color=PALETTE[i % len(PALETTE)])
     full = result.get("full_size")
     for point in (full or {}).get("points", []):
-        label = (f"full-size episodes ({full['frames']:,} frames, {full['resolution']} px), "
-                 + ("in process" if point["workers"] == 0 else count(int(point["workers"]), "Dask worker")))
+        label = f"{full_size_label(full)}, " + ("in process" if point["workers"] == 0
+                                                 else count(int(point["workers"]), "Dask worker"))
         for ax, key in zip(axes, ("wall_s", "peak_gb")):
             ax.plot([point["episodes"]], [point[key]], marker="*", markersize=11, linestyle="none",
                     color="black" if point["workers"] == 0 else "dimgray", label=label)
@@ -255,9 +259,9 @@ def show_benchmark(name: str, result: dict, task_names: dict | None = None,
                     "where it fits; dashed to an open circle: the projection to the full dataset from the slope "
                     "of the two largest measured sizes, not a measurement; stars: episodes of the real sample's size, "
                     "with about ten times the windows of the curve's 600-frame episodes, where measured. The memory "
-                    "includes the exact ridge's "
-                    "Gram matrix, held as its lower triangle (half of min(training rows, features)² float64 "
-                    "numbers), which stops growing once the rows outnumber the features; a slope measured before "
+                    "includes the exact ridge's Gram matrix, held as its lower triangle (half of "
+                    "min(training rows, features)² float64 numbers), which stops growing once the rows outnumber the "
+                    "features; a slope measured before "
                     "or across that point overstates the memory beyond it.",
                     "Two line plots of wall time and peak memory against collection size, one line per path "
                     "and worker count, with a dashed projection to 12,103 episodes.")

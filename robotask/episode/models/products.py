@@ -10,8 +10,6 @@ the C-ordered matrix is passed transposed. The float64 ridge keeps its Gram matr
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
 # SciPy's BLAS and LAPACK wrappers are imported where they are called: only the streamed ridge of a collection
@@ -61,13 +59,6 @@ def mirror_upper(a: np.ndarray, panel: int = 1024) -> np.ndarray:
 SOLVE_COLUMNS = 256  # columns of a right-hand side solved at a time (the streamed float64 ridge)
 
 
-def _lapack() -> ModuleType:
-    """SciPy's LAPACK wrappers, imported on first use."""
-    from scipy.linalg import lapack
-
-    return lapack
-
-
 class PackedGram:
     """A symmetric positive definite float64 matrix of order n held as its lower triangle, n(n + 1)/2 numbers,
     in LAPACK's rectangular full packed format (RFP, ``transr`` 'N'), built, factored (Cholesky) and solved in
@@ -87,8 +78,10 @@ class PackedGram:
 
     def add_gram(self, a: np.ndarray) -> PackedGram:
         """``+= aᵀ a`` for ``a`` (rows, n), in place (LAPACK sfrk; ``aᵀ`` of a C-ordered ``a`` is Fortran-ordered)."""
-        out = _lapack().dsfrk(self.n, len(a), 1.0, np.ascontiguousarray(a, dtype=np.float64).T, 1.0,
-                              self.data, transr="N", uplo="L", trans="N", overwrite_c=1)
+        from scipy.linalg import lapack
+
+        out = lapack.dsfrk(self.n, len(a), 1.0, np.ascontiguousarray(a, dtype=np.float64).T, 1.0,
+                           self.data, transr="N", uplo="L", trans="N", overwrite_c=1)
         if not np.shares_memory(out, self.data):  # not expected: the packed array is contiguous float64
             self.data[...] = out
         return self
@@ -115,7 +108,9 @@ class PackedGram:
 
     def factor(self) -> PackedGram:
         """Cholesky factor in place (LAPACK pftrf); raises ``LinAlgError`` if the matrix is not positive definite."""
-        out, info = _lapack().dpftrf(self.n, self.data, transr="N", uplo="L", overwrite_a=1)
+        from scipy.linalg import lapack
+
+        out, info = lapack.dpftrf(self.n, self.data, transr="N", uplo="L", overwrite_a=1)
         if info != 0:
             raise np.linalg.LinAlgError(f"the ridge's Gram matrix is not positive definite (pftrf info {info})")
         if not np.shares_memory(out, self.data):
@@ -125,15 +120,19 @@ class PackedGram:
     def solve(self, b: np.ndarray) -> np.ndarray:
         """The solution for a float64 right-hand side (n, k), after :meth:`factor`; written over ``b`` when it is
         Fortran-ordered (LAPACK pftrs)."""
-        x, info = _lapack().dpftrs(self.n, self.data, b, transr="N", uplo="L",
-                                   overwrite_b=int(b.flags.f_contiguous and b.dtype == np.float64))
+        from scipy.linalg import lapack
+
+        x, info = lapack.dpftrs(self.n, self.data, b, transr="N", uplo="L",
+                                overwrite_b=int(b.flags.f_contiguous and b.dtype == np.float64))
         if info != 0:
             raise np.linalg.LinAlgError(f"pftrs info {info}")
         return x
 
     def full(self) -> np.ndarray:
         """The whole symmetric matrix (n × n; for tests and small n)."""
-        low = _lapack().dtfttr(self.n, self.data, transr="N", uplo="L")[0]
+        from scipy.linalg import lapack
+
+        low = lapack.dtfttr(self.n, self.data, transr="N", uplo="L")[0]
         return np.tril(low) + np.tril(low, -1).T
 
 
