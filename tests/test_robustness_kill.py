@@ -302,13 +302,14 @@ def test_sigterm_is_handled_like_ctrl_c_with_exit_143(tmp_path, episode, collect
 
 
 IDLE_WORKER = """
-import multiprocessing, sys
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
 from robotask.errors import sigterm_as_interrupt
 with sigterm_as_interrupt():
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-    pool.submit(int, 1).result()  # the task process now waits for work
-    [worker] = pool._processes.values()
+    context = multiprocessing.get_context("fork")
+    work, ready = context.Queue(), context.Event()
+    worker = context.Process(target=lambda: (ready.set(), work.get()))  # waits for work, as an idle task process
+    worker.start()
+    ready.wait(30)
     worker.terminate()  # what the parent does to its task processes when it stops
     worker.join(30)
     print(worker.exitcode)
