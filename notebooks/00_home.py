@@ -205,11 +205,10 @@ if note:
 # {glue:text}`u_episodes` {glue:text}`u_kind` episodes of {glue:text}`u_frames` frames at
 # {glue:text}`u_res` × {glue:text}`u_res` px, {glue:text}`u_n_subjects` subjects crossed with
 # {glue:text}`u_n_scenes` scenes, in {glue:text}`u_folds`-fold cross-validation grouped by episode,
-# under the {glue:text}`u_protocol` protocol. Its heads train for {glue:text}`u_softmax_epochs`
-# softmax and {glue:text}`u_mlp_epochs` MLP epochs, where the suite uses
-# {glue:text}`u_suite_softmax` and {glue:text}`u_suite_mlp`; the chapter measures what that cut
-# changes. Each word below comes from a 95 % paired interval over the folds, the held-out groups
-# or the draws; a task whose interval includes zero is not named.
+# under the {glue:text}`u_protocol` protocol. Its minimal head trains for
+# {glue:text}`u_softmax_phrase`; the MLP is {glue:text}`u_mlp_phrase` there. Each word below comes
+# from a 95 % paired interval over the folds, the held-out groups or the draws; a task whose
+# interval includes zero is not named.
 #
 # - **What transfers.** The minimal head beats the trivial baseline on {glue:text}`u_won` of the
 #   {glue:text}`u_ran` tasks that ran: {glue:text}`u_won_tasks`.

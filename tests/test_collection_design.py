@@ -166,8 +166,17 @@ def test_short_phrases():
     assert phrases.task_list([]) == "no task"
     assert phrases.task_list(["timeline_action", "next_action"]) == "Action Recognition and Next-Action Prediction"
     assert phrases.needed(None, 16) == "not ahead at 16" and phrases.needed(1, 16) == "1 episode"
-    assert phrases.epochs_phrase(400, 80, 400, 80) == "the suite's own"
-    assert phrases.epochs_phrase(60, 80, 400, 80) == "fewer than the suite's"
+    assert phrases.softmax_epochs_phrase(400, 400) == "the suite's own 400 softmax epochs"
+    assert phrases.softmax_epochs_phrase(60, 400) == "60 softmax epochs, fewer than the suite's 400"
+    assert phrases.mlp_phrase(80, 80, "") == "not trained"
+    assert phrases.mlp_phrase(80, 80, "improved") == ("trained on the improved protocol's folds for the suite's own "
+                                                      "80 epochs")
+    assert phrases.mlp_phrase(20, 80, "improved") == ("trained on the improved protocol's folds for 20 epochs, "
+                                                      "fewer than the suite's 80")
+    assert phrases.mlp_result("", 0, 0, []) == "Chapters 12 and 13 compare it with the minimal head on single episodes"
+    assert phrases.mlp_result("improved", 5, 4, ["temporal_order"]) == (
+        "Under the improved protocol it beats the baseline on 5 tasks, the minimal head on 4; only the MLP on "
+        "Temporal Order Verification")
     assert phrases.speedup_phrase(1.0, 2) == "no faster with 2 workers than with one"
     assert phrases.speedup_phrase(1.7, 2) == "1.70 times as fast with 2 workers as with one"
     assert tables.pm(0.5, 0.1) == "0.500 ± 0.100" and tables.pm(float("nan"), 0.1) == "—"

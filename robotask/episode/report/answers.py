@@ -73,9 +73,9 @@ def suite_values(s10: Mapping | None, s13: Mapping | None) -> tuple[dict, str]:
 
 
 #: What chapter 14's ``summary.json`` says of its design (``unseen_<key>``): frames, pixels, subjects,
-#: scenes, the epochs of its heads and the suite's, and learning-curve draws per point.
+#: scenes, the epochs of its heads and the suite's (and their phrases), and learning-curve draws per point.
 UNSEEN_SIZE = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
-               "suite_mlp", "draws")
+               "suite_mlp", "softmax_phrase", "mlp_phrase", "draws")
 
 
 def unseen_values(s14: Mapping | None) -> tuple[dict, bool]:

@@ -22,9 +22,31 @@ def needed(n: int | None, largest: int) -> str:
     return "1 episode" if n == 1 else f"{n} episodes"
 
 
-def epochs_phrase(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int) -> str:
-    """'the suite's own' when both heads train as long as the suite's, else 'fewer than the suite's'."""
-    return "the suite's own" if softmax >= suite_softmax and mlp >= suite_mlp else "fewer than the suite's"
+def softmax_epochs_phrase(softmax: int, suite_softmax: int) -> str:
+    """The minimal head's epochs against the suite's: "the suite's own 400 softmax epochs", or "60 softmax
+    epochs, fewer than the suite's 400"."""
+    if softmax >= suite_softmax:
+        return f"the suite's own {softmax} softmax epochs"
+    return f"{softmax} softmax epochs, fewer than the suite's {suite_softmax}"
+
+
+def mlp_phrase(mlp: int, suite_mlp: int, protocol: str) -> str:
+    """How this run trains the MLP on unseen episodes: "not trained" (no ``protocol``), or "trained on the
+    improved protocol's folds for the suite's own 80 epochs" (or "for 20 epochs, fewer than the suite's 80")."""
+    if not protocol:
+        return "not trained"
+    epochs = (f"the suite's own {mlp} epochs" if mlp >= suite_mlp
+              else f"{mlp} epochs, fewer than the suite's {suite_mlp}")
+    return f"trained on the {protocol} protocol's folds for {epochs}"
+
+
+def mlp_result(protocol: str, n_mlp: int, n_minimal: int, only_mlp: list[str]) -> str:
+    """What the MLP did on unseen episodes, as one sentence: on how many tasks it beats the baseline under
+    ``protocol``, against the minimal head, and where only it does; where it was not trained, where to read it."""
+    if not protocol:
+        return "Chapters 12 and 13 compare it with the minimal head on single episodes"
+    return (f"Under the {protocol} protocol it beats the baseline on {n_mlp} tasks, the minimal head on "
+            f"{n_minimal}; only the MLP on {task_list(only_mlp)}")
 
 
 def speedup_phrase(speedup: float, workers: int) -> str:

@@ -14,8 +14,9 @@ from ..files.manifest import Collection
 from ..tasks.registry import TEST_FRACTION
 from .design import Setting
 
+#: The glued values summary.json also holds (as ``unseen_<key>``).
 SUMMARY_SIZES = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
-                 "suite_mlp", "draws")  # the glued values summary.json also holds (as ``unseen_<key>``)
+                 "suite_mlp", "softmax_phrase", "mlp_phrase", "draws")
 
 
 def collection_facts(coll: Collection, frames: int, resolution: int, folds: int, test_size: int) -> dict:
@@ -46,8 +47,8 @@ def results_facts(summary: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFra
     has_mlp = bool(mlp_protocol) and bool((summary["head"] == "mlp").any())
     mlp = tables.beaten(summary, mlp_protocol, "mlp")[0] if has_mlp else []
     minimal = tables.beaten(summary, mlp_protocol)[0] if has_mlp else []
-    out |= {"mlp_where": mlp_protocol or "no", "n_mlp_transfer": len(mlp), "n_min_transfer": len(minimal),
-            "mlp_only": phrases.task_list([t for t in mlp if t not in minimal])}
+    out["mlp_result"] = phrases.mlp_result(mlp_protocol if has_mlp else "", len(mlp), len(minimal),
+                                           [t for t in mlp if t not in minimal])
     for word, key in (("worse on unseen episodes", "drop"), ("better on unseen episodes", "gain")):
         tasks = drops[drops["verdict"] == word]["task"].tolist()
         out |= {f"n_{key}_phrase": count(len(tasks), "task"), f"{key}_tasks": phrases.task_list(tasks)}
@@ -78,14 +79,14 @@ def sync_facts(drops: pd.DataFrame, base: pd.DataFrame, shares: dict) -> dict:
 
 
 def head_facts(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, check: pd.DataFrame | None,
-               check_episodes: int) -> dict:
-    """The chapter's epochs beside the suite's, and how many results the suite's epochs changed on the subset."""
+               check_episodes: int, mlp_protocol: str) -> dict:
+    """The run's epochs beside the suite's, whether (and how) the MLP trains, and how many results the suite's
+    epochs changed on the subset rerun with them (``tables.epoch_check``; none when nothing was cut)."""
     return {"softmax_epochs": softmax, "mlp_epochs": mlp, "suite_softmax": suite_softmax, "suite_mlp": suite_mlp,
-            "epochs_phrase": phrases.epochs_phrase(softmax, mlp, suite_softmax, suite_mlp),
+            "softmax_phrase": phrases.softmax_epochs_phrase(softmax, suite_softmax),
+            "mlp_phrase": phrases.mlp_phrase(mlp, suite_mlp, mlp_protocol),
             "check_eps": check_episodes, "n_epoch_rows": 0 if check is None else len(check),
-            "n_epoch_changed": 0 if check is None else int((check["verdict"] != "not resolved").sum()),
-            "epoch_better": phrases.task_list([] if check is None else check[(check["verdict"] == "better")
-                                                                             & (check["head"] == "minimal")]["task"])}
+            "n_epoch_changed": 0 if check is None else int((check["verdict"] != "not resolved").sum())}
 
 
 def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_per_episode: float,
