@@ -155,6 +155,19 @@ def test_side_by_side_chapters_start_longest_first_by_the_logged_run(tmp_path):
     assert [c.id for c, _ in scheduling.longest_first(toys, log)] == ["short", "new", "long", "failed"]
 
 
+def test_without_a_run_log_the_known_longest_chapter_starts_first(tmp_path):
+    """A fresh clone has no run log: the temporal-order page, the longest besides chapter 14, must not start last
+    and then run on one core at the end."""
+    planned = [(c, {}) for c in chapters.CHAPTERS if c.id not in chapters.READERS]
+    order = [c.id for c, _ in scheduling.longest_first(planned, tmp_path / "run_log.json")]
+    assert order[:len(chapters.LONGEST)] == list(chapters.LONGEST)
+    assert [i for i in order if i not in chapters.LONGEST] == [c.id for c, _ in planned if c.id not in chapters.LONGEST]
+    logged = {"12_task_temporal_order": {"seconds": 5.0}, "01_extract_corpus": {"seconds": 9.0}}
+    (tmp_path / "run_log.json").write_text(json.dumps(logged))
+    order = [c.id for c, _ in scheduling.longest_first(planned, tmp_path / "run_log.json")]
+    assert order[-2:] == ["01_extract_corpus", "12_task_temporal_order"]  # a log, once there, decides
+
+
 def test_the_makefile_reads_the_readers_from_the_chapter_list():
     """READERS is defined once (robotask/book/chapters.py); the Makefile reads that line with sed."""
     import re

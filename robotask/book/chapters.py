@@ -62,6 +62,11 @@ ALONE = ("14_collections",)
 first, beside the others, and wait (``scheduling.wait_until_alone``) until the others have finished before they time
 anything, so the timing has the machine to itself."""
 
+LONGEST = ("12_task_temporal_order",)
+"""The chapters that take longest besides the ALONE ones (the temporal-order page: its pairs of 25,638 columns train
+the MLP for 80 epochs, about 145 s in a paper build's run log). Before there is a run log to order by (a fresh
+clone, an emptied ``_build``) they start first, so that none of them runs on one core at the end."""
+
 
 def select(names: list[str] | None) -> list[Chapter]:
     """Chapters matching ``names`` (chapter ids, source stems or unique id prefixes); all if empty."""

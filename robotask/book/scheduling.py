@@ -62,7 +62,8 @@ def waited_seconds(mark: Path) -> float:
 
 
 def longest_first(planned: Planned, log_path: Path) -> Planned:
-    """``planned`` with the chapters that took longest in the logged run first (new ones first of all).
+    """``planned`` with the chapters that took longest in the logged run first (new ones first of all, and among
+    them ``chapters.LONGEST``).
 
     Side by side, a long chapter started last runs alone at the end while the other cores idle.
     """
@@ -75,7 +76,10 @@ def longest_first(planned: Planned, log_path: Path) -> Planned:
         entry = log.get(item[0].id)
         return float("inf") if not isinstance(entry, dict) or entry.get("seconds") is None else entry["seconds"]
 
-    return sorted(planned, key=seconds, reverse=True)  # stable: equal times keep the book's order
+    def known_long(item: tuple[chapters_mod.Chapter, dict[str, Any]]) -> bool:
+        return item[0].id in chapters_mod.LONGEST
+
+    return sorted(planned, key=lambda item: (seconds(item), known_long(item)), reverse=True)  # stable otherwise
 
 
 @contextmanager
