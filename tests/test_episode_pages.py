@@ -202,3 +202,37 @@ def test_episode_values_glue_every_number_of_chapter_10():
     assert v["kind"] == "synthetic (repeating schedule)" and v["resolution"] == 32 and v["n_frames"] == 200
     assert v["shown"] == "frames 20–119" and v["depth_frame"] == 70 and v["imu_samples"] > 0
     assert v["action_classes"].endswith("action classes") and 0 <= v["depth_valid_pct"] <= 100
+
+
+def test_a_run_that_left_the_mlp_out_reads_as_dashes_not_as_zero_wins():
+    long = _long()
+    left_out = (long["schedule"] == "sample-like") & (long["protocol"] == "original") & (long["model"] == "mlp")
+    long.loc[left_out, ["value", "verdict"]] = None
+    wins = tables.wins_table(long, ["repeating", "sample-like"], ["original"]).set_index("Schedule")
+    assert wins.loc["sample-like", ["MLP: ahead", "MLP: behind", "MLP: not resolved"]].isna().all()
+    assert wins.loc["sample-like", "Minimal head: ahead"] == len(TASKS)
+    assert wins.loc["repeating", "MLP: not resolved"] == len(TASKS)
+    table = summary.summary_table(long, "sample-like")
+    assert table.filter(like="MLP").filter(like="original").isna().all().all()
+
+
+def test_page_heads_leave_the_mlp_out_of_the_named_runs_only():
+    import pytest
+
+    from robotask.episode.report import page_heads, runs_without
+    from robotask.errors import RobotaskError
+
+    heads = page_heads(["minimal", "mlp"], ["sample-like/original"], ["repeating", "sample-like"],
+                       ["original", "improved"])
+    assert heads["sample-like", "original"] == ["minimal"]
+    assert heads["repeating", "original"] == heads["sample-like", "improved"] == ["minimal", "mlp"]
+    assert runs_without(heads, "mlp") == "`sample-like` under the original protocol"
+    everywhere = page_heads(["minimal", "mlp"], [], ["repeating"], ["original"])
+    assert everywhere == {("repeating", "original"): ["minimal", "mlp"]} and runs_without(everywhere, "mlp") == "none"
+    # a real episode's page ignores the book's entry for a synthetic schedule
+    assert page_heads(["minimal", "mlp"], ["sample-like/original"], ["this episode"], ["original"]) == {
+        ("this episode", "original"): ["minimal", "mlp"]}
+    assert runs_without(page_heads(["minimal"], [], ["repeating"], ["original"]), "mlp") == "none"
+    for bad in ("sample-like", "sample-like/orig", "/original"):
+        with pytest.raises(RobotaskError, match=r"no_mlp: .* expected \"schedule/protocol\""):
+            page_heads(["minimal", "mlp"], [bad], ["repeating"], ["original"])

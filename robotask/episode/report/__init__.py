@@ -42,7 +42,7 @@ from .figures_windows import (
     spread_counts,
 )
 from .head_intervals import head_interval, head_words, interval_settings, run_intervals
-from .phrases import contact_label, episode_kind, frame_range, glue_all, not_run, pair_leaders
+from .phrases import contact_label, episode_kind, frame_range, glue_all, not_run, pair_leaders, runs_without
 from .summary import (
     METRIC_LABELS,
     chapter_id,
@@ -57,7 +57,7 @@ from .summary import (
 )
 from .tables import anomalies_table, label_task_means, protocol_changes, published_coverage_table, wins_table
 from .values_suite import episode_values, recap_values
-from .values_task import anomaly_values, task_values
+from .values_task import anomaly_values, page_heads, task_values
 
 __all__ = [
     "suite_values",
@@ -70,6 +70,7 @@ __all__ = [
     "run_intervals",
     "interval_settings",
     "task_values",
+    "page_heads",
     "anomaly_values",
     "head_words",
     "recap_table",
@@ -111,6 +112,7 @@ __all__ = [
     "frame_range",
     "glue_all",
     "pair_leaders",
+    "runs_without",
     "metric_name",
     "not_run",
     "METRIC_LABELS",

@@ -17,14 +17,15 @@ from .summary import LABEL_TASKS, mean_of, ran, value_of, verdict_tasks
 
 def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> pd.DataFrame:
     """Per schedule and protocol: tasks that ran, and on how many each head is ahead of the baseline, behind
-    it, or not resolved (each task page's paired interval)."""
+    it, or not resolved (each task page's paired interval); missing (a dash) where the head ran on no task."""
     rows = []
     for s in schedules:
         for p in protocols:
             row = {"Schedule": s, "Protocol": p, "Tasks that ran": ran(long, s, p)}
             for model, label in (("minimal", "Minimal head"), ("mlp", "MLP")):
-                for word in ("ahead", "behind", "not resolved"):
-                    row[f"{label}: {word}"] = len(verdict_tasks(long, s, p, model, word))
+                counts = {w: len(verdict_tasks(long, s, p, model, w)) for w in ("ahead", "behind", "not resolved")}
+                for word, n in counts.items():
+                    row[f"{label}: {word}"] = n if sum(counts.values()) else None
             rows.append(row)
     return pd.DataFrame(rows)
 

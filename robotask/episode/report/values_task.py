@@ -3,6 +3,7 @@ every part and each head's verdict against the baseline with its paired interval
 
 from __future__ import annotations
 
+from ...errors import RobotaskError
 from ...words import PairedInterval, join, number
 from ..suite.execution import PUBLISHED_REAL_SAMPLE, TaskResult
 from ..suite.fit import SuiteConfig
@@ -67,3 +68,19 @@ def anomaly_values(records: list[dict]) -> dict[str, object]:
             "worst_columns": f"{w['Columns']:,}", "worst_var": f"{w['Variance share (%)']:.1f}",
             "worst_err": f"{w['Error share (%)']:.2f}", "worst_rest": number(w["Without them"]),
             "worst_explained": "they explain it" if w["Error share (%)"] >= 50 else "they do not explain it"}
+
+
+def page_heads(heads: list[str], no_mlp: list[str], schedules: list[str],
+               protocols: list[str]) -> dict[tuple[str, str], list[str]]:
+    """The heads each (schedule, protocol) run of a task page trains: ``heads``, without the MLP on the runs that
+    ``no_mlp`` names as "schedule/protocol". An entry whose protocol is unknown, or that is not of that form, is
+    a RobotaskError naming the parameter; one whose schedule the page does not run (a real episode, say) is
+    ignored."""
+    for entry in no_mlp:
+        schedule, _, proto = str(entry).partition("/")
+        if not schedule or proto not in PROTOCOLS:
+            raise RobotaskError(f"no_mlp: {entry!r} is not a run; expected \"schedule/protocol\" with a protocol "
+                                f"among {join(PROTOCOLS, 'or')}, e.g. \"sample-like/original\"")
+    left_out = set(map(str, no_mlp))
+    return {(s, p): [h for h in heads if not (h == "mlp" and f"{s}/{p}" in left_out)]
+            for s in schedules for p in protocols}
