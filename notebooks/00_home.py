@@ -213,7 +213,7 @@ if note:
 # - **What transfers.** The minimal head beats the trivial baseline on {glue:text}`u_won` of the
 #   {glue:text}`u_ran` tasks that ran: {glue:text}`u_won_tasks`.
 # - **What unseen episodes cost.** Against the chronological split of the same folds' episodes,
-#   {glue:text}`u_drop` score worse on unseen episodes: {glue:text}`u_drop_tasks`.
+#   unseen episodes score worse on {glue:text}`u_drop`: {glue:text}`u_drop_tasks`.
 # - **Which shift hurts.** Holding out every episode of one subject hurts {glue:text}`u_subject`;
 #   holding out a scene hurts {glue:text}`u_scene` (each paired with random folds of the same size).
 # - **How many episodes.** Over {glue:text}`u_draws` draws per training size, the head is ahead of

@@ -135,9 +135,8 @@ page.show_table(unseen.subject_scene_table(coll.episodes),
 #
 # A run whose epochs are fewer than the suite's (`softmax_epochs`, `mlp_epochs`) can measure what the cut
 # changes: `check_episodes` reruns the cross-validation of that many episodes with the suite's epochs and with
-# the run's, and a table gives the difference per task and head, paired over that subset's folds. In this run
-# {glue:text}`n_epoch_changed` of {glue:text}`n_epoch_rows` such results changed by a resolved amount (none
-# when nothing was cut, and then no table).
+# the run's, and a table gives the difference per task and head, paired over that subset's folds. Here
+# {glue:text}`epoch_check`.
 
 # %% tags=["remove-input"]
 features_dir = out / "features"
@@ -195,8 +194,9 @@ page.show_table(unseen.protocol_table(summary),
 
 # %%
 if mlp_proto:
-    page.show_table(unseen.mlp_table(summary, mlp_proto), caption="Minimal head, MLP and baseline on "
-                    "unseen episodes (mean ± sd over the folds) and MLP − baseline paired over the folds.")
+    page.show_table(unseen.mlp_table(summary, mlp_proto),
+                    caption="Minimal head, MLP and baseline on unseen episodes (mean ± sd over "
+                    "the folds) and MLP − baseline paired over the folds.")
 
 # %% [markdown]
 # ## Unseen episodes against the chronological split
@@ -422,7 +422,7 @@ values = (unseen.collection_facts(coll, frames, resolution, folds, test_size)
           | unseen.design_facts(settings, processes=processes, protocol=shift_protocol,
                                 shift_draws=shift_draws, n_not_run=len(not_run))
           | unseen.head_facts(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs,
-                              suite_cfg.mlp.epochs, check, check_episodes, mlp_proto))
+                              suite_cfg.mlp.epochs, check, mlp_proto))
 for key, value in values.items():
     glue(key, value, display=False)
 answer = unseen.headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,

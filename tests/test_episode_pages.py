@@ -226,7 +226,7 @@ def test_page_heads_leave_the_mlp_out_of_the_named_runs_only():
                        ["original", "improved"])
     assert heads["sample-like", "original"] == ["minimal"]
     assert heads["repeating", "original"] == heads["sample-like", "improved"] == ["minimal", "mlp"]
-    assert runs_without(heads, "mlp") == "`sample-like` under the original protocol"
+    assert runs_without(heads, "mlp") == "sample-like under the original protocol"
     everywhere = page_heads(["minimal", "mlp"], [], ["repeating"], ["original"])
     assert everywhere == {("repeating", "original"): ["minimal", "mlp"]} and runs_without(everywhere, "mlp") == "none"
     # a real episode's page ignores the book's entry for a synthetic schedule

@@ -87,9 +87,9 @@ def glue_all(**values: object) -> None:
 
 
 def runs_without(heads: dict[tuple[str, str], list[str]], head: str) -> str:
-    """The runs of a page that leave ``head`` out while others train it: "`sample-like` under the original
+    """The runs of a page that leave ``head`` out while others train it: "sample-like under the original
     protocol", or "none"."""
     if not any(head in hs for hs in heads.values()):
         return "none"
-    runs = [f"`{s}` under the {p} protocol" for (s, p), hs in heads.items() if head not in hs]
+    runs = [f"{s} under the {p} protocol" for (s, p), hs in heads.items() if head not in hs]
     return join(runs) if runs else "none"

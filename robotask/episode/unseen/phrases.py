@@ -40,6 +40,14 @@ def mlp_phrase(mlp: int, suite_mlp: int, protocol: str) -> str:
     return f"trained on the {protocol} protocol's folds for {epochs}"
 
 
+def epoch_check_phrase(rows: int, changed: int) -> str:
+    """What the run's epoch check found: "this run cut no epochs, so there is no such table", or "3 of the 24
+    task-and-head results changed by a resolved amount (the table below)"."""
+    if not rows:
+        return "this run cut no epochs, so there is no such table"
+    return f"{changed} of the {rows} task-and-head results changed by a resolved amount (the table below)"
+
+
 def mlp_result(protocol: str, n_mlp: int, n_minimal: int, only_mlp: list[str]) -> str:
     """What the MLP did on unseen episodes, as one sentence: on how many tasks it beats the baseline under
     ``protocol``, against the minimal head, and where only it does; where it was not trained, where to read it."""

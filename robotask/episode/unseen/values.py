@@ -79,14 +79,15 @@ def sync_facts(drops: pd.DataFrame, base: pd.DataFrame, shares: dict) -> dict:
 
 
 def head_facts(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, check: pd.DataFrame | None,
-               check_episodes: int, mlp_protocol: str) -> dict:
+               mlp_protocol: str) -> dict:
     """The run's epochs beside the suite's, whether (and how) the MLP trains, and how many results the suite's
-    epochs changed on the subset rerun with them (``tables.epoch_check``; none when nothing was cut)."""
+    epochs changed on the subset rerun with them (``tables.epoch_check``; None when nothing was cut)."""
+    rows = 0 if check is None else len(check)
+    changed = 0 if check is None else int((check["verdict"] != "not resolved").sum())
     return {"softmax_epochs": softmax, "mlp_epochs": mlp, "suite_softmax": suite_softmax, "suite_mlp": suite_mlp,
             "softmax_phrase": phrases.softmax_epochs_phrase(softmax, suite_softmax),
             "mlp_phrase": phrases.mlp_phrase(mlp, suite_mlp, mlp_protocol),
-            "check_eps": check_episodes, "n_epoch_rows": 0 if check is None else len(check),
-            "n_epoch_changed": 0 if check is None else int((check["verdict"] != "not resolved").sum())}
+            "epoch_check": phrases.epoch_check_phrase(rows, changed)}
 
 
 def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_per_episode: float,
