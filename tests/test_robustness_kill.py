@@ -307,12 +307,13 @@ from robotask.errors import sigterm_as_interrupt
 with sigterm_as_interrupt():
     context = multiprocessing.get_context("fork")
     work, ready = context.Queue(), context.Event()
-    worker = context.Process(target=lambda: (ready.set(), work.get()))  # waits for work, as an idle task process
+    # waits for work, as an idle task process; a daemon, so that a worker still alive cannot hold up the exit
+    worker = context.Process(target=lambda: (ready.set(), work.get()), daemon=True)
     worker.start()
-    ready.wait(30)
+    started = ready.wait(60)
     worker.terminate()  # what the parent does to its task processes when it stops
-    worker.join(30)
-    print(worker.exitcode)
+    worker.join(60)
+    print(worker.exitcode, "started" if started else "not-started")
 """
 
 
@@ -320,6 +321,7 @@ def test_sigterm_ends_a_forked_idle_task_process_quietly():
     """A process forked under ``sigterm_as_interrupt`` inherits its handler; SIGTERM from its parent ends it as a
     plain SIGTERM would (exit -15), with no traceback, even while it only waits for its next task (a SIGTERM of
     ``robotask suite`` 0.8 s after its start once printed one from such a process)."""
-    proc = subprocess.run([sys.executable, "-c", IDLE_WORKER], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", IDLE_WORKER], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stdout.split() == [str(-signal.SIGTERM)] and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert proc.stdout.split() == [str(-signal.SIGTERM), "started"], (proc.stdout, proc.stderr[-2000:])
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
