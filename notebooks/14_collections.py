@@ -135,7 +135,7 @@ page.show_table(unseen.subject_scene_table(coll.episodes),
 #
 # A run whose epochs are fewer than the suite's (`softmax_epochs`, `mlp_epochs`) can measure what the cut
 # changes: `check_episodes` reruns the cross-validation of that many episodes with the suite's epochs and with
-# the run's, and a table gives the difference per task and head, paired over that subset's folds. Here
+# the run's, and a table gives the difference per task and head, paired over that subset's folds:
 # {glue:text}`epoch_check`.
 
 # %% tags=["remove-input"]

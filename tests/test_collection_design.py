@@ -173,7 +173,7 @@ def test_short_phrases():
                                                       "80 epochs")
     assert phrases.mlp_phrase(20, 80, "improved") == ("trained on the improved protocol's folds for 20 epochs, "
                                                       "fewer than the suite's 80")
-    assert phrases.epoch_check_phrase(0, 0) == "this run cut no epochs, so there is no such table"
+    assert phrases.epoch_check_phrase(0, 0) == "this run cut no epochs, so it has no such table"
     assert phrases.epoch_check_phrase(24, 3) == ("3 of the 24 task-and-head results changed by a resolved amount "
                                                  "(the table below)")
     assert phrases.mlp_result("", 0, 0, []) == "Chapters 12 and 13 compare it with the minimal head on single episodes"

@@ -137,8 +137,9 @@ def summary_caption(schedules: list[str], protocols: list[str],
     groups = order if order is not None else [(s, p) for s in schedules for p in protocols]
     text = (f"Primary metric per task for the baseline, the minimal head and the MLP; bars are grouped "
             f"by schedule and protocol, left to right: {', '.join(f'{s} {p}' for s, p in groups)}. "
-            f"Dotted lines: the published real-sample minimal head and MLP (other data). A hatched bar "
-            f"stops at the axis floor and carries its true value.")
+            f"No bar: no metric in that run (the task or the head did not run there). Dotted lines: the "
+            f"published real-sample minimal head and MLP (other data). A hatched bar stops at the axis floor "
+            f"and carries its true value.")
     rule = (f" A published value more than {OFF_SCALE:g} times the tallest bar of its panel would "
             "flatten the bars, so it is not drawn to scale: an arrow at the top edge of the panel "
             "points up to it and carries its value")

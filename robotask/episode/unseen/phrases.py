@@ -41,10 +41,10 @@ def mlp_phrase(mlp: int, suite_mlp: int, protocol: str) -> str:
 
 
 def epoch_check_phrase(rows: int, changed: int) -> str:
-    """What the run's epoch check found: "this run cut no epochs, so there is no such table", or "3 of the 24
+    """What the run's epoch check found: "this run cut no epochs, so it has no such table", or "3 of the 24
     task-and-head results changed by a resolved amount (the table below)"."""
     if not rows:
-        return "this run cut no epochs, so there is no such table"
+        return "this run cut no epochs, so it has no such table"
     return f"{changed} of the {rows} task-and-head results changed by a resolved amount (the table below)"
 
 
