@@ -292,9 +292,8 @@ page.show_table(unseen.curve_table(curve, steps), caption="The learning curves: 
 #
 # A classifier cannot name a label it never saw in training. The table below gives, per fold, the share of test
 # windows whose action or subtask label occurs in the training episodes: the ceiling of the label tasks'
-# accuracy on that fold. It lies between {glue:text}`cov_min:.1f` % and {glue:text}`cov_max:.1f` % for actions
-# across the folds, {glue:text}`ceiling_phrase`. For subtasks it lies between {glue:text}`sub_min:.1f` % and
-# {glue:text}`sub_max:.1f` %. The ceiling comes from the split, not from the heads: each synthetic episode
+# accuracy on that fold. For actions it {glue:text}`cov_span`, {glue:text}`ceiling_phrase`. For subtasks it
+# {glue:text}`sub_span`. The ceiling comes from the split, not from the heads: each synthetic episode
 # performs a subset of the procedure, so a fold can test steps that no training episode shows.
 
 # %%
@@ -340,11 +339,11 @@ if len(set(worker_counts) & {1, 2}) < 2:
 # The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
 # {glue:text}`episode_s:.2f` s per episode, and the two workers reached {glue:text}`efficiency:.0f` % of the
 # ideal doubling. What limits it on this machine: it has {glue:text}`cpus` cores, so two workers are the
-# ceiling, and the driver and the scheduler share those cores with them; each Dask task is short (about
-# {glue:text}`episode_s:.1f` s), so the per-task overhead and the last task running alone weigh; and the
-# video decoding inside one worker already lets FFmpeg use its own threads (`thread_type = "AUTO"`), so a
-# single worker does not leave the second core idle to begin with. A worker's resident memory peaked at
-# {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of workers here.
+# ceiling, and the driver and the scheduler share those cores with them; and each Dask task is short (about
+# {glue:text}`episode_s:.1f` s), so the per-task overhead and the last task running alone weigh. (Each worker
+# builds its episode in one thread, `decode_threads=1`, so that two workers do not oversubscribe the cores.)
+# A worker's resident memory peaked at {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of
+# workers here.
 #
 # ## What the full dataset would cost: a projection
 #

@@ -173,6 +173,8 @@ def test_short_phrases():
                                                       "80 epochs")
     assert phrases.mlp_phrase(20, 80, "improved") == ("trained on the improved protocol's folds for 20 epochs, "
                                                       "fewer than the suite's 80")
+    assert phrases.span_phrase(100.0, 100.0) == "is 100.0 % on every fold"
+    assert phrases.span_phrase(92.46, 100.0) == "lies between 92.5 % and 100.0 % across the folds"
     assert phrases.epoch_check_phrase(0, 0) == "this run cut no epochs, so it has no such table"
     assert phrases.epoch_check_phrase(24, 3) == ("3 of the 24 task-and-head results changed by a resolved amount "
                                                  "(the table below)")

@@ -64,6 +64,13 @@ def speedup_phrase(speedup: float, workers: int) -> str:
     return f"{speedup:.2f} times as fast with {workers} workers as with one"
 
 
+def span_phrase(lowest_pct: float, highest_pct: float) -> str:
+    """Where a per-fold share lies: "is 100.0 % on every fold", or "lies between 92.5 % and 100.0 % across the
+    folds" (one decimal, as the table shows it)."""
+    lo, hi = f"{lowest_pct:.1f}", f"{highest_pct:.1f}"
+    return f"is {lo} % on every fold" if lo == hi else f"lies between {lo} % and {hi} % across the folds"
+
+
 def ceiling_phrase(lowest_pct: float, limit: float = 90.0) -> str:
     """What the lowest fold's label coverage means: below ``limit`` % the ceiling caps the label tasks there."""
     if not np.isfinite(lowest_pct):

@@ -101,6 +101,8 @@ def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_
     return {"cov_min": float(act.min()), "cov_max": float(act.max()), "sub_min": float(sub.min()),
             "sub_max": float(sub.max()),
             "ceiling_phrase": phrases.ceiling_phrase(float(act.min())),
+            "cov_span": phrases.span_phrase(float(act.min()), float(act.max())),
+            "sub_span": phrases.span_phrase(float(sub.min()), float(sub.max())),
             "t_eps": int(scaling["episodes"].max()), "speedup": speedup,
             "speedup_phrase": phrases.speedup_phrase(speedup, 2), "efficiency": 100 * speedup / 2,
             "episode_s": float(scaling["episode_s"].iloc[0]), "cpus": os.cpu_count() or 1,
