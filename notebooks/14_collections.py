@@ -156,8 +156,8 @@ if check is not None:
 #
 # All settings of the design run in one call: the folds under each protocol, the chronological split of each
 # fold, the held-out subjects and scenes with their random folds, and the learning-curve draws. Identical
-# splits run once, in {glue:text}`processes` processes side by side; each task fits on one BLAS thread, so the
-# values do not depend on that number. The folds are those of
+# splits run once, in {glue:text}`processes_phrase` (the book's parameters use one beside the other chapters);
+# each task fits on one BLAS thread, so the values do not depend on that number. The folds are those of
 # `robotask suite --collection DIR --split group-kfold --folds N` with the same number of folds.
 
 # %% tags=["remove-input"]
@@ -272,6 +272,13 @@ if len(shift_results):
 # Still improving over the last doubling: {glue:text}`still_improving`. Of these, not ahead of the baseline at
 # the largest size: {glue:text}`rising_not_ahead`. A rising curve that is still behind the baseline says that
 # more episodes help the head, not that they will bring it level.
+#
+# An R² far below zero (below −1) at the smallest training size, here for {glue:text}`far_below_first`, is the
+# ridge extrapolating, not a bug. Trained on one episode, it z-scores its inputs with that episode's spread,
+# which is small for features that hardly change within one recording; the test episodes then lie many of
+# those spreads away, and a head linear in its inputs predicts far outside the targets' range. The error is
+# spread over the target columns, not held by a few near-constant ones as on chapter 12's pages, and the
+# spreads widen as training episodes are added.
 
 # %%
 curve, steps = unseen.curve_summary(results), unseen.curve_steps(results)

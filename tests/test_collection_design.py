@@ -339,8 +339,8 @@ def test_design_facts_and_the_sizes_summary_json_keeps(tmp_path):
 
     settings = design.shift_settings(EPISODES, ["subject"], "improved", seed=0, train_size=4)
     f = values.design_facts(settings, processes=2, protocol="improved", shift_draws=1, n_not_run=3)
-    assert f == {"test_pct": 30.0, "processes": 2, "shift_protocol": "improved", "shift_draws": 1,
-                 "n_not_run": 3, "shift_n_train": 4}
+    assert f == {"test_pct": 30.0, "processes": 2, "processes_phrase": "two processes", "shift_protocol": "improved",
+                 "shift_draws": 1, "n_not_run": 3, "shift_n_train": 4}
     assert values.design_facts([], processes=1, protocol="x", shift_draws=1, n_not_run=0)["shift_n_train"] == 0
     sizes = values.summary_sizes({"frames": 200, "res": 16, "n_eps": 6, "draws": 2})
     assert sizes == {"unseen_frames": 200, "unseen_res": 16, "unseen_draws": 2}
@@ -366,3 +366,12 @@ def test_cost_facts_read_both_labels_coverage_and_the_timing():
     assert (f["cov_min"], f["cov_max"], f["sub_min"], f["sub_max"]) == (75.0, 100.0, 25.0, 50.0)
     assert (f["speedup"], f["efficiency"], f["episode_s"], f["peak_mb"]) == (1.5, 75.0, 2.0, 320.0)
     assert f["kb_per_episode"] == 2.0 and f["dim"] == 7 and f["proj_episodes"] == 10
+
+
+def test_far_below_zero_at_the_first_curve_size_names_r2_tasks_only():
+    curve = pd.DataFrame({"task": ["modality_reconstruction", "modality_reconstruction", "timeline_action",
+                                   "hand_trajectory_forecast"],
+                          "head": ["minimal", "minimal", "minimal", "baseline"], "n_train": [1, 24, 1, 1],
+                          "mean": [-326.4, -0.5, -3.0, -5.0], "metric": ["r2", "r2", "macro_f1", "r2"]})
+    assert tables.far_below_at_first(curve) == ["modality_reconstruction"]
+    assert tables.far_below_at_first(curve.assign(mean=0.1)) == []

@@ -229,3 +229,9 @@ def headline(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, shifts: 
 def _num(v: float) -> float | None:
     """A float for JSON (None for NaN or an unbounded end)."""
     return None if v is None or not np.isfinite(v) else float(v)
+
+
+def far_below_at_first(curve: pd.DataFrame) -> list[str]:
+    """Tasks whose minimal head has a mean R² below −1 at the smallest training size of the learning curve."""
+    first = curve[(curve["head"] == "minimal") & (curve["n_train"] == curve["n_train"].min())]
+    return first[first["metric"].astype(str).str.startswith("r2") & (first["mean"] < -1)]["task"].tolist()

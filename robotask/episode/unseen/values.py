@@ -63,6 +63,7 @@ def results_facts(summary: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFra
     at_largest = curve[(curve["head"] == "minimal") & (curve["n_train"] == largest)].set_index("task")["verdict"]
     rising = steps[steps["last_verdict"] == "still improving"]["task"].tolist() if len(steps) else []
     out |= {"draws": int(curve["draws"].max()), "largest": largest,
+            "far_below_first": phrases.task_list(tables.far_below_at_first(curve)),
             "n_ahead_phrase": count(sum(n == 1 for n in need.values()), "task"),
             "n_never_phrase": count(sum(n is None for n in need.values()), "task"),
             "still_improving": phrases.task_list(rising),
@@ -113,7 +114,8 @@ def cost_facts(coverage: pd.DataFrame, scaling: pd.DataFrame, proj: dict, bytes_
 def design_facts(settings: list[Setting], *, processes: int, protocol: str, shift_draws: int, n_not_run: int) -> dict:
     """The run's design as the prose states it: the chronological test share (%), the processes, the shift
     protocol and its draws, the rows of the not-run table, and the fewest episodes a shift setting trains on."""
-    return {"test_pct": 100 * TEST_FRACTION, "processes": processes, "shift_protocol": protocol,
+    return {"test_pct": 100 * TEST_FRACTION, "processes": processes,
+            "processes_phrase": count(processes, "process", words=True), "shift_protocol": protocol,
             "shift_draws": shift_draws, "n_not_run": n_not_run,
             "shift_n_train": min((s.labels["n_train"] for s in settings if s.study == "group"), default=0)}
 
