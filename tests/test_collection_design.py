@@ -375,3 +375,25 @@ def test_far_below_zero_at_the_first_curve_size_names_r2_tasks_only():
                           "mean": [-326.4, -0.5, -3.0, -5.0], "metric": ["r2", "r2", "macro_f1", "r2"]})
     assert tables.far_below_at_first(curve) == ["modality_reconstruction"]
     assert tables.far_below_at_first(curve.assign(mean=0.1)) == []
+
+
+def test_an_r2_panel_far_below_zero_is_cut_at_the_floor_with_its_mean_written():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from robotask.episode.unseen import figures
+
+    rows = []
+    for task, metric, first in (("modality_reconstruction", "r2", -326.4), ("timeline_action", "macro_f1", 0.05)):
+        for n, m in ((1, first), (2, 0.1), (24, 0.3)):
+            rows += [{"task": task, "head": "minimal", "n_train": n, "mean": m, "lo": m - 600 if n == 1 else m - 0.1,
+                      "hi": m + 0.1, "metric": metric},
+                     {"task": task, "head": "baseline", "n_train": n, "mean": 0.0, "lo": 0.0, "hi": 0.0,
+                      "metric": metric}]
+    fig = figures.figure_learning_curves(pd.DataFrame(rows))
+    by_title = {ax.get_title(): ax for ax in fig.axes}
+    recon, action = by_title["Cross-Modal Reconstruction"], by_title["Action Recognition"]
+    low, high = recon.get_ylim()
+    assert -1.2 < low < -1.0 and high > 0.4
+    assert [t.get_text() for t in recon.texts] == ["mean −326"]
+    assert action.get_ylim()[0] < -500 and not action.texts  # not an R²: drawn as it is
