@@ -287,8 +287,7 @@ fig = unseen.figure_learning_curves(curve)
 show_figure(fig, "fig-collection-learning-curves",
             "Minimal head (mean and range over the draws) and baseline (dashed) on unseen "
             "episodes, per task, as training episodes double. An R² panel whose band reaches below "
-            "−1 is cut there; a mean below it is a downward marker with its value (the table gives "
-            "the band).",
+            "−1 has a symmetric log axis, linear between −1 and 1.",
             "Twelve line plots, one per task, of the primary metric against the number of training "
             "episodes on a log scale, each with a shaded band.")
 plt.close(fig)

@@ -9,28 +9,20 @@ from ..tasks.registry import TASKS
 from .shown import metric_label
 
 PANEL_FONT = 10
-R2_FLOOR = -1.0  # an R² panel reaching below this is cut there, the means below it written at the floor
+R2_FLOOR = -1.0  # an R² panel whose band reaches below this gets a symmetric log axis, linear above it
 
 
-def cut_at_floor(ax: plt.Axes, d: pd.DataFrame, top: float) -> None:
-    """Cut an R² panel at :data:`R2_FLOOR` when its band reaches below it (one episode's ridge can score −900 and
-    flatten the rest of the curve): each mean below the floor is a downward marker at the floor with its value."""
-    if not (d["lo"] < R2_FLOOR).any():
-        return
-    top = max(top, 0.0)
-    pad = 0.06 * (top - R2_FLOOR)
-    ax.set_ylim(R2_FLOOR - pad, top + pad)
-    for n, m in zip(d["n_train"], d["mean"]):
-        if m < R2_FLOOR:
-            ax.plot([n], [R2_FLOOR], marker="v", color="C0", ls="none")
-            ax.annotate(f"mean {m:,.0f}".replace("-", "−"), xy=(n, R2_FLOOR), xytext=(6, 4),
-                        textcoords="offset points", fontsize=PANEL_FONT - 1, color="C0")
+def far_below_axis(ax: plt.Axes, d: pd.DataFrame) -> None:
+    """A symmetric log y axis (linear between −1 and 1) for an R² panel whose band reaches below
+    :data:`R2_FLOOR`: one episode's ridge can score −900, which on a linear axis flattens the rest of the curve."""
+    if (d["lo"] < R2_FLOOR).any():
+        ax.set_yscale("symlog", linthresh=-R2_FLOOR)
 
 
 def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
     """One panel per task: the minimal head's mean over draws (line) with the lowest-to-highest band, and the
-    baseline's mean (dashed), against the number of training episodes; an R² panel is cut at an R² of −1 when
-    its band reaches below (:func:`cut_at_floor`)."""
+    baseline's mean (dashed), against the number of training episodes; an R² panel whose band reaches below −1
+    has a symmetric log axis (:func:`far_below_axis`)."""
     tasks = [t for t in TASKS if t in set(curve["task"])]
     fig, axes = plt.subplots(4, 3, figsize=(11, 12.5), sharex=True)
     for ax, task in zip(axes.ravel(), tasks):
@@ -42,8 +34,7 @@ def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:
             if head == "minimal":
                 ax.fill_between(d["n_train"], d["lo"], d["hi"], color="C0", alpha=0.2, label="range of the draws")
                 if TASKS[task].primary_metric.startswith("r2"):
-                    rows = curve[curve["task"] == task]
-                    cut_at_floor(ax, d, float(pd.concat([rows["hi"], rows["mean"]]).max()))
+                    far_below_axis(ax, d)
         if curve[(curve["task"] == task) & (curve["head"] == "minimal")]["mean"].isna().all():
             ax.text(0.5, 0.5, "no result", ha="center", va="center", transform=ax.transAxes, fontsize=PANEL_FONT)
         ax.set_title(TASKS[task].display_name, fontsize=PANEL_FONT + 1)
