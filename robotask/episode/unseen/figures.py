@@ -9,14 +9,16 @@ from ..tasks.registry import TASKS
 from .shown import metric_label
 
 PANEL_FONT = 10
-R2_FLOOR = -1.0  # an R² panel whose band reaches below this gets a symmetric log axis, linear above it
 
 
 def far_below_axis(ax: plt.Axes, d: pd.DataFrame) -> None:
-    """A symmetric log y axis (linear between −1 and 1) for an R² panel whose band reaches below
-    :data:`R2_FLOOR`: one episode's ridge can score −900, which on a linear axis flattens the rest of the curve."""
-    if (d["lo"] < R2_FLOOR).any():
-        ax.set_yscale("symlog", linthresh=-R2_FLOOR)
+    """A symmetric log y axis (linear between −1 and 1) for an R² panel whose band reaches far below zero (the
+    task pages' ``FAR_BELOW_ZERO``): one episode's ridge can score −900, which on a linear axis flattens the rest
+    of the curve."""
+    from ..report.diagnostics import FAR_BELOW_ZERO
+
+    if (d["lo"] < FAR_BELOW_ZERO).any():
+        ax.set_yscale("symlog", linthresh=-FAR_BELOW_ZERO)
 
 
 def figure_learning_curves(curve: pd.DataFrame) -> plt.Figure:

@@ -232,6 +232,9 @@ def _num(v: float) -> float | None:
 
 
 def far_below_at_first(curve: pd.DataFrame) -> list[str]:
-    """Tasks whose minimal head has a mean R² below −1 at the smallest training size of the learning curve."""
+    """Tasks whose minimal head has a mean R² far below zero (below the task pages' ``FAR_BELOW_ZERO``, −1) at the
+    smallest training size of the learning curve."""
+    from ..report.diagnostics import FAR_BELOW_ZERO
+
     first = curve[(curve["head"] == "minimal") & (curve["n_train"] == curve["n_train"].min())]
-    return first[first["metric"].astype(str).str.startswith("r2") & (first["mean"] < -1)]["task"].tolist()
+    return first[first["metric"].astype(str).str.startswith("r2") & (first["mean"] < FAR_BELOW_ZERO)]["task"].tolist()
