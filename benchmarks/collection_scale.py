@@ -1,7 +1,7 @@
 """The suite over collections of growing size: peak memory and wall time, streamed and in memory.
 
     .venv/bin/python benchmarks/collection_scale.py [--sizes 8,32,128] [--workers 1,2] [--workers-up-to N]
-        [--old-up-to 32] [--frames 600] [--resolution 32] [--work DIR]
+        [--old-up-to 32] [--primal-up-to N] [--frames 600] [--resolution 32] [--work DIR]
     .venv/bin/python benchmarks/collection_scale.py --full-size N [--workers 2] [--work DIR]
 
 Synthesises one collection of the largest size (episode i depends on the seed and i only, so the smaller
@@ -12,8 +12,11 @@ improved --heads minimal`` on each size: in this process (``workers`` 0) and on 
 included, sampled every 0.2 s) and wall time are recorded; sizes above ``--workers-up-to`` run in this process
 only. Sizes up to ``--old-up-to`` also run the
 in-memory path of before (every WindowSet and every task's inputs held at once, ``unseen.held_out.
-run_collection_suite``). The projection to 12,103 episodes (the size of Xperience-10M) extends the slopes (time and
-memory) of the two largest streamed sizes in one process: a projection, not a measurement.
+run_collection_suite``). Sizes up to ``--primal-up-to`` also run the streamed path in one process with every
+gradient head in the primal (``models.streamed.DUAL_BYTES`` set to 0 in that process): the one algorithm the
+largest collections use, at every size, so that its growth can be read apart from the switch out of the dual.
+The projection to 12,103 episodes (the size of Xperience-10M) extends the slopes (time and memory) of the two
+largest streamed sizes in one process: a projection, not a measurement.
 Results go to ``_build/benchmarks/collection_scale.json`` (run by hand: over ten minutes).
 
 ``--full-size N`` measures one point instead: N episodes of the real sample's size (5,821 frames, 128 px: ten times
@@ -71,16 +74,29 @@ def measure(cmd: list[str], env: dict) -> dict:
     return {"wall_s": wall, "peak_gb": peak / 1e9}
 
 
+PRIMAL = "streamed, gradient heads in the primal"  # the path name of --primal-up-to's runs
+IN_PRIMAL = """
+import sys
+from robotask.cli import main
+from robotask.episode.models import streamed
+streamed.DUAL_BYTES = 0  # no Gram matrix is small enough: every gradient head runs its epochs over the rows
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def collection(work: Path, size: int, frames: int, resolution: int, seed: int, env: dict) -> Path:
-    """The largest collection and its features (both reused when present); returns its folder."""
+    """The largest collection and its features (both reused when present, the features extended when the
+    folder holds those of fewer episodes); returns its folder."""
     coll = work / f"collection{size}"
     if not (coll / "manifest.csv").is_file():
         subprocess.run([sys.executable, "-m", "robotask.cli", "synth-collection", "--out", str(coll), "--episodes",
                         str(size), "--frames", str(frames), "--resolution", str(resolution), "--seed", str(seed),
                         "--workers", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
-    if not (work / "features" / "episodes.csv").is_file():
+    listed = work / "features" / "episodes.csv"
+    if not listed.is_file() or len(listed.read_text().splitlines()) - 1 < size:  # none, or a smaller collection's
         subprocess.run([sys.executable, "-m", "robotask.cli", "features", "--collection", str(coll), "--out",
-                        str(work / "features"), "--workers", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
+                        str(work / "features"), "--workers", "2"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)  # the episodes built before come from the feature cache
     return coll
 
 
@@ -112,6 +128,8 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2", help="LocalCluster sizes besides the in-process run")
     ap.add_argument("--workers-up-to", type=int, default=None, help="largest size also run on the clusters (all)")
     ap.add_argument("--old-up-to", type=int, default=32, help="largest size also run in memory as before")
+    ap.add_argument("--primal-up-to", type=int, default=0,
+                    help="largest size also run with every gradient head in the primal (0: none)")
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--resolution", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
@@ -135,10 +153,13 @@ def main() -> None:
         clusters = args.workers_up_to is None or size <= args.workers_up_to
         runs = [("streamed", 0), *(("streamed", int(w)) for w in args.workers.split(",") if w and clusters)]
         runs += [("in memory", 0)] if size <= args.old_up_to else []
+        runs += [(PRIMAL, 0)] if size <= args.primal_up_to else []
         for path, workers in runs:
-            out = args.work / "runs" / f"{path.replace(' ', '-')}{size}-w{workers}"
+            out = args.work / "runs" / f"{path.replace(' ', '-').replace(',', '')}{size}-w{workers}"
             if path == "in memory":
                 cmd = [sys.executable, "-c", OLD, str(manifest), str(args.work / "features"), str(out)]
+            elif path == PRIMAL:
+                cmd = [sys.executable, "-c", IN_PRIMAL, *suite_command(manifest, args.work / "features", out, 0)[3:]]
             else:
                 cmd = suite_command(manifest, args.work / "features", out, workers)
             point = {"path": path, "episodes": size, "workers": workers, **measure(cmd, env)}

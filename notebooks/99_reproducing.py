@@ -156,7 +156,10 @@ page.show_table(platform_summary(), caption="The machine and Python that ran the
 # that matrix fits the memory budget `DUAL_BYTES` and the dual is predicted to be the quicker; beyond that each of its
 # 400 epochs reads every training row from disk (the primal; both are decided in `robotask.episode.models.streamed`).
 # Small collections therefore take less than their share of the time, and the slope between two sizes on the same side
-# of the switch is the one to extend.
+# of the switch is the one to extend. Where the benchmark also ran the streamed path with every gradient head in the
+# primal at every size (`--primal-up-to`, the dash-dot line), that line shows the growth of the one algorithm alone.
+# The table after the curve sets each size against a quarter of it, on the same path: time that grows linearly with
+# the collection reads 4× there.
 #
 # For memory a straight line is the crudest reading: the largest part that grows between these sizes is the exact
 # ridge's Gram matrix, n × n while a task has fewer training rows than feature columns and d × d beyond. Only its

@@ -184,3 +184,32 @@ def test_full_size_episodes_are_a_separate_point_of_the_scale_table_and_figure()
     labels = [t.get_text() for t in memory.get_yticklabels() if t.get_text()]
     assert labels[:2] == ["0.5", "1"] and len(labels) >= 2  # 1-2-5 steps within the range (0.5 to 6 GB here)
     plt.close(fig)
+
+
+def test_growth_table_compares_each_size_with_a_quarter_of_it_on_the_same_path():
+    primal = "streamed, gradient heads in the primal"
+    result = {"scale": [{"path": "streamed", "episodes": 16, "workers": 0, "wall_s": 30.0, "peak_gb": 0.4},
+                        {"path": "streamed", "episodes": 32, "workers": 0, "wall_s": 100.0, "peak_gb": 0.5},
+                        {"path": "streamed", "episodes": 64, "workers": 0, "wall_s": 330.0, "peak_gb": 0.44},
+                        {"path": "streamed", "episodes": 64, "workers": 2, "wall_s": 300.0, "peak_gb": 0.8},
+                        {"path": primal, "episodes": 16, "workers": 0, "wall_s": 80.0, "peak_gb": 0.4},
+                        {"path": primal, "episodes": 64, "workers": 0, "wall_s": 330.0, "peak_gb": 0.44}]}
+    table = benchmarks.growth_table(result)
+    assert list(table["Path"]) == ["streamed", primal]  # the 2-worker run has no size a quarter of 64
+    assert list(table["Wall time, ratio (×)"]) == [11.0, 4.125]
+    assert list(table["From (episodes)"]) == [16, 16] and list(table["To (episodes)"]) == [64, 64]
+    assert abs(table["Peak memory, ratio (×)"].iloc[0] - 1.1) < 1e-12
+    assert benchmarks.growth_table({"scale": result["scale"][:2]}) is None
+    assert benchmarks.growth_table({"study_s": 1.0}) is None
+
+
+def test_the_primal_run_is_drawn_dash_dot_beside_the_solid_streamed_line():
+    import matplotlib.pyplot as plt
+
+    primal = "streamed, gradient heads in the primal"
+    result = {"scale": [{"path": p, "episodes": n, "workers": 0, "wall_s": 2.0 * n, "peak_gb": 0.5}
+                        for p in ("streamed", primal) for n in (8, 32)]}
+    fig = benchmarks.figure_collection_scale(result)
+    styles = {line.get_label(): line.get_linestyle() for line in fig.axes[0].get_lines()}
+    assert styles == {"streamed, in process": "-", f"{primal}, in process": "-."}
+    plt.close(fig)
