@@ -17,7 +17,8 @@ gradient head in the primal (``models.streamed.DUAL_BYTES`` set to 0 in that pro
 largest collections use, at every size, so that its growth can be read apart from the switch out of the dual.
 The projection to 12,103 episodes (the size of Xperience-10M) extends the slopes (time and memory) of the two
 largest streamed sizes in one process: a projection, not a measurement.
-Results go to ``_build/benchmarks/collection_scale.json`` (run by hand: over ten minutes).
+Results go to ``_build/benchmarks/collection_scale.json`` (run by hand: over ten minutes); ``--keep`` adds this
+run's points to the saved curve instead of replacing it (a larger size measured later, in the same work folder).
 
 ``--full-size N`` measures one point instead: N episodes of the real sample's size (5,821 frames, 128 px: ten times
 the windows of a 600-frame episode), synthesised in ``WORK/full``, in one process and on each ``--workers`` count. It
@@ -130,6 +131,8 @@ def main() -> None:
     ap.add_argument("--old-up-to", type=int, default=32, help="largest size also run in memory as before")
     ap.add_argument("--primal-up-to", type=int, default=0,
                     help="largest size also run with every gradient head in the primal (0: none)")
+    ap.add_argument("--keep", action="store_true",
+                    help="add these runs to the saved curve (replacing a saved run of the same path, size, workers)")
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--resolution", type=int, default=32)
     ap.add_argument("--seed", type=int, default=0)
@@ -144,6 +147,11 @@ def main() -> None:
         full_size_point(args, env)
         return
     sizes = sorted(int(s) for s in args.sizes.split(","))
+    kept = json.loads(RESULT.read_text()) if RESULT.is_file() else {}
+    if args.keep and kept.get("scale") and (kept.get("frames"), kept.get("resolution")) != (args.frames,
+                                                                                             args.resolution):
+        raise SystemExit(f"--keep: the saved curve has {kept.get('frames')}-frame episodes at "
+                         f"{kept.get('resolution')} px, these runs {args.frames} at {args.resolution}")
     coll = collection(args.work, sizes[-1], args.frames, args.resolution, args.seed, env)
     lines = (coll / "manifest.csv").read_text().splitlines()
     points = []
@@ -165,9 +173,13 @@ def main() -> None:
             point = {"path": path, "episodes": size, "workers": workers, **measure(cmd, env)}
             print(point, flush=True)
             points.append(point)
-    result = {"episodes": sizes[-1], "frames": args.frames, "resolution": args.resolution, "cpus": os.cpu_count(),
-              "scale": points, "projection": projection(points)}
-    if RESULT.is_file() and "full_size" in (kept := json.loads(RESULT.read_text())):
+    if args.keep and kept.get("scale"):
+        redone = {(p["path"], p["episodes"], p["workers"]) for p in points}
+        points = [p for p in kept["scale"] if (p["path"], p["episodes"], p["workers"]) not in redone] + points
+        points.sort(key=lambda p: p["episodes"])
+    result = {"episodes": max(p["episodes"] for p in points), "frames": args.frames, "resolution": args.resolution,
+              "cpus": os.cpu_count(), "scale": points, "projection": projection(points)}
+    if "full_size" in kept:
         result["full_size"] = kept["full_size"]
     print(f"wrote {io.write_json(RESULT, result)}")
 

@@ -194,9 +194,9 @@ def test_ridge_panel_size_keeps_the_bits(tmp_path, monkeypatch) -> None:
 def test_float64_ridge_solved_a_panel_of_target_columns_at_a_time_is_the_whole_solve(tmp_path, monkeypatch, n: int,
                                                                                      d: int) -> None:
     """Dual and primal, the float64 ridge solves ``SOLVE_COLUMNS`` target columns at a time through one Cholesky
-    factorization (the dual's weights of each panel waiting in a scratch file): bit for bit the weights of one
-    whole solve (one BLAS thread) when the panels' widths are multiples of the BLAS kernels' column tiles, as 256
-    is; others agree to 1e-10."""
+    factorization (the dual's weights of each panel waiting in a scratch file): the weights of one whole solve to
+    1e-10, whatever the panels' widths. (Bit for bit only where the widths are multiples of the column tiles of
+    the BLAS kernel the CPU selects, which differ between machines: not asserted.)"""
     from threadpoolctl import threadpool_limits
 
     rng = np.random.default_rng(13)
@@ -210,7 +210,7 @@ def test_float64_ridge_solved_a_panel_of_target_columns_at_a_time_is_the_whole_s
         odd = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64)
         monkeypatch.setattr(SR, "SOLVE_COLUMNS", 256)
         whole = fit_ridge(rows, y, std_floor=1e-3, dtype=np.float64)
-    assert np.array_equal(panels.W, whole.W)
+    np.testing.assert_allclose(panels.W, whole.W, rtol=1e-10, atol=1e-14)
     np.testing.assert_allclose(odd.W, whole.W, rtol=1e-10, atol=1e-14)
     assert not list(tmp_path.glob("tmp*"))  # the scratch file is gone
 
