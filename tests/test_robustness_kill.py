@@ -219,6 +219,23 @@ def _after(seconds: float):
     return lambda: time.monotonic() - start >= seconds
 
 
+def _kernel_running(env: dict):
+    """True once a Jupyter kernel started with ``env`` (this test's cache folder) runs: the chapter is executing.
+    A fixed delay instead (4 s) fell after the end of a 3.4-s chapter on a quicker machine, in the process's exit."""
+    import psutil
+
+    def running() -> bool:
+        for p in psutil.process_iter(["cmdline"]):
+            try:
+                if (any("ipykernel" in part for part in p.info["cmdline"] or [])
+                        and p.environ().get("ROBOTASK_CACHE") == env["ROBOTASK_CACHE"]):
+                    return True
+            except psutil.Error:
+                pass
+        return False
+    return running
+
+
 @pytest.fixture(scope="module")
 def collection(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("collection")
@@ -254,7 +271,7 @@ def test_ctrl_c_at_each_stage_prints_one_line_and_loses_nothing(tmp_path, episod
     if command.startswith("features"):
         when = _after(0.3) if stage == "starting" else _writing(work)
     else:  # while a chapter's kernel runs; while the suite trains its heads
-        when = _after({"run": 4.0, "suite": 0.8}[command])
+        when = _kernel_running(env) if command == "run" else _after(0.8)
     got = _interrupt(args, env, when)
     if got.returncode == 0:
         pytest.skip(f"{command} finished before the interrupt reached it")
@@ -290,7 +307,7 @@ def test_sigterm_is_handled_like_ctrl_c_with_exit_143(tmp_path, episode, collect
         env = _env(tmp_path, ROBOTASK_CACHE=str(tmp_path / "cache2"))
         when = _writing(tmp_path / "cache2")
     else:  # while the chapter's kernel runs; while the task processes train their heads
-        when = _after({"run": 4.0, "suite": 0.8}[command])
+        when = _kernel_running(env) if command == "run" else _after(0.8)
     got = _interrupt(args, env, when, sig=signal.SIGTERM)
     if got.returncode == 0:
         pytest.skip(f"{command} finished before SIGTERM reached it")
