@@ -101,9 +101,11 @@ def collection(work: Path, size: int, frames: int, resolution: int, seed: int, e
     return coll
 
 
-def suite_command(manifest: Path, features: Path, out: Path, workers: int) -> list[str]:
-    """``robotask suite`` on a collection as this benchmark runs it (``workers`` 0: in this process)."""
-    return [sys.executable, "-m", "robotask.cli", "suite", "--collection", str(manifest), "--features", str(features),
+def suite_command(manifest: Path, features: Path, out: Path, workers: int, primal: bool = False) -> list[str]:
+    """``robotask suite`` on a collection as this benchmark runs it (``workers`` 0: in this process; ``primal``:
+    with every gradient head in the primal, through :data:`IN_PRIMAL`)."""
+    launcher = ["-c", IN_PRIMAL] if primal else ["-m", "robotask.cli"]
+    return [sys.executable, *launcher, "suite", "--collection", str(manifest), "--features", str(features),
             "--split", "episodes", "--protocol", "improved", "--heads", "minimal", "--out", str(out),
             *(["--workers", str(workers)] if workers else [])]
 
@@ -148,8 +150,7 @@ def main() -> None:
         return
     sizes = sorted(int(s) for s in args.sizes.split(","))
     kept = json.loads(RESULT.read_text()) if RESULT.is_file() else {}
-    if args.keep and kept.get("scale") and (kept.get("frames"), kept.get("resolution")) != (args.frames,
-                                                                                             args.resolution):
+    if args.keep and kept.get("scale") and (kept["frames"], kept["resolution"]) != (args.frames, args.resolution):
         raise SystemExit(f"--keep: the saved curve has {kept.get('frames')}-frame episodes at "
                          f"{kept.get('resolution')} px, these runs {args.frames} at {args.resolution}")
     coll = collection(args.work, sizes[-1], args.frames, args.resolution, args.seed, env)
@@ -166,10 +167,8 @@ def main() -> None:
             out = args.work / "runs" / f"{path.replace(' ', '-').replace(',', '')}{size}-w{workers}"
             if path == "in memory":
                 cmd = [sys.executable, "-c", OLD, str(manifest), str(args.work / "features"), str(out)]
-            elif path == PRIMAL:
-                cmd = [sys.executable, "-c", IN_PRIMAL, *suite_command(manifest, args.work / "features", out, 0)[3:]]
             else:
-                cmd = suite_command(manifest, args.work / "features", out, workers)
+                cmd = suite_command(manifest, args.work / "features", out, workers, primal=path == PRIMAL)
             point = {"path": path, "episodes": size, "workers": workers, **measure(cmd, env)}
             print(point, flush=True)
             points.append(point)
