@@ -39,21 +39,36 @@ n_bootstrap: int = 1000  # bootstrap replicates over tasks and paraphrases
 output_dir: str = ""  # result folder (empty: _build/results/09_policy)
 
 # %% tags=["remove-input"]
+import time
+
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
-from robotask.retrieval.policy import (accuracy_table, association_table, auc_table, data_table,
-                                       figure_accuracy_by_type, figure_success_by_retrieval,
-                                       headline, mid_table, policy_values, run_policy_study,
-                                       summary, type_gap_table)
-from robotask.retrieval.presentation import glue_values
+from robotask.retrieval.policy import (
+    GALLERIES, HIGH_TYPES, Interval, accuracy_by_type, accuracy_table, association_table,
+    associations, auc_comparisons, auc_intervals, auc_table, data_table, difference,
+    difference_word, figure_accuracy_by_type, figure_success_by_retrieval, gallery_frame,
+    gap_word, headline, load_paraphrases, mid_table, place_all, share, signal_label, signals_of,
+    success_by_type, success_difference, two_stage_weights, type_gap_table)
+from robotask.retrieval.rankers import display
+from robotask.words import UNRESOLVED
 
 plots.use_style()
 page = Page("09_policy")
 out = page.output_dir(output_dir)
-study = run_policy_study(rankers=rankers, n_bootstrap=n_bootstrap, seed=seed)
-result = summary(study, seed)
-glue_values(**policy_values(result))
+start = time.perf_counter()
+TYPE_PAIRS = (("act", "comp"), ("obj", "comp"), ("act", "obj"))
+
+# %% tags=["show-input"]
+# The paraphrases, one row each, with the LIBERO-Goal task each names and the policy's outcome.
+para = load_paraphrases()
+data = {"n_paraphrases": len(para), "n_tasks": int(para["task"].nunique()),
+        "n_distinct_texts": int(para["text"].nunique()),
+        "n_by_high": {t: int((para["high"] == t).sum()) for t in HIGH_TYPES},
+        "n_mid_types": int(para["mid"].nunique()), "successes": int(para["success"].sum())}
+glue_values(n_paraphrases=f"{len(para):,}", n_tasks=data["n_tasks"],
+            n_distinct=f"{data['n_distinct_texts']:,}", n_mid_types=data["n_mid_types"],
+            **{f"n_{t}": f"{n:,}" for t, n in data["n_by_high"].items()})
 
 # %% [markdown]
 # ## The data
@@ -67,7 +82,17 @@ glue_values(**policy_values(result))
 # and pragmatic ones (a question, a hint, a need). The source also gives two similarities of each
 # paraphrase to its original: a keyword similarity `S_K` (embedding similarity of the content
 # words) and a structural similarity `S_T` (dependency-tree edit distance).
-#
+
+# %% tags=["show-input"]
+# The resampling design: one set of replicate weights (tasks, then paraphrases within each task)
+# that every interval below is computed on.
+weights = two_stage_weights(para["task"].to_numpy(), n_bootstrap, seed)
+success = success_by_type(para, weights)
+data["success"] = {r.type: [r.estimate, r.low, r.high] for r in success.itertuples(index=False)}
+glue_values(n_successes=f"{data['successes']:,}", n_bootstrap=f"{n_bootstrap:,}",
+            **Interval(*data["success"]["all"]).as_values("success_all"))
+
+# %% [markdown]
 # The policy succeeded on {glue:text}`n_successes` of the {glue:text}`n_paraphrases` episodes,
 # {glue:text}`success_all:.1f` % (95 % interval {glue:text}`success_all_low:.1f` to
 # {glue:text}`success_all_high:.1f` %). Every interval in this chapter comes from one set of
@@ -78,8 +103,18 @@ glue_values(**policy_values(result))
 
 # %% tags=["remove-input"]
 page.show_table(
-    data_table(study),
+    data_table(para, success),
     caption="LIBERO-Para's paraphrases per type of rewording, and the policy's success.")
+
+# %% tags=["show-input"]
+# The placements: every ranker scores every paraphrase against each gallery; per paraphrase,
+# whether its own task ranks first, its margin and its rank.
+galleries = {g: gallery_frame(para, g) for g in GALLERIES}
+sizes = {g: {"tasks": int(f["task"].nunique()), "texts": len(f)} for g, f in galleries.items()}
+placements = place_all(para, galleries, rankers)
+write_csv(out / "placements.csv", placements.frame)
+glue_values(originals_tasks=sizes["originals"]["tasks"], libero_tasks=sizes["libero"]["tasks"],
+            libero_texts=sizes["libero"]["texts"])
 
 # %% [markdown]
 # ## Two galleries
@@ -99,18 +134,37 @@ page.show_table(
 #
 # Accuracy is the share of paraphrases whose own task ranks first.
 
+# %% tags=["show-input"]
+# Accuracy per gallery, ranker and paraphrase type, on the same replicates.
+accuracy, accuracy_reps = accuracy_by_type(placements, para, weights)
+
 # %% tags=["remove-input"]
 for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
-    page.show_table(accuracy_table(study, gallery, "high"),
+    page.show_table(accuracy_table(accuracy, rankers, gallery, "high"),
                       caption=f"Retrieval accuracy (%) (95 % interval) per paraphrase type, "
                               f"gallery of {title}.")
-fig = figure_accuracy_by_type(study)
+fig = figure_accuracy_by_type(accuracy, rankers)
 plots.save_figure(fig, out, "accuracy_by_type")
 show_figure(
     fig, "fig-policy-accuracy",
     "Retrieval accuracy per ranker and paraphrase type, with 95 % intervals, in each gallery.",
     "Two panels of dots with error bars: accuracy of each ranker for action, object and both "
     "rewordings, for the 10-original and the 130-task gallery.")
+
+# %% tags=["show-input"]
+# Each ranker's accuracy in the 10-original gallery minus among the 130 files (paired), and the
+# most accurate ranker in each gallery.
+drops = {r: difference(accuracy, accuracy_reps, ("originals", r, "all", "all"),
+                       ("libero", r, "all", "all")) for r in rankers}
+overall = accuracy[accuracy["level"] == "all"].set_index(["gallery", "ranker"])
+top = headline(rankers)
+values = {"headline": display(top), **drops[top].as_values("drop"),
+          "drop_share": share([difference_word(iv) for iv in drops.values()], "higher")}
+for g in GALLERIES:
+    best = overall.loc[g, "estimate"].idxmax()
+    values.update({f"{g}_best": display(best), f"{g}_best_acc": overall.at[(g, best), "estimate"],
+                   **Interval.from_row(overall.loc[(g, top)]).as_values(f"{g}_acc")})
+glue_values(**values)
 
 # %% [markdown]
 # In the 10-original gallery, {glue:text}`headline` retrieves {glue:text}`originals_acc:.1f` % of
@@ -123,7 +177,21 @@ show_figure(
 # difference's interval lies above zero, a loss to the distractors, for {glue:text}`drop_share`.
 # The best ranker among the 130 is
 # {glue:text}`libero_best` at {glue:text}`libero_best_acc:.1f` %.
-#
+
+# %% tags=["show-input"]
+# Paired accuracy differences between the paraphrase types, per gallery and ranker.
+def type_difference(g: str, r: str, a: str, b: str) -> Interval:
+    return difference(accuracy, accuracy_reps, (g, r, "high", a), (g, r, "high", b))
+types = {g: {r: {f"{a}-{b}": type_difference(g, r, a, b) for a, b in TYPE_PAIRS}
+             for r in rankers} for g in GALLERIES}
+by_high = accuracy[accuracy["level"] == "high"].set_index(["gallery", "ranker", "type"])
+values = {f"{g}_{a}_{b}_share": share([difference_word(types[g][r][f"{a}-{b}"]) for r in rankers],
+                                      "higher") for g in GALLERIES for a, b in TYPE_PAIRS}
+values.update({f"libero_acc_{t}": by_high.at[("libero", top, t), "estimate"] for t in HIGH_TYPES})
+glue_values(unresolved=UNRESOLVED, **types["libero"][top]["act-comp"].as_values("libero_act_comp"),
+            **values)
+
+# %% [markdown]
 # **What kind of rewording breaks retrieval?** Among the 130 files, {glue:text}`headline` retrieves
 # {glue:text}`libero_acc_act:.1f` % of the
 # action-only rewordings, {glue:text}`libero_acc_obj:.1f` % of the object-only ones and
@@ -148,7 +216,7 @@ show_figure(
 
 # %% tags=["remove-input"]
 page.show_table(
-    mid_table(study, headline(result)),
+    mid_table(accuracy, success, top),
     caption="Per kind of change (mid): the policy's success and retrieval accuracy (%), "
             "each with its 95 % interval.")
 
@@ -162,13 +230,18 @@ page.show_table(
 # within-task measures answer the objection that some tasks are simply hard, for the policy and for
 # the ranker at once: they compare retrieved with missed paraphrases of the same task only.
 
+# %% tags=["show-input"]
+# Per gallery and ranker: success when retrieved and when missed, the gap, the odds ratio, the
+# Mantel-Haenszel gap and odds ratio within task, and the gap within each paraphrase type.
+assoc = associations(para, placements, weights)
+
 # %% tags=["remove-input"]
 for gallery, title in (("originals", "the 10 originals"), ("libero", "the 130 LIBERO task files")):
     page.show_table(
-        association_table(study, gallery),
+        association_table(assoc, rankers, gallery),
         caption=f"The policy's success when each ranker retrieves the task and when it misses, "
                 f"gallery of {title}, with 95 % intervals.")
-fig = figure_success_by_retrieval(study)
+fig = figure_success_by_retrieval(assoc, rankers)
 plots.save_figure(fig, out, "success_by_retrieval")
 show_figure(
     fig, "fig-policy-success",
@@ -176,6 +249,25 @@ show_figure(
     "with 95 % intervals, in each gallery.",
     "Two panels of paired dots with error bars: policy success for retrieved and missed "
     "paraphrases, per ranker.")
+
+# %% tags=["show-input"]
+# The headline ranker's measures, and how many rankers' gaps lie above zero.
+by_measure = assoc.set_index(["gallery", "ranker", "measure"])
+def measure(g: str, m: str, r: str = top) -> Interval:
+    return Interval.from_row(by_measure.loc[(g, r, m)])
+def ranker_share(g: str, m: str) -> str:
+    return share([gap_word(measure(g, m, r)) for r in rankers], "higher when retrieved")
+gaps = [measure("libero", "gap", r).estimate for r in rankers]
+values = {f"libero_{m}": measure("libero", m).estimate
+          for m in ("success_retrieved", "success_missed", "mh_odds_ratio")}
+values.update(libero_gap_word=gap_word(measure("libero", "gap")), libero_gap_min=min(gaps),
+              libero_mh_word=gap_word(measure("libero", "mh_gap")), libero_gap_max=max(gaps),
+              **measure("libero", "mh_gap").as_values("libero_mh_gap"))
+for g in GALLERIES:
+    values.update(measure(g, "gap").as_values(f"{g}_gap"))
+    values[f"{g}_gap_share"] = ranker_share(g, "gap")
+    values[f"{g}_mh_share"] = ranker_share(g, "mh_gap")
+glue_values(**values)
 
 # %% [markdown]
 # Among the 130 LIBERO files, the policy succeeds on {glue:text}`libero_success_retrieved:.1f` % of
@@ -196,7 +288,19 @@ show_figure(
 # {glue:text}`originals_mh_share`. Pooled over tasks, a ranker that misses mostly on a task the
 # policy finds easy can hide an association; comparing within task removes that, which is why the
 # within-task share can exceed the pooled one.
-#
+
+# %% tags=["show-input"]
+# The gap within each paraphrase type, and the policy's own success by type (paired difference).
+success_differences = {f"{a}-{b}": success_difference(para, weights, a, b) for a, b in TYPE_PAIRS}
+act_comp = success_differences["act-comp"]
+values = {f"libero_gap_{t}_share": ranker_share("libero", f"gap:{t}") for t in HIGH_TYPES}
+for t in HIGH_TYPES:
+    values.update(measure("libero", f"gap:{t}").as_values(f"libero_gap_{t}"))
+glue_values(success_act=data["success"]["act"][0], success_comp=data["success"]["comp"][0],
+            success_act_minus_comp_word=difference_word(act_comp),
+            **act_comp.as_values("success_act_minus_comp"), **values)
+
+# %% [markdown]
 # **For which kind of rewording?** The same gap, taken within each type of rewording, asks whether
 # retrieval flags the policy's failures among paraphrases that change the action only, the object
 # only, or both. Among the 130 LIBERO files, {glue:text}`headline`'s gap is
@@ -215,7 +319,7 @@ show_figure(
 
 # %% tags=["remove-input"]
 page.show_table(
-    type_gap_table(study, "libero"),
+    type_gap_table(assoc, rankers, "libero"),
     caption="Success when retrieved minus success when missed (points), within each type of "
             "rewording, gallery of the 130 LIBERO task files, with 95 % intervals.")
 
@@ -231,12 +335,30 @@ page.show_table(
 # from one task, so a signal cannot score by telling hard tasks from easy ones. The last two columns
 # compare the best signal by point estimate with each other one, on the same replicates.
 
+# %% tags=["show-input"]
+# Every signal's ROC AUC for the policy's failure, pooled and within task, on the same
+# replicates; then the paired comparisons the text reads.
+signals = signals_of(para, placements)
+failure = 1 - para["success"].to_numpy()
+aucs, auc_reps = auc_intervals(signals, failure, weights)
+within, within_reps = auc_intervals(signals, failure, weights, para["task"].to_numpy())
+pooled, within_task = auc_comparisons(aucs, auc_reps), auc_comparisons(within, within_reps)
+
 # %% tags=["remove-input"]
 page.show_table(
-    auc_table(study, result["auc_comparisons"]["best"]),
+    auc_table(aucs, auc_reps, within, pooled["best"]),
     caption="ROC AUC of each signal for the policy's failure, pooled and within task, with 95 % "
             "intervals; the best pooled signal against each other one (paired).")
-_ = write_csv(out / "placements.csv", study.placements.frame)
+
+# %% tags=["show-input"]
+# The best signals by pooled AUC, and the verdicts of their paired differences.
+values = {f"{k}_signal": signal_label(pooled[k]) for k in ("best", "second")}
+values.update({f"auc_{k}": aucs[k].estimate for k in ("pride", "keyword")})
+values.update(aucs[pooled["best"]].as_values("auc_best"))
+for k in ("best_minus_second", "best_margin_minus_pride", "best_margin_minus_keyword"):
+    values.update(Interval(*pooled[k]).as_values(k))
+    values[f"{k}_word"] = difference_word(Interval(*pooled[k]))
+glue_values(**values)
 
 # %% [markdown]
 # Pooled over tasks, the highest AUC is {glue:text}`best_signal`'s, {glue:text}`auc_best:.3f`
@@ -248,14 +370,36 @@ _ = write_csv(out / "placements.csv", study.placements.frame)
 # {glue:text}`best_margin_minus_pride_low:.3f` to {glue:text}`best_margin_minus_pride_high:.3f`):
 # {glue:text}`best_margin_minus_pride_word`; against the keyword similarity (AUC
 # {glue:text}`auc_keyword:.3f`) by {glue:text}`best_margin_minus_keyword:.3f`
-# ({glue:text}`best_margin_minus_keyword_word`). The best margin of the paper's five rankers,
+# ({glue:text}`best_margin_minus_keyword_word`).
+
+# %% tags=["show-input"]
+# The best margin of the paper's five rankers against PRIDE's distance; the structural similarity.
+lexical = Interval(*pooled["best_lexical_margin_minus_pride"])
+glue_values(best_lexical_margin_signal=signal_label(pooled["best_lexical_margin"]),
+            auc_best_lexical_margin=aucs[pooled["best_lexical_margin"]].estimate,
+            best_lexical_margin_minus_pride_word=difference_word(lexical),
+            **lexical.as_values("best_lexical_margin_minus_pride"),
+            **aucs["structural"].as_values("auc_structural"))
+
+# %% [markdown]
+# The best margin of the paper's five rankers,
 # {glue:text}`best_lexical_margin_signal` (AUC {glue:text}`auc_best_lexical_margin:.3f`), against
 # PRIDE's distance: {glue:text}`best_lexical_margin_minus_pride:.3f` (interval
 # {glue:text}`best_lexical_margin_minus_pride_low:.3f` to
 # {glue:text}`best_lexical_margin_minus_pride_high:.3f`), {glue:text}`best_lexical_margin_minus_pride_word`.
 # The structural similarity alone reaches an AUC of {glue:text}`auc_structural:.3f` (interval
 # {glue:text}`auc_structural_low:.3f` to {glue:text}`auc_structural_high:.3f`).
-#
+
+# %% tags=["show-input"]
+# Within task: the best signal, PRIDE's distance, and the best margin's paired lead over it.
+lead = Interval(*within_task["best_margin_minus_pride"])
+glue_values(within_best_signal=signal_label(within_task["best"]),
+            within_auc_pride=within["pride"].estimate,
+            within_best_margin_minus_pride_word=difference_word(lead),
+            **within[within_task["best"]].as_values("within_auc_best"),
+            **lead.as_values("within_best_margin_minus_pride"))
+
+# %% [markdown]
 # Within task, the task-to-task differences in the policy's success no longer enter. The best there
 # is {glue:text}`within_best_signal` at {glue:text}`within_auc_best:.3f`
 # (interval {glue:text}`within_auc_best_low:.3f` to {glue:text}`within_auc_best_high:.3f`), against
@@ -278,7 +422,23 @@ _ = write_csv(out / "placements.csv", study.placements.frame)
 #   verdict that is "not resolved" here may resolve with more tasks.
 # - **Association, not cause.** A paraphrase that is far from its original in words is both hard to
 #   retrieve and, it seems, hard to follow; neither failure causes the other.
-#
+
+# %% tags=["show-input"]
+# The chapter's record, summary.json: every estimate with its interval as [estimate, low, high].
+def lists(intervals: dict[str, Interval]) -> dict[str, list[float]]:
+    return {k: iv.as_list() for k, iv in intervals.items()}
+result = {"seed": seed, "n_bootstrap": n_bootstrap, "rankers": rankers, "data": data,
+          "galleries": sizes, "accuracy": accuracy.to_dict("records"),
+          "type_differences": {g: {r: lists(d) for r, d in types[g].items()} for g in GALLERIES},
+          "gallery_drops": lists(drops), "associations": assoc.to_dict("records"),
+          "success_differences": lists(success_differences), "aucs": lists(aucs),
+          "within_task_aucs": lists(within), "auc_comparisons": pooled,
+          "within_task_comparisons": within_task, "seconds": None}
+write_json(out / "summary.json", result)
+glue_values(auc_best_margin=aucs[pooled["best_margin"]].estimate,
+            seconds=time.perf_counter() - start)
+
+# %% [markdown]
 # ## What we found
 #
 # On {glue:text}`n_paraphrases` paraphrases of {glue:text}`n_tasks` LIBERO-Goal tasks, with the 130
@@ -300,10 +460,9 @@ _ = write_csv(out / "placements.csv", study.placements.frame)
 # {glue:text}`seconds:.0f` s.
 
 # %% tags=["remove-input"]
-write_json(out / "summary.json", {**result, "seconds": None})
-assert result["data"]["n_paraphrases"] == len(study.paraphrases) and result["data"]["n_tasks"] >= 2
+assert data["n_paraphrases"] == len(para) and data["n_tasks"] >= 2
 assert all(0 <= r["estimate"] <= 100 for r in result["accuracy"])
 bounds = [(r["low"], r["high"]) for r in result["accuracy"] + result["associations"]]
 assert all(low <= high for low, high in bounds if low == low and high == high)
-assert all(0 <= a <= 1 for a, _, _ in result["aucs"].values())
-assert result["galleries"]["libero"]["tasks"] > result["galleries"]["originals"]["tasks"]
+assert all(0 <= iv.estimate <= 1 for iv in aucs.values())
+assert sizes["libero"]["tasks"] > sizes["originals"]["tasks"]

@@ -1,5 +1,5 @@
 """Retrieval beside the policy (robotask.retrieval.policy): each computation on small synthetic inputs, and the
-study on the committed data with one fast ranker."""
+chapter's steps on the committed data with one or two fast rankers."""
 
 from __future__ import annotations
 
@@ -17,12 +17,27 @@ from robotask.retrieval.policy import (
     discrimination,
     paraphrases,
     phrases,
+    placements,
     resampling,
-    run_policy_study,
     values,
 )
 
 ONE = np.ones((1, 8))
+
+
+def _study(rankers: list[str], n_bootstrap: int, seed: int) -> dict:
+    """The chapter's steps, in its order, on the committed data (what notebooks/09_policy.py runs)."""
+    para = paraphrases.load_paraphrases()
+    weights = resampling.two_stage_weights(para["task"].to_numpy(), n_bootstrap, seed)
+    frames = {g: paraphrases.gallery_frame(para, g) for g in paraphrases.GALLERIES}
+    placed = placements.place_all(para, frames, rankers)
+    accuracy, accuracy_reps = by_type.accuracy_by_type(placed, para, weights)
+    failure, tasks = 1 - para["success"].to_numpy(), para["task"].to_numpy()
+    aucs, reps = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, weights)
+    within, _ = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, weights, tasks)
+    return dict(para=para, placements=placed, accuracy=accuracy, accuracy_reps=accuracy_reps,
+                success=by_type.success_by_type(para, weights), rankers=rankers,
+                associations=association.associations(para, placed, weights), aucs=aucs, reps=reps, within=within)
 
 
 def test_two_stage_weights_resample_whole_tasks_then_their_paraphrases():
@@ -97,7 +112,6 @@ def test_gap_by_type_and_success_difference():
 def test_verdict_words_come_from_the_interval():
     assert phrases.gap_word(resampling.Interval(20, 5, 40)) == "higher when retrieved"
     assert phrases.gap_word(resampling.Interval(20, -1, 40)) == "not resolved"
-    assert phrases.odds_word(resampling.Interval(3, 1.2, 9)) == "above 1"
     assert phrases.share(["higher", "not resolved", "higher"], "higher") == "2 of 3 rankers"
     assert phrases.signal_label("margin:libero:char") == "Char TF-IDF margin, 130 LIBERO tasks"
 
@@ -112,26 +126,52 @@ def test_galleries_name_the_libero_goal_tasks():
                                  "put_the_bowl_on_top_of_the_cabinet", "put_the_cream_cheese_in_the_bowl",
                                  "put_the_wine_bottle_on_the_rack", "put_the_wine_bottle_on_top_of_the_cabinet",
                                  "turn_on_the_stove"]}
-    assert paraphrases.gallery_sizes(paraphrases.gallery_frame(para, "originals")) == {"tasks": 10, "texts": 10}
+    originals = paraphrases.gallery_frame(para, "originals")
+    assert (originals["task"].nunique(), len(originals)) == (10, 10)
     libero = paraphrases.gallery_frame(para, "libero")
-    assert paraphrases.gallery_sizes(libero) == {"tasks": 128, "texts": 130}  # two scenes' "turn on the stove" join
+    assert (libero["task"].nunique(), len(libero)) == (128, 130)  # two scenes' "turn on the stove" join
     assert (libero["task"] == "libero_goal/turn_on_the_stove").sum() == 3
 
 
-def test_study_is_deterministic_and_feeds_the_home_page():
-    a = run_policy_study(rankers=["bm25"], n_bootstrap=30, seed=7)
-    b = run_policy_study(rankers=["bm25"], n_bootstrap=30, seed=7)
-    sa, sb = values.summary(a, 7), values.summary(b, 7)
-    sa.pop("seconds"), sb.pop("seconds")
-    assert json.dumps(sa, sort_keys=True) == json.dumps(sb, sort_keys=True)
-    s = json.loads(json.dumps(values.summary(a, 7)))
+def test_interval_rows_lists_and_glue_values():
+    iv = resampling.Interval.from_row({"estimate": 2.0, "low": 1.0, "high": 3.0})
+    assert iv == resampling.Interval(2.0, 1.0, 3.0) and iv.as_list() == [2.0, 1.0, 3.0]
+    assert iv.as_values("gap") == {"gap": 2.0, "gap_low": 1.0, "gap_high": 3.0}
+
+
+def test_auc_comparisons_pick_the_best_signal_and_the_best_paper_ranker_margin():
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    signals = {"keyword": np.arange(8.0), "pride": np.r_[1, 0, 2, 3, 5, 4, 6, 7.0], "structural": np.zeros(8),
+               "margin:libero:minilm": np.r_[0, 1, 2, 4, 3, 5, 6, 7.0],
+               "margin:libero:bm25": np.r_[4, 0, 1, 2, 3, 5, 6, 7.0]}
+    aucs, reps = discrimination.auc_intervals(signals, y, np.ones((5, 8)))
+    c = discrimination.auc_comparisons(aucs, reps)
+    assert (c["best"], c["best_margin"], c["best_lexical_margin"]) == ("keyword", "margin:libero:minilm",
+                                                                       "margin:libero:bm25")
+    assert c["best_margin_minus_pride"][0] == pytest.approx(aucs["margin:libero:minilm"].estimate - 1.0)
+    assert c["keyword_minus_pride"] == [0.0, 0.0, 0.0]
+
+
+def test_steps_are_deterministic_and_feed_the_home_page():
+    a, b = _study(["bm25"], 30, 7), _study(["bm25"], 30, 7)
+    assert a["associations"].equals(b["associations"]) and a["accuracy"].equals(b["accuracy"])
+    assert list(a["associations"]["measure"].unique()) == [*association.MEASURES, "gap:act", "gap:obj", "gap:comp"]
+    top, para = values.headline(a["rankers"]), a["para"]
+    pairs = {"act-comp": by_type.success_difference(para, np.ones((1, len(para))), "act", "comp").as_list()}
+    acts = {g: {top: {"act-comp": [1.0, 0.0, 2.0]}} for g in paraphrases.GALLERIES}
+    s = json.loads(json.dumps({
+        "rankers": a["rankers"], "accuracy": a["accuracy"].to_dict("records"),
+        "associations": a["associations"].to_dict("records"), "type_differences": acts,
+        "data": {"n_paraphrases": len(para), "n_tasks": 10,
+                 "success": {r.type: [r.estimate, r.low, r.high] for r in a["success"].itertuples()}},
+        "success_differences": pairs, "aucs": {k: iv.as_list() for k, iv in a["aucs"].items()},
+        "auc_comparisons": discrimination.auc_comparisons(a["aucs"], a["reps"])}))
     home = values.policy_answer_values(s)
     assert values.policy_answer_values(None) == {}
-    assert home["policy_n_paraphrases"] == "4,092" and home["policy_headline"] == "BM25"
+    assert len(home) == 45 and home["policy_n_paraphrases"] == "4,092" and home["policy_headline"] == "BM25"
     assert home["policy_libero_gap_word"] in ("higher when retrieved", "lower when retrieved", "not resolved")
-    glued = values.policy_values(s)
-    assert glued["originals_tasks"] == 10 and glued["libero_tasks"] == 128
-    assert glued["libero_acc_low"] <= glued["libero_acc"] <= glued["libero_acc_high"]
+    assert home["policy_libero_gap_low"] <= home["policy_libero_gap"] <= home["policy_libero_gap_high"]
+    assert home["policy_libero_act_comp_high"] == 2.0 and home["policy_libero_gap_share"].endswith("of 1 ranker")
 
 
 def test_tables_and_figures_of_a_small_study():
@@ -139,17 +179,20 @@ def test_tables_and_figures_of_a_small_study():
 
     from robotask.retrieval.policy import figures, tables
 
-    study = run_policy_study(rankers=["bm25", "char"], n_bootstrap=20, seed=3)
-    mid = tables.mid_table(study, "char")
-    assert len(mid) == study.paraphrases["mid"].nunique() and mid["Paraphrases"].sum() == 4092
-    high = tables.accuracy_table(study, "libero", "high")
+    study = _study(["bm25", "char"], 20, 3)
+    accuracy, assoc, rankers = study["accuracy"], study["associations"], study["rankers"]
+    mid = tables.mid_table(accuracy, study["success"], "char")
+    assert len(mid) == study["para"]["mid"].nunique() and mid["Paraphrases"].sum() == 4092
+    high = tables.accuracy_table(accuracy, rankers, "libero", "high")
     assert list(high.columns) == ["Ranker", "all", "comp (both reworded)", "act (action reworded)",
                                   "obj (object reworded)"]
-    assoc = tables.association_table(study, "originals")
-    assert assoc["Ranker"].tolist() == ["BM25", "Char TF-IDF"]
-    auc = tables.auc_table(study, "pride")
+    assert tables.association_table(assoc, rankers, "originals")["Ranker"].tolist() == ["BM25", "Char TF-IDF"]
+    assert len(tables.type_gap_table(assoc, rankers, "libero")) == 2
+    data = tables.data_table(study["para"], study["success"])
+    assert data["Paraphrases"].tolist()[0] == 4092 and len(data) == 4
+    auc = tables.auc_table(study["aucs"], study["reps"], study["within"], "pride")
     assert len(auc) == 3 + 2 * 2 and auc.set_index("Signal").at["PRIDE paraphrase distance", "Best against this"] == "—"
-    for draw in (figures.figure_accuracy_by_type, figures.figure_success_by_retrieval):
-        fig = draw(study)
+    for fig in (figures.figure_accuracy_by_type(accuracy, rankers),
+                figures.figure_success_by_retrieval(assoc, rankers)):
         assert len(fig.axes) == 2
         plt.close(fig)

@@ -1,7 +1,8 @@
 """The policy's success when a ranker retrieves the paraphrase's task against when it misses.
 
 For one ranker in one gallery, each paraphrase is *retrieved* (the ranker's top task is its own) or *missed*,
-and the policy's logged episode *succeeded* or not. Four numbers:
+and the policy's logged episode *succeeded* or not. :func:`associations` gives, per gallery and ranker, four
+numbers and the gap within each ``high`` type:
 
 * success when retrieved and success when missed (%), and their **gap** (the risk difference, in points);
 * the **odds ratio** of success, retrieved against missed;
@@ -16,7 +17,10 @@ for that replicate, left out of the interval.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
+from .paraphrases import HIGH_TYPES
+from .placements import Placements
 from .resampling import Interval, interval
 
 MEASURES = ("success_retrieved", "success_missed", "gap", "odds_ratio", "mh_gap", "mh_odds_ratio")
@@ -79,3 +83,17 @@ def gap_by_type(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray,
         point = crude(np.ones((1, int(mask.sum()))), r[mask], s[mask])["gap"][0]
         out[name] = interval(float(point), crude(weights[:, mask], r[mask], s[mask])["gap"])
     return out
+
+
+def associations(paraphrases: pd.DataFrame, placements: Placements, weights: np.ndarray) -> pd.DataFrame:
+    """Per gallery and ranker, every measure of :data:`MEASURES` and the gap within each ``high`` type
+    (``gap:act``, …) with its interval: columns gallery, ranker, measure, estimate, low, high."""
+    success, tasks = paraphrases["success"].to_numpy(), paraphrases["task"].to_numpy()
+    masks = {t: (paraphrases["high"] == t).to_numpy() for t in HIGH_TYPES}
+    rows = []
+    for gallery, ranker in placements.keys:
+        correct = placements.column(gallery, ranker, "correct")
+        found = association_measures(weights, correct, success, tasks)
+        found.update({f"gap:{t}": iv for t, iv in gap_by_type(weights, correct, success, masks).items()})
+        rows.extend(dict(gallery=gallery, ranker=ranker, measure=m, **iv.as_dict()) for m, iv in found.items())
+    return pd.DataFrame(rows)

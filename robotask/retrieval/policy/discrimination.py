@@ -12,15 +12,33 @@ paired interval of their AUC difference.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import pandas as pd
 
 from ...errors import RobotaskError
+from ..rankers.registry import PAPER_RANKERS
+from .placements import Placements
 from .resampling import Interval, interval
+
+SOURCE_SIGNALS = {"keyword": "keyword similarity (negated)", "structural": "structural similarity (negated)",
+                  "pride": "PRIDE paraphrase distance"}
 
 
 def pride_distance(keyword: np.ndarray, structural: np.ndarray, alpha: float = 0.5) -> np.ndarray:
     """PRIDE's paraphrase distance ``1 − (alpha·S_K + (1 − alpha)·S_T)`` (LIBERO-Para, default alpha 1/2)."""
     return 1 - (alpha * np.asarray(keyword, dtype=np.float64) + (1 - alpha) * np.asarray(structural, dtype=np.float64))
+
+
+def signals_of(paraphrases: pd.DataFrame, placements: Placements) -> dict[str, np.ndarray]:
+    """Every signal (higher = failure more likely): the source's three, then each ranker's negated margin, named
+    ``margin:<gallery>:<ranker>``."""
+    k, s = paraphrases["keyword_similarity"].to_numpy(float), paraphrases["structural_similarity"].to_numpy(float)
+    out = {"keyword": -k, "structural": -s, "pride": pride_distance(k, s)}
+    for gallery, ranker in placements.keys:
+        out[f"margin:{gallery}:{ranker}"] = -placements.column(gallery, ranker, "margin")
+    return out
 
 
 def weighted_auc(signal: np.ndarray, positive: np.ndarray, weights: np.ndarray,
@@ -75,3 +93,23 @@ def auc_intervals(signals: dict[str, np.ndarray], positive: np.ndarray, weights:
 def paired_difference(a: str, b: str, aucs: dict[str, Interval], reps: dict[str, np.ndarray]) -> Interval:
     """AUC of ``a`` minus AUC of ``b`` with the interval of the paired replicate differences."""
     return interval(aucs[a].estimate - aucs[b].estimate, reps[a] - reps[b])
+
+
+def auc_comparisons(aucs: dict[str, Interval], reps: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The paired AUC comparisons the chapter reads, on one set of AUCs (pooled, or within task): the best
+    signal against the runner-up, and the best ranker margin and the best paper-ranker margin against the
+    source's PRIDE distance and keyword similarity (each difference as ``[estimate, low, high]``)."""
+    ranked = sorted(aucs, key=lambda s: -aucs[s].estimate)
+    margins = [s for s in ranked if s.startswith("margin:")]
+    lexical = [s for s in margins if s.split(":")[2] in PAPER_RANKERS] or margins
+
+    def diff(a: str, b: str) -> list[float]:
+        return paired_difference(a, b, aucs, reps).as_list()
+
+    out: dict[str, Any] = {"best": ranked[0], "second": ranked[1], "best_minus_second": diff(ranked[0], ranked[1]),
+                           "best_margin": margins[0], "best_lexical_margin": lexical[0],
+                           "keyword_minus_pride": diff("keyword", "pride")}
+    for name in ("pride", "keyword"):
+        out[f"best_margin_minus_{name}"] = diff(margins[0], name)
+        out[f"best_lexical_margin_minus_{name}"] = diff(lexical[0], name)
+    return out

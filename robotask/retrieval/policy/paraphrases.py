@@ -67,7 +67,3 @@ def gallery_frame(paraphrases: pd.DataFrame, which: str, libero_path: str = LIBE
     others = others.assign(task=merged.fillna(others["task"]))[["task", "text"]]
     return pd.concat([originals, others], ignore_index=True).sort_values("task", kind="stable").reset_index(drop=True)
 
-
-def gallery_sizes(gallery: pd.DataFrame) -> dict[str, int]:
-    """``tasks`` and ``texts`` of a gallery frame."""
-    return {"tasks": int(gallery["task"].nunique()), "texts": int(len(gallery))}

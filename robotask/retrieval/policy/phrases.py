@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ...words import count, verdict
 from ..rankers.registry import display
+from .discrimination import SOURCE_SIGNALS
 from .paraphrases import GALLERY_TITLES, HIGH_TITLES
-from .probe import SOURCE_SIGNALS
 from .resampling import Interval
 
 
@@ -21,11 +21,6 @@ def gap_word(iv: Interval) -> str:
 def difference_word(iv: Interval, above: str = "higher", below: str = "lower") -> str:
     """The word of a paired difference A − B (points or AUC)."""
     return verdict(iv.low, iv.high, above=above, below=below)
-
-
-def odds_word(iv: Interval) -> str:
-    """An odds ratio's word: above or below 1 by its whole interval, else "not resolved"."""
-    return verdict(iv.low - 1, iv.high - 1, above="above 1", below="below 1")
 
 
 def share(words: list[str], word: str, noun: str = "ranker") -> str:

@@ -9,7 +9,9 @@ intervals. Intervals are percentile intervals over the replicates.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -26,8 +28,22 @@ class Interval:
     low: float
     high: float
 
-    def as_dict(self, prefix: str = "") -> dict[str, float]:
-        return {f"{prefix}estimate": self.estimate, f"{prefix}low": self.low, f"{prefix}high": self.high}
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> Interval:
+        """The interval of a row (a record or a frame's row) with ``estimate``, ``low`` and ``high``."""
+        return cls(row["estimate"], row["low"], row["high"])
+
+    def as_dict(self) -> dict[str, float]:
+        """``estimate``, ``low`` and ``high`` (a row of a results frame)."""
+        return {"estimate": self.estimate, "low": self.low, "high": self.high}
+
+    def as_list(self) -> list[float]:
+        """``[estimate, low, high]`` as plain floats (how ``summary.json`` holds an interval)."""
+        return [float(self.estimate), float(self.low), float(self.high)]
+
+    def as_values(self, name: str) -> dict[str, float]:
+        """For glue: ``name``, ``name_low`` and ``name_high``."""
+        return {name: self.estimate, f"{name}_low": self.low, f"{name}_high": self.high}
 
 
 def two_stage_weights(groups: np.ndarray, n_replicates: int, seed: int) -> np.ndarray:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..rankers.registry import display
+from .discrimination import paired_difference
 from .paraphrases import HIGH_TITLES, HIGH_TYPES
 from .phrases import difference_word, gap_word, signal_label, type_label
-from .probe import PolicyStudy
 from .resampling import Interval
 
 
@@ -22,11 +23,11 @@ def _iv(iv: Interval, digits: int = 1) -> str:
     return shown(iv.estimate, iv.low, iv.high, digits)
 
 
-def data_table(study: PolicyStudy) -> pd.DataFrame:
-    """Per ``high`` type (and all): paraphrases, distinct texts, the policy's success (%) with its interval."""
-    para = study.paraphrases
+def data_table(para: pd.DataFrame, success: pd.DataFrame) -> pd.DataFrame:
+    """Per ``high`` type (and all): paraphrases, distinct texts, the policy's success (%) with its interval
+    (``success``: :func:`.success_by_type`'s)."""
     rows = []
-    for r in study.success[study.success["level"].isin(["all", "high"])].itertuples(index=False):
+    for r in success[success["level"].isin(["all", "high"])].itertuples(index=False):
         part = para if r.level == "all" else para[para["high"] == r.type]
         rows.append({"Paraphrase type": "all" if r.level == "all" else f"{r.type}: {HIGH_TITLES[r.type]}",
                      "Paraphrases": r.n, "Distinct texts": part["text"].nunique(),
@@ -34,23 +35,23 @@ def data_table(study: PolicyStudy) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def accuracy_table(study: PolicyStudy, gallery: str, level: str) -> pd.DataFrame:
+def accuracy_table(accuracy: pd.DataFrame, rankers: list[str], gallery: str, level: str) -> pd.DataFrame:
     """Rankers × types of ``level`` (``high`` or ``mid``; ``all`` first): accuracy (%) [interval] in ``gallery``."""
-    acc = study.accuracy[(study.accuracy["gallery"] == gallery) & study.accuracy["level"].isin(["all", level])]
+    acc = accuracy[(accuracy["gallery"] == gallery) & accuracy["level"].isin(["all", level])]
     cells = acc.assign(cell=[shown(e, lo, hi) for e, lo, hi in zip(acc.estimate, acc.low, acc.high, strict=True)])
     wide = cells.pivot(index="ranker", columns="type", values="cell")
     types = list(dict.fromkeys(acc["type"]))
-    wide = wide.loc[study.rankers, types]
+    wide = wide.loc[rankers, types]
     wide.index = [display(r) for r in wide.index]
     wide.columns = [type_label(t) for t in wide.columns]
     return wide.reset_index(names="Ranker")
 
 
-def mid_table(study: PolicyStudy, ranker: str) -> pd.DataFrame:
+def mid_table(accuracy: pd.DataFrame, success: pd.DataFrame, ranker: str) -> pd.DataFrame:
     """Per ``mid`` kind of change: paraphrases, the policy's success, ``ranker``'s accuracy in both galleries
     (each [interval]) and the range of every ranker's accuracy among the 130 LIBERO tasks."""
-    acc = study.accuracy[study.accuracy["level"] == "mid"].set_index(["gallery", "ranker", "type"])
-    success = study.success[study.success["level"] == "mid"].set_index("type")
+    acc = accuracy[accuracy["level"] == "mid"].set_index(["gallery", "ranker", "type"])
+    success = success[success["level"] == "mid"].set_index("type")
     rows = []
     for kind in success.index:
         def cell(gallery: str, kind: str = kind) -> str:
@@ -65,14 +66,13 @@ def mid_table(study: PolicyStudy, ranker: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def association_table(study: PolicyStudy, gallery: str) -> pd.DataFrame:
+def association_table(associations: pd.DataFrame, rankers: list[str], gallery: str) -> pd.DataFrame:
     """Per ranker in ``gallery``: success when retrieved and missed, the gap, odds ratios, within-task measures."""
-    assoc = study.associations[study.associations["gallery"] == gallery].set_index(["ranker", "measure"])
+    assoc = associations[associations["gallery"] == gallery].set_index(["ranker", "measure"])
     rows = []
-    for ranker in study.rankers:
+    for ranker in rankers:
         def iv(measure: str, ranker: str = ranker) -> Interval:
-            r = assoc.loc[(ranker, measure)]
-            return Interval(r.estimate, r.low, r.high)
+            return Interval.from_row(assoc.loc[(ranker, measure)])
         rows.append({"Ranker": display(ranker), "Success when retrieved (%)": _iv(iv("success_retrieved")),
                      "Success when missed (%)": _iv(iv("success_missed")), "Gap (pp)": _iv(iv("gap")),
                      "Odds ratio": _iv(iv("odds_ratio"), 2), "Within task: gap (pp)": _iv(iv("mh_gap")),
@@ -81,28 +81,29 @@ def association_table(study: PolicyStudy, gallery: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def type_gap_table(study: PolicyStudy, gallery: str) -> pd.DataFrame:
+def type_gap_table(associations: pd.DataFrame, rankers: list[str], gallery: str) -> pd.DataFrame:
     """Per ranker in ``gallery``: the gap (success when retrieved minus when missed, points) within each ``high``
     type, with its interval and its word."""
-    assoc = study.associations[study.associations["gallery"] == gallery].set_index(["ranker", "measure"])
+    assoc = associations[associations["gallery"] == gallery].set_index(["ranker", "measure"])
     rows = []
-    for ranker in study.rankers:
+    for ranker in rankers:
         row = {"Ranker": display(ranker)}
         for t in HIGH_TYPES:
-            r = assoc.loc[(ranker, f"gap:{t}")]
-            iv = Interval(r.estimate, r.low, r.high)
+            iv = Interval.from_row(assoc.loc[(ranker, f"gap:{t}")])
             row[f"{type_label(t)}: gap (pp)"] = f"{_iv(iv)}, {gap_word(iv)}"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def auc_table(study: PolicyStudy, best: str) -> pd.DataFrame:
-    """Every signal's AUC for the policy's failure [interval], and the best one's paired lead over it."""
+def auc_table(aucs: dict[str, Interval], reps: dict[str, np.ndarray], within: dict[str, Interval],
+              best: str) -> pd.DataFrame:
+    """Every signal's AUC for the policy's failure [interval] and within task, and the best one's paired lead
+    over it (``aucs``, ``reps`` and ``within``: :func:`.auc_intervals`'s)."""
     rows = []
-    for name, iv in sorted(study.aucs.items(), key=lambda kv: -kv[1].estimate):
-        lead = study.auc_difference(best, name) if name != best else None
+    for name, iv in sorted(aucs.items(), key=lambda kv: -kv[1].estimate):
+        lead = paired_difference(best, name, aucs, reps) if name != best else None
         rows.append({"Signal": signal_label(name), "AUC (95 % interval)": _iv(iv, 3),
-                     "Within-task AUC": _iv(study.within_task_aucs[name], 3),
+                     "Within-task AUC": _iv(within[name], 3),
                      "Best minus this (95 % interval)": "—" if lead is None else _iv(lead, 3),
                      "Best against this": "—" if lead is None else difference_word(lead, "better", "worse")})
     return pd.DataFrame(rows)
