@@ -50,32 +50,45 @@ processes: int = 2  # processes running the settings side by side
 output_dir: str = ""  # where result files go; empty: _build/results/14_collections
 
 # %% tags=["remove-input"]
+import os
 import warnings
 
 import matplotlib.pyplot as plt
-from myst_nb import glue
+import pandas as pd
 
 from robotask import paths, plots
-from robotask.book import Page, show_figure, show_md, wait_until_alone
+from robotask.book import Page, glue_values, show_figure, show_md, wait_until_alone
 from robotask.episode import unseen
 from robotask.episode.features import extract_collection
 from robotask.episode.files import load_collection
 from robotask.episode.suite import SuiteConfig
 from robotask.io import write_csv, write_json
+from robotask.words import count
 
 plots.use_style()
 warnings.filterwarnings("ignore", message="Port .* is already in use")  # another Dask dashboard
 page = Page("14_collections")
 out = page.output_dir(output_dir)
-suite_cfg, cfg = SuiteConfig(), unseen.chapter_config(softmax_epochs, mlp_epochs)
+
+# %% [markdown]
+# The collection comes first: synthetic episodes generated from the seed (and cached), or the real episodes
+# that `collection_dir` names. Each episode's window features are built once, one Dask task per episode, into
+# the chapter's feature folder, and the tasks read them from there.
+
+# %%
 synthetic = not collection_dir
 coll = (unseen.study_collection(n_episodes, frames, resolution, seed) if synthetic
         else load_collection(paths.resolve(collection_dir)))
 usable_shifts = unseen.usable_shifts(coll.episodes, shifts)
-test_size = curve_test or len(coll.ids) // folds
-mlp_proto = mlp_protocols[0] if mlp_protocols else ""
 if notes := unseen.run_notes(synthetic=synthetic, protocols=cv_protocols, shifts=usable_shifts):
     show_md("**Note.** " + "; ".join(notes) + ".")
+features_dir = out / "features"
+run = extract_collection(coll, features_dir, progress=False)
+sets = unseen.load_window_sets(coll, features_dir)
+assert run.ok and len(sets) == len(coll.ids)
+test_size = curve_test or len(coll.ids) // folds
+collection = unseen.collection_values(coll, frames, resolution, folds, test_size)
+glue_values(**collection)
 
 # %% [markdown]
 # ## Three words: fold, shift, draw
@@ -102,8 +115,7 @@ if notes := unseen.run_notes(synthetic=synthetic, protocols=cv_protocols, shifts
 # comes from a 95 % Student-t interval of a paired difference, over the folds, the held-out groups or the
 # draws that produced both numbers (`robotask.words.verdict`). Where the interval includes zero, the word is
 # "not resolved", whatever the two means say. Each table shows the interval beside its word.
-
-# %% [markdown]
+#
 # ## The collection
 #
 # The data are synthetic: {glue:text}`n_eps` episodes of {glue:text}`frames` frames (20 fps) at
@@ -112,16 +124,27 @@ if notes := unseen.run_notes(synthetic=synthetic, protocols=cv_protocols, shifts
 # a variation drawn from the collection seed and its index alone: a subject (hand size, height, speed), a
 # scene (absent objects, moved objects), a subset of the procedure in a shuffled order, and a camera mount and
 # lighting. All episodes share one label vocabulary and each uses a part of it.
-#
-# Subjects are crossed with scenes, not drawn with them: the table below counts the episodes of each subject
+
+# %%
+crossed = pd.crosstab(coll.episodes.subject, coll.episodes.scene, margins=True, margins_name="all")
+page.show_table(crossed.rename_axis(index="Subject", columns="Scene").reset_index(),
+                caption="Episodes per subject (rows) and scene (columns) in the collection.")
+cells = crossed.drop(index="all", columns="all").to_numpy()  # the margins aside
+glue_values(cell_min=int(cells.min()), cell_max=int(cells.max()))
+
+# %% [markdown]
+# Subjects are crossed with scenes, not drawn with them: the table above counts the episodes of each subject
 # in each scene, between {glue:text}`cell_min` and {glue:text}`cell_max` per cell. Every subject appears in
 # every scene, so holding out a subject never holds out a scene with it, and the two shifts can be told
 # apart. (Two episodes of one subject share its speed, hand size and height by design: that is what a
 # subject is here.)
 
 # %%
-page.show_table(unseen.subject_scene_table(coll.episodes),
-                caption="Episodes per subject (rows) and scene (columns) in the collection.")
+suite_cfg, cfg = SuiteConfig(), unseen.chapter_config(softmax_epochs, mlp_epochs)
+mlp_proto = mlp_protocols[0] if mlp_protocols else ""
+heads = unseen.head_values(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs,
+                           suite_cfg.mlp.epochs, mlp_proto)
+glue_values(**heads)
 
 # %% [markdown]
 # ## The heads
@@ -131,50 +154,69 @@ page.show_table(unseen.subject_scene_table(coll.episodes),
 # chapter: with the suite's 80 epochs it costs several times the minimal head's time on every fold, and the book
 # has a time budget. `robotask run 14_collections -p mlp_protocols '[improved]'` adds it on the folds of the
 # improved protocol, whose validation split gives it early stopping. The chronological split, the shifts and the
-# learning curves use the minimal head (and the baseline) alone.
-#
-# A run whose epochs are fewer than the suite's (`softmax_epochs`, `mlp_epochs`) can measure what the cut
-# changes: `check_episodes` reruns the cross-validation of that many episodes with the suite's epochs and with
-# the run's, and a table gives the difference per task and head, paired over that subset's folds:
-# {glue:text}`epoch_check`.
+# learning curves use the minimal head (and the baseline) alone. The cell below runs the check described next,
+# when `check_episodes` is above zero, and writes it to `epochs.csv`.
 
-# %% tags=["remove-input"]
-features_dir = out / "features"
-run = extract_collection(coll, features_dir, progress=False)
-sets = unseen.load_window_sets(coll, features_dir)
+# %%
 check = unseen.epoch_check(coll, sets, episodes=check_episodes, folds=folds,
                            protocol=mlp_proto or shift_protocol, mlp_protocols=mlp_protocols,
                            cut=cfg, full=suite_cfg, jobs=processes)
 if check is not None:
     _ = write_csv(out / "epochs.csv", check)
+changed = 0 if check is None else int((check["verdict"] != "not resolved").sum())
+glue_values(epoch_check=unseen.epoch_check_phrase(0 if check is None else len(check), changed))
+
+# %% [markdown]
+# A run whose epochs are fewer than the suite's (`softmax_epochs`, `mlp_epochs`) can measure what the cut
+# changes: `check_episodes` reruns the cross-validation of that many episodes with the suite's epochs and with
+# the run's, and a table gives the difference per task and head, paired over that subset's folds:
+# {glue:text}`epoch_check`.
+
+# %%
+if check is not None:
     page.show_table(unseen.epoch_table(check), caption="The suite's epochs against the chapter's "
                     "on a subset of the collection, per task and head: means over its folds and "
                     "the paired difference.")
 
 # %% [markdown]
+# ## The design: every setting, run together
+#
+# The cell below builds each part of the design in turn: the folds under each protocol, the chronological
+# split of each fold, the held-out subjects and scenes with their random folds, and the learning-curve draws.
+# No setting but a chronological one has an episode on both sides.
+
+# %%
+cv = unseen.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
+chronological = unseen.chronological_settings(cv)
+shifted = unseen.shift_settings(coll.episodes, usable_shifts, shift_protocol, seed, shift_draws,
+                                shift_train)
+curves = unseen.curve_settings(coll.episodes, test_size, curve_draws, shift_protocol, seed)
+settings = cv + chronological + shifted + curves
+assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
+glue_values(processes_phrase=count(processes, "process", words=True))
+
+# %% [markdown]
+# All these settings run in one call, below. Identical splits run once, in {glue:text}`processes_phrase`
+# (the book's parameters use one beside the other chapters); each task fits on one BLAS thread, so the values
+# do not depend on that number. The folds are those of
+# `robotask suite --collection DIR --split group-kfold --folds N` with the same number of folds.
+#
 # ## Unseen episodes, under both protocols
 #
-# All settings of the design run in one call: the folds under each protocol, the chronological split of each
-# fold, the held-out subjects and scenes with their random folds, and the learning-curve draws. Identical
-# splits run once, in {glue:text}`processes_phrase` (the book's parameters use one beside the other chapters);
-# each task fits on one BLAS thread, so the values do not depend on that number. The folds are those of
-# `robotask suite --collection DIR --split group-kfold --folds N` with the same number of folds.
+# The run returns one long table, every setting × task × head (`folds.csv`). Its folds are then summarised per
+# protocol, task and head: the mean and sd over the folds, and head − baseline paired over the folds
+# (`fold_summary.csv`).
 
-# %% tags=["remove-input"]
-cv = unseen.cv_settings(coll.episodes, folds, cv_protocols, mlp_protocols)
-settings = unseen.study_settings(coll.episodes, cv, shifts=usable_shifts, protocol=shift_protocol,
-                                 seed=seed, shift_draws=shift_draws, shift_train=shift_train,
-                                 test_size=test_size, curve_draws=curve_draws)
+# %%
 results = unseen.run_settings(sets, settings, cfg, jobs=processes)
 summary = unseen.fold_summary(results)
 _ = write_csv(out / "folds.csv", results)
 _ = write_csv(out / "fold_summary.csv", summary)
-
-# %%
 page.show_table(unseen.protocol_table(summary),
                 long_reason="twelve tasks, each under two protocols",
                 caption="Minimal head and trivial baseline on unseen episodes (mean ± sd over the "
                 "folds) and head − baseline paired over the folds, under each protocol.")
+glue_values(**unseen.transfer_values(summary, mlp_proto))
 
 # %% [markdown]
 # The table above is the central result. A task *transfers* here when the minimal head beats the trivial
@@ -203,14 +245,38 @@ if mlp_proto:
 #
 # For each fold, the chronological split takes that fold's own episodes, splits each in time (its last
 # {glue:text}`test_pct:.0f` % tests) and pools them, as the other chapters do with one episode. The same fold
-# unseen trains on the other episodes and tests on the whole of these. The drop is chronological minus unseen
-# in the metric's sense of better (positive: worse on unseen episodes), paired over the folds. The
-# chronological side trains on less (part of each of a fold's episodes, not all the other episodes), so a
-# resolved drop holds in spite of more training data on the unseen side. Under the {glue:text}`shift_protocol`
-# protocol, worse on unseen episodes: {glue:text}`n_drop_phrase` of {glue:text}`n_drop_of`
-# ({glue:text}`drop_tasks`). For those, a chronological number in the other chapters overstates what a new
-# episode would give. Better on unseen episodes: {glue:text}`n_gain_phrase` ({glue:text}`gain_tasks`).
+# unseen trains on the other episodes and tests on the whole of these.
+
+# %%
+drops = {p: unseen.chronological_drop(results, p) for p in cv_protocols}
+page.show_table(unseen.chronological_table(drops), long_reason="twelve tasks, two protocols",
+                caption="Minimal head: the chronological split of each fold's episodes against the "
+                "same fold unseen (means over folds), and the drop paired over folds (positive: "
+                "worse unseen).")
+d_main = drops.get(shift_protocol, next(iter(drops.values())))
+glue_values(shift_protocol=shift_protocol, **unseen.drop_values(d_main))
+
+# %% [markdown]
+# The drop is chronological minus unseen in the metric's sense of better (positive: worse on unseen episodes),
+# paired over the folds. The chronological side trains on less (part of each of a fold's episodes, not all the
+# other episodes), so a resolved drop holds in spite of more training data on the unseen side. Under the
+# {glue:text}`shift_protocol` protocol, worse on unseen episodes: {glue:text}`n_drop_phrase` of
+# {glue:text}`n_drop_of` ({glue:text}`drop_tasks`). For those, a chronological number in the other chapters
+# overstates what a new episode would give. Better on unseen episodes: {glue:text}`n_gain_phrase`
+# ({glue:text}`gain_tasks`).
 #
+# One task needs a closer look. The cell below reads Synchronisation Detection's row of the drop table and the
+# baseline's chronological F1, and fits the minimal head again on the first fold and on its chronological split
+# to count the test pairs it calls aligned.
+
+# %%
+sync = d_main.set_index("task").loc["misalignment_detection"]
+baseline = unseen.chronological_drop(results, shift_protocol, "baseline").set_index("task")
+glue_values(sync_chrono=float(sync["chronological"]), sync_unseen=float(sync["unseen"]),
+            sync_base=float(baseline.loc["misalignment_detection", "chronological"]),
+            **unseen.aligned_share_values(sets, settings, shift_protocol, cfg))
+
+# %% [markdown]
 # **Synchronisation Detection** shows the largest gap of its kind: chronological F1 {glue:text}`sync_chrono:.3f`
 # against {glue:text}`sync_unseen:.3f` unseen, while always answering "aligned" scores
 # {glue:text}`sync_base:.3f`. Unseen labels cannot be the reason: both classes occur everywhere. The reason is
@@ -222,45 +288,58 @@ if mlp_proto:
 # the training part, so the head calls its pairs shifted: it predicts "aligned" for
 # {glue:text}`sync_yes_chrono:.0f` % of them (half are), against {glue:text}`sync_yes_unseen:.0f` % on unseen
 # episodes, whose test pairs span the whole episode.
-
-# %%
-drops = {p: unseen.chronological_drop(results, p) for p in cv_protocols}
-page.show_table(unseen.chronological_table(drops), long_reason="twelve tasks, two protocols",
-                caption="Minimal head: the chronological split of each fold's episodes against the "
-                "same fold unseen (means over folds), and the drop paired over folds (positive: "
-                "worse unseen).")
-
-# %% tags=["remove-input"]
-d_main = drops.get(shift_protocol, next(iter(drops.values())))
-base_main = unseen.chronological_drop(results, shift_protocol, "baseline")
-shares = unseen.aligned_shares(sets, settings, shift_protocol, cfg)
-
-# %% [markdown]
+#
 # ## Which shift hurts which task
 #
 # Each subject (then each scene) is held out in turn, and each held-out group is paired with a random fold of
-# the same size ({glue:text}`shift_draws` random partitions, averaged). Both sides of a pair train on episodes
-# not held out, at least {glue:text}`shift_n_train` of them (parameter `shift_train` draws that many at random
-# for both sides, to keep the chapter within its time budget; 0 trains on all). The drop is the random fold's value
-# minus the held-out group's, in the metric's sense of better (positive: the shift is worse), under the
-# {glue:text}`shift_protocol` protocol with the minimal head; its interval is over the
+# the same size. The table below gives both sides and the drop per task.
+
+# %%
+shift_results = unseen.shift_drop(results)
+_ = write_csv(out / "shifts.csv", shift_results)
+if len(shift_results):
+    page.show_table(unseen.shift_table(shift_results), long_reason="twelve tasks, two shifts",
+                    caption="Minimal head with one subject or one scene held out against random "
+                    "folds of the same sizes (means over groups), and the drop paired over the "
+                    "groups.")
+n_train = min((s.labels["n_train"] for s in shifted if s.study == "group"), default=0)
+glue_values(shift_draws=shift_draws, shift_n_train=n_train, **unseen.shift_values(shift_results))
+
+# %% [markdown]
+# The random folds are averaged over {glue:text}`shift_draws` random partitions. Both sides of a pair train on
+# episodes not held out, at least {glue:text}`shift_n_train` of them (parameter `shift_train` draws that many at
+# random for both sides, to keep the chapter within its time budget; 0 trains on all). The drop is the random
+# fold's value minus the held-out group's, in the metric's sense of better (positive: the shift is worse), under
+# the {glue:text}`shift_protocol` protocol with the minimal head; its interval is over the
 # {glue:text}`groups_subject` subjects or the {glue:text}`groups_scene` scenes. A new subject hurts
 # {glue:text}`hurt_subject`; a new scene hurts {glue:text}`hurt_scene`. The interval includes zero for
 # {glue:text}`n_unresolved_subject` under a new subject and {glue:text}`n_unresolved_scene` under a new scene:
 # with a handful of groups, a drop must be large and consistent across them to be resolved.
-
-# %%
-shift_results = unseen.shift_table(results)
-_ = write_csv(out / "shifts.csv", shift_results)
-if len(shift_results):
-    page.show_table(unseen.shift_display(shift_results), long_reason="twelve tasks, two shifts",
-                    caption="Minimal head with one subject or one scene held out against random "
-                    "folds of the same sizes (means over groups), and the drop paired over the "
-                    "groups.")
-
-# %% [markdown]
+#
 # ## How many training episodes each task needs
 #
+# The learning-curve draws are summarised per task, head and number of training episodes: the mean, the lowest
+# and the highest draw, and head − baseline paired over the draws (`learning_curve.csv`); each draw is then
+# paired with itself along its curve.
+
+# %%
+curve, steps = unseen.curve_summary(results), unseen.curve_steps(results)
+_ = write_csv(out / "learning_curve.csv", curve)
+fig = unseen.figure_learning_curves(curve)
+show_figure(fig, "fig-collection-learning-curves",
+            "Minimal head (mean and range over the draws) and baseline (dashed) on unseen "
+            "episodes, per task, as training episodes double. An R² panel whose band reaches below "
+            "−1 has a symmetric log axis, linear between −1 and 1.",
+            "Twelve line plots, one per task, of the primary metric against the number of training "
+            "episodes on a log scale, each with a shaded band.")
+plt.close(fig)
+page.show_table(unseen.curve_table(curve, steps), caption="The learning curves: mean "
+                "(lowest–highest draw) at the smallest and largest training sets, and changes "
+                "paired over the draws.")
+curve_glued = unseen.curve_values(curve, steps)
+glue_values(**curve_glued)
+
+# %% [markdown]
 # {numref}`fig-collection-learning-curves` shows each task's minimal head (line: the mean over
 # {glue:text}`draws` draws; band: the lowest to the highest draw) and the baseline (dashed) as training
 # episodes double, each draw testing on its own {glue:text}`test_size` episodes. A curve is read by its band
@@ -279,50 +358,50 @@ if len(shift_results):
 # those spreads away, and a head linear in its inputs predicts far outside the targets' range. The error is
 # spread over the target columns, not held by a few near-constant ones as on chapter 12's pages, and the
 # spreads widen as training episodes are added.
-
-# %%
-curve, steps = unseen.curve_summary(results), unseen.curve_steps(results)
-_ = write_csv(out / "learning_curve.csv", curve)
-fig = unseen.figure_learning_curves(curve)
-show_figure(fig, "fig-collection-learning-curves",
-            "Minimal head (mean and range over the draws) and baseline (dashed) on unseen "
-            "episodes, per task, as training episodes double. An R² panel whose band reaches below "
-            "−1 has a symmetric log axis, linear between −1 and 1.",
-            "Twelve line plots, one per task, of the primary metric against the number of training "
-            "episodes on a log scale, each with a shaded band.")
-plt.close(fig)
-page.show_table(unseen.curve_table(curve, steps), caption="The learning curves: mean "
-                "(lowest–highest draw) at the smallest and largest training sets, and changes "
-                "paired over the draws.")
-
-# %% [markdown]
+#
 # ## The label-coverage ceiling, per fold
 #
-# A classifier cannot name a label it never saw in training. The table below gives, per fold, the share of test
-# windows whose action or subtask label occurs in the training episodes: the ceiling of the label tasks'
-# accuracy on that fold. For actions it {glue:text}`cov_span`, {glue:text}`ceiling_phrase`. For subtasks it
-# {glue:text}`sub_span`. The ceiling comes from the split, not from the heads: each synthetic episode
-# performs a subset of the procedure, so a fold can test steps that no training episode shows.
+# For each fold of the first protocol, the cell below counts the test windows whose action or subtask label
+# occurs in the fold's training episodes (`coverage.csv`).
 
 # %%
 coverage = unseen.fold_coverage(sets, [s for s in cv if s.protocol == cv_protocols[0]])
 _ = write_csv(out / "coverage.csv", coverage)
 page.show_table(unseen.coverage_table(coverage), digits=1,
                 caption="Share of unseen test windows whose label occurs in training, per fold.")
+act, sub = (coverage[coverage["label"] == k]["coverage"] * 100 for k in ("action", "subtask"))
+glue_values(cov_span=unseen.span_phrase(float(act.min()), float(act.max())),
+            sub_span=unseen.span_phrase(float(sub.min()), float(sub.max())),
+            ceiling_phrase=unseen.ceiling_phrase(float(act.min())))
 
 # %% [markdown]
+# A classifier cannot name a label it never saw in training. The table above gives, per fold, the share of test
+# windows whose action or subtask label occurs in the training episodes: the ceiling of the label tasks'
+# accuracy on that fold. For actions it {glue:text}`cov_span`, {glue:text}`ceiling_phrase`. For subtasks it
+# {glue:text}`sub_span`. The ceiling comes from the split, not from the heads: each synthetic episode
+# performs a subset of the procedure, so a fold can test steps that no training episode shows.
+#
 # ## Tasks that did not run
 #
-# A task whose label has a single class in the training episodes of a setting, or whose samples a setting
-# cannot build, is not scored there; the table below names each with its reason and the number of settings
-# affected ({glue:text}`n_not_run` rows). Such a task has no value in those settings, neither for the heads
-# nor for the baseline, and every paired interval above leaves them out: its interval rests on the folds,
-# groups or draws where it ran, so a task named here is judged on fewer pairs, not scored as a failure.
+# The long table keeps a task that did not run in a setting, with its status and its reason; the cell below
+# gathers them per task, protocol and part of the design.
 
 # %%
 not_run = unseen.not_run_table(results)
 page.show_table(not_run, headers=unseen.NOT_RUN_HEADERS,
                 caption="Tasks that did not run in some settings, with the reason.")
+glue_values(n_not_run=len(not_run))
+
+# %% [markdown]
+# A task whose label has a single class in the training episodes of a setting, or whose samples a setting
+# cannot build, is not scored there; the table above names each with its reason and the number of settings
+# affected ({glue:text}`n_not_run` rows). Such a task has no value in those settings, neither for the heads
+# nor for the baseline, and every paired interval above leaves them out: its interval rests on the folds,
+# groups or draws where it ran, so a task named here is judged on fewer pairs, not scored as a failure.
+
+# %%
+timed = coll.subset(coll.ids[:timing_episodes])
+glue_values(t_eps=len(timed.ids))
 
 # %% [markdown]
 # ## Features on Dask, measured with nothing else running
@@ -335,13 +414,18 @@ page.show_table(not_run, headers=unseen.NOT_RUN_HEADERS,
 
 # %%
 wait_until_alone()
-scaling = unseen.measure_scaling(coll.subset(coll.ids[:timing_episodes]), worker_counts)
+scaling = unseen.measure_scaling(timed, worker_counts)
 page.show_table(scaling, digits=2, headers=unseen.SCALING_HEADERS,
                 caption="Feature extraction from a cold cache with each number of Dask workers "
                 "(wall clock; in the book nothing else runs meanwhile).")
 if len(set(worker_counts) & {1, 2}) < 2:
     show_md("**Note.** This run did not time both one and two workers (parameter `worker_counts`), "
             "so the speed-up below is not measured.")
+one, two = (scaling[scaling["workers"] == w] for w in (1, 2))
+speedup = float(two["speedup"].iloc[0]) if len(two) and len(one) else float("nan")
+glue_values(speedup_phrase=unseen.speedup_phrase(speedup, 2), efficiency=100 * speedup / 2,
+            episode_s=float(scaling["episode_s"].iloc[0]), cpus=os.cpu_count() or 1,
+            peak_mb=float(scaling["peak_mb"].max()))
 
 # %% [markdown]
 # The extraction ran {glue:text}`speedup_phrase` (the Dask table above): one worker spent
@@ -353,6 +437,17 @@ if len(set(worker_counts) & {1, 2}) < 2:
 # A worker's resident memory peaked at {glue:text}`peak_mb:.0f` MiB: memory is not what limits the number of
 # workers here.
 #
+# The cell below measures the stored window features per episode and scales the measured costs to the full
+# dataset; the timing and the projection go to `timings.json`.
+
+# %%
+bytes_ep, windows_ep, dim = unseen.feature_sizes(features_dir, sets)
+proj = unseen.project_full_dataset(scaling, frames, bytes_ep, windows_ep, dim)
+_ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})
+glue_values(kb_per_episode=bytes_ep / 1e3, dim=int(dim),
+            **{f"proj_{k}": v for k, v in proj.items()})
+
+# %% [markdown]
 # ## What the full dataset would cost: a projection
 #
 # **This is a projection, not a measurement.** It scales the measured cost of one worker per episode
@@ -361,8 +456,9 @@ if len(set(worker_counts) & {1, 2}) < 2:
 # linearly with frames; (3) the videos are decoded at this chapter's {glue:text}`res` px (full-resolution
 # decoding costs much more, so this is a lower bound); (4) the two-worker efficiency measured here holds on
 # every cluster size. Under these assumptions one episode costs {glue:text}`proj_per_episode_s:.0f` s on one
-# worker, the dataset {glue:text}`proj_worker_hours:,.0f` worker-hours: {glue:text}`proj_machine_hours:,.0f` hours on
-# this machine with two workers, {glue:text}`proj_cluster_hours:.1f` hours on {glue:text}`proj_cluster_workers` workers.
+# worker, the dataset {glue:text}`proj_worker_hours:,.0f` worker-hours: {glue:text}`proj_machine_hours:,.0f`
+# hours on this machine with two workers, {glue:text}`proj_cluster_hours:.1f` hours on
+# {glue:text}`proj_cluster_workers` workers.
 #
 # ## When the collection outgrows one machine
 #
@@ -384,13 +480,7 @@ if len(set(worker_counts) & {1, 2}) < 2:
 #   its minibatches from disk. With `--workers N` or `--scheduler ADDRESS` the episodes are partitions on Dask
 #   workers, and only weights and gradients cross the network. {doc}`99_reproducing` measures its
 #   memory and time against the number of episodes, with a projection to the full dataset.
-
-# %% tags=["remove-input"]
-bytes_ep, windows_ep, dim = unseen.feature_sizes(features_dir, sets)
-proj = unseen.project_full_dataset(scaling, frames, bytes_ep, windows_ep, dim)
-_ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "projection": proj})
-
-# %% [markdown]
+#
 # ## These are synthetic episodes
 #
 # Every number above comes from synthetic episodes: rendered scenes at low resolution, a scripted procedure,
@@ -415,25 +505,12 @@ _ = write_json(out / "timings.json", {"scaling": scaling.to_dict("records"), "pr
 # of the baseline at every larger size.
 
 # %%
-transfer = unseen.transfer_table(summary, shift_protocol)
-page.show_table(unseen.answer_table(transfer, d_main, shift_results, curve),
+page.show_table(unseen.answer_table(unseen.transfer_rows(summary, shift_protocol), d_main,
+                                    shift_results, curve),
                 caption="The unseen-episode answer per task, minimal head: each word from its "
                 "paired interval (over folds, groups or draws).")
 
 # %% tags=["remove-input"]
-values = (unseen.collection_facts(coll, frames, resolution, folds, test_size)
-          | unseen.results_facts(summary, d_main, shift_results, curve, steps, shift_protocol,
-                                 mlp_proto)
-          | unseen.sync_facts(d_main, base_main, shares)
-          | unseen.cost_facts(coverage, scaling, proj, bytes_ep, dim)
-          | unseen.design_facts(settings, processes=processes, protocol=shift_protocol,
-                                shift_draws=shift_draws, n_not_run=len(not_run))
-          | unseen.head_facts(softmax_epochs, mlp_epochs, suite_cfg.softmax_epochs,
-                              suite_cfg.mlp.epochs, check, mlp_proto))
-for key, value in values.items():
-    glue(key, value, display=False)
-answer = unseen.headline(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,
-                         len(sets), folds, synthetic)
-_ = write_json(out / "summary.json", answer | unseen.summary_sizes(values))
-assert all(not set(s.split.train) & set(s.split.test) for s in settings if not s.chronological)
-assert run.ok and len(sets) == len(coll.ids)
+answer = unseen.summary_values(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,
+                               len(sets), folds, synthetic, collection | heads | curve_glued)
+_ = write_json(out / "summary.json", answer)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from robotask.book import chapters, scheduling
-from robotask.episode.unseen import design, phrases, tables
+from robotask.episode.unseen import comparisons, design, phrases, tables, values
 from robotask.episode.unseen.cli import fold_means, fold_rows
 from robotask.errors import RobotaskError
 
@@ -90,7 +90,7 @@ def _results() -> pd.DataFrame:
 
 
 def test_fold_summary_gives_mean_sd_and_folds_won_in_the_metrics_sense():
-    s = tables.fold_summary(_results()).set_index(["task", "head"])
+    s = comparisons.fold_summary(_results()).set_index(["task", "head"])
     assert s.loc[("timeline_action", "minimal"), "mean"] == pytest.approx(0.5)
     assert s.loc[("timeline_action", "minimal"), "sd"] == pytest.approx(np.std([0.6, 0.4], ddof=1))
     assert s.loc[("timeline_action", "minimal"), "wins"] == 1
@@ -108,12 +108,12 @@ def _folds(task: str, hib: bool, study: str, head: str, values: list[float]) -> 
 def test_head_beats_the_baseline_only_when_its_interval_over_folds_excludes_zero():
     base = _folds("timeline_action", True, "cv", "baseline", [0.3, 0.31, 0.29, 0.3])
     clear = _folds("timeline_action", True, "cv", "minimal", [0.5, 0.52, 0.49, 0.51])
-    s = tables.fold_summary(pd.concat([base, clear]).assign(metric="macro_f1"))
+    s = comparisons.fold_summary(pd.concat([base, clear]).assign(metric="macro_f1"))
     assert s.set_index("head").loc["minimal", "verdict"] == "beats"
-    assert tables.beaten(s, "improved") == (["timeline_action"], 1)
+    assert comparisons.beaten(s, "improved") == (["timeline_action"], 1)
     err = pd.concat([_folds("hand_trajectory_forecast", False, "cv", h, v) for h, v in
                      (("baseline", [0.04, 0.041, 0.039, 0.04]), ("minimal", [0.05, 0.052, 0.051, 0.05]))])
-    e = tables.fold_summary(err.assign(metric="mpjpe")).set_index("head")
+    e = comparisons.fold_summary(err.assign(metric="mpjpe")).set_index("head")
     assert e.loc["minimal", "verdict"] == "behind" and e.loc["minimal", "diff"] < 0  # a larger error is worse
 
 
@@ -122,7 +122,7 @@ def test_drop_is_paired_over_folds_and_positive_when_unseen_is_worse():
                      _folds("timeline_action", True, "chronological", "minimal", [0.8, 0.72, 0.77]),
                      _folds("hand_trajectory_forecast", False, "cv", "minimal", [0.05, 0.06, 0.055]),
                      _folds("hand_trajectory_forecast", False, "chronological", "minimal", [0.06, 0.05, 0.08])])
-    d = tables.chronological_drop(res, "improved").set_index("task")
+    d = comparisons.chronological_drop(res, "improved").set_index("task")
     assert d.loc["timeline_action", "diff"] == pytest.approx(0.94 / 3)
     assert d.loc["timeline_action", "verdict"] == "worse on unseen episodes"
     assert d.loc["hand_trajectory_forecast", "verdict"] == "not resolved"  # the sign flips between folds
@@ -139,27 +139,27 @@ def _curve_results(head_values: dict[int, list[float]], base: float = 0.5) -> pd
 def test_ahead_is_read_from_the_draws_not_the_mean():
     # at 2 episodes the mean is ahead (0.6 > 0.5) but one draw dips below the baseline: not resolved
     res = _curve_results({1: [0.3, 0.35, 0.32], 2: [0.9, 0.45, 0.45], 4: [0.7, 0.72, 0.71], 8: [0.8, 0.81, 0.8]})
-    curve = tables.curve_summary(res)
+    curve = comparisons.curve_summary(res)
     at2 = curve[(curve["n_train"] == 2) & (curve["head"] == "minimal")].iloc[0]
     assert at2["mean"] > 0.5 and at2["lo"] < 0.5 and at2["verdict"] == "not resolved"
-    assert tables.episodes_needed(curve, "timeline_action") == 4
-    steps = tables.curve_steps(res).set_index("task")
+    assert comparisons.episodes_needed(curve, "timeline_action") == 4
+    steps = comparisons.curve_steps(res).set_index("task")
     assert steps.loc["timeline_action", "whole_verdict"] == "improves"
     assert steps.loc["timeline_action", "last_verdict"] == "still improving"
-    never = tables.curve_summary(_curve_results({1: [0.3, 0.35, 0.32], 2: [0.4, 0.45, 0.41]}))
-    assert tables.episodes_needed(never, "timeline_action") is None
+    never = comparisons.curve_summary(_curve_results({1: [0.3, 0.35, 0.32], 2: [0.4, 0.45, 0.41]}))
+    assert comparisons.episodes_needed(never, "timeline_action") is None
 
 
 def test_a_shift_hurts_only_when_its_interval_over_groups_excludes_zero():
     def rows(study, values):
         return _folds("timeline_action", True, study, "minimal", values).assign(shift="subject", metric="macro_f1")
 
-    hurt = tables.shift_table(pd.concat([rows("group", [0.3, 0.32, 0.31, 0.29]),
+    hurt = comparisons.shift_drop(pd.concat([rows("group", [0.3, 0.32, 0.31, 0.29]),
                                          rows("random", [0.5, 0.5, 0.52, 0.5])]))
-    assert hurt["verdict"].iloc[0] == "hurts" and tables.hurt_tasks(hurt, "subject") == ["timeline_action"]
-    noisy = tables.shift_table(pd.concat([rows("group", [0.3, 0.6, 0.2, 0.7]),
+    assert hurt["verdict"].iloc[0] == "hurts" and comparisons.hurt_tasks(hurt, "subject") == ["timeline_action"]
+    noisy = comparisons.shift_drop(pd.concat([rows("group", [0.3, 0.6, 0.2, 0.7]),
                                           rows("random", [0.5, 0.5, 0.5, 0.5])]))
-    assert noisy["verdict"].iloc[0] == "not resolved" and tables.hurt_tasks(noisy, "scene") == []
+    assert noisy["verdict"].iloc[0] == "not resolved" and comparisons.hurt_tasks(noisy, "scene") == []
 
 
 def test_short_phrases():
@@ -185,11 +185,6 @@ def test_short_phrases():
     assert phrases.speedup_phrase(1.0, 2) == "no faster with 2 workers than with one"
     assert phrases.speedup_phrase(1.7, 2) == "1.70 times as fast with 2 workers as with one"
     assert tables.pm(0.5, 0.1) == "0.500 ± 0.100" and tables.pm(float("nan"), 0.1) == "—"
-
-
-def test_subject_scene_table_counts_each_cell():
-    t = tables.subject_scene_table(EPISODES).set_index("Subject")
-    assert t.loc["S0", "K0"] + t.loc["S0", "K1"] == 5 and t.loc["all", "all"] == 10
 
 
 def test_cli_fold_table_and_means():
@@ -266,21 +261,11 @@ def test_epoch_effect_pairs_the_suites_epochs_with_the_chapters_over_folds():
     cut = pd.concat([_folds("timeline_action", True, "cv", h, v) for h, v in
                      (("minimal", [0.40, 0.42, 0.41, 0.43]), ("baseline", [0.1, 0.1, 0.1, 0.1]))])
     full = cut.assign(value=[0.50, 0.53, 0.50, 0.52, 0.1, 0.1, 0.1, 0.1])
-    e = tables.epoch_effect(cut, full)
+    e = comparisons.epoch_effect(cut, full)
     assert list(e["head"]) == ["minimal"]  # the baseline does not train
     assert e["diff"].iloc[0] == pytest.approx(0.0975) and e["verdict"].iloc[0] == "better"
-    same = tables.epoch_effect(cut, cut)
+    same = comparisons.epoch_effect(cut, cut)
     assert same["diff"].iloc[0] == 0 and same["verdict"].iloc[0] == "not resolved"
-
-
-def test_study_settings_are_the_folds_their_chronological_splits_the_shifts_then_the_curves():
-    cv = design.cv_settings(EPISODES, 5, ["original", "improved"], ["improved"])
-    got = design.study_settings(EPISODES, cv, shifts=["subject", "scene"], protocol="improved", seed=3,
-                                shift_draws=2, shift_train=4, test_size=2, curve_draws=3)
-    want = (cv + design.chronological_settings(cv)
-            + design.shift_settings(EPISODES, ["subject", "scene"], "improved", 3, 2, 4)
-            + design.curve_settings(EPISODES, 2, 3, "improved", 3))
-    assert got == want
 
 
 def test_usable_shifts_and_the_chapters_config():
@@ -295,11 +280,11 @@ def test_aligned_shares_read_the_first_chronological_split_and_fold_of_the_proto
     settings = cv + design.chronological_settings(cv)
     seen = []
     monkeypatch.setattr(design, "positive_share", lambda task, sets, s, cfg: seen.append(s) or 0.25)
-    shares = design.aligned_shares({}, settings, "improved", cfg=None)
+    shares = design.aligned_share_values({}, settings, "improved", cfg=None)
     assert shares == {"sync_yes_chrono": 25.0, "sync_yes_unseen": 25.0}
     assert [(s.study, s.protocol, s.labels["fold"]) for s in seen] == [("chronological", "improved", 0),
                                                                        ("cv", "improved", 0)]
-    assert design.aligned_shares({}, cv, "improved", cfg=None) == {"sync_yes_unseen": 25.0}
+    assert design.aligned_share_values({}, cv, "improved", cfg=None) == {"sync_yes_unseen": 25.0}
 
 
 def test_epoch_check_runs_the_chapters_epochs_then_the_suites_on_the_first_episodes(monkeypatch):
@@ -313,15 +298,15 @@ def test_epoch_check_runs_the_chapters_epochs_then_the_suites_on_the_first_episo
         calls.append((sorted(sets), cfg, {e for s in settings for e in s.split.test}))
         return cut if cfg == "cut" else cut.assign(value=[0.5, 0.52, 0.5])
 
-    monkeypatch.setattr(tables, "run_settings", fake_run)
+    monkeypatch.setattr(comparisons, "run_settings", fake_run)
     sets = {e: e for e in EPISODES["episode_id"]}
-    e = tables.epoch_check(coll, sets, episodes=6, folds=3, protocol="improved", mlp_protocols=[], cut="cut",
+    e = comparisons.epoch_check(coll, sets, episodes=6, folds=3, protocol="improved", mlp_protocols=[], cut="cut",
                            full="full")
     assert [c[1] for c in calls] == ["cut", "full"]
     first = [f"ep{i}" for i in range(6)]
     assert all(c[0] == first and c[2] == set(first) for c in calls)  # the first episodes only, each tested
     assert e["verdict"].iloc[0] == "better"
-    assert tables.epoch_check(coll, sets, episodes=0, folds=3, protocol="improved", mlp_protocols=[],
+    assert comparisons.epoch_check(coll, sets, episodes=0, folds=3, protocol="improved", mlp_protocols=[],
                               cut="cut", full="full") is None
 
 
@@ -334,16 +319,8 @@ def test_run_notes_name_each_false_premise():
     assert "shifts" in notes[2]
 
 
-def test_design_facts_and_the_sizes_summary_json_keeps(tmp_path):
-    from robotask.episode.unseen import costs, values
-
-    settings = design.shift_settings(EPISODES, ["subject"], "improved", seed=0, train_size=4)
-    f = values.design_facts(settings, processes=2, protocol="improved", shift_draws=1, n_not_run=3)
-    assert f == {"test_pct": 30.0, "processes": 2, "processes_phrase": "two processes", "shift_protocol": "improved",
-                 "shift_draws": 1, "n_not_run": 3, "shift_n_train": 4}
-    assert values.design_facts([], processes=1, protocol="x", shift_draws=1, n_not_run=0)["shift_n_train"] == 0
-    sizes = values.summary_sizes({"frames": 200, "res": 16, "n_eps": 6, "draws": 2})
-    assert sizes == {"unseen_frames": 200, "unseen_res": 16, "unseen_draws": 2}
+def test_feature_sizes_read_the_stored_windows(tmp_path):
+    from robotask.episode.unseen import costs
 
     class WS:
         def __init__(self, n):
@@ -355,17 +332,43 @@ def test_design_facts_and_the_sizes_summary_json_keeps(tmp_path):
     assert costs.feature_sizes(tmp_path, {"a": WS(10), "b": WS(20)}) == (1500.0, 15.0, 5)
 
 
-def test_cost_facts_read_both_labels_coverage_and_the_timing():
-    from robotask.episode.unseen import values
+def test_values_name_the_tasks_each_interval_decides():
+    base = _folds("timeline_action", True, "cv", "baseline", [0.3, 0.31, 0.29, 0.3])
+    clear = _folds("timeline_action", True, "cv", "minimal", [0.5, 0.52, 0.49, 0.51])
+    summary = comparisons.fold_summary(pd.concat([base, clear]).assign(metric="macro_f1"))
+    t = values.transfer_values(summary, "")
+    assert (t["n_transfer_imp"], t["n_ran_imp"], t["transfer_imp"]) == (1, 1, "Action Recognition")
+    assert (t["n_transfer_orig"], t["n_ran_orig"], t["transfer_orig"]) == (0, 0, "no task")
+    assert t["contact_imp"] == "runs on no fold" and t["mlp_result"].startswith("Chapters 12 and 13")
+    drops = pd.DataFrame({"task": ["timeline_action", "next_action", "temporal_order"], "pairs": [3, 3, 1],
+                          "verdict": ["worse on unseen episodes", "better on unseen episodes", "not resolved"]})
+    assert values.drop_values(drops) == {"n_drop_phrase": "1 task", "drop_tasks": "Action Recognition",
+                                         "n_gain_phrase": "1 task", "gain_tasks": "Next-Action Prediction",
+                                         "n_drop_of": 2}
+    shifts = pd.DataFrame({"task": ["timeline_action", "next_action"], "shift": ["scene", "scene"],
+                           "groups": [4, 4], "verdict": ["hurts", "not resolved"]})
+    assert values.shift_values(shifts) == {"hurt_subject": "no task", "n_unresolved_subject": "0 tasks",
+                                           "groups_subject": 0, "hurt_scene": "Action Recognition",
+                                           "n_unresolved_scene": "1 task", "groups_scene": 4}
 
-    coverage = pd.DataFrame({"fold": [0, 0, 1, 1], "label": ["action", "subtask"] * 2,
-                             "coverage": [0.75, 0.5, 1.0, 0.25]})
-    scaling = pd.DataFrame({"workers": [1, 2], "episodes": [4, 4], "episode_s": [2.0, 2.1], "speedup": [1.0, 1.5],
-                            "peak_mb": [300.0, 320.0]})
-    f = values.cost_facts(coverage, scaling, {"episodes": 10}, 2000.0, 7)
-    assert (f["cov_min"], f["cov_max"], f["sub_min"], f["sub_max"]) == (75.0, 100.0, 25.0, 50.0)
-    assert (f["speedup"], f["efficiency"], f["episode_s"], f["peak_mb"]) == (1.5, 75.0, 2.0, 320.0)
-    assert f["kb_per_episode"] == 2.0 and f["dim"] == 7 and f["proj_episodes"] == 10
+
+def test_curve_values_and_the_sizes_summary_json_keeps():
+    res = _curve_results({1: [0.3, 0.35, 0.32], 2: [0.9, 0.45, 0.45], 4: [0.7, 0.72, 0.71], 8: [0.8, 0.81, 0.8]})
+    curve = comparisons.curve_summary(res)
+    c = values.curve_values(curve, comparisons.curve_steps(res))
+    assert (c["draws"], c["largest"], c["n_ahead_phrase"], c["n_never_phrase"]) == (3, 8, "0 tasks", "0 tasks")
+    assert c["still_improving"] == "Action Recognition" and c["rising_not_ahead"] == "no task"
+    summary = comparisons.fold_summary(pd.concat([_folds("timeline_action", True, "cv", h, v) for h, v in
+                                                  (("baseline", [0.3, 0.31, 0.29]), ("minimal", [0.5, 0.52, 0.5]))])
+                                       .assign(metric="macro_f1"))
+    drops = pd.DataFrame({"task": ["timeline_action"], "verdict": ["worse on unseen episodes"]})
+    s = values.summary_values(summary, "improved", drops, pd.DataFrame(), ["scene"], curve, 6, 3, True,
+                              {"frames": 200, "res": 16, "n_eps": 6, "draws": 2})
+    assert s["unseen_transfer_tasks"] == ["timeline_action"] and s["unseen_drop_tasks"] == ["timeline_action"]
+    assert s["unseen_shift_hurts"] == {"scene": []} and s["unseen_episodes_needed"] == {"timeline_action": 4}
+    assert s["unseen_by_task"]["timeline_action"]["folds_won"] == 3
+    assert {k: v for k, v in s.items() if k in ("unseen_frames", "unseen_res", "unseen_draws", "unseen_n_eps")} == {
+        "unseen_frames": 200, "unseen_res": 16, "unseen_draws": 2}
 
 
 def test_far_below_zero_at_the_first_curve_size_names_r2_tasks_only():
@@ -373,8 +376,8 @@ def test_far_below_zero_at_the_first_curve_size_names_r2_tasks_only():
                                    "hand_trajectory_forecast"],
                           "head": ["minimal", "minimal", "minimal", "baseline"], "n_train": [1, 24, 1, 1],
                           "mean": [-326.4, -0.5, -3.0, -5.0], "metric": ["r2", "r2", "macro_f1", "r2"]})
-    assert tables.far_below_at_first(curve) == ["modality_reconstruction"]
-    assert tables.far_below_at_first(curve.assign(mean=0.1)) == []
+    assert comparisons.far_below_at_first(curve) == ["modality_reconstruction"]
+    assert comparisons.far_below_at_first(curve.assign(mean=0.1)) == []
 
 
 def test_an_r2_panel_far_below_zero_gets_a_symmetric_log_axis():

@@ -142,15 +142,7 @@ def curve_settings(episodes: pd.DataFrame, test_size: int, draws: int, protocol:
     return out
 
 
-def study_settings(episodes: pd.DataFrame, cv: list[Setting], *, shifts: list[str], protocol: str, seed: int,
-                   shift_draws: int, shift_train: int, test_size: int, curve_draws: int) -> list[Setting]:
-    """Every setting of chapter 14, in order: the folds ``cv``, their chronological splits, the shifts (each
-    held-out group with its random folds) and the learning-curve draws, the last two under ``protocol``."""
-    return (cv + chronological_settings(cv) + shift_settings(episodes, shifts, protocol, seed, shift_draws, shift_train)
-            + curve_settings(episodes, test_size, curve_draws, protocol, seed))
-
-
-def aligned_shares(sets: dict[str, WindowSet], settings: list[Setting], protocol: str, cfg: SuiteConfig,
+def aligned_share_values(sets: dict[str, WindowSet], settings: list[Setting], protocol: str, cfg: SuiteConfig,
                    task_id: str = "misalignment_detection") -> dict[str, float]:
     """Percent of Synchronisation Detection's test pairs the minimal head calls aligned, on the first
     chronological split (``sync_yes_chrono``) and the first fold (``sync_yes_unseen``) of ``protocol``; a key is

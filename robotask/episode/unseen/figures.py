@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from ..tasks.registry import TASKS
-from .shown import metric_label
+from .tables import metric_label
 
 PANEL_FONT = 10
 

@@ -1,23 +1,21 @@
-"""Chapter 14's tables from the long result table of :func:`design.run_settings`.
-
-Values are oriented where they are compared: a difference is taken in the metric's sense of better (for an
-error, lower is better), and every deciding word comes from :func:`robotask.words.verdict` over a paired
-interval: over folds (head against baseline, chronological against unseen), over held-out groups (a shift
-against random folds of its size) or over draws (a learning-curve point against its baseline, or against the
-point before it). ``drop`` is positive when the unseen (or shifted) setting is worse.
-"""
+"""Chapter 14's tables shaped for a reader: task titles, metric names, mean ± sd cells, plain headers; the
+numbers in them come from ``comparisons``."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ...words import paired_interval, verdict
-from ..features.windowset import WindowSet
-from ..files.manifest import Collection
-from ..suite.fit import SuiteConfig
+import robotask.episode.unseen.phrases as phrases
+
+from ...words import count
 from ..tasks.registry import TASKS
-from .design import Setting, cv_settings, run_settings
+from .comparisons import episodes_needed
+
+SCALING_HEADERS = {"workers": "Workers", "episodes": "Episodes", "wall_s": "Wall (s)", "frames_per_s": "Frames / s",
+                   "episode_s": "Seconds per episode", "peak_mb": "Peak MiB per worker", "speedup": "Speed-up"}
+NOT_RUN_HEADERS = {"task": "Task", "protocol": "Protocol", "study": "Part of the design", "settings": "Settings",
+                   "status": "Status", "reason": "Reason"}
 
 
 def pm(mean: float, sd: float, digits: int = 3) -> str:
@@ -27,174 +25,148 @@ def pm(mean: float, sd: float, digits: int = 3) -> str:
     return f"{mean:.{digits}f}" if sd is None or not np.isfinite(sd) else f"{mean:.{digits}f} ± {sd:.{digits}f}"
 
 
-def _sign(task: str) -> float:
-    return 1.0 if TASKS[task].higher_is_better else -1.0
+def metric_label(metric: str) -> str:
+    """The reader's name of a metric id."""
+    from ..report.summary import METRIC_LABELS
+
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 
-def _paired(a: pd.Series, b: pd.Series, sign: float, above: str, below: str) -> dict:
-    """Mean, interval and word of the oriented paired difference ``sign · (a − b)`` over a shared index."""
-    both = pd.concat([a.astype(float), b.astype(float)], axis=1, join="inner").dropna()
-    iv = paired_interval(sign * both.iloc[:, 0].to_numpy(), sign * both.iloc[:, 1].to_numpy())
-    return {"diff": iv.mean, "lo": iv.low, "hi": iv.high, "pairs": iv.n,
-            "verdict": verdict(iv.low, iv.high, above=above, below=below)}
+def _title(task: str) -> str:
+    return TASKS[task].display_name
 
 
-def fold_summary(results: pd.DataFrame, study: str = "cv") -> pd.DataFrame:
-    """Per protocol, task and head: mean and sd over folds, folds won against the baseline, and the paired
-    interval of head − baseline over folds (``diff``, ``lo``, ``hi``; ``verdict`` "beats", "behind" or not)."""
-    d = results[results["study"] == study]
-    rows = []
-    for (proto, task, head), g in d.groupby(["protocol", "task", "head"], sort=False):
-        v = g.set_index("fold")["value"].astype(float)
-        base = d[(d["protocol"] == proto) & (d["task"] == task) & (d["head"] == "baseline")]
-        b = base.set_index("fold")["value"].astype(float)
-        gain = _paired(v, b, _sign(task), "beats", "behind")
-        rows.append({"protocol": proto, "task": task, "metric": g["metric"].iloc[0],
-                     "higher_is_better": bool(g["higher_is_better"].iloc[0]), "head": head,
-                     "mean": float(v.mean()) if v.notna().any() else np.nan,
-                     "sd": float(v.std(ddof=1)) if v.notna().sum() > 1 else np.nan,
-                     "folds": int(v.notna().sum()), "of": int(len(v)),
-                     "wins": int((_sign(task) * (v - b.reindex(v.index)) > 0).sum()), **gain})
-    return pd.DataFrame(rows)
+def iv(row: pd.Series | dict, prefix: str = "", digits: int = 3) -> str:
+    """'beats: +0.120 (+0.050 to +0.190)': the word, the mean paired difference and its 95 % interval."""
+    word, d, lo, hi = (row[f"{prefix}{k}"] for k in ("verdict", "diff", "lo", "hi"))
+    if d is None or not np.isfinite(d):
+        return "—"
+    ends = f" ({lo:+.{digits}f} to {hi:+.{digits}f})" if np.isfinite(lo) and np.isfinite(hi) else ""
+    return f"{word}: {d:+.{digits}f}{ends}"
 
 
-def transfer_table(summary: pd.DataFrame, protocol: str, head: str = "minimal") -> pd.DataFrame:
-    """Per task under one protocol: folds with a result, folds won, mean, sd and the interval against the baseline."""
-    d = summary[(summary["protocol"] == protocol) & (summary["head"] == head)].set_index("task")
-    return d.loc[[t for t in TASKS if t in d.index], ["metric", "higher_is_better", "mean", "sd", "folds", "of",
-                                                      "wins", "diff", "lo", "hi", "verdict"]].reset_index()
-
-
-def beaten(summary: pd.DataFrame, protocol: str, head: str = "minimal") -> tuple[list[str], int]:
-    """Tasks whose head beats the baseline (paired interval over folds above zero), and the number that ran."""
-    t = transfer_table(summary, protocol, head)
-    ran = t[t["folds"] > 0]
-    return ran[ran["verdict"] == "beats"]["task"].tolist(), len(ran)
-
-
-def chronological_drop(results: pd.DataFrame, protocol: str, head: str = "minimal") -> pd.DataFrame:
-    """Per task: the single-episode protocol on each fold's own episodes against the same fold unseen, paired
-    over folds: means, the drop (positive: worse on unseen episodes), its interval and its word."""
-    d = results[(results["protocol"] == protocol) & (results["head"] == head)]
+def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
+    """One row per task: ``head`` and the baseline (mean ± sd over folds) and head − baseline paired over folds,
+    under each protocol side by side."""
     rows = []
     for task in TASKS:
-        c, u = (d[(d["study"] == s) & (d["task"] == task)].set_index("fold")["value"].astype(float)
-                for s in ("chronological", "cv"))
-        drop = _paired(c, u, _sign(task), "worse on unseen episodes", "better on unseen episodes")
-        rows.append({"task": task, "metric": TASKS[task].primary_metric, "chronological": c.mean(),
-                     "unseen": u.mean(), **drop})
+        row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
+        for proto, g in summary[summary["task"] == task].groupby("protocol", sort=False):
+            h, b = g[g["head"] == head], g[g["head"] == "baseline"]
+            row[f"{proto}: {head}"] = pm(h["mean"].iloc[0], h["sd"].iloc[0]) if len(h) else "—"
+            row[f"{proto}: baseline"] = pm(b["mean"].iloc[0], b["sd"].iloc[0]) if len(b) else "—"
+            row[f"{proto}: head − baseline"] = iv(h.iloc[0]) if len(h) else "—"
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def shift_table(results: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
-    """Per task and shift: held-out groups against random folds of the same sizes, paired by group (each
-    group's random folds averaged over the partitions drawn): means, the drop (positive: the shift is worse),
-    its interval over groups and its word ("hurts", "helps" or "not resolved")."""
-    d = results[results["study"].isin(["group", "random"]) & (results["head"] == head)]
+def mlp_table(summary: pd.DataFrame, protocol: str) -> pd.DataFrame:
+    """Minimal head, MLP and baseline (mean ± sd over folds) under one protocol, each head against the baseline."""
+    d = summary[summary["protocol"] == protocol]
     rows = []
-    for (task, shift), g in d.groupby(["task", "shift"], sort=False):
-        grp = g[g["study"] == "group"].set_index("fold")["value"].astype(float)
-        rnd = g[g["study"] == "random"].assign(value=lambda x: x["value"].astype(float)).groupby("fold")["value"].mean()
-        rows.append({"task": task, "shift": shift, "metric": TASKS[task].primary_metric, "held_out": grp.mean(),
-                     "random": rnd.mean(), "groups": int(grp.notna().sum()),
-                     **_paired(rnd, grp, _sign(task), "hurts", "helps")})
-    return pd.DataFrame(rows)
-
-
-def hurt_tasks(shifts: pd.DataFrame, shift: str) -> list[str]:
-    """Tasks the shift hurts: the paired interval of its drop over groups lies above zero."""
-    d = shifts[shifts["shift"] == shift] if len(shifts) else shifts
-    return d[d["verdict"] == "hurts"]["task"].tolist() if len(d) else []
-
-
-def curve_summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Per task, head and number of training episodes: mean, lowest and highest over the draws; for the head,
-    the paired interval of head − baseline over the draws (``gain_diff``, ``gain_lo``, ``gain_hi``; ``verdict``
-    "ahead", "behind" or not)."""
-    d = results[(results["study"] == "curve")].assign(value=lambda x: x["value"].astype(float))
-    out = d.groupby(["task", "head", "n_train"], sort=False)["value"].agg(
-        mean="mean", lo="min", hi="max", draws="count").reset_index()
-    gains = []
-    for _, r in out.iterrows():
-        at = d[(d["task"] == r["task"]) & (d["n_train"] == r["n_train"])]
-        h, b = (at[at["head"] == x].set_index("draw")["value"] for x in (r["head"], "baseline"))
-        gain = _paired(h, b, _sign(r["task"]), "ahead", "behind") if r["head"] != "baseline" else {}
-        gains.append({k if k == "verdict" else f"gain_{k}": v for k, v in gain.items()})
-    out = pd.concat([out, pd.DataFrame(gains, index=out.index)], axis=1)
-    out["higher_is_better"] = out["task"].map(lambda t: TASKS[t].higher_is_better)
-    out["metric"] = out["task"].map(lambda t: TASKS[t].primary_metric)
-    return out
-
-
-def curve_steps(results: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
-    """Per task, paired over draws (each draw keeps its test episodes): the change from the smallest to the
-    largest training set and over the last doubling, in the metric's sense of better, each with its word."""
-    d = results[(results["study"] == "curve") & (results["head"] == head)]
-    rows = []
-    for task, g in d.groupby("task", sort=False):
-        by = g.assign(value=g["value"].astype(float)).pivot_table(index="draw", columns="n_train", values="value")
-        if by.shape[1] < 2:
+    for task in TASKS:
+        g = d[d["task"] == task].set_index("head")
+        if "mlp" not in g.index:
             continue
-        sizes, s = list(by.columns), _sign(task)
-        whole = _paired(by[sizes[-1]], by[sizes[0]], s, "improves", "worsens")
-        last = _paired(by[sizes[-1]], by[sizes[-2]], s, "still improving", "worsens")
-        rows.append({"task": task, **{f"whole_{k}": v for k, v in whole.items()},
-                     **{f"last_{k}": v for k, v in last.items()}})
+        row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
+        for head, name in (("minimal", "Minimal head"), ("mlp", "MLP"), ("baseline", "Baseline")):
+            row[name] = pm(g.loc[head, "mean"], g.loc[head, "sd"])
+        row["MLP − baseline"] = iv(g.loc["mlp"])
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def episodes_needed(curve: pd.DataFrame, task: str, head: str = "minimal") -> int | None:
-    """Fewest training episodes from which the head is "ahead" of the baseline (paired interval over the draws
-    above zero) at every larger size tried; None when it is not ahead at the largest."""
-    h = curve[(curve["task"] == task) & (curve["head"] == head)].sort_values("n_train")
-    need = None
-    for n, word in zip(reversed(h["n_train"].tolist()), reversed(h["verdict"].tolist())):
-        if word != "ahead":
-            break
-        need = int(n)
-    return need
-
-
-def epoch_effect(cut: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
-    """Per task and head (baseline aside): the folds' mean with the chapter's epochs and with the suite's, and
-    suite's − chapter's paired over folds in the metric's sense of better ("better", "worse" or not resolved)."""
+def chronological_table(drops: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per task and protocol: the single-episode split and unseen episodes (means over folds), and the drop
+    paired over folds (positive: worse on unseen episodes)."""
     rows = []
-    for (task, head), c in cut[(cut["study"] == "cv") & (cut["head"] != "baseline")].groupby(["task", "head"],
-                                                                                           sort=False):
-        f = full[(full["study"] == "cv") & (full["task"] == task) & (full["head"] == head)]
-        cv_, fv = (x.set_index("fold")["value"].astype(float) for x in (c, f))
-        rows.append({"task": task, "head": head, "cut": cv_.mean(), "full": fv.mean(),
-                     **_paired(fv, cv_, _sign(task), "better", "worse")})
+    for task in TASKS:
+        row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
+        for proto, d in drops.items():
+            r = d.set_index("task").loc[task]
+            row[f"{proto}: chronological"] = pm(r["chronological"], None)
+            row[f"{proto}: unseen"] = pm(r["unseen"], None)
+            row[f"{proto}: drop"] = iv(r)
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def epoch_check(coll: Collection, sets: dict[str, WindowSet], *, episodes: int, folds: int, protocol: str,
-                mlp_protocols: list[str], cut: SuiteConfig, full: SuiteConfig, jobs: int = 1) -> pd.DataFrame | None:
-    """:func:`epoch_effect` of the cross-validation under ``protocol`` of the first ``episodes`` episodes, run
-    with the chapter's epochs (``cut``) and with the suite's (``full``); None when ``episodes`` is 0."""
-    cv = cv_settings(coll.episodes.head(episodes), folds, [protocol], mlp_protocols) if episodes else []
-    if not cv:
-        return None
-    subset = {e: sets[e] for e in coll.ids[:episodes]}
-    return epoch_effect(*(run_settings(subset, cv, c, jobs=jobs) for c in (cut, full)))
-
-
-def subject_scene_table(episodes: pd.DataFrame) -> pd.DataFrame:
-    """Episodes per subject (rows) and scene (columns), with totals: the design's crossing at a glance."""
-    t = pd.crosstab(episodes["subject"], episodes["scene"], margins=True, margins_name="all")
-    return t.rename_axis(index="Subject", columns="Scene").reset_index()
-
-
-def fold_coverage(sets: dict[str, WindowSet], cv: list[Setting]) -> pd.DataFrame:
-    """Per fold (of one protocol): share of test windows whose action / subtask label occurs in training."""
+def shift_table(shifts: pd.DataFrame) -> pd.DataFrame:
+    """Task × shift: held-out groups and their random folds (means), and the drop paired over groups."""
     rows = []
-    for s in cv:
-        for column in ("action_label", "subtask_label"):
-            seen = {str(x) for e in s.split.train for x in sets[e].windows[column] if str(x)}
-            test = [str(x) for e in s.split.test for x in sets[e].windows[column] if str(x)]
-            rows.append({"fold": s.labels["fold"], "label": column.split("_")[0],
-                         "coverage": float(np.mean([t in seen for t in test])) if test else float("nan")})
+    for task in TASKS:
+        row = {"Task": _title(task)}
+        for _, r in shifts[shifts["task"] == task].iterrows():
+            row[f"{r['shift']} held out"] = pm(r["held_out"], None)
+            row[f"{r['shift']}: random folds"] = pm(r["random"], None)
+            row[f"{r['shift']}: drop"] = iv(r)
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+def curve_table(curve: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
+    """Per task: the head at the smallest and largest size (mean and range of the draws), the baseline at the
+    largest, the change over the whole curve and over the last doubling (paired over draws), and the episodes
+    from which the head stays ahead of the baseline."""
+    rows = []
+    largest = int(curve["n_train"].max())
+    st = steps.set_index("task") if len(steps) else pd.DataFrame()
+    for task in TASKS:
+        h = curve[(curve["task"] == task) & (curve["head"] == "minimal")].sort_values("n_train")
+        b = curve[(curve["task"] == task) & (curve["head"] == "baseline")].sort_values("n_train")
+        if h.empty:
+            continue
+        first, last = h.iloc[0], h.iloc[-1]
+        rows.append({"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric),
+                     count(int(first["n_train"]), "episode"): _range(first),
+                     count(int(last["n_train"]), "episode"): _range(last),
+                     "Baseline at the largest": pm(b["mean"].iloc[-1], None) if len(b) else "—",
+                     "Whole curve": iv(st.loc[task], "whole_") if task in st.index else "—",
+                     "Last doubling": iv(st.loc[task], "last_") if task in st.index else "—",
+                     "Ahead of the baseline from": phrases.needed(episodes_needed(curve, task), largest)})
+    return pd.DataFrame(rows)
+
+
+def _range(r: pd.Series) -> str:
+    """'0.612 (0.580–0.640)': mean and the lowest and highest draw."""
+    if not np.isfinite(r["mean"]):
+        return "—"
+    return f"{r['mean']:.3f} ({r['lo']:.3f}–{r['hi']:.3f})"
+
+
+def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
+    """Per fold: share (%) of test windows whose action and subtask labels occur in the training episodes."""
+    wide = coverage.pivot(index="fold", columns="label", values="coverage").mul(100).reset_index()
+    wide["fold"] = wide["fold"].map(lambda f: f"fold {int(f) + 1}")
+    return wide.rename(columns={"fold": "Fold", "action": "Action labels seen (%)",
+                                "subtask": "Subtask labels seen (%)"})
+
+
+def answer_table(transfer: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFrame,
+                 curve: pd.DataFrame) -> pd.DataFrame:
+    """The chapter's answer per task (one protocol), each word from its paired interval: against the baseline,
+    against the chronological split, per shift, and the episodes from which the head stays ahead."""
+    largest = int(curve["n_train"].max()) if len(curve) else 0
+    dr = drops.set_index("task")
+    rows = []
+    for _, t in transfer.iterrows():
+        task = t["task"]
+        row = {"Task": _title(task), "Unseen episodes": pm(t["mean"], t["sd"]), "Head − baseline": iv(t),
+               "Unseen − chronological": dr.loc[task, "verdict"] if task in dr.index else "—"}
+        for shift in ("subject", "scene"):
+            s = shifts[(shifts["task"] == task) & (shifts["shift"] == shift)] if len(shifts) else shifts
+            row[f"New {shift}"] = s["verdict"].iloc[0] if len(s) else "—"
+        row["Ahead from"] = phrases.needed(episodes_needed(curve, task), largest) if largest else "—"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def epoch_table(check: pd.DataFrame) -> pd.DataFrame:
+    """Per task and head: the result with the chapter's epochs and with the suite's (means over the check's
+    folds), and full − cut paired over those folds, in the metric's sense of better."""
+    return pd.DataFrame([{"Task": _title(r["task"]), "Head": r["head"], "Chapter's epochs": pm(r["cut"], None),
+                          "Suite's epochs": pm(r["full"], None), "Suite's − chapter's": iv(r)}
+                         for _, r in check.iterrows()])
 
 
 def not_run_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -208,33 +180,3 @@ def not_run_table(results: pd.DataFrame) -> pd.DataFrame:
                      "settings": f"{len(g)} of {total}", "status": ", ".join(sorted(set(g["status"]))),
                      "reason": "; ".join(dict.fromkeys(g["reason"]))})
     return pd.DataFrame(rows, columns=["task", "protocol", "study", "settings", "status", "reason"])
-
-
-def headline(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, shifts: pd.DataFrame,
-             shift_names: list[str], curve: pd.DataFrame, n_episodes: int, folds: int, synthetic: bool) -> dict:
-    """``summary.json``: the unseen-episode answer under clear keys (for the home page); no wall clock."""
-    t = transfer_table(summary, protocol)
-    won, ran = beaten(summary, protocol)
-    by_task = {r["task"]: {"metric": r["metric"], "mean": _num(r["mean"]), "sd": _num(r["sd"]),
-                           "vs_baseline": [_num(r["lo"]), _num(r["hi"])], "verdict": r["verdict"],
-                           "folds_won": int(r["wins"]), "folds": int(r["of"])} for _, r in t.iterrows()}
-    return {"unseen_protocol": protocol, "unseen_synthetic": synthetic, "unseen_episodes": n_episodes,
-            "unseen_folds": folds, "unseen_tasks_ran": ran, "unseen_transfer_tasks": won,
-            "unseen_transfer_count": len(won), "unseen_by_task": by_task,
-            "unseen_drop_tasks": drops[drops["verdict"] == "worse on unseen episodes"]["task"].tolist(),
-            "unseen_shift_hurts": {s: hurt_tasks(shifts, s) for s in shift_names},
-            "unseen_episodes_needed": {t: episodes_needed(curve, t) for t in curve["task"].unique()}}
-
-
-def _num(v: float) -> float | None:
-    """A float for JSON (None for NaN or an unbounded end)."""
-    return None if v is None or not np.isfinite(v) else float(v)
-
-
-def far_below_at_first(curve: pd.DataFrame) -> list[str]:
-    """Tasks whose minimal head has a mean R² far below zero (below the task pages' ``FAR_BELOW_ZERO``, −1) at the
-    smallest training size of the learning curve."""
-    from ..report.diagnostics import FAR_BELOW_ZERO
-
-    first = curve[(curve["head"] == "minimal") & (curve["n_train"] == curve["n_train"].min())]
-    return first[first["metric"].astype(str).str.startswith("r2") & (first["mean"] < FAR_BELOW_ZERO)]["task"].tolist()
