@@ -37,9 +37,10 @@ output_dir: str = ""  # where result files go; empty: _build/results/10_episode
 
 # %% tags=["show-input"]
 import numpy as np
+import pandas as pd
 
 from robotask import plots
-from robotask.book import Page, show_figure, show_md
+from robotask.book import Page, glue_values, show_figure, show_md
 from robotask.episode import report
 from robotask.episode.files import load_episode
 from robotask.episode.synthesis import ensure_episode
@@ -51,10 +52,11 @@ path = episode_dir or ensure_episode(frames, seed, resolution, schedule)
 ep = load_episode(path)
 start = min(max(start_frame, 0), ep.n_frames - 1)
 stop = min(ep.n_frames, start + max(n_frames_shown, 1))
-values = report.episode_values(ep, start, stop, schedule, seed, resolution)
-
-# %% tags=["remove-input"]
-report.glue_all(**values)
+syn = ep.is_synthetic
+glue_values(kind=report.episode_kind(syn, schedule), seed=seed,
+            resolution=resolution if syn else "–", n_frames=ep.n_frames,
+            seconds=ep.n_frames / ep.fps, fps=ep.fps,
+            shown=report.frame_range(start, stop))
 
 # %% [markdown]
 # The episode on this page is {glue:text}`kind`: written by `robotask synth` with seed
@@ -100,6 +102,10 @@ show_figure(fig, "fig-episode-timeline",
                    f"{report.frame_range(start, stop)}, shown in detail below.",
                    "Two colour-coded bars over time, subtasks above and actions below, "
                    "with a legend naming every class.")
+stats = report.label_statistics(ep)
+labels = report.label_values(stats, ep.fps)
+glue_values(main_task=ep.captions.main_task,
+            **{k: v for k, v in labels.items() if "contact" not in k})
 
 # %% [markdown]
 # Read the timeline for two things: how long an action lasts, and whether it comes back. Both
@@ -136,8 +142,9 @@ show_figure(fig, "fig-episode-cameras",
                    "The six cameras (rows) at five moments of the range (columns).",
                    "A grid of camera images: four fisheye views and the stereo pair "
                    "at five moments.")
-page.show_table(report.moments_table(ep, shown), digits=1,
-                  caption="The action at each moment shown in the camera figure.")
+moments = pd.DataFrame({"frame": shown, "time (s)": [f / ep.fps for f in shown],
+                        "action": [ep.captions.action_label[f] or "no action" for f in shown]})
+page.show_table(moments, digits=1, caption="The action at each moment shown in the camera figure.")
 
 # %% [markdown]
 # ## Depth and confidence
@@ -147,14 +154,17 @@ page.show_table(report.moments_table(ep, shown), digits=1,
 # figure shows the middle frame of the range.
 
 # %%
-mid = values["depth_frame"]
+mid = (start + stop) // 2
+depth = report.depth_summary(*ep.depth_frame(mid))
 fig = report.figure_depth(ep, mid)
 plots.save_figure(fig, out, "depth")
 show_figure(fig, "fig-episode-depth", f"Depth and its confidence at frame {mid}.",
                    "Two images side by side: a depth map and its confidence map.")
-if not values["depth_valid_pct"] > 0:
+if not depth["valid_pct"] > 0:
     show_md("**Note.** This frame has no valid depth pixel: the numbers below are not a "
             "measurement.")
+glue_values(depth_frame=mid, depth_scale=f"{ep.depth_scale:g}",
+            **{f"depth_{k}": v for k, v in depth.items()})
 
 # %% [markdown]
 # At frame {glue:text}`depth_frame` the depth map is {glue:text}`depth_height`×{glue:text}`depth_width` pixels, scale
@@ -179,6 +189,8 @@ show_figure(fig, "fig-episode-hands",
                    "and the SLAM map.",
                    "Wrist coordinates over time beside a top view of the camera path and "
                    "point cloud.")
+glue_values(**report.motion_summary(ep, start, stop),
+            **{k: v for k, v in labels.items() if k.startswith(("hand_contact", "foot_contact"))})
 
 # %% [markdown]
 # Over the range the right wrist stays {glue:text}`wrist_distance_m:.2f` m from the camera on average and
@@ -197,13 +209,15 @@ show_figure(fig, "fig-episode-hands",
 # active object shows in the gyroscope.
 
 # %%
+imu = report.imu_summary(ep, start, stop)
 fig = report.figure_imu(ep, start, stop)
 plots.save_figure(fig, out, "imu")
 show_figure(fig, "fig-episode-imu",
                    "Accelerometer (specific force) and gyroscope over the range.",
                    "Two line plots of three IMU axes each over time.")
-if not values["imu_samples"]:
+if not imu["samples"]:
     show_md("**Note.** The range holds no IMU sample: the numbers below are not a measurement.")
+glue_values(**{f"imu_{k}": v for k, v in imu.items()})
 
 # %% [markdown]
 # The range holds {glue:text}`imu_samples:,` IMU samples, {glue:text}`imu_per_frame:.1f` per
@@ -226,6 +240,16 @@ show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the r
                    "A spectrogram: frequency against time, colour showing power.")
 
 # %% [markdown]
+# Last, whether the contact labels vary over the windows: a label that every window carries, or
+# none, is a constant, and no head can learn it.
+
+# %%
+kind_short = "synthetic" if syn else "real"
+glue_values(kind_short=kind_short, any_contact_window_share=labels["any_contact_window_share"],
+            hand_verdict=report.contact_label(stats["hand_contact_window_share"]),
+            contact_verdict=report.contact_label(stats["any_contact_window_share"]))
+
+# %% [markdown]
 # ## What we found
 #
 # - The loader reads this {glue:text}`kind_short` episode with every modality present and
@@ -244,9 +268,8 @@ show_figure(fig, "fig-episode-audio", "Spectrogram of the audio track over the r
 #   ({doc}`12_task_contact_prediction`).
 
 # %%
-stats = report.label_statistics(ep)
-summary = {"episode": values["kind_short"], "schedule": schedule if ep.is_synthetic else "",
-           "resolution": values["resolution"], "range": [start, stop], **stats}
+summary = {"episode": kind_short, "schedule": schedule if syn else "",
+           "resolution": resolution if syn else "–", "range": [start, stop], **stats}
 write_json(out / "summary.json", summary)
 assert ep.R_c2w.shape == (ep.n_frames, 3, 3) and stats["action_classes"] >= 1
 assert not ep.is_synthetic or 0 < stats["hand_contact_window_share"] < 1

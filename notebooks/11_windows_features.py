@@ -40,7 +40,7 @@ import time
 import numpy as np
 
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.episode import features, report
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
@@ -55,11 +55,12 @@ build_s = time.perf_counter() - start
 written = features.write_artifacts(ws, out)
 
 # %% tags=["remove-input"]
-report.glue_all(kind=report.episode_kind(ws.episode.is_synthetic, "repeating"), seed=seed,
-                resolution=resolution if ws.episode.is_synthetic else "–",
-                files=", ".join(p.name for p in written.values()),
-                 n_frames=ws.episode.n_frames, n_windows=len(ws.windows), window=ws.options.window,
-                 stride=ws.options.stride, n_features=ws.X.shape[1])
+syn = ws.episode.is_synthetic
+glue_values(kind=report.episode_kind(syn, "repeating"), seed=seed,
+            resolution=resolution if syn else "–",
+            files=", ".join(p.name for p in written.values()),
+            n_frames=ws.episode.n_frames, n_windows=len(ws.windows), window=ws.options.window,
+            stride=ws.options.stride, n_features=ws.X.shape[1])
 
 # %% [markdown]
 # The episode is {glue:text}`kind`, written by `robotask synth` (seed {glue:text}`seed`,
@@ -94,10 +95,7 @@ show_figure(fig, "fig-windows-blocks",
                    "Dimensions of the feature blocks in layout order, coloured by the task input "
                    "group they belong to.",
                    "Horizontal bars, one per feature block, whose length is the block's dimension.")
-
-# %% tags=["remove-input"]
-report.glue_all(n_blocks=len(ws.manifest),
-                 **{f"dim_{name}": size for name, size in groups.items()})
+glue_values(n_blocks=len(ws.manifest), **{f"dim_{name}": size for name, size in groups.items()})
 
 # %% [markdown]
 # The {glue:text}`n_blocks` blocks add up to **{glue:text}`n_features:,` dimensions**. The
@@ -132,8 +130,8 @@ page.show_table(report.layout_table(ws.manifest, ws.modalities["block_present"])
 # %% tags=["remove-input"]
 train_idx, _ = features.chronological_split(len(ws.X))
 n_const, n_tiny = report.spread_counts(ws.X[train_idx])
-report.glue_all(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
-                 published_r2=number(report.PUBLISHED_HAND["minimal_r2"], 1))
+glue_values(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
+            published_r2=number(report.PUBLISHED_HAND["minimal_r2"], 1))
 
 # %% [markdown]
 # Of the {glue:text}`n_features:,` columns, **{glue:text}`n_const:,`** show no spread on the
@@ -163,11 +161,9 @@ show_figure(fig, "fig-windows-labels",
                    "occurs in training are marked.",
                    "A histogram of label purity beside a time line of window labels split into "
                    "train and test.")
-
-# %% tags=["remove-input"]
-labelled = report.labelled_windows(ws.windows)
-report.glue_all(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
-                 pure=100 * float((ws.windows["action_fraction"] == 1.0).mean()))
+labelled = {c: int((ws.windows[c] != "").sum()) for c in ("action_label", "subtask_label")}
+glue_values(n_action=labelled["action_label"], n_subtask=labelled["subtask_label"],
+            pure=100 * float((ws.windows["action_fraction"] == 1.0).mean()))
 
 # %% [markdown]
 # **{glue:text}`n_action:,`** of the {glue:text}`n_windows:,` windows carry an action label and
@@ -205,12 +201,10 @@ show_figure(fig, "fig-windows-coverage",
                    "public Xperience-10M recording, not the synthetic episodes).",
                    "Bars of label coverage for the repeating and sample-like schedules and the "
                    "real sample, for action and subtask labels.")
-
-# %% tags=["remove-input"]
 cov = coverage.set_index(["episode", "labels"])["coverage"]
-report.glue_all(cov_repeating=float(100 * cov["repeating", "action"]),
-                 cov_sample=float(100 * cov["sample-like", "action"]),
-                 cov_real=float(100 * ref["action"]), n_real_test=ref["action_test_windows"])
+glue_values(cov_repeating=float(100 * cov["repeating", "action"]),
+            cov_sample=float(100 * cov["sample-like", "action"]),
+            cov_real=float(100 * ref["action"]), n_real_test=ref["action_test_windows"])
 
 # %% [markdown]
 # With the `repeating` schedule **{glue:text}`cov_repeating:.1f` %** of the action test windows

@@ -29,8 +29,10 @@ task_results: str = ""  # folder of the task chapters' results; empty: _build/re
 output_dir: str = ""  # where result files go; empty: _build/results/13_suite_summary
 
 # %% tags=["show-input"]
+import json
+
 from robotask import paths
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.episode import report
 from robotask.episode.suite import PUBLISHED_COVERAGE, PUBLISHED_REAL_SAMPLE
 from robotask.io import write_csv, write_json
@@ -41,15 +43,12 @@ root = paths.resolve(task_results) if task_results else paths.results_dir()
 docs = report.read_task_summaries(root)
 long = report.primary_long(docs)
 schedules, protocols = report.schedules_of(long), report.protocols_of(long)
-windows_summary = report.read_optional(root / "11_windows_features" / "summary.json")
+windows_file = root / "11_windows_features" / "summary.json"
+windows_summary = json.loads(windows_file.read_text()) if windows_file.is_file() else None
 _ = write_csv(out / "primary_metrics.csv", long)
-
-# %% tags=["remove-input"]
 size = {k: f"{v:,}" for k, v in (windows_summary or {}).items() if k in ("n_frames", "n_windows")}
-report.glue_all(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", ".join(protocols),
-                n_frames=size.get("n_frames", "–"), n_windows=size.get("n_windows", "–"),
-                first_protocol=protocols[0], last_protocol=protocols[-1],
-                **report.recap_values(long, schedules, protocols[-1]), **report.interval_settings())
+glue_values(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", ".join(protocols),
+            n_frames=size.get("n_frames", "–"), n_windows=size.get("n_windows", "–"))
 
 # %% [markdown]
 # This page read the written results of {glue:text}`n_tasks` task chapters, for the schedules
@@ -93,20 +92,26 @@ show_figure(fig, "fig-suite-summary", caption,
 #
 # ## Which heads are ahead of the baseline
 #
-# A bar taller than the baseline's is not yet a win. Each task page compares a head with the
-# baseline on the same test samples: {glue:text}`n_boot` moving-block bootstrap resamples of its
-# test part give a {glue:text}`level` % interval of head − baseline in the metric's good direction,
-# and the head is *ahead* when the whole interval lies above zero, *behind* when it lies below, and
-# *not resolved* when it includes zero. Every count below comes from those words. Each rests on one
-# split of one synthetic episode: the interval covers which windows the test part holds, not another
-# recording (chapter 14 trains and tests on different episodes).
+# A bar taller than the baseline's is not yet a win. The table below counts, per run, the tasks on
+# which each head is ahead of the baseline, behind it, or not resolved.
 
 # %%
 page.show_table(report.wins_table(long, schedules, protocols),
                 caption="On how many tasks each head is ahead of the trivial baseline, behind "
                 "it, or not resolved, per run.")
+recap = report.recap_values(long, schedules, protocols[-1])
+method = report.interval_values()
+glue_values(last_protocol=protocols[-1], n_boot=method["n_boot"], level=method["level"], **recap)
 
 # %% [markdown]
+# Each task page compares a head with the baseline on the same test samples:
+# {glue:text}`n_boot` moving-block bootstrap resamples of its test part give a {glue:text}`level` %
+# interval of head − baseline in the metric's good direction, and the head is *ahead* when the
+# whole interval lies above zero, *behind* when it lies below, and *not resolved* when it includes
+# zero. Every count above comes from those words. Each rests on one split of one synthetic episode:
+# the interval covers which windows the test part holds, not another recording (chapter 14 trains
+# and tests on different episodes).
+#
 # Under the {glue:text}`last_protocol` protocol on the {glue:text}`s0` schedule,
 # {glue:text}`s0_ran` ran; the minimal head is ahead of the baseline on
 # {glue:text}`s0_minimal_ahead` and the MLP on {glue:text}`s0_mlp_ahead`, and the minimal head is
@@ -134,6 +139,7 @@ page.show_table(report.wins_table(long, schedules, protocols),
 page.show_table(report.published_coverage_table(windows_summary, PUBLISHED_COVERAGE),
                 digits=1, caption="Share of the chronological test windows whose label occurs "
                 "in training; the real sample's is derived from the original suite's outputs.")
+glue_values(first_protocol=protocols[0])
 
 # %% [markdown]
 # Where the coverage is low, a macro-F1 near zero is what the split allows, not a verdict on the
@@ -209,7 +215,7 @@ if len(anomalies):
 # %%
 write_json(out / "summary.json", {"runs": [f"{s}/{p}" for s in schedules for p in protocols],
                                   "primary": long.to_dict(orient="records"),
-                                  "recap": report.recap_values(long, schedules, protocols[-1])})
+                                  "recap": recap})
 for schedule in schedules:
     assert len(report.summary_table(long, schedule)) == len(docs)
 assert len(long) == 3 * len(docs) * len(schedules) * len(protocols)

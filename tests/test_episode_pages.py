@@ -192,16 +192,37 @@ def test_target_text_reads_the_protocols_own_target():
     assert F.target_text(result("joints", "world")) == "joints, hands in the world frame"
 
 
-def test_episode_values_glue_every_number_of_chapter_10():
+def test_the_measures_chapter_10_glues_read_the_range_of_a_synthetic_episode():
     from robotask.episode.files import load_episode
-    from robotask.episode.report import episode_values
+    from robotask.episode.report import (
+        depth_summary,
+        episode_kind,
+        frame_range,
+        imu_summary,
+        label_statistics,
+        label_values,
+        motion_summary,
+    )
     from robotask.episode.synthesis import ensure_episode
 
     ep = load_episode(ensure_episode(200, 0, 32, "repeating"))
-    v = episode_values(ep, 20, 120, "repeating", 0, 32)
-    assert v["kind"] == "synthetic (repeating schedule)" and v["resolution"] == 32 and v["n_frames"] == 200
-    assert v["shown"] == "frames 20–119" and v["depth_frame"] == 70 and v["imu_samples"] > 0
-    assert v["action_classes"].endswith("action classes") and 0 <= v["depth_valid_pct"] <= 100
+    assert episode_kind(ep.is_synthetic, "repeating") == "synthetic (repeating schedule)"
+    assert frame_range(20, 120) == "frames 20–119" and ep.n_frames == 200
+    labels = label_values(label_statistics(ep), ep.fps)
+    assert labels["action_classes"].endswith("action classes") and 0 <= labels["hand_contact_frame_share"] <= 100
+    assert 0 <= depth_summary(*ep.depth_frame(70))["valid_pct"] <= 100
+    assert imu_summary(ep, 20, 120)["samples"] > 0 and motion_summary(ep, 20, 120)["camera_path_m"] >= 0
+
+
+def test_episode_values_describe_the_window_set_of_a_task_page():
+    from robotask.episode.features import load_window_set
+    from robotask.episode.report import episode_values
+    from robotask.episode.synthesis import ensure_episode
+
+    ws = load_window_set(ensure_episode(200, 0, 32, "repeating"))
+    v = episode_values(ws)
+    assert v["is_synthetic"] and v["n_frames"] == 200 and v["n_windows"] == len(ws.X) == 37
+    assert v["n_features"] == 8546 and v["camera_reach_m"] > 0
 
 
 def test_a_run_that_left_the_mlp_out_reads_as_dashes_not_as_zero_wins():

@@ -60,11 +60,9 @@ def test_depth_summary_measures_the_valid_pixels():
     assert figures_episode.depth_summary(None, None)["valid_pct"] == 0.0
 
 
-def test_spread_counts_and_labelled_windows():
+def test_spread_counts_separate_no_spread_from_a_tiny_one():
     x = np.array([[1.0, 0.0, 0.0, 5.0], [1.0, 1e-4, 1e-8, 6.0], [1.0, 0.0, 0.0, 7.0]])
     assert figures_windows.spread_counts(x) == (2, 1)  # columns 0 and 2 have no spread; column 1 a tiny one
-    w = pd.DataFrame({"action_label": ["a", "", "b", "b"], "subtask_label": ["s", "s", "", "t"]})
-    assert figures_windows.labelled_windows(w) == {"action_label": 3, "subtask_label": 3}
 
 
 def test_coverage_display_in_percent_with_headers():
@@ -75,11 +73,11 @@ def test_coverage_display_in_percent_with_headers():
     assert shown["Coverage (%)"].tolist() == [60.0]
 
 
-def test_label_words_count_with_nouns_and_percent():
+def test_label_values_count_with_nouns_and_percent():
     stats = {"action_classes": 6, "action_runs": 7, "action_max_runs_per_class": 2, "action_mean_run_frames": 28.0,
              "subtask_classes": 1, "subtask_runs": 1, "objects_vocabulary": 6, "objects_per_frame": 3.0,
              "seen_test_action_share": 0.75, "hand_contact_window_share": 0.378}
-    w = figures_episode.label_words(stats, 20.0)
+    w = figures_episode.label_values(stats, 20.0)
     assert w["action_classes"] == "6 action classes" and w["subtask_classes"] == "1 subtask class"
     assert w["subtask_runs"] == "1 run" and w["max_runs"] == "2 runs" and w["run_seconds"] == 1.4
     assert w["seen_test_action_share"] == 75.0 and w["hand_contact_window_share"] == pytest.approx(37.8)

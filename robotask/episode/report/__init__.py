@@ -1,10 +1,19 @@
-"""Figures and computed text of the episode chapters: the figures of chapters 10–13 (``figures_*``), a task
-run's diagnostics (``diagnostics``), the numbers and tables of the suite summary (``values_suite``), the short
-phrases the pages glue (``phrases``), the suite's summary tables (``summary``) and the home page's Part III
-answers (``answers``)."""
+"""Figures and computed text of the episode chapters: the figures of chapters 10–13 (``figures_*``), what bounds
+a task run's scores (``diagnostics``), a head against the baseline on one run (``head_intervals``), what the
+pages glue (``values_task``, ``values_suite``) and their short phrases (``phrases``), the task pages' written
+results and the suite summary (``summary``), its reader tables (``tables``) and the home page's Part III answers
+(``answers``). The front door lists what the notebooks and other rooms use."""
 
 from .answers import suite_values, unseen_values
-from .diagnostics import PUBLISHED_HAND, anomaly_records, anomaly_table, diagnostics_table, published_table, recap_table
+from .diagnostics import (
+    PUBLISHED_HAND,
+    anomaly_records,
+    anomaly_table,
+    diagnostics_table,
+    published_table,
+    recap_table,
+    target_text,
+)
 from .figures_episode import (
     depth_summary,
     figure_camera_frames,
@@ -15,16 +24,14 @@ from .figures_episode import (
     figure_trajectories,
     imu_summary,
     label_statistics,
-    label_words,
+    label_values,
     modality_table,
-    moments_table,
     motion_summary,
 )
 from .figures_suite import bar_order, figure_summary, off_scale_values, summary_caption
 from .figures_tasks import (
     EXAMPLE_HEADERS,
     TABLE_HEADERS,
-    episode_facts,
     examples_table,
     figure_caption,
     metrics_table,
@@ -37,99 +44,37 @@ from .figures_windows import (
     figure_block_sizes,
     figure_schedule_coverage,
     figure_window_labels,
-    labelled_windows,
     layout_table,
     spread_counts,
 )
-from .head_intervals import head_interval, head_words, interval_settings, run_intervals
-from .phrases import contact_label, episode_kind, frame_range, glue_all, not_run, pair_leaders, runs_without
+from .head_intervals import head_words, interval_values, run_intervals
+from .phrases import contact_label, episode_kind, frame_range, moves, not_run, runs_without, targets
 from .summary import (
     METRIC_LABELS,
     chapter_id,
     metric_name,
     primary_long,
     protocols_of,
-    read_optional,
     read_task_summaries,
     schedules_of,
     summary_table,
     task_summary,
 )
 from .tables import anomalies_table, label_task_means, protocol_changes, published_coverage_table, wins_table
-from .values_suite import episode_values, recap_values
-from .values_task import anomaly_values, page_heads, task_values
+from .values_suite import recap_values
+from .values_task import anomaly_values, episode_values, page_heads
 
 __all__ = [
-    "suite_values",
-    "unseen_values",
-    "PUBLISHED_HAND",
-    "anomaly_records",
-    "diagnostics_table",
-    "published_table",
-    "head_interval",
-    "run_intervals",
-    "interval_settings",
-    "task_values",
-    "page_heads",
-    "anomaly_values",
-    "head_words",
-    "recap_table",
-    "depth_summary",
-    "figure_camera_frames",
-    "figure_depth",
-    "figure_imu",
-    "figure_spectrogram",
-    "figure_timeline",
-    "figure_trajectories",
-    "imu_summary",
-    "label_statistics",
-    "label_words",
-    "modality_table",
-    "moments_table",
-    "motion_summary",
-    "bar_order",
-    "figure_summary",
-    "off_scale_values",
-    "summary_caption",
-    "EXAMPLE_HEADERS",
-    "TABLE_HEADERS",
-    "episode_facts",
-    "examples_table",
-    "figure_caption",
-    "metrics_table",
-    "ok_results",
-    "task_figures",
-    "coverage_display",
-    "coverage_table",
-    "figure_block_sizes",
-    "figure_schedule_coverage",
-    "figure_window_labels",
-    "labelled_windows",
-    "layout_table",
-    "spread_counts",
-    "contact_label",
-    "episode_kind",
-    "frame_range",
-    "glue_all",
-    "pair_leaders",
-    "runs_without",
-    "metric_name",
-    "not_run",
-    "METRIC_LABELS",
-    "chapter_id",
-    "primary_long",
-    "protocols_of",
-    "read_optional",
-    "read_task_summaries",
-    "schedules_of",
-    "summary_table",
-    "task_summary",
-    "anomalies_table",
-    "anomaly_table",
-    "label_task_means",
-    "protocol_changes",
-    "published_coverage_table",
-    "recap_values",
-    "episode_values",
-    "wins_table",
+    "anomalies_table", "anomaly_records", "anomaly_table", "anomaly_values", "bar_order", "chapter_id",
+    "contact_label", "coverage_display", "coverage_table", "depth_summary", "diagnostics_table", "episode_kind",
+    "episode_values", "EXAMPLE_HEADERS", "examples_table", "figure_block_sizes", "figure_camera_frames",
+    "figure_caption", "figure_depth", "figure_imu", "figure_schedule_coverage", "figure_spectrogram",
+    "figure_summary", "figure_timeline", "figure_trajectories", "figure_window_labels", "frame_range", "head_words",
+    "imu_summary", "interval_values", "label_statistics", "label_task_means", "label_values", "layout_table",
+    "METRIC_LABELS", "metric_name", "metrics_table", "modality_table", "motion_summary", "moves",
+    "not_run", "off_scale_values", "ok_results", "page_heads", "primary_long", "protocol_changes", "protocols_of",
+    "published_coverage_table", "PUBLISHED_HAND", "published_table", "read_task_summaries",
+    "recap_table", "recap_values", "run_intervals", "runs_without", "schedules_of", "spread_counts", "suite_values",
+    "summary_caption", "summary_table", "TABLE_HEADERS", "target_text", "targets", "task_figures", "task_summary",
+    "unseen_values", "wins_table",
 ]

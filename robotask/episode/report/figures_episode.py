@@ -300,12 +300,6 @@ def figure_spectrogram(ep: Episode, start: int, stop: int, sample_rate: int = 16
     return fig
 
 
-def moments_table(ep: Episode, frames: list[int]) -> pd.DataFrame:
-    """The action at each shown moment: frame, time in seconds, action ("no action" when unlabelled)."""
-    return pd.DataFrame({"frame": frames, "time (s)": [f / ep.fps for f in frames],
-                         "action": [ep.captions.action_label[f] or "no action" for f in frames]})
-
-
 def depth_summary(depth: np.ndarray | None, confidence: np.ndarray | None) -> dict:
     """Size, valid share (%), median depth (m) and mean confidence (0–1) of one depth frame (None: no depth)."""
     if depth is None:
@@ -335,7 +329,7 @@ def imu_summary(ep: Episode, start: int, stop: int) -> dict:
             "gyro_std": float(gyro.std(0).mean()) if n else float("nan")}
 
 
-def label_words(stats: dict, fps: float) -> dict:
+def label_values(stats: dict, fps: float) -> dict:
     """:func:`label_statistics` as the page glues it: counts with their nouns ("29 action classes"),
     shares in percent, run lengths in seconds."""
     from ...words import count

@@ -14,7 +14,6 @@ import numpy as np
 import pandas as pd
 
 from ... import plots
-from ..features.windowset import WindowSet
 from ..suite.execution import TaskResult
 from ..tasks import metrics as M
 from ..tasks.registry import TASKS
@@ -315,16 +314,6 @@ def task_figures(task_id: str, result: TaskResult) -> Iterator[tuple[str, plt.Fi
         fn = FIGURES[name]
         if "minimal" in result.outputs:
             yield name, fn(result)
-
-
-def episode_facts(ws: WindowSet) -> dict:
-    """What the page says about the episode: synthetic or real, frames, windows, features, and how far
-    the camera (the head) gets from its first position (m)."""
-    t = getattr(ws.episode, "t_c2w", None)
-    reach = float(np.linalg.norm(t - t[0], axis=1).max()) if t is not None and len(t) else float("nan")
-    return {"is_synthetic": bool(getattr(ws.episode, "is_synthetic", False)),
-            "n_frames": int(ws.episode.n_frames), "n_windows": int(len(ws.X)), "n_features": int(ws.X.shape[1]),
-            "camera_reach_m": reach}
 
 
 TABLE_HEADERS = {"protocol": "Protocol", "model": "Model", "accuracy": "Accuracy",

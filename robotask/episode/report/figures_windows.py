@@ -182,8 +182,3 @@ def spread_counts(x_train: np.ndarray) -> tuple[int, int]:
     """Columns with no spread (std < 10⁻⁶) and a tiny one (10⁻⁶ ≤ std < 10⁻³) in training."""
     std = np.asarray(x_train).astype(np.float64).std(axis=0)
     return int((std < 1e-6).sum()), int(((std >= 1e-6) & (std < 1e-3)).sum())
-
-
-def labelled_windows(windows: pd.DataFrame) -> dict[str, int]:
-    """Windows with a non-empty action label and with a non-empty subtask label."""
-    return {c: int((windows[c] != "").sum()) for c in ("action_label", "subtask_label")}

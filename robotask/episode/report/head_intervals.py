@@ -29,7 +29,7 @@ LEVEL = 0.95
 MIN_TEST = 20  # fewer test samples resolve nothing: the interval is unbounded
 
 
-def interval_settings() -> dict[str, object]:
+def interval_values() -> dict[str, object]:
     """The method's constants as the pages glue them: resamples, level (%) and the fewest test samples."""
     return {"n_boot": f"{N_BOOT:,}", "level": round(100 * LEVEL), "min_test": MIN_TEST}
 

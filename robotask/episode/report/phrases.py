@@ -78,14 +78,6 @@ def pair_leaders(words: dict[str, dict[str, str]]) -> str:
     return join(parts) if parts else "no pair task ran"
 
 
-def glue_all(**values: object) -> None:
-    """Glue every value for the page's Markdown (``{glue:text}`name```), shown nowhere else."""
-    from myst_nb import glue
-
-    for name, value in values.items():
-        glue(name, value, display=False)
-
-
 def runs_without(heads: dict[tuple[str, str], list[str]], head: str) -> str:
     """The runs of a page that leave ``head`` out while others train it: "sample-like under the original
     protocol", or "none"."""

@@ -38,7 +38,7 @@ def chapter_id(task: str) -> str:
     return f"12_task_{task}"
 
 
-def run_record(result: Any, intervals: dict[str, PairedInterval] | None = None) -> dict:
+def run_summary(result: Any, intervals: dict[str, PairedInterval] | None = None) -> dict:
     """The JSON record of one task run (a ``suite.TaskResult``): status, reason, primary, notes, and each head's
     verdict against the baseline with head − baseline and its interval (``head_intervals``)."""
     from .head_intervals import head_words
@@ -64,7 +64,7 @@ def task_summary(task: str, runs: dict[str, dict[str, Any]],
     :func:`diagnostics.anomaly_records`, which the suite summary repeats."""
     iv = intervals or {}
     return {"task": task, "name": TASKS[task].display_name,
-            "runs": {s: {p: run_record(r, iv.get(s, {}).get(p)) for p, r in by_proto.items()}
+            "runs": {s: {p: run_summary(r, iv.get(s, {}).get(p)) for p, r in by_proto.items()}
                      for s, by_proto in runs.items()},
             "anomalies": [{"Task": TASKS[task].display_name, **a} for a in anomalies]}
 
@@ -150,12 +150,6 @@ def summary_table(long: pd.DataFrame, schedule: str, published: dict | None = No
             row[PUBLISHED_COLUMN] = f"{published[task]['minimal']:.3f} / {published[task]['mlp']:.3f}"
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def read_optional(path: Path | str) -> dict | None:
-    """The JSON document at ``path``, or None when the file does not exist."""
-    path = Path(path)
-    return json.loads(path.read_text()) if path.is_file() else None
 
 
 def _rows(long: pd.DataFrame, schedule: str, proto: str, model: str) -> pd.DataFrame:

@@ -1,14 +1,12 @@
-"""What chapters 10 and 13 glue: the episode's values, and the suite summary's from the long table of primary
-metrics and verdicts (:func:`robotask.episode.report.summary.primary_long`; its tables are in :mod:`.tables`)."""
+"""What chapter 13 glues: the suite summary's recap from the long table of primary metrics and verdicts
+(:func:`robotask.episode.report.summary.primary_long`; its tables are in :mod:`.tables`)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from ...words import count, join
-from ..files.loader import Episode
-from .figures_episode import depth_summary, imu_summary, label_statistics, label_words, motion_summary
-from .phrases import contact_label, episode_kind, frame_range, of_tasks, pair_leaders
+from .phrases import of_tasks, pair_leaders
 from .summary import ran, verdict_tasks
 
 PAIR_TASKS = ("temporal_order", "misalignment_detection")
@@ -28,17 +26,3 @@ def recap_values(long: pd.DataFrame, schedules: list[str], proto: str) -> dict[s
                     **{f"s{i}_{m}_ahead": of_tasks(len(verdict_tasks(long, s, proto, m, "ahead")), n)
                        for m in ("minimal", "mlp")}} if n else {f"s{i}{k}": "–" for k in keys})
     return out
-
-
-def episode_values(ep: Episode, start: int, stop: int, schedule: str, seed: int, resolution: int) -> dict:
-    """Every value chapter 10 glues: the episode, its labels, and the depth, motion and IMU of the range."""
-    stats, mid, syn = label_statistics(ep), (start + stop) // 2, ep.is_synthetic
-    depth = depth_summary(*ep.depth_frame(mid))
-    return {"kind": episode_kind(syn, schedule), "kind_short": "synthetic" if syn else "real", "seed": seed,
-            "resolution": resolution if syn else "–", "n_frames": ep.n_frames, "seconds": ep.n_frames / ep.fps,
-            "fps": ep.fps, "shown": frame_range(start, stop), "main_task": ep.captions.main_task,
-            **label_words(stats, ep.fps), "depth_frame": mid, "depth_scale": f"{ep.depth_scale:g}",
-            **{f"depth_{k}": v for k, v in depth.items()}, **motion_summary(ep, start, stop),
-            **{f"imu_{k}": v for k, v in imu_summary(ep, start, stop).items()},
-            "contact_verdict": contact_label(stats["any_contact_window_share"]),
-            "hand_verdict": contact_label(stats["hand_contact_window_share"])}

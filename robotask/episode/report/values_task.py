@@ -1,58 +1,24 @@
-"""What a task page (``notebooks/12_task.py``) glues: the episode, the task, per protocol the primary metric of
-every part and each head's verdict against the baseline with its paired interval, and the protocols' changes."""
+"""What a task page (``notebooks/12_task.py``) glues beyond what its cells format: the episode of a window
+set, the page's most negative R² and its cause; and the heads each of the page's runs trains."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import RobotaskError
-from ...words import PairedInterval, join, number
-from ..suite.execution import PUBLISHED_REAL_SAMPLE, TaskResult
-from ..suite.fit import SuiteConfig
-from ..tasks.builders import FUTURE_FRAMES
-from ..tasks.protocols import PROTOCOLS, describe_fixes
-from ..tasks.registry import TASKS, TEST_FRACTION, VALIDATION_FRACTION
-from . import phrases
-from .diagnostics import target_text
-from .figures_tasks import ok_results
-from .head_intervals import head_words
-from .summary import metric_name
+from ...words import join, number
+from ..features.windowset import WindowSet
+from ..tasks.protocols import PROTOCOLS
 
 
-def task_values(task: str, runs: dict[str, dict[str, TaskResult]], facts: dict[str, dict],
-                intervals: dict[str, dict[str, dict[str, PairedInterval]]], cfg: SuiteConfig,
-                resolution: int) -> dict[str, object]:
-    """Every glued value of a task page; the first schedule of ``runs`` is the one shown in detail."""
-    spec, main = TASKS[task], next(iter(runs))
-    results, f, ok = runs[main], facts[main], ok_results(runs[main])
-    base = next((r.info["baseline_name"] for r in ok.values()), "trivial")
-    out: dict[str, object] = {
-        "title": spec.display_name, "question": spec.question, "input": spec.input_desc,
-        "target": spec.target_desc, "head": spec.head, "metric": metric_name(spec.primary_metric),
-        "direction": "higher" if spec.higher_is_better else "lower", "schedule": main,
-        "kind": phrases.episode_kind(f["is_synthetic"], main), **{k: f[k] for k in ("n_frames", "n_windows")},
-        "n_features": f["n_features"],
-        "schedules": join(runs), "resolution": resolution if f["is_synthetic"] else "–",
-        "fixes": join(describe_fixes()).replace("*", ""), "train_pct": round(100 * (1 - TEST_FRACTION)),
-        "val_pct": round(100 * VALIDATION_FRACTION), "core_pct": round(100 * (1 - VALIDATION_FRACTION)),
-        "future": FUTURE_FRAMES, "hidden": cfg.mlp.hidden_dim, "mlp_epochs": cfg.mlp.epochs,
-        "softmax_epochs": cfg.softmax_epochs, "pub_minimal": float(PUBLISHED_REAL_SAMPLE[task]["minimal"]),
-        "pub_mlp": float(PUBLISHED_REAL_SAMPLE[task]["mlp"]),
-        "baseline_name": base.replace(" (", ", ").replace(")", "")}
-    for proto in PROTOCOLS:
-        r = results.get(proto)
-        out[f"{proto}_status"] = "ran" if r is not None and r.ok else "did not run" if r is not None else "left out"
-        out[f"{proto}_n_test"] = f"{r.info['num_test']:,}" if r is not None and r.ok else "–"
-        for part in ("baseline", "minimal", "mlp"):
-            out[f"{proto}_{part}"] = number(r.primary.get(part)) if r is not None else "–"
-        for head in ("minimal", "mlp"):
-            word, text = head_words(intervals.get(main, {}).get(proto, {}).get(head))
-            out[f"{proto}_{head}_verdict"], out[f"{proto}_{head}_ci"] = word, text
-    both = [ok[p] for p in PROTOCOLS if p in ok]
-    paired = len(both) == 2
-    out["targets"] = phrases.targets(*[target_text(r) for r in both]) if paired else "–"
-    for part in ("baseline", "minimal", "mlp"):
-        values = [r.primary.get(part) for r in both] if paired else [None, None]
-        out[f"{part}_moves"] = phrases.moves(*values)
-    return out
+def episode_values(ws: WindowSet) -> dict:
+    """What the page says about the episode: synthetic or real, frames, windows, features, and how far
+    the camera (the head) gets from its first position (m)."""
+    t = getattr(ws.episode, "t_c2w", None)
+    reach = float(np.linalg.norm(t - t[0], axis=1).max()) if t is not None and len(t) else float("nan")
+    return {"is_synthetic": bool(getattr(ws.episode, "is_synthetic", False)),
+            "n_frames": int(ws.episode.n_frames), "n_windows": int(len(ws.X)), "n_features": int(ws.X.shape[1]),
+            "camera_reach_m": reach}
 
 
 def anomaly_values(records: list[dict]) -> dict[str, object]:
