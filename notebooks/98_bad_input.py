@@ -77,6 +77,14 @@ for name, value in catalogue.outcome_values(table).items():
 #   episodes (a truncated annotation, a symlink loop, a folder name that is not UTF-8) lists each with
 #   its reason and runs on the rest; not-a-number or infinite sensor values and short videos go on with one
 #   warning that says what was replaced.
+# - **One text in any Unicode form is one text.** Every ranker sees each text in Unicode NFC, with
+#   zero-width and other invisible characters removed and whitespace collapsed, so a query typed in
+#   another normal form ranks and scores the same; the files keep each text as written.
+# - **Nothing is read silently twice or dropped.** A task written twice in a YAML library, or a column
+#   twice in a CSV header, is an error that names both; a repeated query is scored as a trial of its
+#   own, and the command says how many repeat.
+# - **Large inputs stream.** A query file is read and scored in chunks with progress on the terminal,
+#   in memory that does not grow with its length; a gallery too large is refused with the limit.
 #
 # ## The summary
 #

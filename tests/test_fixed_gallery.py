@@ -62,5 +62,5 @@ def test_cli_prints_accuracy_and_writes_per_query(tmp_path, capsys):
     assert "2 gallery tasks, 2 gallery texts, 2 queries" in printed and "50.0" in printed
     per_query = pd.read_csv(tmp_path / "out" / "fixed_predictions.csv")
     assert list(per_query.columns) == fixed_gallery.QUERY_COLUMNS
-    assert per_query.task.tolist() == ["close_box", "open_box"] and per_query["rank"].tolist() == [2, 1]
+    assert per_query.task.tolist() == ["open_box", "close_box"] and per_query["rank"].tolist() == [1, 2]  # file order
     assert per_query.prediction.tolist() == ["open_box", "open_box"]

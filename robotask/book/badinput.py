@@ -99,31 +99,36 @@ def _disk_full_after(tmp: Path, limit: int = 1000) -> Any:
                 raise AssertionError("the full disk lost or left a file")
 
 
-def _interrupted_write(tmp: Path) -> Any:
-    """Ctrl-C in the middle of writing a result file over an earlier one (the write is cut after 1 kB,
-    as a KeyboardInterrupt cuts it): the earlier file must be intact and no partial file left. The
-    command line then prints its one line; ``tests/test_robustness_kill.py`` presses a real Ctrl-C at
-    each stage of ``run``, ``suite`` and ``features --collection``."""
+def _cut_write(tmp: Path, signal_name: str = "") -> Any:
+    """Ctrl-C (``signal_name`` "") or a real SIGTERM under the CLI's handler while a result file is written over an
+    earlier one (cut after 1 kB): that file intact, no partial file (``tests/test_robustness_kill.py``: real ones)."""
+    import signal
+    from contextlib import nullcontext
     from unittest import mock
 
     import pandas as pd
+
+    from ..errors import sigterm_as_interrupt
 
     (tmp / "results.csv").write_text("kept\n", encoding="utf-8")
     real = Path.write_bytes
 
     def cut(self: Path, data: bytes) -> int:
         real(self, bytes(data[:1000]))
-        raise KeyboardInterrupt
+        if not signal_name:
+            raise KeyboardInterrupt
+        os.kill(os.getpid(), signal.SIGTERM)
+        return 1000
 
     try:
-        with mock.patch.object(Path, "write_bytes", cut):
+        with sigterm_as_interrupt() if signal_name else nullcontext(), mock.patch.object(Path, "write_bytes", cut):
             io.write_csv(tmp / "results.csv", pd.DataFrame({"accuracy": range(4000)}))
-    except KeyboardInterrupt:
-        intact = (tmp / "results.csv").read_text(encoding="utf-8") == "kept\n" and len(list(tmp.iterdir())) == 1
-        if not intact:
+    except KeyboardInterrupt:  # errors.Terminated is one
+        if (tmp / "results.csv").read_text(encoding="utf-8") != "kept\n" or len(list(tmp.iterdir())) != 1:
             raise AssertionError("the interrupted write lost or left a file") from None
-        raise RobotaskError("robotask: interrupted; files already written are complete "
-                            "(results.csv as it was, no partial file)") from None
+        said = "terminated (SIGTERM)" if signal_name else "interrupted"
+        raise RobotaskError(f"robotask: {said}; files already written are complete (results.csv as it was, no "
+                            f"partial file){'; exit code 143' if signal_name else ''}") from None
     return None
 
 
@@ -150,36 +155,6 @@ def _results_unwritable(ranges: Ranges, tmp: Path) -> Any:
             os.environ.pop("ROBOTASK_RESULTS", None)
         else:
             os.environ["ROBOTASK_RESULTS"] = old
-
-
-def _terminated_write(tmp: Path) -> Any:
-    """A real SIGTERM to this process, under the CLI's handler, while a result file is written over an earlier
-    one: that file intact, no partial file (``tests/test_robustness_kill.py`` kills the real commands)."""
-    import signal
-    from unittest import mock
-
-    import pandas as pd
-
-    from ..errors import Terminated, sigterm_as_interrupt
-
-    (tmp / "results.csv").write_text("kept\n", encoding="utf-8")
-    real = Path.write_bytes
-
-    def cut(self: Path, data: bytes) -> int:
-        real(self, bytes(data[:1000]))
-        os.kill(os.getpid(), signal.SIGTERM)
-        return 1000
-
-    try:
-        with sigterm_as_interrupt(), mock.patch.object(Path, "write_bytes", cut):
-            io.write_csv(tmp / "results.csv", pd.DataFrame({"accuracy": range(4000)}))
-    except Terminated:
-        intact = (tmp / "results.csv").read_text(encoding="utf-8") == "kept\n" and len(list(tmp.iterdir())) == 1
-        if not intact:
-            raise AssertionError("the terminated write lost or left a file") from None
-        raise RobotaskError("robotask: terminated (SIGTERM); files already written are complete "
-                            "(results.csv as it was, no partial file); exit code 143") from None
-    return None
 
 
 def _cache_entry(tmp: Path, spoil: str) -> Any:
@@ -352,10 +327,10 @@ def output_cases(ranges: Ranges) -> list[Case]:
              _disk_full_after),
         Case("interrupts", "Ctrl-C while a result file is written over an earlier one", "error",
              r"interrupted; files already written are complete \(results\.csv as it was, no partial file\)",
-             _interrupted_write),
+             _cut_write),
         Case("interrupts", "SIGTERM (kill PID) while a result file is written over an earlier one", "error",
              r"terminated \(SIGTERM\); files already written are complete \(results\.csv as it was, no partial "
-             r"file\); exit code 143", _terminated_write),
+             r"file\); exit code 143", lambda tmp: _cut_write(tmp, "SIGTERM")),
         Case("outputs", "--out is not writable (for root: a read-only file system)", "error", r"is not writable",
              lambda tmp: _run_into(ranges, unwritable_folder(tmp))),
         Case("outputs", "ROBOTASK_RESULTS is not writable", "error", r"results folder .* is not writable",
@@ -375,10 +350,51 @@ def output_cases(ranges: Ranges) -> list[Case]:
     ]
 
 
+def _run_cli(ranges: Ranges, *argv: str) -> str:
+    """``robotask run ARGV`` through the runner's parser and handler; what it printed."""
+    import contextlib
+    import io as text_io
+
+    from ..errors import Parser
+
+    sub = Parser(prog="robotask").add_subparsers(dest="command", required=True)
+    runner.register_cli(sub, ranges)
+    args = sub.choices["run"].parse_args(list(argv))
+    with contextlib.redirect_stdout(text_io.StringIO()) as printed:
+        args.func(args)
+    return printed.getvalue()
+
+
+def _spoilt_log(tmp: Path, text: str) -> Any:
+    """A run log holding ``text`` (cut short, or not a JSON object) gets this run's record, with a warning."""
+    (tmp / "run_log.json").write_text(text, encoding="utf-8")
+    runner._record(tmp / "run_log.json", chapters.select([RETRIEVAL])[0], "smoke", {"n_trials": 3}, 1.0)
+
+
+def run_cases(ranges: Ranges) -> list[Case]:
+    """What ``robotask run`` refuses, rebuilds and lists (group ``runs``)."""
+    listed = lambda tmp: next(t.split("#")[0].strip() for t in _run_cli(  # noqa: E731
+        ranges, RETRIEVAL, "--list", "--set", "smoke").splitlines() if "n_trials" in t)
+    return [
+        Case("runs", "robotask run -p n_trials 10 with no chapter named", "error",
+             r"names no chapter, so it would run every chapter.*or add --all",
+             lambda tmp: _run_cli(ranges, "-p", "n_trials", "10")),
+        Case("runs", "a run log cut short (half of its JSON)", "warning",
+             r"run log .*run_log\.json is not a JSON object .*rebuilt from this run's chapters",
+             lambda tmp: _spoilt_log(tmp, '{"02_five_rankers": {"chapter": "02_fi')),
+        Case("runs", "a run log that holds a JSON list, not an object", "warning",
+             r"run_log\.json is not a JSON object \(it holds a JSON list", lambda tmp: _spoilt_log(tmp, "[1, 2]")),
+        Case("runs", "robotask run 02_five_rankers --list --set smoke", "handled",
+             r"n_trials: int = 3  \(default 80\)", listed),
+        Case("runs", "the list syntax the unknown-ranker error suggests: -p rankers '[bm25, char]'", "handled",
+             r"\['bm25', 'char'\]", lambda tmp: repr(_cli_value(ranges, RETRIEVAL, "rankers", "[bm25, char]")[0][1]
+                                                   ["rankers"])),
+    ]
+
 def cases(ranges: Ranges) -> list[Case]:
     """The book wing's bad-input cases (groups ``parameters``, ``outputs``, ``interrupts``, ``cache``); ``ranges``: the
     studies' parameter ranges, merged (:func:`robotask.cli.parameter_ranges`)."""
-    return parameter_cases(ranges) + bound_cases(ranges) + output_cases(ranges) + cache_cases()
+    return parameter_cases(ranges) + bound_cases(ranges) + output_cases(ranges) + run_cases(ranges) + cache_cases()
 
 
-__all__ = ["bound_cases", "cache_cases", "cases", "output_cases", "parameter_cases", "unwritable_folder"]
+__all__ = ["bound_cases", "cache_cases", "cases", "output_cases", "parameter_cases", "run_cases", "unwritable_folder"]

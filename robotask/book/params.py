@@ -24,7 +24,9 @@ import yaml
 
 from .. import paths
 from ..errors import RobotaskError
+from ..io import writable_dir
 from ..parameters import Ranges
+from . import chapters as chapters_mod
 
 SETS = ("paper", "smoke")
 
@@ -181,3 +183,64 @@ def resolve(source: Path, layers: list[tuple[str, dict[str, Any]]], strict: bool
                 continue
             merged[name] = _check_type(decl[name], value, where, ranges)
     return merged
+
+
+def plan(selected: list[chapters_mod.Chapter], set_name: str, params_file: str | None,
+         overrides: dict[str, Any], *, ranges: Ranges) -> list[tuple[chapters_mod.Chapter, dict[str, Any]]]:
+    """Resolve and validate the parameters of every selected chapter before anything runs.
+
+    ``ranges``: the allowed range of each numeric parameter, the studies' tables merged by the
+    caller (:func:`robotask.cli.parameter_ranges`); this wing imports no study.
+    """
+    file_params: dict[str, Any] = load_yaml(Path(params_file)) if params_file else {}
+    ids = {c.id for c in chapters_mod.CHAPTERS} | {c.source for c in chapters_mod.CHAPTERS}
+    per_chapter = bool(file_params) and all(k in ids for k in file_params)
+    shared = {} if per_chapter else file_params
+    known: set[str] = set()
+    for chapter in selected:
+        known |= set(declared(chapter.source_path))
+    for where, mapping in ((str(params_file), shared), ("-p", overrides)):
+        unknown = sorted(set(mapping) - known)
+        if unknown:
+            noun = "parameter" if len(unknown) == 1 else "parameters"
+            raise RobotaskError(f"{where}: unknown {noun} {', '.join(unknown)} for the selected "
+                                f"notebooks; declared: {', '.join(sorted(known))}")
+    planned = []
+    for chapter in selected:
+        layers: list[tuple[str, dict[str, Any]]] = []
+        set_path = set_file(set_name, chapter.id, chapter.source)
+        if set_path:
+            layers.append((f"params/{set_name}/{set_path.name}", load_yaml(set_path)))
+        if per_chapter:
+            for key in (chapter.source, chapter.id):
+                layers.append((f"{params_file} [{key}]", file_params.get(key) or {}))
+        resolved = resolve(chapter.source_path, layers, strict=True, ranges=ranges)
+        resolved.update(resolve(chapter.source_path, [(str(params_file), shared), ("-p", overrides)],
+                                           strict=False, ranges=ranges))
+        resolved.update(resolve(chapter.source_path, [("chapter manifest", chapter.fixed)],
+                                           ranges=ranges))
+        if resolved.get("output_dir"):
+            writable_dir(paths.resolve(resolved["output_dir"]), f"parameter 'output_dir' of {chapter.id}:")
+        planned.append((chapter, resolved))
+    return planned
+
+
+def check_selection(names: list[str], run_all: bool, overridden: list[str]) -> None:
+    """Refuse ``robotask run -p …`` with no chapter named and no ``--all``: it would run every chapter."""
+    if overridden and not names and not run_all:
+        given = " ".join(f"-p {name} …" for name in dict.fromkeys(overridden))
+        raise RobotaskError(f"robotask run {given} names no chapter, so it would run every chapter with these "
+                            f"values: name the chapters (e.g. robotask run 02_five_rankers {given}) or add --all")
+
+
+def listing(source: Path, set_name: str, chapter_id: str, stem: str) -> list[str]:
+    """The lines of ``robotask run --list --set SET`` for one chapter: each parameter with the value the set gives
+    it (and the notebook's default beside it when they differ), its type and help."""
+    path = set_file(set_name, chapter_id, stem)
+    values = load_yaml(path) if path else {}
+    lines = [f"{chapter_id}  (set {set_name}: {f'params/{set_name}/{path.name}' if path else 'the defaults'})"]
+    for param in declared(source).values():
+        value = values.get(param.name, param.default)
+        default = f"  (default {param.default!r})" if value != param.default else ""
+        lines.append(f"    {param.name}: {param.annotation} = {value!r}{default}  # {param.help}")
+    return lines

@@ -1,22 +1,18 @@
 """Execute chapters headlessly with papermill and publish the executed copies for the book.
 
-``robotask run`` converts each percent source to a notebook with jupytext, validates the
-parameters, executes it with papermill into a temporary file, and only on success moves
-it over ``book/chapters/<id>.ipynb``: a failed run leaves the previous copy intact.
-Wall times and parameters go to ``run_log.json``, which the reproduction page reads.
+``robotask run`` converts each percent source to a notebook with jupytext, validates the parameters, executes
+it with papermill into a temporary file, and only on success moves it over ``book/chapters/<id>.ipynb`` (or
+``--out``): a failed or interrupted run leaves the previous copy whole. Wall times and parameters go to
+``run_log.json``, which the reproduction page reads (a log that is not JSON is rebuilt with a warning).
 
-Before any kernel starts, the runner checks every parameter (names, types, ranges), that each
-output folder can be written, and takes a lock per chapter (``.<chapter id>.lock`` in the folder
-of executed notebooks and in the chapter's results folder): a second run of the same chapter into
-the same folders refuses with a clear message instead of interleaving its files with the first.
+Before any kernel starts, the runner checks every parameter (names, types, ranges), that each output folder
+can be written, and takes a lock per chapter (``.<chapter id>.lock`` in the folder of executed notebooks and in
+the chapter's results folder): a second run of the same chapter into the same folders is refused in one line.
 
-Code inputs are hidden by default in the book: before publishing, every code cell gets the
-``hide-input`` tag (myst-nb renders it as a collapsed toggle), except cells the author tagged
-``show-input`` (cells that teach how to call the package). The ``parameters`` cell and the cell
-of values papermill injected are removed from the rendered page (tag ``remove-cell``): they are
-plumbing, and the values each chapter ran with are recorded on the reproduction page (chapter 99,
-from ``run_log.json``). Cells already tagged ``remove-input``, ``remove-cell`` or ``hide-cell``
-keep their own treatment.
+Code inputs are hidden in the book: every code cell gets ``hide-input`` (a collapsed toggle) except cells
+tagged ``show-input`` (cells that teach the package) or with their own treatment (``remove-input``,
+``remove-cell``, ``hide-cell``). The ``parameters`` cell and papermill's injected cell are removed
+(``remove-cell``): the values each chapter ran with are on the reproduction page (chapter 99).
 """
 
 from __future__ import annotations
@@ -25,6 +21,7 @@ import json
 import os
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass
@@ -32,12 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
-from ..errors import RobotaskError
+from ..errors import RobotaskError, RobotaskWarning
 from ..io import atomic_path, exclusive_lock, writable_dir, write_json, write_text
 from ..parameters import PROCESSES, Ranges, option
 from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
+from .params import plan
 from .scheduling import ALONE_MARK, Planned, kernel_environment, longest_first, split_readers, waited_seconds
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
@@ -60,46 +58,6 @@ class RunRecord:
     seconds: float | None
     status: str
     cpu_seconds: float | None = None  # CPU time of the chapter's kernel and of every process it started
-
-
-def plan(selected: list[chapters_mod.Chapter], set_name: str, params_file: str | None,
-         overrides: dict[str, Any], *, ranges: Ranges) -> list[tuple[chapters_mod.Chapter, dict[str, Any]]]:
-    """Resolve and validate the parameters of every selected chapter before anything runs.
-
-    ``ranges``: the allowed range of each numeric parameter, the studies' tables merged by the
-    caller (:func:`robotask.cli.parameter_ranges`); this wing imports no study.
-    """
-    file_params: dict[str, Any] = params_mod.load_yaml(Path(params_file)) if params_file else {}
-    ids = {c.id for c in chapters_mod.CHAPTERS} | {c.source for c in chapters_mod.CHAPTERS}
-    per_chapter = bool(file_params) and all(k in ids for k in file_params)
-    shared = {} if per_chapter else file_params
-    known: set[str] = set()
-    for chapter in selected:
-        known |= set(params_mod.declared(chapter.source_path))
-    for where, mapping in ((str(params_file), shared), ("-p", overrides)):
-        unknown = sorted(set(mapping) - known)
-        if unknown:
-            noun = "parameter" if len(unknown) == 1 else "parameters"
-            raise RobotaskError(f"{where}: unknown {noun} {', '.join(unknown)} for the selected "
-                                f"notebooks; declared: {', '.join(sorted(known))}")
-    planned = []
-    for chapter in selected:
-        layers: list[tuple[str, dict[str, Any]]] = []
-        set_path = params_mod.set_file(set_name, chapter.id, chapter.source)
-        if set_path:
-            layers.append((f"params/{set_name}/{set_path.name}", params_mod.load_yaml(set_path)))
-        if per_chapter:
-            for key in (chapter.source, chapter.id):
-                layers.append((f"{params_file} [{key}]", file_params.get(key) or {}))
-        resolved = params_mod.resolve(chapter.source_path, layers, strict=True, ranges=ranges)
-        resolved.update(params_mod.resolve(chapter.source_path, [(str(params_file), shared), ("-p", overrides)],
-                                           strict=False, ranges=ranges))
-        resolved.update(params_mod.resolve(chapter.source_path, [("chapter manifest", chapter.fixed)],
-                                           ranges=ranges))
-        if resolved.get("output_dir"):
-            writable_dir(paths.resolve(resolved["output_dir"]), f"parameter 'output_dir' of {chapter.id}:")
-        planned.append((chapter, resolved))
-    return planned
 
 
 def results_folder(chapter: chapters_mod.Chapter, parameters: dict[str, Any]) -> Path:
@@ -157,15 +115,20 @@ def _publish_tags(path: Path) -> None:
     write_text(path, nbformat.writes(nb) + "\n")  # atomic, and a full disk is one clear line
 
 
-def _failure_message(chapter: chapters_mod.Chapter, exc: Exception) -> str:
+def work_folder(out_dir: Path) -> Path:
+    """Where a run keeps each chapter's converted source and kernel messages: ``_build/run`` for the book,
+    ``OUT/.run`` for a run into ``--out OUT``."""
+    return paths.BUILD / "run" if Path(out_dir) == paths.CHAPTERS_OUT else Path(out_dir) / ".run"
+
+
+def _failure_message(chapter: chapters_mod.Chapter, exc: Exception, work: Path) -> str:
     """A one-paragraph message naming the chapter, the failing cell and the error."""
     cell = getattr(exc, "exec_count", None)
     ename = getattr(exc, "ename", type(exc).__name__)
     evalue = getattr(exc, "evalue", str(exc))
     where = f"cell [{cell}]" if cell is not None else "a cell"
     return (f"notebook {chapter.source}.py (chapter {chapter.id}) failed in {where}: {ename}: {evalue}\n"
-            f"The previous executed copy, if any, was left intact. Kernel messages: "
-            f"_build/run/{chapter.id}.stderr.log")
+            f"The previous executed copy, if any, was left intact. Kernel messages: {work / chapter.id}.stderr.log")
 
 
 @contextmanager
@@ -193,7 +156,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
     kernel and of every process it waited for: a worker pool, a Dask cluster); raise on failure."""
     import papermill
 
-    work = paths.BUILD / "run"
+    work = work_folder(out_dir)
     work.mkdir(parents=True, exist_ok=True)
     src_nb = work / f"{chapter.id}.source.ipynb"
     _to_notebook(chapter.source_path, src_nb)
@@ -211,7 +174,7 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
                 break
             except papermill.PapermillExecutionError as exc:
                 tmp_nb.unlink(missing_ok=True)
-                raise RobotaskError(_failure_message(chapter, exc)) from None
+                raise RobotaskError(_failure_message(chapter, exc, work)) from None
             except RuntimeError as exc:
                 tmp_nb.unlink(missing_ok=True)
                 if not str(exc).startswith(KERNEL_NOT_STARTED):
@@ -351,8 +314,12 @@ def _merge_log(log_path: Path, record: RunRecord) -> None:
     log: dict[str, Any] = {}
     if log_path.is_file():
         try:
-            log = json.loads(log_path.read_text())
-        except json.JSONDecodeError:
+            log = json.loads(log_path.read_text(encoding="utf-8"))
+            if not isinstance(log, dict):
+                raise ValueError(f"it holds a JSON {type(log).__name__}, not an object")
+        except ValueError as err:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            warnings.warn(f"run log {log_path} is not a JSON object ({str(err).split(':')[0]}); rebuilt from this "
+                          "run's chapters", RobotaskWarning, stacklevel=2)
             log = {}
     entry = asdict(record)
     if record.status == "failed" and record.chapter in log:
@@ -367,7 +334,8 @@ def register_cli(subparsers: Any, ranges: Ranges) -> None:
     """Add ``robotask run``, which checks parameters against ``ranges`` (the entry point merges the
     studies' tables: :func:`robotask.cli.parameter_ranges`)."""
     p = subparsers.add_parser("run", help="execute notebooks headlessly with papermill for the book")
-    p.add_argument("notebooks", nargs="*", help="chapter ids or notebook stems (default: all)")
+    p.add_argument("notebooks", nargs="*", help="chapter ids or notebook stems (none: all, unless -p is given)")
+    p.add_argument("--all", action="store_true", help="run every chapter (needed with -p and no chapter named)")
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                    help="override one parameter (value parsed as YAML)")
     p.add_argument("--params", metavar="FILE.yaml", type=paths.from_caller,
@@ -375,26 +343,53 @@ def register_cli(subparsers: Any, ranges: Ranges) -> None:
                    "or a mapping of chapter id to parameters")
     p.add_argument("--set", default="paper", choices=params_mod.SETS, help="named parameter set (default: paper)")
     p.add_argument("--out", type=lambda t: Path(paths.from_caller(t)),
-                   help="folder for executed notebooks (default: book/chapters)")
+                   help="folder for executed notebooks (default: book/chapters for --set paper, "
+                   "_build/book-SET/chapters for another set); the chapters' results then go to OUT/results "
+                   "(_build/book-SET/results) and the run log to OUT/run_log.json, unless ROBOTASK_RESULTS is set")
     p.add_argument("--jobs", type=option(PROCESSES), default=1,
                    help="chapters run side by side (default 1); the chapters "
                    "that read other chapters' results run after the rest")
-    p.add_argument("--list", action="store_true", help="list chapters and their parameters, then exit")
+    p.add_argument("--list", action="store_true", help="list chapters and their parameters (the values of --set), "
+                   "then exit; output columns: book/data_dictionary.md")
     p.set_defaults(func=_cli, ranges=ranges)
+
+
+@contextmanager
+def _results_at(folder: str | None) -> Iterator[None]:
+    """``ROBOTASK_RESULTS`` set to ``folder`` (when given) while the block runs, then as it was."""
+    old = os.environ.get("ROBOTASK_RESULTS")
+    if folder:
+        os.environ["ROBOTASK_RESULTS"] = folder
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("ROBOTASK_RESULTS", None)
+        else:
+            os.environ["ROBOTASK_RESULTS"] = old
 
 
 def _cli(args: Any) -> int:
     if args.list:
         for chapter in chapters_mod.select(args.notebooks):
-            print(chapter.id)
-            for param in params_mod.declared(chapter.source_path).values():
-                print(f"    {param.name}: {param.annotation} = {param.default!r}  # {param.help}")
+            print("\n".join(params_mod.listing(chapter.source_path, args.set, chapter.id, chapter.source)))
         return 0
     overrides = {name: params_mod.parse_cli_value(value, f"-p {name}") for name, value in args.parameter}
+    params_mod.check_selection(args.notebooks, args.all, [name for name, _ in args.parameter])
     if args.jobs < 1:
         raise RobotaskError(f"--jobs {args.jobs}: expected a whole number of at least 1")
-    records = run(args.notebooks, args.set, args.params, overrides, args.out, jobs=args.jobs, ranges=args.ranges)
+    results = os.environ.get("ROBOTASK_RESULTS")
+    if args.set != "paper" and not args.out:  # another set never writes over the paper build
+        args.out = paths.BUILD / f"book-{args.set}" / "chapters"
+        results = results or str(args.out.parent / "results")
+    if args.out and Path(args.out) != paths.CHAPTERS_OUT:
+        results = results or str(Path(args.out) / "results")
+    with _results_at(results):  # the kernels inherit it
+        records = run(args.notebooks, args.set, args.params, overrides, args.out, jobs=args.jobs, ranges=args.ranges)
     total, cpu = sum(r.seconds for r in records), sum(r.cpu_seconds or 0.0 for r in records)
-    print(f"[robotask] {len(records)} {'notebook' if len(records) == 1 else 'notebooks'} executed, "
-          f"{total:.1f} s of notebook time, {cpu:.1f} s of CPU")
+    out = Path(args.out) if args.out else paths.CHAPTERS_OUT
+    print(f"[robotask] {len(records)} {'notebook' if len(records) == 1 else 'notebooks'} executed "
+          f"(set {args.set}), {total:.1f} s of notebook time, {cpu:.1f} s of CPU; executed notebooks in {out}, "
+          f"results in {results or paths.results_dir()}/<chapter>, run log "
+          f"{paths.BUILD / 'run_log.json' if out == paths.CHAPTERS_OUT else out / 'run_log.json'}")
     return 0

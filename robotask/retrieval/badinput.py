@@ -67,6 +67,69 @@ def _notebook_corpus(tmp: Path) -> None:
     load_study_corpus(str(tmp / "corpus.csv"))
 
 
+def _forms_alike(tmp: Path) -> str:
+    """A gallery in NFC and the same queries in NFD with zero-width spaces: the same predictions and margins."""
+    import unicodedata
+
+    import numpy as np
+    import pandas as pd
+
+    from .protocol.fixed_gallery import run_fixed
+
+    gallery = pd.DataFrame({"task": ["a", "b"], "text": ["place the café crème on the plate", "öffne die Tür"]})
+    queries = pd.DataFrame({"task": ["a", "b"], "text": ["put the café crème down", "die Tür öffnen"]})
+    nfd = queries.assign(text=[unicodedata.normalize("NFD", t).replace(" ", "\u200b ") for t in queries.text])
+    one, two = (run_fixed(gallery, q, ["bm25", "char"]) for q in (queries, nfd))
+    same = (one.prediction == two.prediction).all() and np.abs(one.margin - two.margin).max() <= 1e-12
+    return f"same predictions and margins (to 1e-12) for NFC and NFD with zero-width spaces: {bool(same)}"
+
+
+def _queries_repeat(tmp: Path) -> str:
+    """A query file that repeats a (task, text) pair, as LIBERO-Para's paraphrase table does: each row is scored."""
+    import pandas as pd
+
+    fixed_files(FIXED_GALLERY, FIXED_QUERIES + "close_box,close it\nclose_box,close it\n", "--out", str(tmp))(tmp)
+    rows = pd.read_csv(tmp / "fixed_predictions.csv")
+    return f"{len(rows)} query rows scored, {int(rows.duplicated(['task', 'text']).sum())} of them repeats"
+
+
+def _gallery_repeat_kept(tmp: Path) -> str:
+    """--keep-repeated-texts keeps a gallery text written twice."""
+    fixed_files(FIXED_GALLERY + "open_box,open the box\n", FIXED_QUERIES, "--keep-repeated-texts")(tmp)
+    return "gallery with a repeated text scored with --keep-repeated-texts"
+
+
+def _streamed(tmp: Path) -> str:
+    """A query file longer than one chunk: read and scored in chunks, every row counted."""
+    import pandas as pd
+
+    from .protocol import fixed_gallery
+
+    rows = "".join(f"open_box,lift the lid {i}\nclose_box,shut the lid {i}\n" for i in range(12_500))
+    (tmp / "queries.csv").write_text("task,text\n" + rows, encoding="utf-8")
+    gallery = pd.DataFrame({"task": ["open_box", "close_box"], "text": ["open the box", "close the box"]})
+    table, _ = fixed_gallery.stream_fixed(gallery, tmp / "queries.csv", ["bm25"], None, progress=False)
+    return f"{int(table.n_queries.iloc[0])} queries scored in chunks of {fixed_gallery.CHUNK_ROWS}"
+
+
+def _not_utf8_late(tmp: Path) -> int:
+    """A query file whose bytes stop being UTF-8 after its first chunk."""
+    rows = "".join(f"open_box,lift the lid {i}\n" for i in range(15_000))
+    (tmp / "queries.csv").write_bytes(("task,text\n" + rows).encode() + b"close_box,ferm\xe9 la bo\xeete\n")
+    (tmp / "gallery.csv").write_text(FIXED_GALLERY, encoding="utf-8")
+    return retrieval("--gallery", str(tmp / "gallery.csv"), "--queries", str(tmp / "queries.csv"))
+
+
+def _huge_gallery(tmp: Path) -> int:
+    """A gallery of 20,001 texts, refused before any query is read."""
+    rows = "".join(f"task_{i % 500},text number {i}\n" for i in range(20_001))
+    queries = FIXED_QUERIES.replace("open_box", "task_1").replace("close_box", "task_2")
+    return fixed_files("task,text\n" + rows, queries)(tmp)
+
+
+NFD_CAFE = "caf" + "e\u0301"
+
+
 CASES: list[Case] = [
     Case("corpora", "corpus.csv starting with a UTF-8 byte-order mark", "warning",
          r"corpus\.csv: removed a UTF-8 byte-order mark", corpus_file("corpus.csv", "\ufeff" + GOOD)),
@@ -152,4 +215,41 @@ CASES: list[Case] = [
     Case("fixed galleries", "queries.csv without a text column", "error",
          r"queries\.csv: missing column text",
          fixed_files(FIXED_GALLERY, "task,instruction\nopen_box,lift the lid\n")),
+    Case("text forms", "queries in NFD with zero-width spaces against a gallery in NFC", "handled",
+         r"same predictions and margins \(to 1e-12\) for NFC and NFD with zero-width spaces: True", _forms_alike),
+    Case("text forms", "corpus.csv holding one text twice in a task, once in NFC and once in NFD", "error",
+         r"corpus\.csv: task 'open_box' repeats the text .*expected distinct texts",
+         corpus_file("corpus.csv", GOOD + f"open_box,lift the {NFD_CAFE} lid\nopen_box,lift the caf\u00e9 lid\n")),
+    Case("text forms", "corpus.csv with a text of zero-width characters only", "error",
+         r"corpus\.csv: data row 2 has an invisible-only text .*expected a non-empty text",
+         corpus_file("corpus.csv", GOOD.replace("lift the lid", "\u200b\u200d\u2060"))),
+    Case("text forms", "library.yaml with a text of zero-width characters only", "error",
+         r"library\.yaml: key 'open_box', item 1 is empty or whitespace \(or invisible characters only\)",
+         corpus_file("library.yaml", "open_box: [open the box, \"\u200b\\u200b\"]\nclose_box: [close it, shut it]\n")),
+    Case("duplicate keys", "library.yaml with a task key written twice", "error",
+         r"library\.yaml: key 'open_box' appears twice \(lines 1 and 3\); expected each key once",
+         corpus_file("library.yaml", "open_box: [open the box, lift the lid]\nclose_box: [close it, shut it]\n"
+                     "open_box: [raise the lid, open it]\n")),
+    Case("duplicate keys", "corpus.csv whose header repeats the text column", "error",
+         r"corpus\.csv: the header repeats column 'text' \(columns 2 and 3\); expected each column once",
+         corpus_file("corpus.csv", GOOD.replace("task,text\n", "task,text,text\n").replace("box\n", "box,x\n"))),
+    Case("duplicate keys", "queries.csv whose header repeats the task column", "error",
+         r"queries\.csv: the header repeats column 'task' \(columns 1 and 3\)",
+         fixed_files(FIXED_GALLERY, "task,text,task\nopen_box,lift the lid,open_box\n")),
+    Case("fixed galleries", "queries.csv repeating a (task, text) pair (LIBERO-Para's paraphrase table does)",
+         "handled", r"5 query rows scored, 2 of them repeats", _queries_repeat),
+    Case("fixed galleries", "gallery.csv repeating a text", "error",
+         r"gallery\.csv: data rows 1 and 3 are the same row .*--keep-repeated-texts|gallery\.csv: data rows 1 and 3",
+         fixed_files(FIXED_GALLERY + "open_box,open the box\n", FIXED_QUERIES)),
+    Case("fixed galleries", "gallery.csv repeating a text, with --keep-repeated-texts", "handled",
+         r"scored with --keep-repeated-texts", _gallery_repeat_kept),
+    Case("large inputs", "queries.csv of 25,000 rows (more than one chunk)", "handled",
+         r"25000 queries scored in chunks of 10000", _streamed),
+    Case("large inputs", "queries.csv whose bytes stop being UTF-8 after the first chunk", "error",
+         r"queries\.csv is not UTF-8 text .*saved as UTF-8", _not_utf8_late),
+    Case("large inputs", "gallery.csv of 20,001 texts", "error",
+         r"gallery\.csv: 20001 gallery texts; expected at most 20,000", _huge_gallery),
+    Case("rankers", "--rankers with an unknown name (bm25,chars)", "error",
+         r"--rankers: unknown ranker 'chars'; valid: bm25, word, char.*--rankers bm25,char",
+         corpus_file("corpus.csv", GOOD, "--rankers", "bm25,chars")),
 ]

@@ -6,7 +6,27 @@ the entry point (:func:`robotask.cli.parameter_ranges`) hands it this table. Imp
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..errors import RobotaskError
 from ..parameters import SEED, Range
+
+RANKER_NAMES = ("bm25", "word", "char", "word_char", "lsa", "minilm", "minilm_char", "static")
+"""The registry's ranker names (``rankers.registry.RANKERS``; a test pins the two equal): written out here so that
+``robotask run`` checks a ``rankers`` value without importing the rankers."""
+
+
+@dataclass(frozen=True)
+class RankerNames(Range):
+    """The rule of every chapter's ``rankers`` parameter: a list of registry names, checked before a kernel starts."""
+
+    def check(self, name: str, value: object, where: str) -> None:
+        bad = [v for v in value if v not in RANKER_NAMES] if isinstance(value, list) else []
+        if bad:
+            noun = "ranker" if len(bad) == 1 else "rankers"
+            raise RobotaskError(f"{where}: parameter {name!r} names unknown {noun} {', '.join(map(repr, bad))}; "
+                                f"valid: {', '.join(RANKER_NAMES)}; give a YAML list, e.g. -p {name} '[bm25, char]'")
+
 
 RANGES: dict[str, Range] = {
     "seed": SEED,
@@ -31,5 +51,7 @@ RANGES: dict[str, Range] = {
     "char_ngram_min": Range(low=1, high=20, meaning="between 1 and 20 characters"),
     "char_ngram_max": Range(low=1, high=20, meaning="between 1 and 20 characters"),
     "lsa_dims": Range(low=1, high=4_096, meaning="between 1 and 4096 LSA components"),
+    "rankers": RankerNames(low=None, high=None, meaning="a list of ranker names"),
 }
-"""Parameter name → allowed range, for every numeric parameter the retrieval chapters declare."""
+"""Parameter name → allowed range, for every numeric parameter the retrieval chapters declare (and the names of
+``rankers``)."""

@@ -29,6 +29,8 @@ from .execution import HEADS, load_windows, parse_heads, primary_table, run_suit
 from .fit import SuiteConfig
 from .jobs import default_jobs
 
+DEFAULT_FOLDS = 5
+"""``--folds`` when ``--split group-kfold`` is given without it."""
 TEST_FRACTION = Range(low=0.01, high=0.99, meaning="a share between 0.01 and 0.99 of the episodes")
 
 
@@ -41,26 +43,31 @@ def register_cli(subparsers: Any, on_collection: Callable[[argparse.Namespace, S
     p.add_argument("--features", type=paths.from_caller,
                    help="with --collection: artifacts of robotask features --collection "
                                       "(default: computed into OUT/features on a LocalCluster)")
-    p.add_argument("--split", choices=SPLITS, default="episodes", help="with --collection: how to split")
+    p.add_argument("--split", choices=SPLITS, help="with --collection: how to split the episodes (default: episodes)")
     p.add_argument("--group", help="with --collection: manifest column to group by (subject, scene)")
     p.add_argument("--test-fraction", type=option(TEST_FRACTION, float), default=0.3,
-                   help="with --split episodes: test share")
-    p.add_argument("--folds", type=option(RANGES["folds"]), default=5,
-                   help="with --split group-kfold: number of episode folds (chapter 14's parameter folds)")
+                   help="with --split episodes: test share (default: %(default)s)")
+    p.add_argument("--folds", type=option(RANGES["folds"]),
+                   help=f"with --split group-kfold: number of episode folds (chapter 14's parameter folds; default: "
+                   f"{DEFAULT_FOLDS}, at most the number of groups)")
     p.add_argument("--seed", type=option(SEED), default=0, help="with --collection: seed of the episode split")
-    p.add_argument("--tasks", default="all", help="all, or a comma list of task ids")
-    p.add_argument("--heads", default="minimal,mlp", help="comma list of: " + ", ".join(HEADS))
-    p.add_argument("--protocol", default="original", help="original or improved")
-    p.add_argument("--out", required=True, type=paths.from_caller, help="output folder")
+    p.add_argument("--tasks", default="all", help="all, or a comma list of task ids (default: all twelve)")
+    p.add_argument("--heads", default="minimal,mlp",
+                   help="comma list of: " + ", ".join(HEADS) + " (default: %(default)s)")
+    p.add_argument("--protocol", default="original", help="original or improved (default: %(default)s)")
+    p.add_argument("--out", required=True, type=paths.from_caller,
+                   help="output folder (with --episode: new or empty); columns: book/data_dictionary.md")
     p.add_argument("--epochs", type=option(RANGES["softmax_epochs"]), default=SOFTMAX_EPOCHS,
                    help="epochs of the linear heads")
     p.add_argument("--mlp-epochs", type=option(RANGES["mlp_epochs"]), default=MLPConfig().epochs,
                    help="epochs of the MLP")
-    p.add_argument("--no-models", action="store_true", help="do not write model files")
+    p.add_argument("--no-models", action="store_true", help="write no model files (model.npz, model.pt)")
     p.add_argument("--workers", type=option(PROCESSES),
                    help="with --collection: fit on a LocalCluster of this many worker processes (default: in this "
                         "process)")
-    p.add_argument("--scheduler", help="with --collection: fit on a running Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument("--scheduler", help="with --collection: fit on a running Dask scheduler, e.g. tcp://host:8786 "
+                   "(one line after 10 s without an answer; every worker is checked first: same robotask and "
+                   "packages, the collection, ROBOTASK_CACHE and --out at the same paths)")
     p.add_argument("--jobs", type=option(PROCESSES), default=default_jobs(),
                    help="with --episode: worker processes for the tasks (default: the cores, here %(default)s)")
     p.set_defaults(func=partial(_cli, on_collection=on_collection))
@@ -76,7 +83,24 @@ def _cli(args: argparse.Namespace, on_collection: Callable[[argparse.Namespace, 
     if (args.episode is None) == (args.collection is None):
         raise RobotaskError("give --episode DIR or --collection DIR (exactly one)")
     if args.collection is not None:
-        return on_collection(args, cfg)
+        args.split, args.folds = args.split or "episodes", args.folds or DEFAULT_FOLDS
+        try:
+            return on_collection(args, cfg)
+        except RobotaskError as exc:  # the folds' check says k; the user typed --folds
+            if str(exc).startswith(f"k={args.folds};"):
+                raise RobotaskError(f"--folds {args.folds}:{str(exc).split(';', 1)[1].replace(' k ', ' folds ')}"
+                                    ) from None
+            raise
+    given = [flag for flag, value in (("--split", args.split), ("--folds", args.folds), ("--group", args.group))
+             if value is not None]
+    if given:
+        raise RobotaskError(f"{' and '.join(given)} split the episodes of a --collection; with --episode DIR the "
+                            "suite splits the one episode's windows by its --protocol (drop "
+                            f"{' and '.join(given)}, or give --collection)")
+    out = Path(args.out)
+    if out.is_dir() and any(out.iterdir()):
+        raise RobotaskError(f"--out {out}: output folder exists and is not empty (an earlier run's task folders "
+                            "would stay beside this run's); give a new or empty folder")
     if args.jobs < 1:
         raise RobotaskError(f"--jobs must be a positive number of processes, got {args.jobs}")
     report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg,
@@ -84,5 +108,20 @@ def _cli(args: argparse.Namespace, on_collection: Callable[[argparse.Namespace, 
     table = primary_table(report)
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(f"wrote {Path(args.out) / 'summary_report.json'}")
+    _print_reasons(report)
+    print(f"wrote {Path(args.out) / 'summary_report.json'} and one folder per task under {args.out}; "
+          "columns: book/data_dictionary.md")
     return 0
+
+
+def _print_reasons(report: dict) -> None:
+    """The reason of each task that did not run or is degenerate, and the report's notes (short ones whole; a
+    long note cut at its first clause), under the table: what ``summary_report.json`` says, on the terminal."""
+    for task, status in report.get("status", {}).items():
+        if status.get("status") != "ok":
+            print(f"{task}: {status.get('status')}: {status.get('reason') or status.get('error') or 'no reason given'}")
+    notes = [(task, note) for task, items in report.get("notes", {}).items() for note in items]
+    if notes:
+        print(f"notes ({len(notes)}, in summary_report.json):")
+        for task, note in notes:
+            print(f"  {task}: {note if len(note) <= 110 else note.split(', so ')[0] + ' …'}")

@@ -205,7 +205,8 @@ def run_task(task_id: str, ws: WindowSet, protocol: Protocol, heads: list[str] |
         result.metrics[head] = metrics
         if out_dir is not None:
             folder = out_dir / spec.id if head == "minimal" else out_dir / NEURAL_DIR / spec.id
-            write_artifacts(spec, data, output, metrics, folder)
+            kept = output if cfg.save_models else replace(output, save=None)  # --no-models: no model file
+            write_artifacts(spec, data, kept, metrics, folder)
     result.primary = primary_row(spec, result.metrics)
     data.X = None  # release the (possibly large) inputs; figures need targets and rows only
     result.data = data

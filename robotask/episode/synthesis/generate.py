@@ -225,11 +225,13 @@ def register_cli(subparsers) -> None:
     """Add ``robotask synth --out DIR [--frames] [--seed] [--resolution] [--schedule]``."""
     p = subparsers.add_parser("synth", help="write a synthetic episode in the Xperience-10M format")
     p.add_argument("--out", required=True, type=paths.from_caller, help="output folder (must not exist or be empty)")
-    p.add_argument("--frames", type=option(RANGES["frames"]), default=5821, help="annotation frames at 20 fps")
-    p.add_argument("--seed", type=option(SEED), default=0, help="random seed")
+    p.add_argument("--frames", type=option(RANGES["frames"]), default=5821,
+                   help="annotation frames at 20 fps (default: %(default)s, the real sample's length)")
+    p.add_argument("--seed", type=option(SEED), default=0, help="random seed (default: %(default)s)")
     p.add_argument("--resolution", type=option(RANGES["resolution"]), default=128,
-                   help="video size in pixels (depth at half)")
-    p.add_argument("--schedule", choices=SCHEDULES, default="repeating", help="action schedule")
+                   help="video size in pixels, depth at half (default: %(default)s)")
+    p.add_argument("--schedule", choices=SCHEDULES, default="repeating",
+                   help="action schedule: repeating or sample-like (default: %(default)s)")
     p.set_defaults(func=_cli)
 
 

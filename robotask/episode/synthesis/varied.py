@@ -177,10 +177,11 @@ def register_cli(subparsers: Any) -> None:
                    help="collection folder (episodes ep0000 … and manifest.csv)")
     p.add_argument("--episodes", type=option(RANGES["n_episodes"]), required=True, help="number of episodes")
     p.add_argument("--frames", type=option(RANGES["frames"]), default=600,
-                   help="annotation frames per episode (20 fps)")
+                   help="annotation frames per episode at 20 fps (default: %(default)s)")
     p.add_argument("--resolution", type=option(RANGES["resolution"]), default=32,
-                   help="video size in pixels (depth at half)")
-    p.add_argument("--seed", type=option(SEED), default=0, help="collection seed; episode i depends on (seed, i) only")
+                   help="video size in pixels, depth at half (default: %(default)s)")
+    p.add_argument("--seed", type=option(SEED), default=0,
+                   help="collection seed; episode i depends on (seed, i) only (default: %(default)s)")
     p.add_argument("--workers", type=option(PROCESSES), default=None, help="parallel processes (default: CPU count)")
     p.set_defaults(func=_cli)
 

@@ -20,6 +20,7 @@ import pandas as pd
 from ... import paths
 from ...errors import RobotaskError
 from ...words import named
+from ..rankers.normalise import normalise_all
 from .corpus_file import read_corpus_file, too_few
 
 MATCHED_DRAWS = ("continue", "reuse")
@@ -31,7 +32,8 @@ class Corpus:
 
     ``texts[i]`` belongs to task ``tasks[task_of[i]]``; task j's rows are
     ``starts[j] : starts[j] + sizes[j]``; ``owners[i]`` is the boolean row over tasks that
-    contain the exact string ``texts[i]``.
+    contain the text ``texts[i]`` (compared in its normal form, :mod:`robotask.retrieval.rankers.normalise`;
+    ``texts`` are kept as authored).
     """
 
     tasks: list[str]
@@ -44,7 +46,7 @@ class Corpus:
 
     @functools.cached_property
     def duplicate(self) -> np.ndarray:
-        """Rows whose exact text occurs under more than one task (computed once, read-only)."""
+        """Rows whose text (in its normal form) occurs under more than one task (computed once, read-only)."""
         dup = self.owners.sum(axis=1) > 1
         dup.flags.writeable = False
         return dup
@@ -89,10 +91,11 @@ def check_corpus(frame: pd.DataFrame, min_per_task: int = 2, where: str = "corpu
     task_of = frame["task"].map(task_index).to_numpy(np.int64)
     texts = frame["text"].tolist()
     owners = np.zeros((len(texts), len(tasks)), dtype=bool)
+    same = normalise_all(texts)  # one text in two Unicode forms is one text
     by_text: dict[str, set[int]] = {}
-    for text, j in zip(texts, task_of):
+    for text, j in zip(same, task_of):
         by_text.setdefault(text, set()).add(int(j))
-    for i, text in enumerate(texts):
+    for i, text in enumerate(same):
         owners[i, sorted(by_text[text])] = True
     size_arr = sizes.loc[tasks].to_numpy(np.int64)
     starts = np.concatenate([[0], np.cumsum(size_arr)[:-1]]).astype(np.int64)

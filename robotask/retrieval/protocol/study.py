@@ -16,7 +16,7 @@ first_listed   source order (audit)        1   1
 
 The task score is S(t, q) = max over task t's gallery texts; the prediction is the argmax over
 tasks after rounding scores to 1e-9, ties going to the first task in sorted order. Three policies
-score a trial: ``primary`` (queries whose exact text belongs to more than one task are excluded),
+score a trial: ``primary`` (queries whose text, in its normal form, belongs to more than one task are excluded),
 ``strict`` (kept, only the source label counts) and ``either`` (kept, any owning label counts).
 
 The corpus and the draws are :mod:`robotask.retrieval.protocol.draws`; the settings of a run are one
@@ -42,7 +42,7 @@ from ...parameters import SEED, option
 from ...words import named
 from ..parameters import RANGES
 from ..rankers.lexical import PAPER_SETTINGS, SETTING_NAMES, TextIndex
-from ..rankers.registry import PAPER_RANKERS, check_rankers, score
+from ..rankers.registry import PAPER_RANKERS, RANKERS, check_rankers, score
 from .draws import Corpus, Draws, design_rows, load_study_corpus, make_draws
 
 CONDITIONS = ("one", "matched_one", "matched_two", "first_listed")
@@ -162,6 +162,16 @@ def config_from_parameters(**parameters: Any) -> StudyConfig:
     if "rankers" in rest:
         rest["rankers"] = list(rest["rankers"])
     return StudyConfig(params=params, **rest)
+
+
+STUDY_PARAMETERS: tuple[str, ...] = (*STUDY_FIELDS, *SETTING_NAMES)
+"""The parameters of a chapter that runs the study (chapters 02 to 05): each a field or ranker setting."""
+
+
+def study_config(parameters: dict[str, Any]) -> StudyConfig:
+    """:func:`config_from_parameters` of the :data:`STUDY_PARAMETERS` that ``parameters`` holds. A chapter passes
+    its ``globals()``, so its parameters cell is the one place where the study's settings are written."""
+    return config_from_parameters(**{k: parameters[k] for k in STUDY_PARAMETERS if k in parameters})
 
 
 def other_reading(config: StudyConfig) -> tuple[str, StudyConfig | None]:
@@ -308,19 +318,26 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--corpus", default="", type=paths.from_caller,
                    help="CSV with task and text columns, or YAML mapping tasks to "
                    "lists of texts (default: the RLBench corpus)")
-    p.add_argument("--label", default="task", help="task, or variation (task:variation; needs a variation column)")
+    p.add_argument("--label", default="task",
+                   help="task (default), or variation (task:variation; needs a variation column)")
     p.add_argument("--keep-repeated-texts", action="store_true",
-                   help="keep a text repeated within a task (default: an error)")
+                   help="keep a text repeated within a task of --corpus or --gallery (default: an error; a repeated "
+                   "query is always scored on its own)")
     p.add_argument("--trials", type=option(RANGES["n_trials"]), default=StudyConfig.n_trials,
-                   help="number of random one-description galleries")
-    p.add_argument("--rankers", default=",".join(PAPER_RANKERS), help="comma-separated ranker names")
-    p.add_argument("--seed", type=option(SEED), default=StudyConfig.seed, help="NumPy generator seed of the draws")
+                   help=f"number of random one-description galleries (default: %(default)s; "
+                   f"{RANGES['n_trials'].meaning})")
+    p.add_argument("--rankers", default=",".join(PAPER_RANKERS),
+                   help=f"comma-separated ranker names, of: {', '.join(RANKERS)} (default: %(default)s, the paper's)")
+    p.add_argument("--seed", type=option(SEED), default=StudyConfig.seed,
+                   help="NumPy generator seed of the draws (default: %(default)s, the paper's)")
     p.add_argument("--out", default="", type=paths.from_caller,
-                   help="folder for per_trial.csv, predictions.csv, draws.csv (optional)")
+                   help="folder for per_trial.csv, predictions.csv, draws.csv (with --gallery: fixed_predictions.csv, "
+                   "fixed_accuracy.csv); every column is described in book/data_dictionary.md")
     p.add_argument("--gallery", default="", type=paths.from_caller,
                    help="fixed gallery (task,text CSV or YAML): score --queries against it, no draws")
     p.add_argument("--queries", default="", type=paths.from_caller,
-                   help="queries (task,text CSV or YAML) for --gallery; writes fixed_predictions.csv to --out")
+                   help="queries (task,text CSV or YAML) for --gallery, read and scored in chunks; a repeated query "
+                   "is scored on its own")
     p.add_argument("--all-predictions", action="store_true",
                    help="write per-query predictions of every trial (default: the first-listed gallery only)")
     p.set_defaults(func=cli_main)
@@ -350,5 +367,9 @@ def cli_main(args: Any) -> int:
     unit = "variations" if label == "variation" else "tasks"
     galleries = "gallery" if args.trials == 1 else "galleries"
     print(f"{len(corpus.tasks)} {unit}, {len(corpus.texts)} descriptions, {args.trials} {galleries}, seed {args.seed}")
+    print(f"accuracy (% of held-out descriptions whose own {label} is ranked first) over the {args.trials} "
+          f"{galleries}: mean, sd, 5th and 95th percentile, min, max")
     print(table.round(1).to_string(index=False))
+    if args.out:
+        print(f"wrote per_trial.csv, predictions.csv and draws.csv to {args.out}; columns: book/data_dictionary.md")
     return 0

@@ -27,6 +27,7 @@ from scipy.linalg import eigh
 from sklearn.feature_extraction.text import CountVectorizer
 
 from ...errors import RobotaskError
+from .normalise import normalise, normalise_all
 
 BM25_TOKEN_PATTERN = r"[a-z0-9]+"
 
@@ -93,11 +94,11 @@ class TextIndex:
 
     Parameters
     ----------
-    texts : every text that will later appear in a gallery or as a query.
+    texts : every text that will later appear in a gallery or as a query (indexed in its normal form, found by either).
     """
 
     def __init__(self, texts: list[str]):
-        self.texts = list(dict.fromkeys(texts))
+        self.texts = list(dict.fromkeys(normalise_all(list(texts))))
         self.row = {t: i for i, t in enumerate(self.texts)}
         self._counts: dict[tuple, sp.csr_matrix] = {}
         self._vectors: dict[str, np.ndarray] = {}
@@ -125,8 +126,9 @@ class TextIndex:
 
     def rows(self, texts: list[str]) -> np.ndarray:
         """Row numbers of ``texts``; raises if a text was not indexed."""
+        row = self.row
         try:
-            return np.fromiter((self.row[t] for t in texts), dtype=np.int64, count=len(texts))
+            return np.fromiter((row[t] if t in row else row[normalise(t)] for t in texts), np.int64, len(texts))
         except KeyError as exc:
             raise RobotaskError(f"text {exc.args[0]!r} is not in the TextIndex") from None
 

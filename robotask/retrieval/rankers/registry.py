@@ -21,6 +21,7 @@ import numpy as np
 
 from ...errors import RobotaskError
 from .lexical import LEXICAL_RANKERS, PAPER_SETTINGS, TextIndex
+from .normalise import normalise_all
 
 FUSION_PARTNER = "char"  # the paper's best lexical ranker
 
@@ -133,7 +134,6 @@ def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
     names : requested ranker names.
     where : the parameter or option the names came from, for the error message.
     """
-    given = names
     if isinstance(names, str):
         text = names.strip()
         if text.startswith("[") and text.endswith("]"):
@@ -145,8 +145,9 @@ def check_rankers(names: list[str] | str, where: str = "rankers") -> list[str]:
         raise RobotaskError(f"{where}: expected at least one ranker; valid: {', '.join(RANKERS)}")
     bad = [n for n in names if not isinstance(n, str) or n not in RANKERS]
     if bad:
-        hint = ("; give a list, e.g. papermill -y 'rankers: [bm25, char]' or -p rankers 'bm25,char'"
-                if isinstance(given, str) else "")
+        hint = ("; e.g. --rankers bm25,char" if where.startswith("--") else
+                "; give a YAML list, e.g. robotask run CHAPTER -p rankers '[bm25, char]' (or papermill -y "
+                "'rankers: [bm25, char]')")
         noun = "ranker" if len(bad) == 1 else "rankers"
         raise RobotaskError(f"{where}: unknown {noun} {', '.join(map(repr, bad))}; "
                             f"valid: {', '.join(RANKERS)}{hint}")
@@ -179,11 +180,12 @@ def score(name: str, gallery: list[str], queries: list[str], params: dict[str, A
     Parameters
     ----------
     name : a key of :data:`RANKERS`.
-    gallery, queries : texts.
+    gallery, queries : texts; the ranker sees each in its normal form (:mod:`robotask.retrieval.rankers.normalise`:
+        NFC, invisible code points removed, whitespace collapsed).
     params : ranker settings (the fields of :class:`~robotask.retrieval.rankers.lexical.RankerSettings`);
         each ranker takes the ones it uses. Missing ones take the paper's values.
     index : optional :class:`~robotask.retrieval.rankers.lexical.TextIndex` with the counts of every text.
     """
     check_rankers([name])
     merged = {**PAPER_SETTINGS.as_dict(), **(params or {})}
-    return _call(RANKERS[name].fn, gallery, queries, merged, index)
+    return _call(RANKERS[name].fn, normalise_all(list(gallery)), normalise_all(list(queries)), merged, index)
