@@ -33,7 +33,7 @@ output_dir: str = ""  # result folder (empty: _build/results/01_extract_corpus)
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval import rlbench
@@ -49,8 +49,7 @@ out = page.output_dir(output_dir)
 #
 # The extraction is committed to the repository, so reading it back is one call. When
 # `rlbench_dir` names an RLBench checkout, `fixed_corpus.reextract_and_compare` first re-runs the
-# extractor on it and the chapter stops if any file differs from the committed tables. In this
-# build the tables were {glue:text}`source`; they record RLBench revision {glue:text}`revision`.
+# extractor on it and the chapter stops if any file differs from the committed tables.
 
 # %% tags=["show-input"]
 if rlbench_dir:
@@ -63,11 +62,12 @@ counts = rlbench.corpus_counts(corpus_df)
 # %% tags=["remove-input"]
 source = ("re-extracted from the checkout and found identical to the committed files" if rlbench_dir
           else "read from the committed files in data/rlbench/")
-rp.glue_all(source=source, revision=corpus_df["revision"].iloc[0],
-         n_min=rlbench.MIN_DESCRIPTIONS, tasks=counts["tasks"],
-         descriptions=counts["descriptions"])
+glue_values(source=source, revision=corpus_df["revision"].iloc[0], n_min=rlbench.MIN_DESCRIPTIONS)
 
 # %% [markdown]
+# In this build the tables were {glue:text}`source`; they record RLBench revision
+# {glue:text}`revision`.
+#
 # ## How the extractor reads a task file
 #
 # Every later chapter ranks these descriptions, so the corpus is the ground on which the whole
@@ -102,6 +102,12 @@ rp.glue_all(source=source, revision=corpus_df["revision"].iloc[0],
 # %% tags=["remove-input"]
 page.show_table(corpus_df.head(8)[["task", "position", "text", "file", "line"]],
                   caption="The first descriptions of the corpus, with their file and line.")
+excluded, per_task = rp.excluded_files(accounting), rlbench.descriptions_per_task(corpus_df)
+dups, within = rlbench.duplicate_texts(corpus_df), rlbench.within_task_duplicates(corpus_df)
+glued = rlbench.glued_literals(literals)
+facts = rp.corpus_values(tables, excluded, per_task, dups, within, glued)  # glued part by part
+glue_values(tasks=counts["tasks"], descriptions=counts["descriptions"],
+            **{k: facts[k] for k in ("n_files", "n_fixed", "largest_status", "largest_n")})
 
 # %% [markdown]
 # ## Accounting of every task file
@@ -119,6 +125,7 @@ status = rlbench.status_summary(accounting)
 page.show_table(rp.plain_reasons(status, "example reason"),
                   headers={"example": "Example file"},
                   caption="RLBench task files by extraction status, with an example and reason.")
+glue_values(**{k: facts[k] for k in ("n_templated", "n_all_templated", "n_mixed", "n_excluded")})
 
 # %% [markdown]
 # The excluded files that are not templated are few enough to read one by one, with the reason the
@@ -130,11 +137,12 @@ page.show_table(rp.plain_reasons(status, "example reason"),
 # All {glue:text}`n_excluded` excluded files, each with its reason, are in `excluded_files.csv`.
 
 # %% tags=["remove-input"]
-excluded = rp.excluded_files(accounting)
 write_csv(out / "excluded_files.csv", excluded)
 page.show_table(excluded[excluded["status"] != "templated"],
                   headers=rp.EXCLUDED_HEADERS,
                   caption="Task files left out of the corpus (other than templated ones), and why.")
+glue_values(**{k: facts[k] for k in ("per_low", "per_high", "per_median", "most_tasks", "most_verb",
+                                     "n_low", "min_queries")})
 
 # %% [markdown]
 # ## Descriptions per task
@@ -150,12 +158,13 @@ page.show_table(excluded[excluded["status"] != "templated"],
 # %% tags=["remove-input"]
 fig = rp.figure_descriptions_per_task(corpus_df)
 plots.save_figure(fig, out, "descriptions_per_task")
-per_task = rlbench.descriptions_per_task(corpus_df)
 show_figure(fig, "fig-descriptions-per-task",
                    f"How many fixed descriptions each of the {counts['tasks']} tasks has "
                    f"({counts['descriptions']} descriptions in all).",
                    f"Bar chart: number of tasks for each count of descriptions, {per_task.min()} "
                    f"to {per_task.max()}.")
+glue_values(**{k: facts[k] for k in ("n_dups", "dup_text", "dup_tasks", "n_within", "within_text",
+                                     "within_rows", "within_task")})
 
 # %% [markdown]
 # ## Exact duplicates
@@ -169,13 +178,14 @@ show_figure(fig, "fig-descriptions-per-task",
 # every copy, as the source lists them.
 
 # %% tags=["remove-input"]
-dups = rlbench.duplicate_texts(corpus_df)
-within = rlbench.within_task_duplicates(corpus_df)
 page.show_table(dups, headers={"n_rows": "Rows"},
                   caption="Description texts that occur more than once in the corpus.")
 # the committed corpus (a re-extraction must equal it): one shared text,
 # one text repeated inside a task
 assert len(dups) == 1 and len(within) == 1, (len(dups), len(within))
+oddities = rlbench.text_oddities(corpus_df)
+glue_values(n_oddities=len(oddities), **{k: facts[k] for k in (
+    "n_glued", "n_glued_fixed", "umbrella_pieces", "umbrella_strings")})
 
 # %% [markdown]
 # ## Preserved wording: typos and glued literals
@@ -195,14 +205,14 @@ assert len(dups) == 1 and len(within) == 1, (len(dups), len(within))
 # minimum of {glue:text}`n_min`, which is why it is *too_few*.
 
 # %% tags=["remove-input"]
-oddities = rlbench.text_oddities(corpus_df)
 page.show_table(oddities, caption=("Descriptions with a textual oddity (a doubled word, "
                                      "a misspelling, stray spacing)."))
-glued = rlbench.glued_literals(literals)
 page.show_table(glued[["task", "status", "line", "marked"]],
                   caption="Adjacent string literals Python glues into one description.")
-rp.glue_all(n_oddities=len(oddities),
-         **rp.corpus_facts(tables, excluded, per_task, dups, within, glued))
+alternatives = rule_alternatives(literals)
+rules = rp.rule_values(alternatives, counts, rlbench.first_listed_scored_queries(corpus_df))
+glue_values(**{k: rules[k] for k in ("tasks_vs_paper", "paper_tasks", "descriptions_vs_paper",
+                                     "paper_descriptions")})
 
 # %% [markdown]
 # ## Comparison with the paper
@@ -217,6 +227,8 @@ rp.glue_all(n_oddities=len(oddities),
 comparison = compare_with_paper(corpus_df, accounting)
 page.show_table(rp.quantities(comparison),
                   caption="The corpus we extract beside the corpus the paper reports.")
+glue_values(**{k: rules[k] for k in ("every_tasks", "every_descriptions", "n_match", "n_single",
+                                     "uniform_rules")})
 
 # %% [markdown]
 # Which rule would give the paper's count? The table applies alternative rules to the literals
@@ -234,12 +246,10 @@ page.show_table(rp.quantities(comparison),
 # jenga‖Take the protruding block…”).
 
 # %% tags=["remove-input"]
-alternatives = rule_alternatives(literals)
 page.show_table(alternatives, caption="The corpus under alternative extraction rules.")
-n_first_listed = rlbench.first_listed_scored_queries(corpus_df)
-facts = rp.rule_facts(alternatives, counts, n_first_listed)
-rp.glue_all(**{k: v for k, v in facts.items() if k != "only_capital"})
-assert facts["only_capital"], (
+glue_values(**{k: v for k, v in rules.items() if k in ("fl_word_char", "fl_char", "n_lo", "n_hi",
+            "consistent", "paper_vs_ours", "n_paper", "paper_fits", "n_ours", "ours_fits")})
+assert rules["only_capital"], (
     "the committed corpus: split_capital is the one uniform rule with the paper's counts")
 
 # %% [markdown]

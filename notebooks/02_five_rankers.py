@@ -50,10 +50,10 @@ save_all_predictions: bool = False  # write predictions of every trial
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_json
 from robotask.retrieval import presentation as rp
-from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.protocol import load_study_corpus, run_study, study_config
 from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import PAIRED, TABLE2
 from robotask.retrieval.statistics import paired_table, pairs_among, summary_table
@@ -68,11 +68,7 @@ out = page.output_dir(output_dir)
 
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-config = config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
-    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
-    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
-)
+config = study_config(globals())  # every study setting of the parameters cell
 assert set(PAPER_RANKERS) <= set(config.rankers), (
     f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}")
 result = run_study(corpus, config, parts=("primary",))
@@ -80,8 +76,14 @@ files = result.write(out)
 per_trial = result.per_trial
 
 # %% tags=["remove-input"]
-run = rp.five_rankers_values(corpus, config, PAPER_RANKERS)
-rp.glue_all(**run)
+n_tasks, n_texts = len(corpus.tasks), len(corpus.texts)
+run = {"n_tasks": n_tasks, "n_descriptions": n_texts, "n_queries": n_texts - n_tasks,
+       "n_trials": config.n_trials, "seed": config.seed, "n_rankers": len(config.rankers),
+       "n_paper_ran": len([r for r in config.rankers if r in PAPER_RANKERS]),
+       "n_paper": len(PAPER_RANKERS), "chance": 100 / n_tasks,
+       "char_min": config.params["char_ngram_min"], "char_max": config.params["char_ngram_max"],
+       "extra_rankers": rp.labels([r for r in config.rankers if r not in PAPER_RANKERS])}
+glue_values(**run)
 
 # %% [markdown]
 # The data is the RLBench corpus extracted in {doc}`01_extract_corpus`: {glue:text}`n_tasks` tasks
@@ -151,11 +153,11 @@ rp.glue_all(**run)
 
 # %% tags=["remove-input"]
 summary = summary_table(per_trial)
-page.show_table(rp.table2(summary, TABLE2), digits=1, headers=rp.TABLE2_HEADERS,
+page.show_table(rp.ranker_table(summary, TABLE2), digits=1, headers=rp.TABLE2_HEADERS,
                 caption="Top-1 accuracy over random one-description galleries, "
                         "beside the paper's Table 2 (%).")
 stats = summary.set_index("ranker")
-rp.glue_all(**rp.spread_facts(stats, TABLE2, PAPER_RANKERS))
+glue_values(**rp.spread_values(stats, TABLE2, PAPER_RANKERS))
 
 # %% [markdown]
 # Among the paper's rankers, the highest mean is **{glue:text}`best`**'s,
@@ -237,7 +239,8 @@ if pairs:
         "Per-gallery accuracy difference of three ranker pairs: histogram over galleries, zero "
         "(solid line) and the mean difference (dashed).",
         "Three histograms of per-gallery differences in percentage points, one per ranker pair.")
-rp.glue_all(**rp.paired_facts(diffs, PAIRED))
+paired = rp.paired_values(diffs, PAIRED)
+glue_values(**{k: v for k, v in paired.items() if not k.startswith("wc_")})
 
 # %% [markdown]
 # The histograms draw the first three pairs of the table gallery by gallery: each bar counts the
@@ -261,7 +264,12 @@ rp.glue_all(**rp.paired_facts(diffs, PAIRED))
 # **{glue:text}`cw_verdict`**, with {glue:text}`cw_wins` wins and {glue:text}`cw_losses` losses.
 # Sub-word pieces can match inflections (*close*, *closing*) and word parts that
 # whole-word tokens miss; {doc}`08_perturbations` tests this with controlled rewrites.
-#
+
+# %% tags=["remove-input"]
+glue_values(ordering=rp.ordering(stats["mean"]),
+            **{k: v for k, v in paired.items() if k.startswith("wc_")})
+
+# %% [markdown]
 # Word+Char, the mean of the two cosines, differs from Char TF-IDF by {glue:text}`wc_diff:+.2f` pp
 # on average ({glue:text}`wc_lo:+.2f` to {glue:text}`wc_hi:+.2f` pp): **{glue:text}`wc_verdict`**;
 # gallery by gallery it is {glue:text}`wc_record`. Averaging
@@ -280,8 +288,12 @@ rp.glue_all(**rp.paired_facts(diffs, PAIRED))
 #   **{glue:text}`cw_verdict`**, and Word+Char against Char TF-IDF **{glue:text}`wc_verdict`**.
 
 # %% tags=["remove-input"]
-rp.glue_all(ordering=rp.ordering(stats["mean"]))
-write_json(out / "summary.json", rp.five_rankers_record(result, stats, diffs, files))
+write_json(out / "summary.json", {
+    "n_tasks": len(result.corpus.tasks), "n_descriptions": len(result.corpus.texts),
+    "n_trials": result.config.n_trials, "seed": result.config.seed,
+    "table2": stats.drop(columns="label").to_dict(orient="index"),
+    "paired": diffs.to_dict(orient="records") if diffs is not None else [],
+    "files": sorted(p.name for p in files.values())})
 one = per_trial[per_trial["policy"] == "primary"]
 assert len(one) == n_trials * len(config.rankers)
 assert (one["n_queries"] + one["n_excluded"] == run["n_queries"]).all()

@@ -42,7 +42,7 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 
 # %% tags=["remove-input"]
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval import protocol
@@ -58,18 +58,17 @@ out = page.output_dir(output_dir)
 
 # %% tags=["show-input"]
 corpus = protocol.load_study_corpus(corpus_path, min_per_task=3)
-config = protocol.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
-    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
-    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
-)
+config = protocol.study_config(globals())  # every study setting of the parameters cell
 result = protocol.run_study(corpus, config, parts=("matched",))
 files = result.write(out)
 per_trial = result.per_trial
 
 # %% tags=["remove-input"]
 identical = identical_queries(per_trial)
-rp.glue_all(**rp.matched_run_values(corpus, n_matched_trials, identical))
+n_tasks, n_texts = len(corpus.tasks), len(corpus.texts)
+glue_values(n_matched=n_matched_trials, n_candidates=n_texts - 2 * n_tasks, n_tasks=n_tasks,
+            n_gallery_two=2 * n_tasks, n_texts=n_texts,
+            identical="exactly the same" if identical else "not the same")
 
 # %% [markdown]
 # ## Why a matched design
@@ -111,10 +110,10 @@ rp.glue_all(**rp.matched_run_values(corpus, n_matched_trials, identical))
 
 # %% tags=["remove-input"]
 matched = matched_table(per_trial)
-page.show_table(rp.table3(matched, TABLE3), digits=1, headers=rp.TABLE3_HEADERS,
+page.show_table(rp.second_description_table(matched, TABLE3), digits=1, headers=rp.TABLE3_HEADERS,
                 caption="Matched study: one vs two indexed descriptions, same queries, beside the "
                         "paper's Table 3 (%).")
-rp.glue_all(**rp.matched_facts(matched, TABLE3))
+glue_values(**rp.matched_values(matched, TABLE3))
 
 # %% [markdown]
 # On identical queries a second description changes the mean accuracy by between
@@ -179,7 +178,7 @@ if alt_config is not None:
     both, headers = rp.two_readings(matched, alt, matched_draws, other)
     page.show_table(both, digits=1, headers=headers,
                     caption="The matched study under the other way of drawing the galleries.")
-rp.glue_all(**rp.other_reading_values(matched, alt, matched_draws, other),
+glue_values(**rp.other_reading_values(matched, alt, matched_draws, other),
             alt_ran="ran" if alt is not None else ("was skipped (it needs at least as many primary "
                                                    "as matched trials), so it repeats the first"))
 
@@ -217,7 +216,12 @@ rp.glue_all(**rp.other_reading_values(matched, alt, matched_draws, other),
 # wordings per task.
 
 # %% tags=["remove-input"]
-write_json(out / "summary.json",
-           rp.second_description_record(config, identical, matched, alt, files))
+write_json(out / "summary.json", {
+    "n_matched_trials": config.n_matched_trials, "matched_draws": config.matched_draws,
+    "identical_queries": identical,
+    "table3": matched.set_index("ranker").drop(columns="label").to_dict(orient="index"),
+    "table3_other_reading": (None if alt is None else
+                             alt.set_index("ranker").drop(columns="label").to_dict(orient="index")),
+    "files": sorted(p.name for p in files.values())})
 assert identical
 assert len(per_trial) == 2 * n_matched_trials * len(config.rankers) * len(protocol.POLICIES)

@@ -41,11 +41,11 @@ save_all_predictions: bool = False  # also write per-query predictions of every 
 
 # %% tags=["remove-input"]
 from robotask import io
-from robotask.book import Page
+from robotask.book import Page, glue_values
 from robotask.io import write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval.perturbations import opposite_tasks
-from robotask.retrieval.protocol import config_from_parameters, load_study_corpus, run_study
+from robotask.retrieval.protocol import load_study_corpus, run_study, study_config
 from robotask.retrieval.rankers import PAPER_RANKERS
 from robotask.retrieval.reproduction import FIRST_LISTED, NAMED_ERRORS, TABLE4
 from robotask.retrieval.statistics import exclusion_counts, policy_table, summary_table
@@ -59,16 +59,18 @@ out = page.output_dir(output_dir)
 
 # %% tags=["show-input"]
 corpus = load_study_corpus(corpus_path, min_per_task=2)
-config = config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
-    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
-    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
-)
+config = study_config(globals())  # every study setting of the parameters cell
 assert set(PAPER_RANKERS) <= set(config.rankers), (
     f"parameter 'rankers' must hold the paper's {PAPER_RANKERS}")
 result = run_study(corpus, config, parts=("primary", "audit"))
 files = result.write(out)
 per_trial, predictions = result.per_trial, result.predictions
+
+# %% tags=["remove-input"]
+duplicates = corpus.frame().query("duplicate")
+excluded = exclusion_counts(per_trial)
+counts = rp.duplicate_count_values(corpus, duplicates, excluded)  # glued part by part
+glue_values(**{k: counts.pop(k) for k in ("n_texts", "n_tasks", "n_dup_texts", "n_dup_rows")})
 
 # %% [markdown]
 # ## The duplicated description
@@ -82,11 +84,9 @@ per_trial, predictions = result.per_trial, result.predictions
 # policies below agree by construction.)
 
 # %% tags=["remove-input"]
-duplicates = corpus.frame().query("duplicate")
 page.show_table(duplicates.drop(columns="duplicate"), digits=0,
                 caption="Description texts listed under more than one task.")
-excluded = exclusion_counts(per_trial)
-rp.glue_all(**rp.duplicate_count_values(corpus, duplicates, excluded))
+glue_values(**{k: counts.pop(k) for k in ("per_draw", "n_draws")})
 
 # %% [markdown]
 # ## Three scoring policies
@@ -110,11 +110,11 @@ rp.glue_all(**rp.duplicate_count_values(corpus, duplicates, excluded))
 # galleries under each policy, beside the paper's Table 4 {cite:p}`yelamanchi2026reference`.
 
 # %% tags=["remove-input"]
-table4_ours = rp.table4(policy_table(per_trial), TABLE4)
+table4_ours = rp.scoring_policy_table(policy_table(per_trial), TABLE4)
 page.show_table(table4_ours.drop(columns="ranker"), digits=1, headers=rp.POLICY_HEADERS,
                 caption="Top-1 accuracy under each scoring policy, beside the paper's Table 4.")
 policies = table4_ours.set_index("ranker")[["strict", "either", "primary"]]
-rp.glue_all(**rp.policy_facts(policies))
+glue_values(**counts, **rp.scoring_policy_values(policies))  # counts: n_queries and bound
 
 # %% [markdown]
 # Does the treatment of the duplicate change the paper's central comparison? Char TF-IDF minus
@@ -146,7 +146,7 @@ page.show_table(audit.assign(ranker=audit["ranker"].map(rp.label)), digits=1,
                 caption="The first-listed gallery: accuracy per policy, beside the paper's (%).")
 fl = audit.set_index("ranker")
 summary = summary_table(per_trial).set_index("ranker")
-rp.glue_all(n_trials=n_trials, **rp.first_listed_facts(fl, summary, FIRST_LISTED))
+glue_values(n_trials=n_trials, **rp.first_listed_values(fl, summary, FIRST_LISTED))
 
 # %% [markdown]
 # On this one gallery, over {glue:text}`fl_n` scored queries, Word+Char scores
@@ -164,8 +164,8 @@ dup_pred = fl_pred[fl_pred["duplicate"]][["ranker", "task", "text", "predicted"]
 page.show_table(dup_pred.assign(ranker=dup_pred["ranker"].map(rp.label)),
                 headers={"task": "Its task", "text": "Query", "predicted": "Predicted"},
                 caption="The copies of the duplicated text on the first-listed gallery.")
-facts = rp.duplicate_facts(dup_pred, fl, first)
-rp.glue_all(premise=rp.premise(facts.pop("applies")), **facts)
+facts = rp.duplicate_values(dup_pred, fl, first)
+glue_values(premise=rp.premise(facts.pop("applies")), **facts)
 
 # %% [markdown]
 # ### Why strict equals either-label scoring here
@@ -201,7 +201,9 @@ page.show_table(rp.error_counts(errors, n_rankers), digits=0,
 page.show_table(rp.error_examples(errors, first, opposite_tasks(corpus.tasks), n_rankers),
                 headers=rp.ERROR_HEADERS, caption="One wrong answer of each kind on the "
                 "first-listed gallery (the most common prediction when several rankers miss it).")
-rp.glue_all(**rp.error_values(errors, n_rankers))
+per_text = errors.groupby("text")["ranker"].nunique()  # how many rankers miss each query
+glue_values(n_shared=int((per_text == n_rankers).sum()), n_rankers=n_rankers,
+            n_error_queries=errors["text"].nunique())
 
 # %% [markdown]
 # {glue:text}`n_shared` queries are missed by all {glue:text}`n_rankers` rankers, out of
@@ -231,7 +233,7 @@ rp.glue_all(**rp.error_values(errors, n_rankers))
 named = rp.named_errors(fl_pred, NAMED_ERRORS)
 page.show_table(named.assign(ranker=named["ranker"].map(rp.label)), headers=rp.NAMED_HEADERS,
                 caption="The errors the paper names, and what our rankers predict for them.")
-rp.glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
+glue_values(n_named=len(named), named_occur=int(named["occurs"].sum()))
 
 # %% [markdown]
 # Of the {glue:text}`n_named` residual errors the paper names for this gallery,
@@ -259,7 +261,11 @@ rp.glue_all(n_named=len(named), named_occur=int(named["occurs"].sum()))
 #   {glue:text}`n_shared` of its queries defeat every ranker.
 
 # %% tags=["remove-input"]
-write_json(out / "summary.json", rp.scoring_audit_record(
-    duplicates, excluded, policies, fl, named, files, extra_files=["first_listed_errors.csv"]))
+write_json(out / "summary.json", {
+    "duplicates": duplicates["text"].unique().tolist(), "excluded_per_draw": excluded.to_dict(),
+    "table4": policies.to_dict(orient="index"),
+    "first_listed": fl[["strict", "either", "primary", "n_scored"]].to_dict(orient="index"),
+    "named_errors": named.to_dict(orient="records"),
+    "files": sorted([p.name for p in files.values()] + ["first_listed_errors.csv"])})
 assert (table4_ours["either"] >= table4_ours["strict"] - 1e-12).all()
 assert excluded.index.max() <= len(duplicates)

@@ -47,7 +47,7 @@ benchmark_reference_trials: int = 2  # trials timed with the reference (0: skip)
 
 # %% tags=["remove-input"]
 from robotask import io, plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval import protocol, reproduction
@@ -65,11 +65,7 @@ out = page.output_dir(output_dir)
 
 # %% tags=["show-input"]
 corpus = protocol.load_study_corpus(corpus_path, min_per_task=3)
-config = protocol.config_from_parameters(
-    seed=seed, n_trials=n_trials, n_matched_trials=n_matched_trials, rankers=rankers,
-    bm25_k1=bm25_k1, bm25_b=bm25_b, char_ngram_min=char_ngram_min, char_ngram_max=char_ngram_max,
-    lsa_dims=lsa_dims, matched_draws=matched_draws, save_all_predictions=save_all_predictions,
-)
+config = protocol.study_config(globals())  # every study setting of the parameters cell
 assert set(reproduction.RANKER_ORDER) <= set(config.rankers), (
     "the comparison needs the paper's rankers")
 result = protocol.run_study(corpus, config)
@@ -79,7 +75,9 @@ audit_predictions = result.predictions[result.predictions["condition"] == "first
 
 # %% tags=["remove-input"]
 paper_trials = int(reproduction.SETTINGS["n_trials"])
-rp.glue_all(**rp.reproduction_run_values(corpus, config, reproduction.CORPUS, paper_trials))
+run = rp.reproduction_run_values(corpus, config, reproduction.CORPUS, paper_trials)
+later = ("tasks_vs_paper", "descriptions_vs_paper", "n_paper_trials")  # glued where they are read
+glue_values(**{k: v for k, v in run.items() if k not in later})
 
 # %% [markdown]
 # This run scores {glue:text}`n_trials` one-description galleries, {glue:text}`n_matched` matched
@@ -105,7 +103,7 @@ page.show_table(rp.comparison_overview(comparison), digits=1, headers=rp.OVERVIE
 page.show_table(rp.largest_differences(comparison, 10), digits=1, headers=rp.LARGEST_HEADERS,
                 caption="The paper's numbers farthest from ours.")
 close = rp.comparison_values(comparison)
-rp.glue_all(**close)
+glue_values(**close)
 
 # %% [markdown]
 # Of the {glue:text}`n_acc` accuracies the paper states, {glue:text}`n_exact` agree to the stated
@@ -148,7 +146,8 @@ claims = reproduction.check_claims(per_trial, corpus, audit_predictions)
 io.write_csv(out / "claims.csv", claims)
 page.show_table(rp.claims_table(claims), headers={"where": "Where in the paper"},
                 caption="The paper's qualitative claims: reproduced or not, with the evidence.")
-rp.glue_all(**rp.claims_values(claims))
+glue_values(**{k: run[k] for k in ("tasks_vs_paper", "descriptions_vs_paper")},
+            **rp.claims_values(claims))
 
 # %% [markdown]
 # {glue:text}`n_ok` of the paper's {glue:text}`n_claims` qualitative claims are reproduced. Not
@@ -171,11 +170,11 @@ rp.glue_all(**rp.claims_values(claims))
 # that gallery scores.
 
 # %% tags=["remove-input"]
-dens, facts = rp.corpus_size_facts(per_trial, len(corpus.texts), len(corpus.tasks),
+dens, facts = rp.corpus_size_values(per_trial, len(corpus.texts), len(corpus.tasks),
                                    int(corpus.duplicate.sum()))
 page.show_table(dens.assign(key=dens["key"].map(rp.number_label)), headers=rp.DENOMINATOR_HEADERS,
                 caption="Which query counts could give each percentage the paper prints.")
-rp.glue_all(**facts)
+glue_values(**facts)
 
 # %% [markdown]
 # Over random galleries the count of scored queries is {glue:text}`paper_n` for the paper's corpus
@@ -206,9 +205,10 @@ if alternative_corpora and not corpus_path:
     page.show_table(alt.assign(corpus=alt["corpus"].map(rp.reading_label)), digits=1,
                     headers=rp.alternative_headers(alt.columns),
                     caption="Mean accuracy on other readings of the RLBench corpus (%).")
-rp.glue_all(**rp.alternative_facts(alt), alt_ran="ran" if alt is not None else (
-    "did not run (a custom corpus, or `alternative_corpora` is off), "
-    "so the values below are dashes"))
+glue_values(**rp.alternative_values(alt), n_paper_trials=run["n_paper_trials"],
+            alt_ran="ran" if alt is not None else (
+                "did not run (a custom corpus, or `alternative_corpora` is off), "
+                "so the values below are dashes"))
 
 # %% [markdown]
 # In this build the readings {glue:text}`alt_ran`.
@@ -238,7 +238,7 @@ gap = rp.draw_gap(summary_table(per_trial), reproduction.TABLE2, n_trials, paper
 page.show_table(gap.reset_index(drop=True), digits=2, headers=rp.GAP_HEADERS,
                 caption="Our means against the paper's, in standard errors of the difference "
                         "of the two means.")
-rp.glue_all(**rp.gap_values(gap))
+glue_values(**rp.gap_values(gap))
 
 # %% [markdown]
 # The differences are {glue:text}`z_lo:.1f` to {glue:text}`z_hi:.1f` standard errors of the
@@ -264,7 +264,7 @@ bench = None
 if benchmark_reference_trials > 0:
     bench = protocol.time_against_reference(corpus, config, repeats=2,
                                             reference_trials=benchmark_reference_trials)
-rp.glue_all(**rp.bench_values(bench, len(config.rankers)),
+glue_values(**rp.bench_values(bench, len(config.rankers)),
             bench_ran="was timed" if bench is not None else "was not timed "
             "(`benchmark_reference_trials` = 0), so the values below are dashes")
 
@@ -318,8 +318,12 @@ rp.glue_all(**rp.bench_values(bench, len(config.rankers)),
 
 # %% tags=["remove-input"]
 written = ["comparison.csv", "claims.csv"] + ([] if alt is None else ["alternative_corpora.csv"])
-write_json(out / "summary.json",
-           rp.reproduction_record(comparison, close, claims, bench, files, written))
+write_json(out / "summary.json", {
+    "n_numbers": int(len(comparison)), "n_accuracies": int(close["n_acc"]),
+    "exact_accuracies": close["n_exact"], "table2_mean_diff": float(close["t2_mean"]),
+    "claims": {r.id: bool(r.reproduced) for r in claims.itertuples()},
+    "fast_path_identical": None if bench is None else bool(bench["identical"]),
+    "files": sorted([p.name for p in files.values()] + written)})
 write_json(out / "timings.json", {"benchmark": bench})  # wall clock: not compared
 assert comparison["key"].is_unique
 assert bench is None or bench["identical"], "fast path and plain reference disagree"

@@ -37,7 +37,7 @@ output_dir: str = ""  # where result files go; empty means _build/results/07_unc
 
 # %% tags=["show-input"]
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval import statistics as st
@@ -55,7 +55,7 @@ config = config_from_parameters(
 result = run_study(corpus, config, parts=("primary",))
 pq = st.per_query_from_predictions(result.predictions)
 acc = 100 * st.trial_accuracy(pq)[rankers]
-rp.glue_values(**rp.uncertainty_run_values(pq, rankers, n_trials, seed, n_bootstrap, n_permutations,
+glue_values(**rp.uncertainty_run_values(pq, rankers, n_trials, seed, n_bootstrap, n_permutations,
                                            alpha))
 
 # %% [markdown]
@@ -125,7 +125,8 @@ page.show_table(intervals[rp.WIDTH_COLUMNS], headers=rp.INTERVAL_HEADERS,
                         "queries and galleries.")
 
 # %% tags=["remove-input"]
-rp.glue_values(**rp.focus_values(intervals))  # Char TF-IDF, the row the next paragraph reads
+focus = rp.focus_values(intervals)  # Char TF-IDF, the row the next paragraph reads
+glue_values(**{k: v for k, v in focus.items() if k not in ("width_min", "width_max")})
 
 # %% [markdown]
 # For {glue:text}`focus` the 95 % interval of the mean is
@@ -155,6 +156,7 @@ show_figure(
     "Interval chart, one row per ranker; interval widths range from "
     f"{intervals['width'].min():.1f} to {intervals['width'].max():.1f} percentage points.",
 )
+glue_values(width_min=focus["width_min"], width_max=focus["width_max"])
 
 # %% [markdown]
 # {numref}`fig-means-intervals` contrasts the two kinds of bar: the thin line is what one gallery can
@@ -176,7 +178,7 @@ page.show_table(st.format_p(comp[columns]), headers=rp.PAIRED_HEADERS,
                 caption="Paired ranker differences with intervals and Holm-corrected P-values.")
 
 # %% tags=["remove-input"]
-rp.glue_values(**rp.separation_values(comp, intervals, alpha, n_permutations))
+glue_values(**rp.separation_values(comp, intervals, alpha, n_permutations))
 
 # %% [markdown]
 # Reading the table: each row is one pair A − B. *Mean difference* is the average over galleries of
@@ -221,7 +223,7 @@ page.show_table(
     caption="The paper's ranking claims, tested on paired differences.")
 
 # %% tags=["remove-input"]
-rp.glue_values(**rp.ordering_values(claims, PAIRED[("char", "bm25")], alpha))
+glue_values(**rp.ordering_values(claims, PAIRED[("char", "bm25")], alpha))
 
 # %% [markdown]
 # Of the {glue:text}`n_claims` orderings, the verdict is *supported* for
@@ -298,9 +300,12 @@ show_figure(
 write_csv(out / "intervals.csv", intervals)
 write_csv(out / "pairs.csv", comp)
 write_csv(out / "claims.csv", claims)
-write_json(out / "summary.json", rp.uncertainty_record(
-    intervals, claims, n_trials=n_trials, seed=seed, n_bootstrap=n_bootstrap,
-    n_permutations=n_permutations, alpha=alpha, files=["claims.csv", "intervals.csv", "pairs.csv"]))
+write_json(out / "summary.json", {
+    "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
+    "n_permutations": n_permutations, "alpha": alpha,
+    "intervals": intervals.set_index("ranker").drop(columns="label").to_dict("index"),
+    "claims": claims.to_dict(orient="records"),
+    "files": ["claims.csv", "intervals.csv", "pairs.csv"]})
 assert (intervals["lo"] <= intervals["mean"] + 1e-9).all()
 assert (intervals["mean"] <= intervals["hi"] + 1e-9).all()
 assert comp["p_perm"].between(0, 1).all() and (comp["p_perm_holm"] >= comp["p_perm"] - 1e-12).all()

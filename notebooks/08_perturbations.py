@@ -41,7 +41,7 @@ output_dir: str = ""  # where result files go; empty: _build/results/<chapter>
 
 # %% tags=["show-input"]
 from robotask import plots
-from robotask.book import Page, show_figure
+from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
 from robotask.retrieval import perturbations as pt
 from robotask.retrieval import presentation as rp
@@ -60,7 +60,7 @@ per_query = pt.run_perturbations(
     corpus, rankers, perturbations, seed=seed, n_trials=n_trials, perturb_seed=perturb_seed,
     progress=False,
 )
-rp.glue_values(**rp.perturbation_run_values(corpus, per_query, rankers, perturbations,
+glue_values(**rp.perturbation_run_values(corpus, per_query, rankers, perturbations,
                                             pt.PERTURBATIONS, n_trials, seed))
 
 # %% [markdown]
@@ -113,7 +113,7 @@ page.show_table(rules.assign(perturbation=rules["perturbation"].str.replace("_",
 
 # %% tags=["remove-input"]
 pairs = sorted({tuple(sorted(p)) for p in pt.opposite_tasks(corpus.tasks).items()})
-rp.glue_values(n_opposite_pairs=len(pairs), opposite_list=rp.pair_list(pairs))
+glue_values(n_opposite_pairs=len(pairs), opposite_list=rp.pair_list(pairs))
 
 # %% [markdown]
 # The corpus has **{glue:text}`n_opposite_pairs` pairs of opposite tasks**: {glue:text}`opposite_list`.
@@ -148,7 +148,8 @@ show_figure(
 )
 
 # %% tags=["remove-input"]
-rp.glue_values(**rp.perturbations_values(table, pt.PERTURBATIONS))
+read = rp.perturbations_values(table, pt.PERTURBATIONS)  # glued paragraph by paragraph
+glue_values(**{k: v for k, v in read.items() if k.startswith("inflection_")})
 
 # %% [markdown]
 # {numref}`fig-perturbation-changes` draws the same changes. Each perturbation below is read from
@@ -165,7 +166,11 @@ rp.glue_values(**rp.perturbations_values(table, pt.PERTURBATIONS))
 # *open* or *pick*, which many tasks share; a word ranker loses the match but also loses a
 # confusable word, so the object words decide more often, and the change can go either way.
 # Character n-grams and MiniLM still see the verb stem (*open* inside *opens*).
-#
+
+# %% tags=["remove-input"]
+glue_values(**{k: v for k, v in read.items() if k.startswith("spelling_")})
+
+# %% [markdown]
 # **Spelling.** A single typo changes Char TF-IDF by {glue:text}`spelling_char` pp (95 % interval
 # {glue:text}`spelling_char_lo` to {glue:text}`spelling_char_hi`), Word TF-IDF by
 # {glue:text}`spelling_word` pp ({glue:text}`spelling_word_lo` to {glue:text}`spelling_word_hi`)
@@ -176,7 +181,11 @@ rp.glue_values(**rp.perturbations_values(table, pt.PERTURBATIONS))
 # splits an unknown word into word pieces, changes by {glue:text}`spelling_minilm` pp
 # ({glue:text}`spelling_minilm_lo` to {glue:text}`spelling_minilm_hi`). Across rankers:
 # {glue:text}`spelling_signs`.
-#
+
+# %% tags=["remove-input"]
+glue_values(**{k: v for k, v in read.items() if k.startswith("object_")})
+
+# %% [markdown]
 # **Object names.** Replacing every object phrase by *object* gives changes from
 # {glue:text}`object_generic_low` pp ({glue:text}`object_generic_low_ranker`) to
 # {glue:text}`object_generic_high` pp ({glue:text}`object_generic_high_ranker`); deleting them
@@ -206,7 +215,7 @@ if "direction_swap" in perturbations:
                     "flipped query to the opposite task?")
     no_opposite = pt.no_opposite_stay_rate(per_query)
     near = pt.swap_overlap(corpus, per_query)
-rp.glue_values(**rp.swap_values(table, no_opposite, near))
+glue_values(**rp.swap_values(table, no_opposite, near))
 
 # %% [markdown]
 # After the swap, the prediction follows the flipped meaning (names the opposite task) for
@@ -271,10 +280,12 @@ if "direction_swap" in perturbations and "bm25" in rankers:
 # %%
 write_csv(out / "perturbation_table.csv", table)
 write_csv(out / "perturbation_examples.csv", rules)
-write_json(out / "summary.json", rp.perturbation_record(
-    table, pairs, n_trials=n_trials, seed=seed, perturb_seed=perturb_seed,
-    perturbations=perturbations, rankers=rankers,
-    files=["perturbation_examples.csv", "perturbation_table.csv"]))
+write_json(out / "summary.json", {
+    "n_trials": n_trials, "seed": seed, "perturb_seed": perturb_seed,
+    "perturbations": perturbations,
+    "rankers": rankers, "opposite_pairs": [list(p) for p in pairs],
+    "table": table.drop(columns="label").to_dict(orient="records"),
+    "files": ["perturbation_examples.csv", "perturbation_table.csv"]})
 assert len(table) == len(rankers) * len(perturbations)
 assert table["original"].between(0, 100).all() and table["perturbed"].between(0, 100).all()
 assert (table["lo"] <= table["change"] + 1e-9).all()

@@ -46,12 +46,13 @@ output_dir: str = ""  # result folder (empty: _build/results/09_libraries)
 # %% tags=["remove-input"]
 import time
 
+import pandas as pd
 
 from robotask import plots
-from robotask.book import Page, show_figure, show_md
+from robotask.book import Page, glue_values, show_figure, show_md
 from robotask.io import write_json
 from robotask.retrieval import scaling as S
-from robotask.retrieval.presentation import glue_values, label
+from robotask.retrieval.presentation import label
 from robotask.retrieval.protocol import load_study_corpus
 from robotask.retrieval.rankers import PAPER_SETTINGS, display
 from robotask.words import count
@@ -65,15 +66,18 @@ res = S.run_all(seed=seed, rankers=rankers, n_trials=n_trials, n_matched_trials=
                 min_budget_tasks=min_budget_tasks, size_draws=size_draws, size_steps=size_steps,
                 size_min=size_min)
 seconds = time.perf_counter() - t0
-chapter_summary = S.summary(res)
-_ = write_json(out / "summary.json", chapter_summary)
+_ = write_json(out / "summary.json", S.summary(res))
+
+# %% tags=["remove-input"]
 frames = {k: S.read(k) for k in S.PATHS}
 libs = S.library_table(frames)
 page.show_table(libs, caption="The instruction libraries of this chapter, as committed in `data/`.")
 n_of, n06 = dict(zip(libs["Library"], libs["Tasks"])), len(set(load_study_corpus("").texts))
+size = S.size_values(res.size)  # read in parts, each glued before its paragraph
+one_wording = S.one_wording_values(res.table2, res.wins, frames["robotwin"]["task"].nunique())
 glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinct texts'].sum():,}",
-            minilm_factor=libs["Distinct texts"].sum() / n06,
-            **{f"tasks_{k}": n_of[S.TITLES[k]] for k in S.PATHS})
+            minilm_factor=libs["Distinct texts"].sum() / n06, n_all=size["n_all"],
+            n_gal=one_wording["n_gal"], **{f"tasks_{k}": n_of[S.TITLES[k]] for k in S.PATHS})
 
 # %% [markdown]
 # ## The libraries
@@ -110,9 +114,11 @@ glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinc
 # shuffled wording of each task indexed and all its other wordings queried, primary scoring.
 
 # %% tags=["remove-input"]
-page.show_table(S.mean_table(res.table2), digits=1,
+means = pd.DataFrame({S.TITLES[k]: v.set_index("ranker")["mean"] for k, v in res.table2.items()})
+page.show_table(means.rename(index=display).reset_index(names="Ranker"), digits=1,
                 caption="Mean top-1 accuracy (%) over one-wording galleries (primary scoring).")
-glue_values(**S.table2_readings(res.table2, res.wins, frames["robotwin"]["task"].nunique()))
+glue_values(matched_text=count(n_matched_trials, "matched gallery"),
+            **{k: v for k, v in one_wording.items() if k != "n_gal"})
 
 # %% [markdown]
 # Char TF-IDF answers more queries than BM25 in {glue:text}`w_robocasa` of the
@@ -141,8 +147,8 @@ glue_values(**S.table2_readings(res.table2, res.wins, frames["robotwin"]["task"]
 # %% tags=["remove-input"]
 claims, words = S.library_claims(res)
 page.show_table(claims, caption="The paper's claims on each new library (paper's rankers only).")
-glue_values(matched_text=count(n_matched_trials, "matched gallery"),
-            **S.claim_readings(words, S.NEW))
+glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "gallery"),
+            **S.library_claim_values(words, S.NEW))
 
 # %% [markdown]
 # Claims that hold, of {glue:text}`n_claims`: RoboCasa {glue:text}`held_robocasa`
@@ -166,9 +172,6 @@ glue_values(matched_text=count(n_matched_trials, "matched gallery"),
 # paired differences over the same galleries.
 
 # %% tags=["remove-input"]
-glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "gallery"),
-            lsa_dims=PAPER_SETTINGS.lsa_dims,
-            **S.budget_readings(res.budget, ("robotwin", "rlbench_full", "calvin")))
 if len(rankers) < 6 or len(res.budget) < 3:
     show_md("**Note.** This run leaves out some rankers or libraries (parameters `rankers`, "
             "`budget_libraries`): the readings below show a dash for what it did not run.")
@@ -188,6 +191,8 @@ page.show_table(S.budget_bands(res.budget),
                 caption="Top-1 accuracy (%) at each k: mean (5th–95th percentile) over galleries.")
 page.show_table(S.plateau_table(res.budget),
                 caption="Smallest k at which each ranker reaches 90 % of its best mean accuracy.")
+glue_values(lsa_dims=PAPER_SETTINGS.lsa_dims,
+            **S.budget_values(res.budget, ("robotwin", "rlbench_full", "calvin")))
 
 # %% [markdown]
 # **Reading the curves.** On RoboTwin, more wordings per task: {glue:text}`helps_robotwin`. Char
@@ -226,9 +231,10 @@ page.show_table(S.plateau_table(res.budget),
 # accuracy on them would drop.
 
 # %% tags=["remove-input"]
-glue_values(**S.seen_unseen_readings(res.seen_unseen))
 page.show_table(S.seen_unseen_table(res.seen_unseen), digits=1,
                 caption="Mean top-1 accuracy (%) on RoboTwin, one seen template per task indexed.")
+glue_values(n_sizes=size["n_sizes"], n_min=size["n_min"], size_text=count(size_draws, "draw"),
+            **S.seen_unseen_values(res.seen_unseen))
 
 # %% [markdown]
 # Char TF-IDF scores {glue:text}`su_seen:.1f` % on seen queries and {glue:text}`su_unseen:.1f` % on
@@ -248,7 +254,6 @@ page.show_table(S.seen_unseen_table(res.seen_unseen), digits=1,
 # query, so accuracy is expected to fall; the question is how fast, and for which ranker.
 
 # %% tags=["remove-input"]
-glue_values(**S.size_readings(res.size), size_text=count(size_draws, "draw"))
 fig = S.size_figure(res.size)
 plots.save_figure(fig, out, "library_size")
 show_figure(fig, "fig-library-size",
@@ -260,6 +265,9 @@ page.show_table(S.band_table(res.size, "n"),
                 caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")
 page.show_table(S.slope_table(res.size), digits=2,
                 caption="Change of accuracy (points) per doubling of the candidate tasks.")
+macro_micro = S.macro_micro_values(res.macro_micro, frames["rlbench_full"])
+glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_median"),
+            **{k: v for k, v in size.items() if k not in ("n_all", "n_sizes", "n_min")})
 
 # %% [markdown]
 # **Reading the curves.** Char TF-IDF's accuracy as the gallery grows: {glue:text}`falls`. It goes from
@@ -289,7 +297,7 @@ page.show_table(S.slope_table(res.size), digits=2,
 # the micro column equals Table 2; for RLBench-full and CALVIN {glue:text}`budget_text`.
 
 # %% tags=["remove-input"]
-glue_values(**S.macro_micro_readings(res.macro_micro, frames["rlbench_full"]))
+glue_values(**macro_micro)
 page.show_table(S.macro_micro_table(res.macro_micro), digits=1,
                 caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "
                          "and its 95 % interval over galleries."))

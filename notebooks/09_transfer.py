@@ -42,7 +42,7 @@ output_dir: str = ""  # result folder (empty: _build/results/09_transfer)
 import pandas as pd
 
 from robotask import plots
-from robotask.book import Page, show_figure, show_md
+from robotask.book import Page, glue_values, show_figure, show_md
 from robotask.io import write_csv, write_json
 from robotask.retrieval import libraries as L
 from robotask.retrieval import presentation as P
@@ -60,13 +60,15 @@ titles = {k: r.library.spec.title for k, r in runs.items()}
 per_trial = pd.concat([r.per_trial.assign(library=k) for k, r in runs.items()], ignore_index=True)
 errors = pd.concat([r.errors.assign(library=k) for k, r in runs.items()], ignore_index=True)
 files = [write_csv(out / "per_trial.csv", per_trial), write_csv(out / "errors.csv", errors)]
+
+# %% tags=["remove-input"]
 library_overview = L.overview({k: r.library for k, r in runs.items()})
 page.show_table(library_overview, digits=1,
                 caption="The task libraries: tasks, descriptions and queries per gallery.")
 keys = list(L.LIBRARIES)  # every library the chapter can run; those left out read "—"
-P.glue_values(seed=seed, n_trials=n_trials, n_rankers=len(config.rankers), svd_max=LSA_SVD_MAX_SIDE,
-              lsa_dims=config.params["lsa_dims"],
-              n_matched_trials_text=count(n_matched_trials, "matched trial"))
+glue_values(seed=seed, n_trials=n_trials, n_rankers=len(config.rankers), svd_max=LSA_SVD_MAX_SIDE,
+            lsa_dims=config.params["lsa_dims"],
+            n_matched_trials_text=count(n_matched_trials, "matched trial"))
 if set(keys) - set(runs):
     show_md(f"**Note.** This run leaves out {', '.join(sorted(set(keys) - set(runs)))} "
             "(parameter `libraries`): the readings below show a dash for them.")
@@ -113,7 +115,7 @@ if set(keys) - set(runs):
 # Mean ± sample SD of top-1 accuracy over galleries, with the 5th–95th percentile band in brackets (%).
 
 # %% tags=["remove-input"]
-page.show_table(L.table2(runs), caption="Top-1 accuracy of each ranker on each library "
+page.show_table(L.ranker_table(runs), caption="Top-1 accuracy of each ranker on each library "
                                         "(mean ± SD, percentile band, %).")
 summary = L.long_summary(runs)
 fig = P.figure_transfer_spread(summary)
@@ -126,7 +128,7 @@ show_figure(fig, "fig-transfer-spread",
 leaders = L.leader_table(runs)
 page.show_table(leaders, digits=1, caption=("The paper's ranker with the highest mean on each "
                                             "library, against the runner-up, paired by gallery."))
-P.glue_values(**P.by_library("best", dict(zip(runs, leaders["Verdict"])), keys))
+glue_values(**P.library_values("best", dict(zip(runs, leaders["Verdict"])), keys))
 
 # %% [markdown]
 # {numref}`fig-transfer-spread` shows the means and bands side by side; the table under it asks, on
@@ -149,7 +151,7 @@ P.glue_values(**P.by_library("best", dict(zip(runs, leaders["Verdict"])), keys))
 # %% tags=["remove-input"]
 paired_diffs = L.paired(runs)
 page.show_table(paired_diffs, digits=1, caption="Paired ranker differences on each library (pp).")
-P.glue_values(**P.char_leads(paired_diffs, titles, keys))
+glue_values(**P.char_lead_values(paired_diffs, titles, keys))
 
 # %% [markdown]
 # Char TF-IDF against BM25, paired by gallery: on RLBench-62 {glue:text}`cb_rlbench62` galleries;
@@ -171,7 +173,7 @@ P.glue_values(**P.char_leads(paired_diffs, titles, keys))
 bands = L.sensitivity(runs)
 page.show_table(bands, digits=1,
                 caption="How much accuracy moves with the choice of indexed text, per library.")
-P.glue_values(**P.widest_bands(bands, titles, keys))
+glue_values(**P.widest_band_values(bands, titles, keys))
 
 # %% [markdown]
 # The widest band on each library: RLBench-62 {glue:text}`band_rlbench62`; RLBench-full at task
@@ -198,7 +200,7 @@ show_figure(fig, "fig-transfer-gains",
             "Horizontal grouped bars: for each ranker, one bar per library giving the change in "
             "accuracy from one to two indexed descriptions on identical queries; right of zero is "
             "a gain.")
-P.glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}"
+glue_values(**P.library_values("matched", {k: f"{r.matched_labels} of {len(r.library.corpus.tasks)}"
                                          for k, r in runs.items()}, keys))
 
 # %% [markdown]
@@ -225,7 +227,7 @@ P.glue_values(**P.by_library("matched", {k: f"{r.matched_labels} of {len(r.libra
 # %% tags=["remove-input"]
 claim_table, verdicts = L.claims(runs)
 page.show_table(claim_table, caption="The paper's claims, decided on each library.")
-P.glue_values(**P.claim_values(verdicts, titles, keys))
+glue_values(**P.claim_values(verdicts, titles, keys))
 
 # %% [markdown]
 # Claims that hold, of the paper's {glue:text}`n_claims`: RLBench-62 {glue:text}`held_rlbench62`
@@ -247,9 +249,9 @@ P.glue_values(**P.claim_values(verdicts, titles, keys))
 
 # %% tags=["remove-input"]
 near = library_overview.set_index("Library")["One word from another label (%)"]
-P.glue_values(**P.by_library("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
+glue_values(**P.library_values("near", {k: f"{near[titles[k]]:.1f}" for k in runs}, keys))
 var = runs.get("rlbench_variation")
-P.glue_values(**P.variation_values(None if var is None else L.variation_numbers(var, config)))
+glue_values(**P.variation_values(None if var is None else L.variation_numbers(var, config)))
 
 # %% [markdown]
 # At variation level {glue:text}`near_rlbench_variation` % of the texts have a one-word neighbour
@@ -283,7 +285,7 @@ P.glue_values(**P.variation_values(None if var is None else L.variation_numbers(
 page.show_table(L.error_shares(runs), digits=1, caption="What kind of wrong answer each ranker "
                 "gives, per library (% of its errors).")
 one_word = L.near_shares(L.error_shares(runs, ("char",)))
-P.glue_values(**P.by_library(
+glue_values(**P.library_values(
     "confused", {k: f"{one_word[t]:.1f}" for k, t in titles.items() if t in one_word.index}, keys))
 
 # %% [markdown]
@@ -347,6 +349,8 @@ write_json(out / "summary.json", {
     "claims": {t: {c: bool(held.loc[c, t]) for c in held.index} for t in held.columns},
     "verdicts": verdicts.to_dict(), "examples_verified": verified,
     "files": sorted(p.name for p in files)})
+
+# %% tags=["remove-input"]
 primary = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
 assert len(primary) == n_trials * len(config.rankers) * len(runs)
 assert primary["accuracy"].between(0, 100).all() and all(verified.values()), verified

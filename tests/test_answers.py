@@ -25,12 +25,12 @@ def test_transfer_verdict_names_the_libraries_by_the_exact_share_interval():
     table = answers.char_vs_bm25(TRANSFER, LIBRARIES)
     # 79 of 80: the share's interval (93–100 %) lies above 90 %; 9 of 80 and 10 of 20 lie below
     assert table["verdict"].tolist() == ["holds", "does not hold", "does not hold"]
-    assert answers.transfer_verdict(table) == {"transfer_holds": "RLBench-62", "transfer_fails": "CALVIN and RoboCasa",
-                                               "transfer_open": "none", "transfer_open_sentence": "",
-                                               "nearly_all_pct": "90"}
+    assert answers.transfer_verdict_values(table) == {
+        "transfer_holds": "RLBench-62", "transfer_fails": "CALVIN and RoboCasa", "transfer_open": "none",
+        "transfer_open_sentence": "", "nearly_all_pct": "90"}
     # 19 of 20: the interval (75–100 %) includes 90 %, so nothing is decided
     open_ = answers.char_vs_bm25({"paired": []}, {"char_beats_bm25_robocasa": 19, "galleries_robocasa": 20})
-    assert answers.transfer_verdict(open_)["transfer_open_sentence"] == "It is not resolved on RoboCasa."
+    assert answers.transfer_verdict_values(open_)["transfer_open_sentence"] == "It is not resolved on RoboCasa."
 
 
 def test_gains_offset_and_phrases():
@@ -68,20 +68,21 @@ def test_the_home_page_reads_chapter_13s_verdicts_not_its_means():
 
 def test_values_of_chapters_that_did_not_run_are_dashes_and_nan():
     empty = answers.char_vs_bm25(None, None)
-    part1 = answers.paper_values(None, None, None, empty)
+    part1 = answers.ranking_answer_values(None, empty) | answers.offset_answer_values(None, None, None)
     assert part1["transfer_holds"] == "none" and part1["n_galleries"] == "–" and part1["lead_ours"] == "–"
     assert part1["char_paper"] > 0  # the paper's own number is always there
-    part2 = answers.beyond_values(None, None, None, None)
+    part2 = answers.part_two_answer_values(None, None, None, None)
     assert part2["n_orderings"] == 0 and part2["best_small"] == "–"
     part3, note = episode_answers.suite_values(None, None)
     assert note == "" and part3["s1_minimal_ahead"] == "–"
 
 
-def test_paper_values_read_the_chapters():
+def test_ranking_and_offset_answer_values_read_the_chapters():
     rankers = ("bm25", "word", "char", "word_char", "lsa")
     s02 = {"n_trials": 80, "table2": {r: {"mean": 60.0, "sd": 3.0} for r in rankers}}
     s02["table2"]["char"] = {"mean": 63.0, "sd": 3.0}
-    values = answers.paper_values(s02, None, {"claims": {"a": True, "b": False}}, answers.char_vs_bm25(TRANSFER, None))
+    values = (answers.ranking_answer_values(s02, answers.char_vs_bm25(TRANSFER, None))
+              | answers.offset_answer_values(s02, None, {"claims": {"a": True, "b": False}}))
     assert values["lead_ours"] == "Char TF-IDF" and values["n_claims_ok"] == 1 and values["wins_paper"] == 79
     assert values["off_dir"] == "above" and values["se_max"] > values["se_min"] > 0
 

@@ -28,7 +28,6 @@ def test_budget_matched_and_deterministic():
     assert a.groupby("trial")["n_queries"].nunique().eq(1).all()  # same queries for every k
     assert (a["n_queries"] == 4 * (6 - 4)).all()
     assert set(budget.plateau_k(a)) <= {1, 2, 4}
-    assert set(budget.order_by_k(a)) == {1, 2, 4}
 
 
 def test_pool_size_curve_and_slope():
@@ -59,25 +58,25 @@ def test_cli_robocasa_means_from_committed_csv(capsys):
 
 
 def test_usable_ks_and_extras():
-    from robotask.retrieval.scaling import side_studies
+    from robotask.retrieval.scaling import claims, ranker_cost, seen_unseen
 
     frame = _frame(n_tasks=4, n_texts=6)
     assert budget.usable_ks(frame, [1, 2, 4, 8], min_tasks=4) == [1, 2, 4]
     split = frame.assign(split=["seen"] * 4 + ["unseen"] * 2 + ["seen"] * 4 + ["unseen"] * 2
                          + ["seen"] * 4 + ["unseen"] * 2 + ["seen"] * 4 + ["unseen"] * 2)
-    su = side_studies.seen_unseen(split, ["bm25"], n_trials=2, seed=0)
+    su = seen_unseen.seen_unseen(split, ["bm25"], n_trials=2, seed=0)
     assert set(su["queries"]) == {"seen", "unseen"} and su["accuracy"].between(0, 100).all()
     per_trial = pd.DataFrame({"trial": [0, 0, 1, 1], "ranker": ["a", "b", "a", "b"], "accuracy": [2, 1, 1, 1]})
-    assert side_studies.paired_wins(per_trial, "a", "b") == (1, 2)
-    cost = side_studies.cost(frame["text"].tolist()[:4], frame["text"].tolist(), ["bm25"])
+    assert claims.paired_wins(per_trial, "a", "b") == (1, 2)
+    cost = ranker_cost.cost(frame["text"].tolist()[:4], frame["text"].tolist(), ["bm25"])
     assert cost["queries_per_second"].gt(0).all()
 
 
 def test_one_wording_equals_the_protocol_and_macro_micro_reads_its_galleries():
-    from robotask.retrieval import scaling as S
     from robotask.retrieval.protocol.draws import check_corpus
     from robotask.retrieval.protocol.study import StudyConfig, run_study
     from robotask.retrieval.scaling import averages
+    from robotask.retrieval.scaling.phrases import disagree_where
 
     frame = pd.concat([_frame(), pd.DataFrame({"task": ["t0", "t1"], "text": ["shared text", "shared text"]})])
     corpus = check_corpus(frame, 2, "test")
@@ -89,7 +88,7 @@ def test_one_wording_equals_the_protocol_and_macro_micro_reads_its_galleries():
     assert (one["n_excluded"] == ref["n_excluded"]).all() and (one["n_excluded"] > 0).all()
     mm = averages.macro_micro(averages.one_wording(check_corpus(_frame(), 2, "t"), ["bm25"], 2, 0))
     assert float(mm["difference"].iloc[0]) == 0.0  # balanced tasks: macro = micro, and no rounding noise
-    assert S.disagree_where(mm.assign(library="a"), {"a": "A"}) == "no library"
+    assert disagree_where(mm.assign(library="a"), {"a": "A"}) == "no library"
 
 
 def test_chapter_listed_after_transfer():
@@ -158,12 +157,12 @@ def test_claims_on_a_library():
     assert claims.claims_of(close, second)["Char TF-IDF has the highest mean"][0] == "not resolved"
 
 
-def test_readings_of_the_curves():
+def test_values_of_the_curves():
     from robotask.retrieval.scaling import values
 
     curve = pd.DataFrame({"trial": [0, 0, 1, 1, 2, 2] * 2, "k": [1, 2] * 6, "ranker": ["char"] * 6 + ["bm25"] * 6,
                           "accuracy": [50.0, 60.0, 40.0, 52.0, 45.0, 56.0, 55.0, 56.0, 41.0, 46.0, 47.0, 50.0]})
-    found = values.budget_readings({"robotwin": curve}, ("robotwin", "calvin"))
+    found = values.budget_values({"robotwin": curve}, ("robotwin", "calvin"))
     assert found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
     assert found["leaders_robotwin"] == "not resolved at k = 1, Char TF-IDF at k = 2"
     assert found["order_robotwin"] == "not resolved"
@@ -171,14 +170,14 @@ def test_readings_of_the_curves():
     size = pd.DataFrame([{"n": n, "draw": d, "ranker": r, "accuracy": a - s * i + d}
                          for d in range(4) for i, n in enumerate((8, 16, 32))
                          for r, a, s in (("char", 90.0, 10.0 + d % 2), ("bm25", 95.0, 15.0))])
-    got = values.size_readings(size)
+    got = values.size_values(size)
     assert (got["slope_char"], got["falls"], got["n_all"]) == ("−10.5", "falls", 32)
     assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "no"
     assert got["steepest"] == "BM25" and got["steep_sure"] == "resolved"
     assert got["size_leaders"] == "BM25 at n = 8, not resolved at n = 16, Char TF-IDF at n = 32"
     su = pd.DataFrame([{"trial": t, "ranker": "char", "queries": q, "accuracy": a + t}
                        for t in range(5) for q, a in (("seen", 80.0), ("unseen", 79.0 + (t % 2) * 3))])
-    assert values.seen_unseen_readings(su)["su_reading"] == "not resolved"
+    assert values.seen_unseen_values(su)["su_reading"] == "not resolved"
 
 
 def test_task_mean_is_the_pandas_macro():
@@ -193,14 +192,8 @@ def test_task_mean_is_the_pandas_macro():
 
 
 def test_chapter_tables_by_library_title_and_ranker_name():
-    from robotask.retrieval.rankers.registry import display
     from robotask.retrieval.scaling import tables
 
-    t2 = {"robocasa": pd.DataFrame({"ranker": ["bm25", "static"], "mean": [40.0, 30.0]}),
-          "calvin": pd.DataFrame({"ranker": ["bm25", "static"], "mean": [20.0, 25.0]})}
-    means = tables.mean_table(t2)
-    assert list(means.columns) == ["Ranker", "RoboCasa", "CALVIN"]
-    assert list(means["Ranker"]) == ["BM25", display("static")] and means["CALVIN"].tolist() == [20, 25]
     su = pd.DataFrame({"ranker": ["char"] * 4, "queries": ["seen", "unseen"] * 2, "accuracy": [80, 60, 70, 50]})
     assert tables.seen_unseen_table(su).to_dict("records") == [{"Ranker": "Char TF-IDF", "seen": 75, "unseen": 55}]
     mm = pd.DataFrame({"library": ["calvin"], "ranker": ["bm25"], "micro": [50.0], "macro": [45.0],
@@ -223,22 +216,22 @@ def test_budget_tables_stack_the_libraries():
     assert plateau.to_dict("records") == [{"Ranker": "BM25", "CALVIN": int(budget.plateau_k(curve)["bm25"])}]
 
 
-def test_readings_of_table2_the_claims_and_macro_micro():
+def test_values_of_one_wording_the_claims_and_macro_micro():
     from robotask.retrieval.scaling import values
 
     t2 = {"robotwin": pd.DataFrame({"ranker": ["char"], "mean": [60.0]}),
           "robotwin_placeholder": pd.DataFrame({"ranker": ["char"], "mean": [30.0]})}
     wins = {"robocasa": (70, 80), "robotwin": (60, 80), "robotwin_placeholder": (50, 80)}
-    r = values.table2_readings(t2, wins, 10)
+    r = values.one_wording_values(t2, wins, 10)
     assert (r["n_gal"], r["w_robocasa"], r["w_robotwin"], r["w_placeholder"]) == (80, 70, 60, 50)
     assert r["chance"] == 10 and r["lost"] == 60 and r["object_share"] == "most"
     words = pd.DataFrame({"RoboCasa": ["holds", "not resolved", "does not hold"],
                           "CALVIN": ["holds", "holds", "holds"]})
-    assert values.claim_readings(words, ("robocasa", "calvin")) == {
+    assert values.library_claim_values(words, ("robocasa", "calvin")) == {
         "n_claims": 3, "held_robocasa": "1 of 3", "held_calvin": "3 of 3", "open_robocasa": "1", "open_calvin": "0"}
     mm = pd.DataFrame({"library": ["calvin", "robocasa"], "ranker": ["bm25", "char"], "difference": [-1.0, 4.0],
                        "low": [-2.0, 1.0], "high": [0.5, 7.0]})
     full = pd.DataFrame({"task": ["a", "a", "a", "b", "c"]})
-    assert values.macro_micro_readings(mm, full) == {"gap": 4.0, "gap_library": "RoboCasa",
+    assert values.macro_micro_values(mm, full) == {"gap": 4.0, "gap_library": "RoboCasa",
                                                      "gap_ranker": "Char TF-IDF", "mm_where": "RoboCasa",
                                                      "rf_max": 3, "rf_median": "1"}

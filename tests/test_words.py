@@ -79,7 +79,7 @@ def test_the_wings_count_with_the_core_helper():
     """One plural rule everywhere: the wings' sentence helpers are the core's (no "daies")."""
     from robotask.retrieval.presentation import phrases
 
-    assert phrases.noun(2, "day") == "days"
+    assert phrases.how_many(1, 3, "day") == "1 of 3 days"
 
 
 def test_pct_formats_a_value_already_in_percent_units():

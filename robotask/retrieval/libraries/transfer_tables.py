@@ -34,7 +34,7 @@ def _summaries(runs: dict[str, LibraryRun]) -> dict[str, pd.DataFrame]:
     return {k: across_galleries.summary_table(r.per_trial).set_index("ranker") for k, r in runs.items()}
 
 
-def table2(runs: dict[str, LibraryRun]) -> pd.DataFrame:
+def ranker_table(runs: dict[str, LibraryRun]) -> pd.DataFrame:
     """Per ranker and library: mean ± SD and the 5th–95th percentile band over galleries (%)."""
     sums = _summaries(runs)
     rankers = list(next(iter(sums.values())).index)

@@ -2,32 +2,18 @@
 chapters' Markdown glues in.
 
 - ``figures``: every figure of the retrieval chapters (``figure_<what>``);
-- ``values``: the numbers the chapters glue (``glue_all``, ``glue_values``, ``*_facts``, ``perturbation_values``);
-- ``phrases``: short data-dependent words of chapters 01 to 05 and the home page (ranker labels, orderings);
-  ``phrases_beyond`` (chapters 06 to 08) and ``phrases_transfer`` (chapter 09.1): those of the chapters
-  beyond the paper;
-- ``values_paper``: the run-level values of chapters 02 to 05 (sizes, counts around a comparison);
-- ``values_beyond``: the values of chapters 06 to 08 (embeddings, uncertainty, perturbations);
-- ``records``: what chapters 02 to 08 write to ``summary.json``;
-- ``tables``: the tables of chapters 06 to 08 shaped for a reader (columns, headers, labels);
-- ``answers``: the home page's answers (and the part pages', which paste them);
-- ``table_labels``: readers' names for the ids in the chapters' tables, and their table shapes.
+- ``phrases``: short data-dependent words (ranker labels, orderings, signs, verdicts, per-library leads);
+- ``values``: the values of one part of a chapter's table (``*_values``, ``perturbation_values``, ``library_values``);
+- ``run_values``: the run-level values of chapters 03 to 05 (the other reading of the draws, duplicates, the run
+  beside the paper's, the counts around the comparison);
+- ``ranker_values``: the values of the rankers' tests (a sentence embedding, uncertainty, rewrites of the queries);
+- ``reproduction_tables`` (chapters 01 to 05) and ``tables`` (chapters 06 to 08): tables shaped for a reader
+  (columns, headers, readers' names for the ids);
+- ``answers``: the home page's answers (and the part pages', which paste them).
 """
 
-from .answers import (
-    DASH,
-    beyond_values,
-    chance_phrase,
-    char_vs_bm25,
-    direction,
-    helps_phrase,
-    offset,
-    paper_values,
-    second_description_gains,
-    transfer_verdict,
-)
+from .answers import char_vs_bm25, offset_answer_values, part_two_answer_values, ranking_answer_values
 from .figures import (
-    PAPER_GROUP_LABELS,
     figure_descriptions_per_task,
     figure_matched,
     figure_means_with_intervals,
@@ -39,70 +25,32 @@ from .figures import (
     figure_transfer_gains,
     figure_transfer_spread,
     figure_trial_distributions,
-    in_registry_order,
 )
-from .phrases import (
-    PAIRED_HEADERS,
-    PAPER_REF,
-    WORDS,
-    claim_label,
-    fewer_or_more,
-    fits,
-    how_many,
-    label,
-    labels,
-    noun,
-    one_sign,
-    ordering,
-    per_draw,
-    premise,
-    ranker_headers,
-    record,
-    same_or_reversed,
-    size_verdict,
-    verb,
+from .phrases import PAIRED_HEADERS, claim_label, label, labels, ordering, pair_list, premise, ranker_headers
+from .ranker_values import (
+    embedding_accuracy_values,
+    embedding_pair_values,
+    embedding_run_values,
+    focus_values,
+    no_overlap_values,
+    opposite_values,
+    ordering_values,
+    perturbation_run_values,
+    perturbations_values,
+    separation_values,
+    swap_values,
+    uncertainty_run_values,
 )
-from .phrases_beyond import (
-    cache_source,
-    claims_with,
-    cosine_reading,
-    criteria_agreement,
-    dominant_source,
-    p_value,
-    pair_list,
-    shown,
-    signs,
-    time_ratio,
-)
-from .phrases_transfer import best_ranker, char_lead, task_right_reading, where_all_hold, widest
-from .records import (
-    embedding_record,
-    five_rankers_record,
-    perturbation_record,
-    reproduction_record,
-    scoring_audit_record,
-    second_description_record,
-    uncertainty_record,
-)
-from .table_labels import (
-    CONDITIONS,
+from .reproduction_tables import (
     DENOMINATOR_HEADERS,
     ERROR_HEADERS,
-    ERROR_KINDS,
     EXCLUDED_HEADERS,
     GAP_HEADERS,
     LARGEST_HEADERS,
     NAMED_HEADERS,
     OVERVIEW_HEADERS,
     PAIR_HEADERS,
-    PAIRED,
-    PAPER_PARTS,
-    POLICIES,
     POLICY_HEADERS,
-    QUANTITY_LABELS,
-    SETTINGS,
-    SOURCES,
-    STATISTICS,
     TABLE2_HEADERS,
     TABLE3_HEADERS,
     alternative_headers,
@@ -112,24 +60,27 @@ from .table_labels import (
     error_counts,
     error_examples,
     excluded_files,
-    fingerprint_readings,
     first_listed_table,
-    fits_counts,
     largest_differences,
     named_errors,
     number_label,
     paired,
-    plain_lists,
-    plain_plurals,
     plain_reasons,
     quantities,
-    ranker_labels,
+    ranker_table,
     reading_label,
-    reading_names,
-    table2,
-    table3,
-    table4,
+    scoring_policy_table,
+    second_description_table,
     two_readings,
+)
+from .run_values import (
+    bench_values,
+    claims_values,
+    comparison_values,
+    duplicate_count_values,
+    gap_values,
+    other_reading_values,
+    reproduction_run_values,
 )
 from .tables import (
     CONFUSION_HEADERS,
@@ -146,86 +97,41 @@ from .tables import (
     with_widths,
 )
 from .values import (
-    VARIATION_KEYS,
-    alternative_facts,
-    by_library,
-    char_leads,
+    alternative_values,
+    char_lead_values,
     claim_values,
-    corpus_facts,
-    corpus_size_facts,
-    duplicate_facts,
-    first_listed_facts,
-    glue_all,
-    glue_missing,
-    glue_values,
-    matched_facts,
-    paired_facts,
-    perturbation_values,
-    plain,
-    policy_facts,
-    rule_facts,
-    spread_facts,
+    corpus_size_values,
+    corpus_values,
+    duplicate_values,
+    first_listed_values,
+    library_values,
+    matched_values,
+    paired_values,
+    rule_values,
+    scoring_policy_values,
+    spread_values,
     variation_values,
-    widest_bands,
-)
-from .values_beyond import (
-    embedding_accuracy_values,
-    embedding_pair_values,
-    embedding_run_values,
-    focus_values,
-    no_overlap_values,
-    opposite_values,
-    ordering_values,
-    perturbation_run_values,
-    perturbations_values,
-    separation_values,
-    swap_values,
-    uncertainty_run_values,
-)
-from .values_paper import (
-    bench_values,
-    claims_values,
-    comparison_values,
-    duplicate_count_values,
-    error_values,
-    five_rankers_values,
-    gap_values,
-    matched_run_values,
-    other_reading_values,
-    reproduction_run_values,
+    widest_band_values,
 )
 
 __all__ = [
-    "CONDITIONS", "DASH", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "ERROR_KINDS", "EXCLUDED_HEADERS", "GAP_HEADERS",
-    "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED", "PAIRED_HEADERS", "PAIR_HEADERS",
-    "PAPER_GROUP_LABELS", "PAPER_PARTS", "PAPER_REF", "POLICIES", "POLICY_HEADERS",
-    "QUANTITY_LABELS", "SETTINGS", "SOURCES", "STATISTICS", "TABLE2_HEADERS", "TABLE3_HEADERS", "VARIATION_KEYS",
-    "WORDS",
-    "alternative_facts", "alternative_headers", "best_ranker", "beyond_values", "by_library",
-    "cache_source", "chance_phrase", "char_lead", "char_leads", "char_vs_bm25", "claim_label", "claim_values",
-    "claims_table", "claims_with",
-    "comparison_overview", "corpus_facts", "corpus_size_facts", "cosine_reading", "criteria_agreement", "direction",
-    "dominant_source", "draw_gap", "duplicate_facts", "error_counts", "error_examples",
-    "excluded_files", "fewer_or_more", "figure_descriptions_per_task", "figure_matched",
-    "figure_means_with_intervals", "figure_paired_differences", "figure_paired_histograms", "figure_paper_vs_ours",
-    "figure_perturbation_changes", "figure_ranker_spread", "figure_transfer_gains", "figure_transfer_spread",
-    "figure_trial_distributions", "fingerprint_readings", "first_listed_facts", "first_listed_table", "fits",
-    "fits_counts", "glue_all", "glue_missing", "glue_values", "helps_phrase", "how_many",
-    "in_registry_order", "label", "labels", "largest_differences",
-    "matched_facts", "named_errors", "noun", "number_label", "offset",
-    "one_sign", "ordering", "p_value", "pair_list", "paired", "paired_facts", "paper_values", "per_draw",
-    "perturbation_values", "plain", "plain_lists", "plain_plurals", "plain_reasons", "policy_facts",
-    "quantities", "ranker_headers", "ranker_labels", "reading_label", "reading_names", "record",
-    "rule_facts", "same_or_reversed", "second_description_gains", "shown", "signs",
-    "size_verdict", "spread_facts", "table2", "table3", "table4", "task_right_reading", "time_ratio",
-    "transfer_verdict", "bench_values", "claims_values", "comparison_values", "duplicate_count_values",
-    "error_values", "five_rankers_record", "five_rankers_values", "gap_values", "matched_run_values",
-    "other_reading_values", "premise", "reproduction_record", "reproduction_run_values", "scoring_audit_record",
-    "second_description_record", "CONFUSION_HEADERS", "INTERVAL_HEADERS", "PERTURBATION_HEADERS",
-    "SWAP_TASK_HEADERS", "WIDTH_COLUMNS", "embedding_accuracy_values", "embedding_pair_values", "embedding_record",
-    "embedding_run_values", "flip_table", "focus_values", "in_paper_view", "no_overlap_values", "opposite_values",
-    "ordering_values", "pair_labels", "perturbation_record", "perturbation_run_values", "perturbation_view",
-    "perturbations_values", "separation_values", "starred_labels", "swap_values", "uncertainty_record",
-    "uncertainty_run_values", "with_in_paper", "with_widths",
-    "two_readings", "variation_values", "verb", "where_all_hold", "widest", "widest_bands",
+    "CONFUSION_HEADERS", "DENOMINATOR_HEADERS", "ERROR_HEADERS", "EXCLUDED_HEADERS", "GAP_HEADERS",
+    "INTERVAL_HEADERS", "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED_HEADERS", "PAIR_HEADERS",
+    "PERTURBATION_HEADERS", "POLICY_HEADERS", "SWAP_TASK_HEADERS", "TABLE2_HEADERS", "TABLE3_HEADERS",
+    "WIDTH_COLUMNS", "alternative_headers", "alternative_values", "bench_values", "char_lead_values", "char_vs_bm25",
+    "claim_label", "claim_values", "claims_table", "claims_values", "comparison_overview", "comparison_values",
+    "corpus_size_values", "corpus_values", "draw_gap", "duplicate_count_values", "duplicate_values",
+    "embedding_accuracy_values", "embedding_pair_values", "embedding_run_values", "error_counts", "error_examples",
+    "excluded_files", "figure_descriptions_per_task", "figure_matched", "figure_means_with_intervals",
+    "figure_paired_differences", "figure_paired_histograms", "figure_paper_vs_ours", "figure_perturbation_changes",
+    "figure_ranker_spread", "figure_transfer_gains", "figure_transfer_spread", "figure_trial_distributions",
+    "first_listed_table", "first_listed_values", "flip_table", "focus_values", "gap_values", "in_paper_view", "label",
+    "labels", "largest_differences", "library_values", "matched_values", "named_errors", "no_overlap_values",
+    "number_label", "offset_answer_values", "opposite_values", "ordering", "ordering_values", "other_reading_values",
+    "pair_labels", "pair_list", "paired", "paired_values", "part_two_answer_values", "perturbation_run_values",
+    "perturbation_view", "perturbations_values", "plain_reasons", "premise", "quantities", "ranker_headers",
+    "ranker_table", "ranking_answer_values", "reading_label", "reproduction_run_values", "rule_values",
+    "scoring_policy_table", "scoring_policy_values", "second_description_table", "separation_values", "spread_values",
+    "starred_labels", "swap_values", "two_readings", "uncertainty_run_values", "variation_values",
+    "widest_band_values", "with_in_paper", "with_widths",
 ]

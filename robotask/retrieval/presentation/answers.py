@@ -63,7 +63,7 @@ def leader(means: Mapping[str, float], names: Sequence[str] = ()) -> str:
     return min(means, key=lambda r: (-means[r], order.get(r, len(order)), r))
 
 
-def transfer_verdict(table: pd.DataFrame) -> dict[str, str]:
+def transfer_verdict_values(table: pd.DataFrame) -> dict[str, str]:
     """The libraries on which the paper's "Char TF-IDF beats BM25 in nearly all galleries" holds, does not
     hold and is not resolved (``table``: :func:`char_vs_bm25`), as ``transfer_holds``, ``transfer_fails``
     and ``transfer_open``: the joined names, or "none"; ``transfer_open_sentence`` is "" when none is open."""
@@ -98,27 +98,37 @@ def _label(ranker: str) -> str:
     return RANKERS[ranker].label if ranker in RANKERS else ranker
 
 
-def paper_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping | None, wins: pd.DataFrame) -> dict:
-    """The numbers and phrases of the home page's Part I answer, by glue name (dashes and NaN where a
-    chapter did not run). ``wins`` is :func:`char_vs_bm25`."""
+def ranking_answer_values(s02: Mapping | None, wins: pd.DataFrame) -> dict:
+    """The home page's first answer (does the paper's ranking of the rankers hold, and transfer?), by glue
+    name, dashes and NaN where a chapter did not run. ``wins`` is :func:`char_vs_bm25`."""
     theirs = paper.PAIRED[("char", "bm25")]
     out: dict[str, object] = {
         "char_paper": paper.TABLE2["char"]["mean"], "bm25_paper": paper.TABLE2["bm25"]["mean"],
         "wins_theirs": int(theirs["wins"]), "gal_theirs": int(theirs["wins"] + theirs["ties"] + theirs["losses"]),
-        "n_libraries": len(wins), **transfer_verdict(wins),
+        "n_libraries": len(wins), **transfer_verdict_values(wins),
         "n_galleries": join(sorted({str(n) for n in wins["galleries"]}), "or") if len(wins) else DASH,
         "wins_paper": int(wins.iloc[0]["wins"]) if len(wins) else DASH,
         "gal_paper": int(wins.iloc[0]["galleries"]) if len(wins) else DASH,
         "char_ours": NAN, "bm25_ours": NAN, "lead_ours": DASH,
-        "second_helps": DASH, "gain_ours": NAN, "gain_paper": NAN, "gain_sd": NAN, "gain_better": DASH,
-        "gain_n": DASH, "gain_min": NAN, "gain_max": NAN, "off_mean": NAN, "off_dir": DASH, "off_low": NAN,
-        "off_high": NAN, "se_min": NAN, "se_max": NAN, "chance": DASH, "n_claims": DASH, "n_claims_ok": DASH,
     }
     if s02:
         t2 = s02["table2"]
         out.update(char_ours=t2["char"]["mean"], bm25_ours=t2["bm25"]["mean"],
                    lead_ours=_label(leader({r: v["mean"] for r, v in t2.items() if r in paper.TABLE2},
                                            paper.RANKER_ORDER)))
+    return out
+
+
+def offset_answer_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping | None) -> dict:
+    """The home page's second answer (what a second wording adds, how far our means lie from the paper's and
+    how many of its claims hold), by glue name, dashes and NaN where a chapter did not run."""
+    out: dict[str, object] = {
+        "second_helps": DASH, "gain_ours": NAN, "gain_paper": NAN, "gain_sd": NAN, "gain_better": DASH,
+        "gain_n": DASH, "gain_min": NAN, "gain_max": NAN, "off_mean": NAN, "off_dir": DASH, "off_low": NAN,
+        "off_high": NAN, "se_min": NAN, "se_max": NAN, "chance": DASH, "n_claims": DASH, "n_claims_ok": DASH,
+    }
+    if s02:
+        t2 = s02["table2"]
         off = offset(t2, paper.TABLE2)
         n, theirs_n = s02["n_trials"], paper.SETTINGS["n_trials"]  # galleries behind each mean
         se = [abs(t2[r]["mean"] - paper.TABLE2[r]["mean"])
@@ -137,8 +147,10 @@ def paper_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping | None, 
     return out
 
 
-def beyond_values(s06: Mapping | None, s07: Mapping | None, s08: Mapping | None, s09: Mapping | None) -> dict:
-    """The numbers and phrases of the home page's Part II bullets, by glue name."""
+def part_two_answer_values(s06: Mapping | None, s07: Mapping | None, s08: Mapping | None,
+                           s09: Mapping | None) -> dict:
+    """The numbers and phrases of the home page's Part II bullets (embeddings, uncertainty, rewrites, more
+    wordings and larger libraries), by glue name."""
     m = s06["summary"].get("minilm", {}) if s06 else {}
     verdicts = [c["verdict"] for c in s07["claims"]] if s07 else []
     worst = min(s08["table"], key=lambda r: r["change"]) if s08 else None

@@ -1,10 +1,10 @@
 """The values the retrieval chapters glue into their Markdown: numbers as the prose shows them, with the
-data-dependent words of :mod:`.phrases`, :mod:`.phrases_beyond` and :mod:`.phrases_transfer`.
+data-dependent words of :mod:`.phrases`.
 
-:func:`glue_all` and :func:`glue_values` hand values to MyST-NB's ``glue``; each ``*_facts`` function returns
-the values of one part of chapters 01 to 05, :func:`perturbation_values` those of one perturbation
-(chapter 08), :func:`by_library` one value per library (chapters 09), and :func:`char_leads`,
-:func:`widest_bands`, :func:`claim_values` and :func:`variation_values` those of chapter 09.1.
+Each ``*_values`` function returns the values of one part of chapters 01 to 05, :func:`perturbation_values`
+those of one perturbation (chapter 08), :func:`library_values` one value per library (chapters 09), and
+:func:`char_lead_values`, :func:`widest_band_values`, :func:`claim_values` and :func:`variation_values` those of chapter
+09.1. A chapter glues them with :func:`robotask.book.glue_values`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 
 from .phrases import (
+    char_lead,
     fewer_or_more,
     fits,
     how_many,
@@ -22,35 +23,16 @@ from .phrases import (
     one_sign,
     record,
     same_or_reversed,
+    shown,
+    signs,
     size_verdict,
+    task_right_reading,
+    where_all_hold,
+    widest,
 )
-from .phrases_beyond import shown, signs
-from .phrases_transfer import char_lead, task_right_reading, where_all_hold, widest
 
 
-def plain(value: object) -> object:
-    """A NumPy scalar as the Python number it holds (MyST-NB formats only plain numbers), else ``value``."""
-    return value.item() if hasattr(value, "item") and not isinstance(value, str) else value
-
-
-def glue_values(**values: object) -> None:
-    """``glue(name, value, display=False)`` for every keyword (``{glue:text}`name```), numbers as plain numbers."""
-    from myst_nb import glue
-
-    for name, value in values.items():
-        glue(name, plain(value), display=False)
-
-
-glue_all = glue_values  # the name chapters 00 to 05 call
-
-
-def glue_missing(*names: str) -> None:
-    """Glue NaN under ``names``: the paragraph that reads them shows dashes, and the page still builds with
-    every key resolved."""
-    glue_values(**dict.fromkeys(names, float("nan")))
-
-
-def by_library(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -> dict[str, object]:
+def library_values(prefix: str, values: Mapping[str, object], keys: Iterable[str]) -> dict[str, object]:
     """Glue names ``<prefix>_<library key>`` for every key, "—" for a library this run left out."""
     return {f"{prefix}_{k}": values.get(k, "—") for k in keys}
 
@@ -60,19 +42,19 @@ VARIATION_KEYS = ("var_excluded", "var_task_right", "var_reading", "lsa_small", 
                   "lsa_task", "lsa_mid_dims", "lsa_large_dims", "n_var_labels")
 
 
-def char_leads(paired: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
+def char_lead_values(paired: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
     """``cb_<library key>``: Char TF-IDF − BM25 on each library (:func:`char_lead`), from the rows of
     ``transfer_tables.paired`` (``titles``: library key → its title in the table; "—" for a key left out)."""
     key_of = {t: k for k, t in titles.items()}
     rows = paired[paired["Comparison"].str.startswith("Char TF-IDF − BM25")]
-    return by_library("cb", {key_of[r["Library"]]: char_lead(r) for r in rows.to_dict("records")}, keys)
+    return library_values("cb", {key_of[r["Library"]]: char_lead(r) for r in rows.to_dict("records")}, keys)
 
 
-def widest_bands(bands: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
+def widest_band_values(bands: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
     """``band_<library key>``: the widest percentile band of each library run (:func:`widest`), from
     ``transfer_tables.sensitivity`` (``titles``: key → title of the libraries run)."""
     by_ranker = bands.set_index("Ranker")
-    return by_library("band", {k: widest(by_ranker[t]) for k, t in titles.items()}, keys)
+    return library_values("band", {k: widest(by_ranker[t]) for k, t in titles.items()}, keys)
 
 
 def claim_values(verdicts: pd.DataFrame, titles: Mapping[str, str], keys: Iterable[str]) -> dict[str, object]:
@@ -81,8 +63,8 @@ def claim_values(verdicts: pd.DataFrame, titles: Mapping[str, str], keys: Iterab
     for the libraries of ``titles`` (key → title), "—" for the other ``keys``."""
     held = verdicts == "holds"
     return {"n_claims": len(held), "all_hold": where_all_hold(held),
-            **by_library("held", {k: f"{int(held[t].sum())} of {len(held)}" for k, t in titles.items()}, keys),
-            **by_library("open", {k: f"{int((verdicts[t] == 'not resolved').sum())}" for k, t in titles.items()},
+            **library_values("held", {k: f"{int(held[t].sum())} of {len(held)}" for k, t in titles.items()}, keys),
+            **library_values("open", {k: f"{int((verdicts[t] == 'not resolved').sum())}" for k, t in titles.items()},
                          keys)}
 
 
@@ -119,7 +101,7 @@ def perturbation_values(table: pd.DataFrame, name: str) -> dict[str, object]:
 NAN = float("nan")
 
 
-def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Iterable[str]) -> dict:
+def spread_values(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Iterable[str]) -> dict:
     """Chapter 02: the best and worst of the paper's rankers (all rankers when none of the paper's
     ran), the best one's spread, and the best ranker beyond the paper against it (a dash and NaN when
     only the paper's rankers ran).
@@ -141,7 +123,7 @@ def spread_facts(stats: pd.DataFrame, paper_table: Mapping, paper_rankers: Itera
                   "top_extra_gap": stats.loc[top, "mean"] - b["mean"]}
 
 
-def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
+def paired_values(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
     """Chapter 02: Char TF-IDF against BM25 (``cb``) and Word TF-IDF (``cw``), Word+Char against
     Char TF-IDF (``wc``), each with its paired interval and verdict, beside the paper's (``paper.PAIRED``);
     NaN where a pair did not run."""
@@ -159,7 +141,7 @@ def paired_facts(paired: pd.DataFrame | None, paper_paired: Mapping) -> dict:
                   "pb_n": pb["wins"] + pb["ties"] + pb["losses"], "pw_diff": pw["mean_diff"]}
 
 
-def policy_facts(policies: pd.DataFrame) -> dict:
+def scoring_policy_values(policies: pd.DataFrame) -> dict:
     """Chapter 04: how far the policy moves a mean, whether the order holds, and Char TF-IDF minus
     BM25 under each policy (``policies``: ranker → strict, either, primary)."""
     orders = {tuple(policies[p].sort_values().index) for p in policies}
@@ -170,7 +152,7 @@ def policy_facts(policies: pd.DataFrame) -> dict:
     return out | {"gap_sign": NAN if gaps is None else one_sign(gaps)}
 
 
-def first_listed_facts(fl: pd.DataFrame, summary: pd.DataFrame, stated: Mapping) -> dict:
+def first_listed_values(fl: pd.DataFrame, summary: pd.DataFrame, stated: Mapping) -> dict:
     """Chapter 04: Word+Char and Char TF-IDF on the first-listed gallery against their means, and
     how many rankers' first-listed accuracy lies inside their range over random galleries."""
     rng = summary.reindex(fl.index)
@@ -185,7 +167,7 @@ def first_listed_facts(fl: pd.DataFrame, summary: pd.DataFrame, stated: Mapping)
                   "mean_c": mc, "fl_order": same_or_reversed(wc - c, mwc - mc)}
 
 
-def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[str, str]) -> dict:
+def duplicate_values(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[str, str]) -> dict:
     """Chapter 04: why strict and either-label scoring agree on the first-listed gallery.
 
     ``dup_pred``: the predictions of the duplicated text's copies (``ranker, task, text,
@@ -209,7 +191,7 @@ def duplicate_facts(dup_pred: pd.DataFrame, fl: pd.DataFrame, gallery: Mapping[s
             "owner_words": ", ".join(sorted(set().union(*(shared[t] for t in owners)))) or "none"}
 
 
-def matched_facts(matched: pd.DataFrame, paper_table: Mapping) -> dict:
+def matched_values(matched: pd.DataFrame, paper_table: Mapping) -> dict:
     """Chapter 03: the range of gains, the largest beside the paper's, the best two-description
     mean, how many rankers' gain intervals decide "higher" or leave it unresolved, and the paired
     counts (``matched``: ``across_galleries.matched_table``)."""
@@ -225,7 +207,7 @@ def matched_facts(matched: pd.DataFrame, paper_table: Mapping) -> dict:
             "n_cells": int(matched["n_trials"].sum())}
 
 
-def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_duplicates: int) -> tuple:
+def corpus_size_values(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_duplicates: int) -> tuple:
     """Chapter 05: which counts of scored queries the paper's stated percentages fit.
 
     Returns the table of ``paper.denominators`` (with ``fits_paper_234`` and ``fits_ours``) for the
@@ -234,7 +216,7 @@ def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_dup
     the one count that gallery scores (ours, and the paper's, one description more).
     """
     from ..reproduction import paper
-    from .table_labels import fits_counts
+    from .reproduction_tables import fits_counts
 
     stated = {f"table2.{r}.{s}": v for r, d in paper.TABLE2.items() for s, v in d.items() if s in ("min", "max")}
     stated |= {f"first_listed.{r}": v for r, v in paper.FIRST_LISTED.items()}
@@ -263,12 +245,12 @@ def corpus_size_facts(per_trial: pd.DataFrame, n_texts: int, n_tasks: int, n_dup
                   "size_verdict": size_verdict(fit_paper, fit_ours, len(dens))}
 
 
-def alternative_facts(alt: pd.DataFrame | None) -> dict:
+def alternative_values(alt: pd.DataFrame | None) -> dict:
     """Chapter 05: the extraction readings that give the paper's counts and first-listed
     percentages, how far those with the paper's counts move the Char TF-IDF mean, and our
     committed corpus's Char TF-IDF offset from the paper (NaN when the readings did not run)."""
     from ..reproduction import paper
-    from .table_labels import fingerprint_readings, reading_names
+    from .reproduction_tables import fingerprint_readings, reading_names
 
     keys = ["n_same", "word_char_readings", "fingerprint", "char_lo", "char_hi", "char_move", "char_offset"]
     if alt is None:
@@ -283,7 +265,7 @@ def alternative_facts(alt: pd.DataFrame | None) -> dict:
             "paper_char": paper.TABLE2["char"]["mean"], "char_offset": base - paper.TABLE2["char"]["mean"]}
 
 
-def corpus_facts(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per_task: pd.Series,
+def corpus_values(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per_task: pd.Series,
                  dups: pd.DataFrame, within: pd.DataFrame, glued: pd.DataFrame) -> dict:
     """Chapter 01: the accounting of the task files, descriptions per task, duplicates and glued
     literals (``tables``: ``fixed_corpus.committed_tables``; the rest from ``fixed_corpus``)."""
@@ -308,7 +290,7 @@ def corpus_facts(tables: Mapping[str, pd.DataFrame], excluded: pd.DataFrame, per
             "umbrella_pieces": int(umbrella["pieces"].map(len).sum()), "umbrella_strings": len(umbrella)}
 
 
-def rule_facts(alternatives: pd.DataFrame, counts: Mapping[str, int], n_first_listed: int) -> dict:
+def rule_values(alternatives: pd.DataFrame, counts: Mapping[str, int], n_first_listed: int) -> dict:
     """Chapter 01: our corpus against the paper's, the extraction rules that give its counts, and
     which counts of scored queries its first-listed percentages fit (``alternatives``:
     ``versus_paper.rule_alternatives``; ``n_first_listed``: our first-listed scored queries)."""

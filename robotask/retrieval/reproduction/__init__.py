@@ -6,35 +6,9 @@
 - ``error_analysis``: query-level comparisons of two rankers (chapter ``06_sentence_embeddings``).
 """
 
-from .error_analysis import (
-    content_words,
-    fail_examples,
-    gallery_texts,
-    help_examples,
-    opposite_confusions,
-    paired_predictions,
-)
-from .paper import (
-    CLAIMS,
-    CORPUS,
-    DUPLICATE,
-    FIRST_LISTED,
-    NAMED_ERRORS,
-    PAIRED,
-    RANKER_ORDER,
-    SETTINGS,
-    TABLE2,
-    TABLE3,
-    TABLE4,
-    WHERE,
-    Claim,
-    attainable,
-    attainable_denominators,
-    denominators,
-    numbers,
-)
+from .error_analysis import fail_examples, help_examples, opposite_confusions, paired_predictions
+from .paper import CORPUS, FIRST_LISTED, NAMED_ERRORS, PAIRED, RANKER_ORDER, SETTINGS, TABLE2, TABLE3, TABLE4
 from .versus_paper import (
-    JOIN_RULE_CHANGES,
     check_claims,
     compare,
     compare_with_paper,
@@ -46,9 +20,7 @@ from .versus_paper import (
 )
 
 __all__ = [
-    "CLAIMS", "CORPUS", "Claim", "DUPLICATE", "FIRST_LISTED", "JOIN_RULE_CHANGES", "NAMED_ERRORS", "PAIRED",
-    "RANKER_ORDER", "SETTINGS", "TABLE2", "TABLE3", "TABLE4", "WHERE", "corpora_under_readings", "attainable",
-    "attainable_denominators", "check_claims", "compare", "compare_with_paper", "content_words", "denominators",
-    "evaluate_corpora", "fail_examples", "file_counts", "gallery_texts", "help_examples", "numbers",
-    "opposite_confusions", "our_numbers", "paired_predictions", "rule_alternatives",
+    "CORPUS", "FIRST_LISTED", "NAMED_ERRORS", "PAIRED", "RANKER_ORDER", "SETTINGS", "TABLE2", "TABLE3", "TABLE4",
+    "check_claims", "compare", "compare_with_paper", "corpora_under_readings", "evaluate_corpora", "fail_examples",
+    "file_counts", "help_examples", "opposite_confusions", "our_numbers", "paired_predictions", "rule_alternatives",
 ]

@@ -82,10 +82,3 @@ def plateau_k(curve: pd.DataFrame, fraction: float = 0.9, column: str = "accurac
     """Per ranker, the smallest k whose mean accuracy reaches ``fraction`` of its largest mean over k."""
     means = curve.groupby(["ranker", "k"])[column].mean().unstack("k")
     return means.apply(lambda row: int(row.index[(row >= fraction * row.max()).to_numpy()].min()), axis=1)
-
-
-def order_by_k(curve: pd.DataFrame, column: str = "accuracy") -> dict[int, list[str]]:
-    """Per k, the rankers from best to worst mean accuracy (ties by name)."""
-    means = curve.groupby(["k", "ranker"])[column].mean()
-    return {int(k): sorted(g.droplevel(0).index, key=lambda r: (-g.droplevel(0)[r], r))
-            for k, g in means.groupby(level=0)}

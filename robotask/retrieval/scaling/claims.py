@@ -5,6 +5,7 @@ one includes zero).
 The first three claims read the one-wording galleries of Table 2; the two about a second wording read a
 matched k = 1 vs k = 2 study (:func:`robotask.retrieval.scaling.budget.budget_curve` with ``ks=[1, 2]``:
 the same held-out queries, from shuffled position 2 on, for both). Only the paper's rankers take part.
+:func:`paired_wins` counts the galleries in which one ranker beats another (the "nearly all" claim's count).
 """
 
 from __future__ import annotations
@@ -25,3 +26,9 @@ def claims_of(per_trial: pd.DataFrame, second: pd.DataFrame) -> dict[str, tuple[
 def claims_table(per_library: dict[str, dict[str, tuple[str, str]]]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(table of "verdict: evidence" cells by library title, claim × library verdict words)."""
     return verdict_table(per_library)
+
+
+def paired_wins(per_trial: pd.DataFrame, a: str, b: str) -> tuple[int, int]:
+    """(trials where ranker ``a`` beats ``b``, trials) in a per-trial frame (``trial``, ``ranker``, ``accuracy``)."""
+    wide = per_trial.pivot_table(index="trial", columns="ranker", values="accuracy")
+    return int((wide[a] > wide[b]).sum()), len(wide)

@@ -13,13 +13,13 @@ from .averages import macro_micro, one_wording
 from .budget import budget_curve, plateau_k, usable_ks
 from .catalog import PATHS, POOLED, TITLES, check_corpus
 from .catalog import read as read_library
-from .claims import claims_of, claims_table
+from .claims import claims_of, claims_table, paired_wins
 from .pool import log_sizes, size_curve, slope_per_doubling
 from .pool import pool as pool_libraries
-from .side_studies import cost as ranker_cost
-from .side_studies import paired_wins, seen_unseen
+from .ranker_cost import cost as ranker_cost
+from .seen_unseen import seen_unseen
 from .tables import leaders_at, paired_gain
-from .values import budget_readings
+from .values import budget_values
 
 NEW = ("robocasa", "robotwin", "robotwin_placeholder")
 
@@ -81,7 +81,7 @@ def summary(res: ScalingResults) -> dict[str, object]:
         out[f"char_beats_bm25_{key}"] = w
         out[f"galleries_{key}"] = n
     for key, curve in res.budget.items():
-        read = budget_readings(res.budget, (key,))
+        read = budget_values(res.budget, (key,))
         out[f"budget_{key}_k_max"] = int(curve["k"].max())
         if "char" in set(curve["ranker"]):
             gain = paired_gain(curve, "char")

@@ -94,12 +94,6 @@ def _by_ranker(table: pd.DataFrame) -> pd.DataFrame:
     return table.reset_index(names="Ranker")
 
 
-def mean_table(table2: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Rankers × library titles: mean top-1 accuracy over the one-wording galleries (``table2``: library key →
-    its ``summary_table``)."""
-    return _by_ranker(pd.DataFrame({TITLES[k]: v.set_index("ranker")["mean"] for k, v in table2.items()}))
-
-
 def budget_bands(budget: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Every library's :func:`band_table` over k, stacked, the library's title first; "—" where a k was not run."""
     bands = pd.concat([band_table(c, "k").assign(Library=TITLES[k]) for k, c in budget.items()])
@@ -112,7 +106,7 @@ def plateau_table(budget: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def seen_unseen_table(su: pd.DataFrame) -> pd.DataFrame:
-    """Rankers × seen / unseen queries: mean top-1 accuracy over the galleries (``side_studies.seen_unseen``)."""
+    """Rankers × seen / unseen queries: mean top-1 accuracy over the galleries (``seen_unseen.seen_unseen``)."""
     return _by_ranker(su.groupby(["ranker", "queries"])["accuracy"].mean().unstack("queries"))
 
 

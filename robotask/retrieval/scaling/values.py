@@ -22,7 +22,7 @@ def _signed(x: float) -> str:
     return "—" if math.isnan(x) else pp(x, unit="")
 
 
-def budget_readings(curves: dict[str, pd.DataFrame], keys: tuple[str, ...], ranker: str = "char") -> dict:
+def budget_values(curves: dict[str, pd.DataFrame], keys: tuple[str, ...], ranker: str = "char") -> dict:
     """Per library key: ``<part>_<key>`` for :data:`BUDGET_PARTS` (``ranker``'s paired gain from the smallest
     to the largest k with its 95 % interval, the largest k, the resolved leader at each k, where 90 % of the
     plateau is reached, whether more wordings help and whether the leader changes); "—" without a curve."""
@@ -42,7 +42,7 @@ def budget_readings(curves: dict[str, pd.DataFrame], keys: tuple[str, ...], rank
     return out
 
 
-def size_readings(size: pd.DataFrame, ranker: str = "char") -> dict:
+def size_values(size: pd.DataFrame, ranker: str = "char") -> dict:
     """The library-size curve read whole: sizes, ``ranker``'s accuracy at both ends, its slope per doubling with
     its 95 % interval over the series of draws, the bend (small against large half), the steepest and the
     flattest ranker, and the resolved leader at every size."""
@@ -70,7 +70,7 @@ def size_readings(size: pd.DataFrame, ranker: str = "char") -> dict:
             "best_stays": UNRESOLVED if UNRESOLVED in (first, last) else "yes" if first == last else "no"}
 
 
-def seen_unseen_readings(su: pd.DataFrame, ranker: str = "char") -> dict:
+def seen_unseen_values(su: pd.DataFrame, ranker: str = "char") -> dict:
     """``ranker``'s accuracy on seen and on unseen templates and unseen − seen paired by gallery, with its word."""
     wide = su[su["ranker"] == ranker].pivot(index="trial", columns="queries", values="accuracy")
     iv = paired_interval(wide["unseen"].to_numpy(float), wide["seen"].to_numpy(float))
@@ -80,7 +80,7 @@ def seen_unseen_readings(su: pd.DataFrame, ranker: str = "char") -> dict:
 
 
 
-def table2_readings(table2: dict[str, pd.DataFrame], wins: dict[str, tuple[int, int]], robotwin_tasks: int) -> dict:
+def one_wording_values(table2: dict[str, pd.DataFrame], wins: dict[str, tuple[int, int]], robotwin_tasks: int) -> dict:
     """Table 2 on the new libraries as the prose reads it: the galleries and Char TF-IDF's wins over BM25 on each
     (``wins``: key → (wins, galleries)), its mean on RoboTwin with object names and with the placeholder, chance
     (one task in ``robotwin_tasks``), and the share (%, and in words) of its accuracy above chance the
@@ -93,7 +93,7 @@ def table2_readings(table2: dict[str, pd.DataFrame], wins: dict[str, tuple[int, 
             "object_share": share_phrase((obj - ph) / (obj - chance))}
 
 
-def claim_readings(words: pd.DataFrame, keys: tuple[str, ...]) -> dict:
+def library_claim_values(words: pd.DataFrame, keys: tuple[str, ...]) -> dict:
     """The paper's claims on each library of ``keys`` (``words``: claim × library title, each a verdict):
     ``n_claims``, ``held_<key>`` ("3 of 7" that hold) and ``open_<key>`` (how many are not resolved)."""
     return {"n_claims": len(words),
@@ -101,7 +101,7 @@ def claim_readings(words: pd.DataFrame, keys: tuple[str, ...]) -> dict:
             **{f"open_{k}": f"{int((words[TITLES[k]] == UNRESOLVED).sum())}" for k in keys}}
 
 
-def macro_micro_readings(mm: pd.DataFrame, rlbench_full: pd.DataFrame) -> dict:
+def macro_micro_values(mm: pd.DataFrame, rlbench_full: pd.DataFrame) -> dict:
     """Macro against micro accuracy (``averages.macro_micro``): the largest gap with its library and ranker, the
     libraries where the gap is resolved, and RLBench-full's largest and median texts per task."""
     sizes = rlbench_full.groupby("task").size()

@@ -6,7 +6,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from robotask.retrieval import presentation as rp
 from robotask.retrieval.protocol import StudyConfig, check_corpus, run_study, run_timed
@@ -153,18 +152,3 @@ def test_perturbation_run_values_name_what_was_left_out():
     v = rp.perturbation_run_values(CORPUS, per_query, ["char", "word", "bm25"], ["spelling"],
                                    ["spelling", "inflection"], 80, 413)
     assert v["left_out"] == "inflection, MiniLM" and v["n_queries"] == 2 and v["n_texts"] == 4
-
-
-def test_records_of_chapters_06_to_08():
-    summary = _summary().assign(**{"in paper": ["yes", "not in the paper"]})
-    r = rp.embedding_record(summary, pd.DataFrame({"a": ["minilm"]}), pd.DataFrame({"ranker": ["char"]}),
-                            n_trials=3, seed=1, n_bootstrap=10, files=["per_trial.csv"])
-    assert list(r) == ["n_trials", "seed", "n_bootstrap", "summary", "paired", "opposite_confusions", "files"]
-    assert "label" not in r["summary"]["char"] and "in paper" not in r["summary"]["char"]
-    r = rp.uncertainty_record(_intervals(), pd.DataFrame({"claim": ["x"]}), n_trials=3, seed=1, n_bootstrap=10,
-                              n_permutations=99, alpha=0.05, files=["a.csv"])
-    assert r["intervals"]["char"]["width"] == pytest.approx(2.0) and r["claims"] == [{"claim": "x"}]
-    table = pd.DataFrame({"ranker": ["char"], "label": ["Char TF-IDF"], "change": [1.0]})
-    r = rp.perturbation_record(table, [("close_box", "open_box")], n_trials=3, seed=1, perturb_seed=0,
-                               perturbations=["spelling"], rankers=["char"], files=["t.csv"])
-    assert r["opposite_pairs"] == [["close_box", "open_box"]] and r["table"] == [{"ranker": "char", "change": 1.0}]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from robotask.retrieval.presentation import table_labels as tl
+from robotask.retrieval.presentation import reproduction_tables as tl
 
 
 def test_number_labels_name_table_ranker_and_statistic():
@@ -78,12 +78,12 @@ def test_comparison_overview_and_largest_differences():
 def test_table2_and_table3_sit_beside_the_papers_numbers():
     summary = pd.DataFrame({"ranker": ["char", "minilm"], "label": ["Char TF-IDF", "MiniLM"],
                             "n_trials": [3, 3], "mean": [63.0, 70.0]})
-    t2 = tl.table2(summary, {"char": {"mean": 61.0}})
+    t2 = tl.ranker_table(summary, {"char": {"mean": 61.0}})
     assert t2["diff_pp"].iloc[0] == 2.0 and pd.isna(t2["paper_mean"].iloc[1])
     matched = pd.DataFrame({"ranker": ["bm25"], "label": ["BM25"], "one": [50.0], "two": [55.0],
                             "diff": [5.0], "sd_diff": [1.0], "two_better": [2], "same": [0],
                             "two_worse": [0], "lo": [2.0], "hi": [8.0], "verdict": ["higher"]})
-    t3 = tl.table3(matched, {"bm25": {"one": 49.0, "two": 59.0, "diff": 10.0}})
+    t3 = tl.second_description_table(matched, {"bm25": {"one": 49.0, "two": 59.0, "diff": 10.0}})
     assert t3[["paper_one", "paper_two", "paper_diff"]].iloc[0].tolist() == [49.0, 59.0, 10.0]
     assert t3["verdict"].iloc[0] == "higher" and "sd_diff" not in t3
     both, heads = tl.two_readings(matched, matched.assign(diff=3.0), "continue", "reuse")

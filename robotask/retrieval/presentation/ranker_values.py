@@ -1,5 +1,5 @@
 """The values chapters 06 to 08 glue (the rankers and tests beyond the paper): one dict per ``glue`` call, numbers
-as the prose shows them, with the words of :mod:`.phrases_beyond`.
+as the prose shows them, with the words of :mod:`.phrases`.
 """
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ from typing import Any
 import pandas as pd
 
 from ...words import count, join, paired_interval, verdict
-from .phrases import how_many, label
-from .phrases_beyond import (
+from .phrases import (
     cache_source,
     claims_with,
     criteria_agreement,
     dominant_source,
+    how_many,
+    label,
     p_value,
     shown,
     time_ratio,
@@ -87,7 +88,7 @@ def opposite_values(confusions: pd.DataFrame, cos_opposite: float, cos_paraphras
     """Chapter 06: how often MiniLM and Char TF-IDF send a query to the opposite task (``confusions``:
     ``error_analysis.opposite_confusions``), and MiniLM's cosine of a command to its opposite and to a
     paraphrase."""
-    from .phrases_beyond import cosine_reading
+    from .phrases import cosine_reading
 
     conf = confusions.set_index("ranker")
     return {"opp_minilm": conf.loc["minilm", "to_opposite"], "opp_char": conf.loc["char", "to_opposite"],

@@ -1,51 +1,30 @@
-"""The run-level values chapters 02 to 05 glue: what a run drew and scored, and the counts that read its
-comparison with the paper, one dict per ``glue`` call.
+"""The run-level values chapters 03 to 05 glue: the other reading of the draws, the duplicated texts, the run
+beside the paper's, and the counts that read its comparison with the paper, one dict per ``glue`` call.
 
-The values of one part of a table live in :mod:`.values` (``*_facts``); these are the counts and words around
-them that the chapters used to compute in hidden cells.
+The values of one part of a table live in :mod:`.values` (``*_values``); these are the counts and words around
+them, each with a rule worth a test (a verdict count, a phrase, a missing run read as dashes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from .phrases import how_many, labels
+from .phrases import how_many
 
 NAN = float("nan")
-
-
-def five_rankers_values(corpus: Any, config: Any, paper_rankers: Iterable[str]) -> dict:
-    """Chapter 02: what the run scores (``corpus``: a ``protocol.Corpus``; ``config``: its ``StudyConfig``):
-    tasks, descriptions, queries per gallery, galleries, seed, rankers of the paper that ran and those beyond
-    it, the chance level (%) and the character n-gram range."""
-    paper = list(paper_rankers)
-    return {"n_tasks": len(corpus.tasks), "n_descriptions": len(corpus.texts),
-            "n_queries": len(corpus.texts) - len(corpus.tasks), "n_trials": config.n_trials, "seed": config.seed,
-            "n_rankers": len(config.rankers), "n_paper_ran": len([r for r in config.rankers if r in paper]),
-            "n_paper": len(paper), "chance": 100 / len(corpus.tasks),
-            "char_min": config.params["char_ngram_min"], "char_max": config.params["char_ngram_max"],
-            "extra_rankers": labels([r for r in config.rankers if r not in paper])}
-
-
-def matched_run_values(corpus: Any, n_matched: int, identical: bool) -> dict:
-    """Chapter 03: the matched design's sizes (``corpus``: a ``protocol.Corpus``) and whether both
-    conditions scored the same queries in every trial (``identical``)."""
-    return {"n_matched": n_matched, "n_candidates": len(corpus.texts) - 2 * len(corpus.tasks),
-            "n_tasks": len(corpus.tasks), "n_gallery_two": 2 * len(corpus.tasks), "n_texts": len(corpus.texts),
-            "identical": "exactly the same" if identical else "not the same"}
 
 
 def other_reading_values(matched: pd.DataFrame, alt: pd.DataFrame | None, used: str, other: str) -> dict:
     """Chapter 03: the matched study under the other reading of the draws (``alt``, a ``matched_table``;
     None when it could not run, and then the values repeat ``matched``'s), and for how many rankers the
     verdict on the gain is the same under both readings."""
-    from .values import matched_facts
+    from .values import matched_values
 
     shown = matched if alt is None else alt
-    facts = matched_facts(shown, {})
+    facts = matched_values(shown, {})
     agree = int((matched.set_index("ranker")["verdict"] == shown.set_index("ranker")["verdict"]).sum())
     return {"other": other, "used": used, "alt_lo": facts["gain_lo"], "alt_hi": facts["gain_hi"],
             "alt_top": facts["top"], "alt_n_gain": facts["n_gain"], "alt_n_gain_open": facts["n_gain_open"],
@@ -62,14 +41,6 @@ def duplicate_count_values(corpus: Any, duplicates: pd.DataFrame, excluded: pd.S
     return {"n_dup_texts": duplicates["text"].nunique(), "n_dup_rows": len(duplicates),
             "n_texts": len(corpus.texts), "n_tasks": len(corpus.tasks), "per_draw": per_draw(excluded),
             "n_draws": int(excluded.sum()), "n_queries": n_queries, "bound": 100 * len(duplicates) / n_queries}
-
-
-def error_values(errors: pd.DataFrame, n_rankers: int) -> dict:
-    """Chapter 04: of the queries some ranker misses on the first-listed gallery (``errors``: one row per
-    ranker and missed query), how many every one of the ``n_rankers`` misses."""
-    per_text = errors.groupby("text")["ranker"].nunique()
-    return {"n_shared": int((per_text == n_rankers).sum()), "n_rankers": n_rankers,
-            "n_error_queries": errors["text"].nunique()}
 
 
 def reproduction_run_values(corpus: Any, config: Any, paper_corpus: Mapping, paper_trials: int) -> dict:
@@ -107,7 +78,7 @@ def claims_values(claims: pd.DataFrame) -> dict:
 
 def gap_values(gap: pd.DataFrame) -> dict:
     """Chapter 05: our Table 2 means against the paper's in standard errors of the difference (``gap``:
-    ``table_labels.draw_gap``): the range of their sizes, how many lie beyond 3 SE, and how many rankers'
+    ``reproduction_tables.draw_gap``): the range of their sizes, how many lie beyond 3 SE, and how many rankers'
     intervals read "higher", "lower" and "not resolved"."""
     z = gap["diff_in_se"].abs()
     said = gap["verdict"].value_counts()

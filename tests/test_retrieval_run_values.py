@@ -3,7 +3,6 @@ their notebooks call."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
@@ -17,20 +16,10 @@ from robotask.retrieval.statistics import identical_queries, pairs_among
 CORPUS = SimpleNamespace(tasks=["a", "b", "c", "d"], texts=[f"t{i}" for i in range(14)])
 
 
-def test_five_rankers_values_count_the_run_and_name_the_rankers_beyond_the_paper():
-    config = StudyConfig(n_trials=5, seed=7, rankers=["bm25", "char", "minilm"])
-    v = rp.five_rankers_values(CORPUS, config, ["bm25", "word", "char"])
-    assert (v["n_tasks"], v["n_descriptions"], v["n_queries"], v["n_trials"], v["seed"]) == (4, 14, 10, 5, 7)
-    assert (v["n_rankers"], v["n_paper_ran"], v["n_paper"], v["chance"]) == (3, 2, 3, 25.0)
-    assert (v["char_min"], v["char_max"]) == (3, 5) and v["extra_rankers"] == "MiniLM"
-    only_paper = rp.five_rankers_values(CORPUS, StudyConfig(rankers=["bm25"]), ["bm25"])
-    assert only_paper["extra_rankers"] == "none"
-
-
-def test_spread_facts_show_a_dash_when_only_the_papers_rankers_ran():
+def test_spread_values_show_a_dash_when_only_the_papers_rankers_ran():
     stats = pd.DataFrame({"mean": [60.0, 64.0], "min": [50.0, 57.0], "max": [66.0, 69.0], "p5": [52.0, 58.0],
                           "p95": [65.0, 68.0]}, index=["bm25", "char"])
-    facts = rp.spread_facts(stats, {}, ["bm25", "char"])
+    facts = rp.spread_values(stats, {}, ["bm25", "char"])
     assert facts["best"] == "Char TF-IDF" and facts["top_extra"] == "—"
     assert facts["top_extra_mean"] != facts["top_extra_mean"]  # NaN: the paragraph shows a dash
 
@@ -41,10 +30,7 @@ def _matched(verdicts: list[str], diffs: list[float]) -> pd.DataFrame:
                          "n_trials": [30, 30], "verdict": verdicts})
 
 
-def test_matched_run_and_other_reading_values():
-    v = rp.matched_run_values(CORPUS, 30, identical=True)
-    assert (v["n_candidates"], v["n_gallery_two"], v["identical"]) == (6, 8, "exactly the same")
-    assert rp.matched_run_values(CORPUS, 30, identical=False)["identical"] == "not the same"
+def test_other_reading_values():
     used = _matched(["higher", "not resolved"], [5.0, 1.0])
     other = _matched(["higher", "higher"], [4.0, 2.5])
     v = rp.other_reading_values(used, other, "continue", "reuse")
@@ -72,13 +58,11 @@ def test_identical_queries_and_pairs_among():
         ("char", "bm25"), ("word", "char")]
 
 
-def test_duplicate_and_error_values():
+def test_duplicate_values():
     dups = pd.DataFrame({"task": ["a", "b"], "text": ["same", "same"]})
     v = rp.duplicate_count_values(CORPUS, dups, pd.Series({1: 3, 2: 2}))
     assert (v["n_dup_texts"], v["n_dup_rows"], v["n_draws"], v["n_queries"], v["bound"]) == (1, 2, 5, 10, 20.0)
     assert v["per_draw"] == "1 in 3 draws and 2 in 2 draws"
-    errors = pd.DataFrame({"ranker": ["bm25", "char", "bm25"], "text": ["x", "x", "y"]})
-    assert rp.error_values(errors, 2) == {"n_shared": 1, "n_rankers": 2, "n_error_queries": 2}
     assert rp.premise(True) == "holds" and "does not apply" in rp.premise(False)
 
 
@@ -107,29 +91,11 @@ def test_file_counts_count_every_task_file_and_those_not_fixed():
     assert file_counts(accounting) == {"corpus.task_files": 4, "corpus.other_files": 2}
 
 
-FILES = {"per_trial": Path("x/per_trial.csv"), "draws": Path("x/draws.csv")}
+def test_study_config_reads_the_study_settings_of_a_parameters_cell():
+    from robotask.retrieval.protocol import study_config
 
-
-def test_records_gather_what_the_chapters_computed():
-    result = SimpleNamespace(corpus=CORPUS, config=StudyConfig(n_trials=5, seed=3))
-    stats = pd.DataFrame({"label": ["BM25"], "mean": [60.0]}, index=["bm25"])
-    r = rp.five_rankers_record(result, stats, None, FILES)
-    assert r == {"n_tasks": 4, "n_descriptions": 14, "n_trials": 5, "seed": 3, "table2": {"bm25": {"mean": 60.0}},
-                 "paired": [], "files": ["draws.csv", "per_trial.csv"]}
-    matched = _matched(["higher", "not resolved"], [5.0, 1.0])
-    r = rp.second_description_record(StudyConfig(), True, matched, None, FILES)
-    assert r["table3"]["bm25"]["diff"] == 5.0 and "label" not in r["table3"]["bm25"]
-    assert r["table3_other_reading"] is None and r["identical_queries"] and r["matched_draws"] == "continue"
-    dups = pd.DataFrame({"text": ["same", "same"]})
-    fl = pd.DataFrame({"strict": [1.0], "either": [1.0], "primary": [1.0], "n_scored": [9], "paper": [2.0]},
-                      index=["bm25"])
-    r = rp.scoring_audit_record(dups, pd.Series({1: 4}), fl[["strict"]], fl, pd.DataFrame({"occurs": [True]}),
-                                FILES, ["z.csv"])
-    assert r["duplicates"] == ["same"] and r["excluded_per_draw"] == {1: 4} and "paper" not in r["first_listed"]["bm25"]
-    assert r["files"] == ["draws.csv", "per_trial.csv", "z.csv"]
-    claims = pd.DataFrame({"id": ["c1"], "reproduced": [True]})
-    r = rp.reproduction_record(pd.DataFrame({"key": ["a", "b"]}), {"n_acc": 1, "n_exact": 1, "t2_mean": 0.5},
-                               claims, None, FILES, ["comparison.csv"])
-    assert r == {"n_numbers": 2, "n_accuracies": 1, "exact_accuracies": 1, "table2_mean_diff": 0.5,
-                 "claims": {"c1": True}, "fast_path_identical": None,
-                 "files": ["comparison.csv", "draws.csv", "per_trial.csv"]}
+    cell = {"seed": 7, "n_trials": 5, "rankers": ("bm25", "char"), "char_ngram_max": 4, "output_dir": "x",
+            "corpus_path": ""}
+    config = study_config(cell)
+    assert (config.seed, config.n_trials, config.rankers) == (7, 5, ["bm25", "char"])
+    assert config.params["char_ngram_max"] == 4 and config.n_matched_trials == 30  # the rest: the paper's

@@ -112,7 +112,7 @@ PAIR_HEADERS = {"a": "Ranker A", "b": "Ranker B", "n_trials": "Galleries", "mean
                 "hi": "95 % CI high", "verdict": "A is"}
 
 
-def table2(summary: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+def ranker_table(summary: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.summary_table`` beside the paper's Table 2 means (``paper.TABLE2``)."""
     paper_mean = [paper_table.get(r, {}).get("mean") for r in summary["ranker"]]
     table = summary.assign(paper_mean=paper_mean)
@@ -130,7 +130,7 @@ TABLE3_HEADERS = {"label": "Ranker", "one": "One description", "two": "Two descr
                   "paper_two": "Paper: two", "paper_diff": "Paper: gain (pp)"}
 
 
-def table3(matched: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+def second_description_table(matched: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.matched_table`` beside the paper's Table 3 (``paper.TABLE3``)."""
     table = matched[["label", "one", "two", "diff", "lo", "hi", "verdict", "two_better", "same", "two_worse"]].copy()
     for col in ("one", "two", "diff"):
@@ -162,7 +162,7 @@ ERROR_KINDS = {  # kind: what the example shows, in the order the table shows th
 }
 
 
-def table4(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
+def scoring_policy_table(per_trial_table: pd.DataFrame, paper_table: dict) -> pd.DataFrame:
     """``across_galleries.policy_table`` beside the paper's Table 4 (``paper.TABLE4``)."""
     table = per_trial_table.copy()
     for policy in ("strict", "either", "primary"):

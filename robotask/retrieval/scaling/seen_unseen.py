@@ -1,8 +1,7 @@
-"""Seen → unseen on RoboTwin, paired wins, and the cost of each ranker (one gallery, timed once)."""
+"""Seen → unseen on RoboTwin: one seen template per task indexed, accuracy on the other seen and on the unseen
+templates."""
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 import pandas as pd
@@ -43,31 +42,3 @@ def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: in
                     pred, _ = predict(score(name, gallery, texts, index=index), np.arange(len(tasks)), len(tasks))
                     rows.append((trial, name, split, 100.0 * float(np.mean(pred == np.asarray(truth)))))
     return pd.DataFrame(rows, columns=["trial", "ranker", "queries", "accuracy"])
-
-
-def paired_wins(per_trial: pd.DataFrame, a: str, b: str) -> tuple[int, int]:
-    """(trials where ranker ``a`` beats ``b``, trials) in a per-trial frame (``trial``, ``ranker``, ``accuracy``)."""
-    wide = per_trial.pivot_table(index="trial", columns="ranker", values="accuracy")
-    return int((wide[a] > wide[b]).sum()), len(wide)
-
-
-def cost(gallery: list[str], queries: list[str], rankers: list[str], repeats: int = 1) -> pd.DataFrame:
-    """Per ranker: seconds to index ``gallery`` (scored against one query) and queries per second (all queries).
-
-    The first call of each ranker warms it (model tables loaded) and is not timed. Wall-clock, one thread.
-    """
-    rows = []
-    with threadpool_limits(1):
-        for name in check_rankers(list(rankers)):
-            score(name, gallery[:2], queries[:1])
-            t0 = time.perf_counter()
-            for _ in range(repeats):
-                score(name, gallery, queries[:1])
-            index_s = (time.perf_counter() - t0) / repeats
-            t0 = time.perf_counter()
-            for _ in range(repeats):
-                score(name, gallery, queries)
-            all_s = (time.perf_counter() - t0) / repeats
-            rows.append((name, index_s, len(queries) / max(all_s, 1e-9)))
-    return pd.DataFrame(rows, columns=["ranker", "index_seconds", "queries_per_second"])
-
