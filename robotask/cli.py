@@ -28,6 +28,7 @@ COMMANDS = {
     "synth-collection": "robotask.episode.synthesis.varied",
     "features": "robotask.episode.features.cli",
     "suite": "robotask.episode.cli",
+    "score": "robotask.episode.published.cli",
 }
 
 

@@ -16,5 +16,5 @@ def test_case_outcome(case):
 
 def test_catalogue_covers_its_groups():
     groups = {c.group for c in CASES}
-    assert groups == {"videos", "annotation.hdf5", "collections", "outputs", "cache"}
+    assert groups == {"videos", "annotation.hdf5", "collections", "outputs", "cache", "prediction files", "cluster"}
     assert len({c.name for c in CASES}) == len(CASES)

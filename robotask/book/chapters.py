@@ -46,6 +46,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     *(Chapter(f"12_task_{t}", "12_task", {"task": t}, title=f"Task: {TASK_TITLES[t]}") for t in TASK_IDS),
     Chapter("13_suite_summary", "13_suite_summary"),
     Chapter("14_collections", "14_collections"),
+    Chapter("15_real_episodes", "15_real_episodes"),
     Chapter("98_bad_input", "98_bad_input"),
     # The home page reads the other chapters' results (the TOC shows it first); the reproduction
     # page runs after it so that its run-time table includes the home page.
@@ -54,7 +55,7 @@ CHAPTERS: tuple[Chapter, ...] = (
 )
 
 
-READERS = ("13_suite_summary", "00_home", "99_reproducing")
+READERS = ("13_suite_summary", "15_real_episodes", "00_home", "99_reproducing")
 """Chapters that read other chapters' results or the run log: they run after all the others."""
 
 ALONE = ("14_collections",)

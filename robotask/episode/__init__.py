@@ -9,7 +9,9 @@ Imports only itself and the core. Its rooms, in the order of the data path:
 - ``models``: the learned heads (minimal heads, the MLP);
 - ``suite``: running the heads on the tasks and scoring them (``run_task``, ``run_suite``);
 - ``unseen``: the suite over a collection of episodes, on episodes the heads never saw (chapter 14);
-- ``report``: figures and computed text of chapters 10–13 and the home page's Part III answers.
+- ``report``: figures and computed text of chapters 10–13 and the home page's Part III answers;
+- ``published``: the original suite's published real-data predictions, recomputed, with baselines, intervals
+  and verdicts (chapter 15, ``robotask score``).
 
 Each room names its public functions in its ``__init__`` (``from robotask.episode.report import figure_depth``).
 Beside the rooms: ``parameters`` holds the ranges of the episode chapters' numeric parameters, ``badinput``

@@ -192,7 +192,39 @@ def _manifest(tmp: Path, rows: list[tuple[str, str]], extra_folder: bool = False
     load_collection(tmp)
 
 
-V, A, OUT, C = "videos", "annotation.hdf5", "outputs", "collections"
+def _suite(tmp: Path, *argv: str) -> int:
+    """``robotask suite --episode EP --out OUT ARGV`` through its own parser and handler; OUT holds an earlier
+    run's task folder (both cases are refused before the episode is read)."""
+    from ..errors import Parser
+    from .cli import register_cli
+
+    sub = Parser(prog="robotask").add_subparsers(dest="command", required=True)
+    register_cli(sub)
+    (tmp / "out" / "timeline_action").mkdir(parents=True)
+    args = sub.choices["suite"].parse_args(["--episode", str(tmp / "ep"), "--out", str(tmp / "out"), *argv])
+    return args.func(args)
+
+
+_PRED = ("window_index,true_label,predicted_label\n813,steady,steady\n814,transition,steady\n"
+         "815,steady,transition\n")
+_BROKEN = {"columns": _PRED.replace("predicted_label", "guess"), "duplicate": _PRED + "813,steady,steady\n",
+           "label": _PRED.replace("815,steady,transition", "815,steady,boundary"),
+           "missing": _PRED.rsplit("815", 1)[0], "unparsable": "\x00\x01\n\"unclosed,\n"}
+
+
+def _score(tmp: Path, broken: str) -> object:
+    """``robotask score a=… b=…`` on two boundary-detection runs, run b's file broken as ``broken`` says."""
+    from .published.scorecard import score_files
+
+    files = []
+    for run, text in (("a", _PRED), ("b", _BROKEN[broken])):
+        (tmp / run / "transition_detection").mkdir(parents=True)
+        (tmp / run / "transition_detection" / "predictions.csv").write_text(text)
+        files.append((run, tmp / run / "transition_detection" / "predictions.csv"))
+    return score_files(files, None, None, seed=0, n_boot=20)
+
+
+V, A, OUT, C, P = "videos", "annotation.hdf5", "outputs", "collections", "prediction files"
 CASES: list[Case] = [
     Case(V, "fisheye_cam1.mp4 cut to its first third", "warning",
          r"fisheye_cam1\.mp4: decoded \d+ of 60 frames \(\d+ %\).*stream (degraded|missing)", _truncated),
@@ -281,6 +313,43 @@ CASES: list[Case] = [
     Case(OUT, "two synth-collection builds into one --out at once", "error",
          r"--out <tmp>/out is in use by another run \(lock <tmp>/\.out\.lock\)",
          lambda tmp: specimens.two_builds_one_out(tmp, "synth-collection")),
+    Case(OUT, "suite --episode with --split group-kfold --folds 2 (splits of a collection)", "error",
+         r"--split and --folds split the episodes of a --collection; with --episode DIR",
+         lambda tmp: _suite(tmp, "--split", "group-kfold", "--folds", "2")),
+    Case(OUT, "suite --episode rerun into an --out holding an earlier run's task folders", "error",
+         r"--out <tmp>/out: output folder exists and is not empty", _suite),
+    Case(P, "score: predictions.csv without its predicted_label column", "error",
+         r"predictions\.csv: missing column\(s\) predicted_label", lambda tmp: _score(tmp, "columns")),
+    Case(P, "score: one window id twice in predictions.csv", "error",
+         r"predictions\.csv: window id '813' appears more than once", lambda tmp: _score(tmp, "duplicate")),
+    Case(P, "score: a predicted label that is not among the true labels", "error",
+         r"predicted label\(s\) 'boundary' not among the true labels", lambda tmp: _score(tmp, "label")),
+    Case(P, "score: run b without a window run a scored", "error",
+         r"run b lacks 1 window\(s\) the other run has \(e\.g\. '815'\)", lambda tmp: _score(tmp, "missing")),
+    Case(P, "score: predictions.csv that is not a CSV file", "error",
+         r"predictions\.csv: not a readable CSV file", lambda tmp: _score(tmp, "unparsable")),
+]
+
+
+# ---------------------------------------------------------------- a Dask cluster (--scheduler)
+def _on_scheduler(tmp: Path, address: str) -> None:
+    """``robotask features --collection`` of one episode, with a throw-away cache, on ``--scheduler address``
+    (the faults of a running cluster, its workers killed or unable to see a path, are tested on real processes
+    in ``tests/test_cluster_cli.py``)."""
+    from ..cache import root_at
+
+    shutil.copytree(episode_copy(tmp), tmp / "col" / "ep0")
+    with root_at(tmp / "cache"):
+        _features("--collection", str(tmp / "col"), "--out", str(tmp / "out"), "--scheduler", address)
+
+
+CASES += [
+    Case("cluster", "--scheduler tcp://127.0.0.1:1, where nothing listens", "error",
+         r"--scheduler tcp://127\.0\.0\.1:1: no Dask scheduler answered within 10 s",
+         lambda tmp: _on_scheduler(tmp, "tcp://127.0.0.1:1")),
+    Case("cluster", "--scheduler host:8786:x, not an address", "error",
+         r"--scheduler host:8786:x: not a Dask scheduler address .*expected e\.g\. tcp://host:8786",
+         lambda tmp: _on_scheduler(tmp, "host:8786:x")),
 ]
 
 __all__ = ["CASES", "episode_copy", "template"]  # the catalogue, and the template episode tests copy

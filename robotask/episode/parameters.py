@@ -1,4 +1,4 @@
-"""The allowed ranges of the episode chapters' numeric parameters (chapters 10–14).
+"""The allowed ranges of the episode chapters' numeric parameters (chapters 10–15).
 
 The book wing's runner checks every value against these before a kernel starts; it imports no wing:
 the entry point (:func:`robotask.cli.parameter_ranges`) hands it this table. Imports only the core.
@@ -27,5 +27,6 @@ RANGES: dict[str, Range] = {
     "check_episodes": Range(low=0, high=1_000, meaning="between 0 and 1000 episodes (0: no epoch check)"),
     "timing_episodes": Range(low=1, high=1_000, meaning="between 1 and 1000 episodes"),
     "processes": PROCESSES,
+    "n_bootstrap": Range(low=1, high=100_000, meaning="between 1 and 100000 bootstrap replicates"),  # chapter 15
 }
 """Parameter name → allowed range, for every numeric parameter the episode chapters declare."""
