@@ -23,33 +23,40 @@ from robotask.retrieval.policy import (
 )
 
 ONE = np.ones((1, 8))
+PAIRS = resampling.task_design(np.repeat(np.arange(4), 2), 5, seed=1)  # eight items in four tasks of two
 
 
 def _study(rankers: list[str], n_bootstrap: int, seed: int) -> dict:
     """The chapter's steps, in its order, on the committed data (what notebooks/09_policy.py runs)."""
     para = paraphrases.load_paraphrases()
-    weights = resampling.two_stage_weights(para["task"].to_numpy(), n_bootstrap, seed)
+    design = resampling.task_design(para["task"].to_numpy(), n_bootstrap, seed)
     frames = {g: paraphrases.gallery_frame(para, g) for g in paraphrases.GALLERIES}
     placed = placements.place_all(para, frames, rankers)
-    accuracy, accuracy_reps = by_type.accuracy_by_type(placed, para, weights)
+    accuracy, accuracy_reps = by_type.accuracy_by_type(placed, para, design)
     failure, tasks = 1 - para["success"].to_numpy(), para["task"].to_numpy()
-    aucs, reps = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, weights)
-    within, _ = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, weights, tasks)
-    return dict(para=para, placements=placed, accuracy=accuracy, accuracy_reps=accuracy_reps,
-                success=by_type.success_by_type(para, weights), rankers=rankers,
-                associations=association.associations(para, placed, weights), aucs=aucs, reps=reps, within=within)
+    aucs, reps = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, design)
+    within, _ = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, design, tasks)
+    return dict(para=para, placements=placed, accuracy=accuracy, accuracy_reps=accuracy_reps, design=design,
+                success=by_type.success_by_type(para, design), rankers=rankers,
+                associations=association.associations(para, placed, design), aucs=aucs, reps=reps, within=within)
 
 
-def test_two_stage_weights_resample_whole_tasks_then_their_paraphrases():
+def test_task_design_resamples_whole_tasks_then_their_paraphrases_with_a_jackknife():
     groups = np.array(["a"] * 3 + ["b"] * 3 + ["c"] * 3)
-    w = resampling.two_stage_weights(groups, 200, seed=5)
-    assert w.shape == (200, 9) and np.array_equal(w, resampling.two_stage_weights(groups, 200, seed=5))
-    assert (w.sum(axis=1) == 9).all()  # three tasks of three drawn each time
-    per_task = w.reshape(200, 3, 3).sum(axis=2)
+    design = resampling.task_design(groups, 200, seed=5)
+    w = design.weights
+    assert w.shape == (4 * 201, 9) and np.array_equal(w, resampling.task_design(groups, 200, seed=5).weights)
+    assert design.n_replicates == 200 and (w[0] == 1).all()
+    assert [w[1 + g].sum() for g in range(3)] == [6, 6, 6] and (w[1, :3] == 0).all()  # leave one task out
+    blocks = w[4:].reshape(200, 4, 9)
+    full = blocks[:, 0]
+    assert (full.sum(axis=1) == 9).all()  # three tasks of three drawn each time
+    per_task = full.reshape(200, 3, 3).sum(axis=2)
     assert set(np.unique(per_task)) <= {0, 3, 6, 9}  # a task is drawn whole, 0 to 3 times
     assert (per_task == 0).any()  # some replicates leave a task out
+    assert (blocks[:, 1:].sum(axis=2) == 6).all() and (blocks[:, 1:] <= blocks[:, :1]).all()  # leave one draw out
     with pytest.raises(RobotaskError, match="n_bootstrap must be at least 1"):
-        resampling.two_stage_weights(groups, 0, seed=5)
+        resampling.task_design(groups, 0, seed=5)
 
 
 def test_interval_is_the_percentile_interval_without_nan():
@@ -83,16 +90,16 @@ def test_pride_distance():
 
 def test_association_perfect_none_and_confounded_by_task():
     retrieved = np.array([1, 1, 1, 1, 0, 0, 0, 0])
-    out = association.association_measures(ONE, retrieved, retrieved, np.zeros(8))
+    out = association.association_measures(PAIRS, retrieved, retrieved, np.zeros(8))
     assert out["success_retrieved"].estimate == 100 and out["gap"].estimate == 100 and out["mh_gap"].estimate == 100
-    none = association.association_measures(ONE, retrieved, np.array([1, 0, 1, 0, 1, 0, 1, 0]), np.zeros(8))
+    none = association.association_measures(PAIRS, retrieved, np.array([1, 0, 1, 0, 1, 0, 1, 0]), np.zeros(8))
     assert none["gap"].estimate == 0 and none["odds_ratio"].estimate == 1 and none["mh_gap"].estimate == 0
     # task 0 mostly retrieved and task 1 mostly missed; within each task a retrieved paraphrase succeeds
     # a third less often, which pooling over the two tasks hides (crude gap 0, within-task gap -33 points)
     task = np.array([0, 0, 0, 0, 1, 1, 1, 1])
     hit = np.array([1, 1, 1, 0, 0, 0, 0, 1])
     success = np.array([1, 1, 0, 1, 0, 0, 1, 0])
-    out = association.association_measures(ONE, hit, success, task)
+    out = association.association_measures(PAIRS, hit, success, task)
     crude_gap = 100 * (2 / 4 - 2 / 4)
     assert out["gap"].estimate == pytest.approx(crude_gap)
     assert out["mh_gap"].estimate == pytest.approx(-100 / 3)
@@ -102,11 +109,10 @@ def test_gap_by_type_and_success_difference():
     retrieved = np.array([1, 1, 0, 0, 1, 1, 0, 0])
     success = np.array([1, 1, 0, 0, 1, 0, 1, 0])
     masks = {"a": np.arange(8) < 4, "b": np.arange(8) >= 4}
-    gaps = association.gap_by_type(np.ones((3, 8)), retrieved, success, masks)
-    assert gaps["a"].estimate == 100 and gaps["b"].estimate == 0 and gaps["a"].low == gaps["a"].high == 100
+    gaps = association.gap_by_type(PAIRS, retrieved, success, masks)
+    assert gaps["a"].estimate == 100 and gaps["b"].estimate == 0
     para = pd.DataFrame({"high": ["act"] * 4 + ["comp"] * 4, "success": success})
-    diff = by_type.success_difference(para, np.ones((2, 8)), "act", "comp")
-    assert diff.estimate == 0 and diff.low == diff.high == 0
+    assert by_type.success_difference(para, PAIRS, "act", "comp").estimate == 0
 
 
 def test_verdict_words_come_from_the_interval():
@@ -144,12 +150,16 @@ def test_auc_comparisons_pick_the_best_signal_and_the_best_paper_ranker_margin()
     signals = {"keyword": np.arange(8.0), "pride": np.r_[1, 0, 2, 3, 5, 4, 6, 7.0], "structural": np.zeros(8),
                "margin:libero:minilm": np.r_[0, 1, 2, 4, 3, 5, 6, 7.0],
                "margin:libero:bm25": np.r_[4, 0, 1, 2, 3, 5, 6, 7.0]}
-    aucs, reps = discrimination.auc_intervals(signals, y, np.ones((5, 8)))
-    c = discrimination.auc_comparisons(aucs, reps)
+    design = resampling.task_design(np.repeat(np.arange(4), 2), 20, seed=2)
+    aucs, reps = discrimination.auc_intervals(signals, y, design)
+    c = discrimination.auc_comparisons(aucs, reps, design)
     assert (c["best"], c["best_margin"], c["best_lexical_margin"]) == ("keyword", "margin:libero:minilm",
                                                                        "margin:libero:bm25")
     assert c["best_margin_minus_pride"][0] == pytest.approx(aucs["margin:libero:minilm"].estimate - 1.0)
-    assert c["keyword_minus_pride"] == [0.0, 0.0, 0.0]
+    assert c["keyword_minus_pride"][0] == 0.0 and c["n_compared"] == 4 and set(c["against_reference"]) == {
+        "keyword", "structural", "margin:libero:minilm", "margin:libero:bm25"}
+    with pytest.raises(RobotaskError, match="reference signal 'nothing'"):
+        discrimination.auc_comparisons(aucs, reps, design, reference="nothing")
 
 
 def test_steps_are_deterministic_and_feed_the_home_page():
@@ -157,7 +167,7 @@ def test_steps_are_deterministic_and_feed_the_home_page():
     assert a["associations"].equals(b["associations"]) and a["accuracy"].equals(b["accuracy"])
     assert list(a["associations"]["measure"].unique()) == [*association.MEASURES, "gap:act", "gap:obj", "gap:comp"]
     top, para = values.headline(a["rankers"]), a["para"]
-    pairs = {"act-comp": by_type.success_difference(para, np.ones((1, len(para))), "act", "comp").as_list()}
+    pairs = {"act-comp": by_type.success_difference(para, a["design"], "act", "comp").as_list()}
     acts = {g: {top: {"act-comp": [1.0, 0.0, 2.0]}} for g in paraphrases.GALLERIES}
     s = json.loads(json.dumps({
         "rankers": a["rankers"], "accuracy": a["accuracy"].to_dict("records"),
@@ -165,7 +175,7 @@ def test_steps_are_deterministic_and_feed_the_home_page():
         "data": {"n_paraphrases": len(para), "n_tasks": 10,
                  "success": {r.type: [r.estimate, r.low, r.high] for r in a["success"].itertuples()}},
         "success_differences": pairs, "aucs": {k: iv.as_list() for k, iv in a["aucs"].items()},
-        "auc_comparisons": discrimination.auc_comparisons(a["aucs"], a["reps"])}))
+        "auc_comparisons": discrimination.auc_comparisons(a["aucs"], a["reps"], a["design"])}))
     home = values.policy_answer_values(s)
     assert values.policy_answer_values(None) == {}
     assert len(home) == 45 and home["policy_n_paraphrases"] == "4,092" and home["policy_headline"] == "BM25"
@@ -190,8 +200,12 @@ def test_tables_and_figures_of_a_small_study():
     assert len(tables.type_gap_table(assoc, rankers, "libero")) == 2
     data = tables.data_table(study["para"], study["success"])
     assert data["Paraphrases"].tolist()[0] == 4092 and len(data) == 4
-    auc = tables.auc_table(study["aucs"], study["reps"], study["within"], "pride")
-    assert len(auc) == 3 + 2 * 2 and auc.set_index("Signal").at["PRIDE paraphrase distance", "Best against this"] == "—"
+    comparisons = discrimination.auc_comparisons(study["aucs"], study["reps"], study["design"])
+    auc = tables.auc_table(study["aucs"], study["within"], comparisons)
+    against = "Against PRIDE paraphrase distance"
+    assert len(auc) == 3 + 2 * 2 and auc.set_index("Signal").at["PRIDE paraphrase distance", against] == "—"
+    best, second, lead = by_type.leader(study["design"], study["accuracy_reps"], "libero", rankers)
+    assert {best, second} == {"bm25", "char"} and lead.low <= lead.estimate <= lead.high
     for fig in (figures.figure_accuracy_by_type(accuracy, rankers),
                 figures.figure_success_by_retrieval(assoc, rankers)):
         assert len(fig.axes) == 2

@@ -9,12 +9,13 @@ place it to whether the policy succeeded:
   LIBERO task files);
 - ``placements``: each paraphrase's prediction, margin and rank per gallery and ranker (the fixed-gallery mode
   of ``robotask retrieval``);
-- ``resampling``: the bootstrap over tasks and, within them, paraphrases (seeded replicate weights), and the
+- ``resampling``: the bootstrap over tasks and, within them, paraphrases (seeded replicate weights with their
+  jackknife over tasks, a :class:`Design`), its studentised (bootstrap-t) and Holm-adjusted intervals, and the
   :class:`Interval` every estimate carries;
 - ``by_type``: accuracy and the policy's success per paraphrase type, and their paired differences;
   ``association``: the policy's success when retrieved and when missed, odds ratios, Mantel–Haenszel within
   task; ``discrimination``: the signals, their ROC AUCs for the policy's failure, pooled and within task, and
-  their paired comparisons;
+  their comparisons with PRIDE's distance, Holm-corrected;
 - ``values`` (the headline ranker, the home page's values from ``summary.json``), ``phrases`` (verdict words,
   from :func:`robotask.words.verdict`), ``tables``, ``figures``.
 
@@ -22,13 +23,13 @@ Imports only the core and the retrieval rooms ``libraries``, ``protocol`` and ``
 """
 
 from .association import associations
-from .by_type import accuracy_by_type, difference, success_by_type, success_difference
+from .by_type import accuracy_by_type, difference, leader, success_by_type, success_difference
 from .discrimination import auc_comparisons, auc_intervals, signals_of
 from .figures import figure_accuracy_by_type, figure_success_by_retrieval
 from .paraphrases import GALLERIES, HIGH_TYPES, gallery_frame, load_paraphrases
 from .phrases import difference_word, gap_word, share, signal_label
 from .placements import place_all
-from .resampling import Interval, two_stage_weights
+from .resampling import Interval, task_design
 from .tables import accuracy_table, association_table, auc_table, data_table, mid_table, type_gap_table
 from .values import headline, policy_answer_values
 
@@ -36,6 +37,6 @@ __all__ = [
     "GALLERIES", "HIGH_TYPES", "Interval", "accuracy_by_type", "accuracy_table", "association_table",
     "associations", "auc_comparisons", "auc_intervals", "auc_table", "data_table", "difference",
     "difference_word", "figure_accuracy_by_type", "figure_success_by_retrieval", "gallery_frame", "gap_word",
-    "headline", "load_paraphrases", "mid_table", "place_all", "policy_answer_values", "share", "signal_label",
-    "signals_of", "success_by_type", "success_difference", "two_stage_weights", "type_gap_table",
+    "headline", "leader", "load_paraphrases", "mid_table", "place_all", "policy_answer_values", "share", "signal_label",
+    "signals_of", "success_by_type", "success_difference", "task_design", "type_gap_table",
 ]

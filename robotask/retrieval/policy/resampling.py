@@ -1,10 +1,22 @@
-"""The chapter's bootstrap: resample tasks, and within each drawn task its paraphrases (seeded).
+"""The chapter's bootstrap: resample tasks, and within each drawn task its paraphrases; studentise over tasks.
 
 Paraphrases of one task are not independent (a hard task makes all its paraphrases hard), so each replicate
 draws the tasks with replacement and then, for each drawn task, as many of its paraphrases as it has, with
 replacement. A replicate is a vector of weights, one per paraphrase (how many times it was drawn), so every
-statistic of the chapter is computed on the same replicates: differences between two of them get paired
-intervals. Intervals are percentile intervals over the replicates.
+statistic of the chapter is computed on the same rows of weights and differences get paired intervals.
+
+With ten tasks a percentile interval of such replicates covers a pooled share too rarely (it ignores that the
+spread of a statistic over ten units is itself uncertain). The intervals here are **studentised**
+(bootstrap-t): each statistic's standard error comes from the jackknife over tasks, on the data (leave one task
+out) and inside each replicate (leave one drawn task out), and the interval is ``estimate − q·se`` with ``q``
+the quantiles of the replicates' ``(θ* − θ̂) / se*``, on the arcsine square-root scale for a bounded statistic
+and the log scale for a ratio (:func:`studentised`). Where one task stands far from the other nine, the
+replicates that leave it out have a small ``se*`` and a large deviation, and the interval reaches far towards
+the end of the range: ten tasks cannot say more.
+
+:class:`Design` holds every row of weights the chapter evaluates, in one matrix: the data, its ``K``
+leave-one-task-out rows, then per replicate the replicate and its ``K`` leave-one-copy-out rows.
+``tests/test_policy_coverage.py`` checks the coverage by simulation.
 """
 
 from __future__ import annotations
@@ -22,7 +34,7 @@ LEVEL = 0.95
 
 @dataclass(frozen=True)
 class Interval:
-    """A point estimate and its bootstrap percentile interval."""
+    """A point estimate and its interval."""
 
     estimate: float
     low: float
@@ -46,26 +58,180 @@ class Interval:
         return {name: self.estimate, f"{name}_low": self.low, f"{name}_high": self.high}
 
 
-def two_stage_weights(groups: np.ndarray, n_replicates: int, seed: int) -> np.ndarray:
-    """``(n_replicates, n)`` draw counts: tasks with replacement, then paraphrases within each drawn task.
+@dataclass(frozen=True)
+class Design:
+    """Every row of weights the chapter evaluates a statistic on (``weights``, rows × paraphrases).
 
-    ``groups[i]`` is the task of paraphrase ``i`` (any labels). Deterministic for a given ``seed``.
+    Row 0 is the data (all weights 1), rows 1..K leave one task out; then each of the ``n_replicates`` blocks
+    of K + 1 rows holds a replicate and the replicate with one drawn task left out, for each of its K draws.
+    A statistic computed on ``weights`` (one value per row) gives its estimate and interval by :meth:`interval`.
+    """
+
+    weights: np.ndarray
+    n_groups: int
+
+    @property
+    def n_replicates(self) -> int:
+        """The number of bootstrap replicates."""
+        return self.weights.shape[0] // (self.n_groups + 1) - 1
+
+    def interval(self, values: np.ndarray, *, log: bool = False, bounds: tuple[float, float] | None = None,
+                 level: float = LEVEL) -> Interval:
+        """The estimate (row 0) and its studentised interval; see :func:`studentised`."""
+        return studentised(np.asarray(values, dtype=np.float64), self.n_groups, log=log, bounds=bounds,
+                           level=level)
+
+    def percentile(self, values: np.ndarray, level: float = LEVEL) -> Interval:
+        """The estimate and the percentile interval of the replicates (the chapter's former interval)."""
+        v = np.asarray(values, dtype=np.float64)
+        return interval(float(v[0]), self.replicates(v)[:, 0], level)
+
+    def replicates(self, values: np.ndarray) -> np.ndarray:
+        """``(n_replicates, K + 1)``: each replicate's value, then its K leave-one-copy-out values."""
+        k = self.n_groups
+        return np.asarray(values, dtype=np.float64)[k + 1:].reshape(-1, k + 1)
+
+
+def task_design(groups: np.ndarray, n_replicates: int, seed: int) -> Design:
+    """The chapter's :class:`Design`: tasks with replacement, then paraphrases within each drawn task.
+
+    ``groups[i]`` is the task of paraphrase ``i`` (any labels). Deterministic for a given ``seed``; the replicate
+    rows are the draws the chapter's former percentile bootstrap made with the same seed.
     """
     if n_replicates < 1:
         raise RobotaskError(f"n_bootstrap must be at least 1 (got {n_replicates})")
     _, index = np.unique(np.asarray(groups), return_inverse=True)
-    members = [np.flatnonzero(index == k) for k in range(index.max() + 1)]
+    k, n = int(index.max()) + 1, len(index)
+    members = [np.flatnonzero(index == g) for g in range(k)]
     rng = np.random.default_rng(seed)
-    weights = np.zeros((n_replicates, len(index)), dtype=np.float64)
+    weights = np.ones(((k + 1) * (n_replicates + 1), n), dtype=np.float64)
+    for g in range(k):
+        weights[1 + g, members[g]] = 0.0
     for b in range(n_replicates):
-        for k in rng.integers(0, len(members), len(members)):
-            rows = members[k]
-            np.add.at(weights[b], rows[rng.integers(0, len(rows), len(rows))], 1.0)
-    return weights
+        block = weights[(k + 1) * (b + 1):(k + 1) * (b + 2)]
+        block[:] = 0.0
+        for j, g in enumerate(rng.integers(0, k, k)):
+            rows = members[g]
+            copy = np.zeros(n)
+            np.add.at(copy, rows[rng.integers(0, len(rows), len(rows))], 1.0)
+            block[0] += copy
+            block[1 + j] -= copy
+        block[1:] += block[0]
+    return Design(weights, k)
+
+
+def _jackknife_se(values: np.ndarray) -> np.ndarray:
+    """Jackknife standard error along the last axis (NaN where any value is not finite)."""
+    k = values.shape[-1]
+    with np.errstate(invalid="ignore", over="ignore"):
+        spread = ((values - values.mean(axis=-1, keepdims=True)) ** 2).sum(axis=-1)
+    return np.sqrt((k - 1) / k * spread)
+
+
+@dataclass(frozen=True)
+class _Pivot:
+    """A statistic on its studentising scale: the estimate, its jackknife standard error, the replicates'
+    studentised deviations, and the map back to the statistic's scale."""
+
+    estimate: float
+    se: float
+    t: np.ndarray
+    log: bool
+    bounds: tuple[float, float] | None
+
+    def back(self, x: float) -> float:
+        if self.log:
+            return float(np.exp(x))
+        if self.bounds is not None:
+            lo, hi = self.bounds
+            return float(lo + (hi - lo) * np.sin(np.clip(x, 0.0, np.pi / 2)) ** 2)
+        return float(x)
+
+
+def _scale(values: np.ndarray, log: bool, bounds: tuple[float, float] | None) -> np.ndarray:
+    """The studentising scale: the log of a ratio; for a statistic bounded to ``bounds`` (a share, a difference of
+    shares, an AUC), the arcsine of the square root of its place in that range, which steadies the spread of a
+    share near either end; else the statistic itself."""
+    v = np.asarray(values, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if log:
+            return np.log(v)
+        if bounds is not None:
+            lo, hi = bounds
+            return np.arcsin(np.sqrt(np.clip((v - lo) / (hi - lo), 0.0, 1.0)))
+    return v
+
+
+def _pivot(values: np.ndarray, n_groups: int, log: bool, bounds: tuple[float, float] | None) -> _Pivot:
+    v = np.asarray(values, dtype=np.float64)
+    x, k = _scale(v, log, bounds), n_groups
+    jack = x[1:k + 1]
+    finite = jack[np.isfinite(jack)]
+    se = float(_jackknife_se(finite)) if np.isfinite(x[0]) and finite.size > 1 else np.nan
+    reps = x[k + 1:].reshape(-1, k + 1)
+    se_star = _jackknife_se(reps[:, 1:])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (reps[:, 0] - x[0]) / se_star
+    return _Pivot(float(x[0]), se, t[np.isfinite(t) & (se_star > 0)], log, bounds)
+
+
+def studentised(values: np.ndarray, n_groups: int, *, log: bool = False,
+                bounds: tuple[float, float] | None = None, level: float = LEVEL) -> Interval:
+    """Bootstrap-t interval of a statistic evaluated on every row of a :class:`Design`.
+
+    The statistic is studentised on the scale of :func:`_scale` (``log`` for a ratio; the arcsine square root
+    within ``bounds`` for a share, a difference of shares or an AUC, so that a replicate near the end of the
+    range, with almost no spread, cannot blow the interval up) and the interval mapped back into the range.
+    Replicates with a non-finite value or no spread are left out; with no spread on the data the interval is
+    the estimate itself.
+    """
+    estimate = float(np.asarray(values, dtype=np.float64)[0])
+    pivot = _pivot(values, n_groups, log, bounds)
+    if pivot.se == 0:
+        return Interval(estimate, estimate, estimate)
+    if not np.isfinite(pivot.se) or pivot.t.size == 0:
+        return Interval(estimate, np.nan, np.nan)
+    tail = (1 - level) / 2
+    q_low, q_high = np.quantile(pivot.t, [tail, 1 - tail])
+    low, high = pivot.back(pivot.estimate - q_high * pivot.se), pivot.back(pivot.estimate - q_low * pivot.se)
+    return Interval(estimate, min(low, estimate), max(high, estimate))
+
+
+def holm_levels(intervals: Mapping[str, Interval], values: Mapping[str, np.ndarray], n_groups: int,
+                alpha: float = 1 - LEVEL, bounds: tuple[float, float] | None = None) -> dict[str, Interval]:
+    """Holm-adjusted studentised intervals of a family of differences (each against zero).
+
+    Each difference's two-sided bootstrap-t P-value ranks it; the i-th smallest of ``m`` gets the interval at
+    level ``1 − alpha / (m − i)`` (0-based ``i``), Holm's step-down threshold, and every one after the first
+    that Holm does not reject keeps that one's level, so an interval excludes zero where Holm rejects.
+    ``intervals`` give the estimates; ``values`` the statistic on every row of the design; ``bounds`` its range.
+    """
+    p = {name: _p_value(values[name], n_groups, bounds) for name in intervals}
+    order = sorted(p, key=lambda name: (p[name], name))
+    m, stop, out = len(order), None, {}
+    for i, name in enumerate(order):
+        if stop is None and not p[name] <= alpha / (m - i):
+            stop = i
+        step = i if stop is None else stop
+        out[name] = studentised(values[name], n_groups, level=1 - alpha / (m - step), bounds=bounds)
+    return {name: out[name] for name in intervals}
+
+
+def _p_value(values: np.ndarray, n_groups: int, bounds: tuple[float, float] | None = None) -> float:
+    """Two-sided bootstrap-t P-value of "the statistic is zero", on the scale the interval uses (1 when it
+    cannot be computed)."""
+    pivot = _pivot(values, n_groups, False, bounds)
+    if not (np.isfinite(pivot.se) and pivot.se > 0 and pivot.t.size):
+        return 1.0
+    t_obs = (pivot.estimate - float(_scale(np.zeros(1), False, bounds)[0])) / pivot.se
+    t = pivot.t
+    tail = min((1 + (t >= t_obs).sum()) / (1 + t.size), (1 + (t <= t_obs).sum()) / (1 + t.size))
+    return float(min(1.0, 2 * tail))
 
 
 def interval(estimate: float, replicates: np.ndarray, level: float = LEVEL) -> Interval:
-    """Percentile interval of ``replicates`` (NaN replicates, from an empty cell, are left out)."""
+    """Percentile interval of ``replicates`` (NaN replicates, from an empty cell, are left out): the chapter's
+    former interval, kept for the coverage test's contrast."""
     values = np.asarray(replicates, dtype=np.float64)
     values = values[np.isfinite(values)]
     if values.size == 0:
@@ -76,7 +242,7 @@ def interval(estimate: float, replicates: np.ndarray, level: float = LEVEL) -> I
 
 
 def weighted_mean(weights: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """Per replicate, the weighted mean of ``values`` over the rows in ``mask`` (NaN where no weight)."""
+    """Per row of weights, the weighted mean of ``values`` over the rows in ``mask`` (NaN where no weight)."""
     values = np.asarray(values, dtype=np.float64)
     keep = np.ones(values.shape, dtype=np.float64) if mask is None else np.asarray(mask, dtype=np.float64)
     total = weights @ keep

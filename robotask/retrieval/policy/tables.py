@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
+
 import pandas as pd
 
 from ..rankers.registry import display
-from .discrimination import paired_difference
 from .paraphrases import HIGH_TITLES, HIGH_TYPES
 from .phrases import difference_word, gap_word, signal_label, type_label
 from .resampling import Interval
@@ -95,15 +95,17 @@ def type_gap_table(associations: pd.DataFrame, rankers: list[str], gallery: str)
     return pd.DataFrame(rows)
 
 
-def auc_table(aucs: dict[str, Interval], reps: dict[str, np.ndarray], within: dict[str, Interval],
-              best: str) -> pd.DataFrame:
-    """Every signal's AUC for the policy's failure [interval] and within task, and the best one's paired lead
-    over it (``aucs``, ``reps`` and ``within``: :func:`.auc_intervals`'s)."""
+def auc_table(aucs: dict[str, Interval], within: dict[str, Interval],
+              comparisons: dict[str, Any]) -> pd.DataFrame:
+    """Every signal's AUC for the policy's failure [interval] and within task, and its difference from the
+    reference signal with the Holm-adjusted interval (``comparisons``: :func:`.auc_comparisons`'s, pooled)."""
+    reference, holm = comparisons["reference"], comparisons["against_reference"]
+    name = signal_label(reference)
     rows = []
-    for name, iv in sorted(aucs.items(), key=lambda kv: -kv[1].estimate):
-        lead = paired_difference(best, name, aucs, reps) if name != best else None
-        rows.append({"Signal": signal_label(name), "AUC (95 % interval)": _iv(iv, 3),
-                     "Within-task AUC": _iv(within[name], 3),
-                     "Best minus this (95 % interval)": "—" if lead is None else _iv(lead, 3),
-                     "Best against this": "—" if lead is None else difference_word(lead, "better", "worse")})
+    for signal, iv in sorted(aucs.items(), key=lambda kv: -kv[1].estimate):
+        lead = Interval(*holm[signal]) if signal in holm else None
+        rows.append({"Signal": signal_label(signal), "AUC (95 % interval)": _iv(iv, 3),
+                     "Within-task AUC": _iv(within[signal], 3),
+                     f"This minus {name} (Holm-adjusted interval)": "—" if lead is None else _iv(lead, 3),
+                     f"Against {name}": "—" if lead is None else difference_word(lead, "better", "worse")})
     return pd.DataFrame(rows)
