@@ -53,15 +53,16 @@ ep = load_episode(path)
 start = min(max(start_frame, 0), ep.n_frames - 1)
 stop = min(ep.n_frames, start + max(n_frames_shown, 1))
 syn = ep.is_synthetic
-glue_values(kind=report.episode_kind(syn, schedule), seed=seed,
-            resolution=resolution if syn else "–", n_frames=ep.n_frames,
+origin = (f"written by robotask synth with seed {seed} at {resolution}-pixel video, in the "
+          "Xperience-10M format, not the real sample" if syn
+          else "a recording read from episode_dir")
+glue_values(kind=report.episode_kind(syn, schedule), origin=origin, n_frames=ep.n_frames,
             seconds=ep.n_frames / ep.fps, fps=ep.fps,
             shown=report.frame_range(start, stop))
 
 # %% [markdown]
-# The episode on this page is {glue:text}`kind`: written by `robotask synth` with seed
-# {glue:text}`seed` at {glue:text}`resolution`-pixel video (dashes for a real recording), in the
-# Xperience-10M format, not the real sample. It has {glue:text}`n_frames:,` frames,
+# The episode on this page is {glue:text}`kind`: {glue:text}`origin`. It has
+# {glue:text}`n_frames:,` frames,
 # {glue:text}`seconds:.1f` s at {glue:text}`fps:.0f` frames per second, and the detailed figures
 # below show {glue:text}`shown`. A synthetic episode is written in exactly the file layout of the
 # real one, so everything this part of the book does to it, it can do to a real recording:

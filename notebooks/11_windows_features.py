@@ -56,17 +56,16 @@ written = features.write_artifacts(ws, out)
 
 # %% tags=["remove-input"]
 syn = ws.episode.is_synthetic
-glue_values(kind=report.episode_kind(syn, "repeating"), seed=seed,
-            resolution=resolution if syn else "–",
+origin = (f"written by robotask synth (seed {seed}, {resolution}-pixel video) in the Xperience-10M "
+          "format, not the real sample" if syn else "a recording read from episode_dir")
+glue_values(kind=report.episode_kind(syn, "repeating"), origin=origin,
             files=", ".join(p.name for p in written.values()),
             n_frames=ws.episode.n_frames, n_windows=len(ws.windows), window=ws.options.window,
             stride=ws.options.stride, n_features=ws.X.shape[1])
 
 # %% [markdown]
-# The episode is {glue:text}`kind`, written by `robotask synth` (seed {glue:text}`seed`,
-# {glue:text}`resolution`-pixel video; dashes for a real recording) in the Xperience-10M format, not
-# the real sample. This chapter wrote the window set in the original suite's layout to its output
-# folder: {glue:text}`files`. It has {glue:text}`n_frames:,` frames, cut into
+# The episode is {glue:text}`kind`, {glue:text}`origin`. This chapter wrote the window set in the
+# original suite's layout to its output folder: {glue:text}`files`. It has {glue:text}`n_frames:,` frames, cut into
 # **{glue:text}`n_windows:,` windows** of {glue:text}`window` frames every
 # {glue:text}`stride` frames, each described by **{glue:text}`n_features:,` features**. A window
 # is one second of the recording; consecutive windows share three quarters of their frames, which

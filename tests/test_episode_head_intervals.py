@@ -36,7 +36,8 @@ def test_the_point_difference_is_the_difference_of_the_reported_metrics(window_s
     r = run_task(task, window_set, get_protocol("original"), ["minimal", "mlp"], None, cfg)
     sign = 1 if TASKS[task].higher_is_better else -1
     for head in ("minimal", "mlp"):
-        iv = H.head_interval(r, head, n_boot=200)
+        iv = H.head_interval(r, head, against=r.info["baseline_name"], metric=TASKS[task].primary_metric,
+                             n_boot=200).interval
         assert iv.mean == pytest.approx(sign * (r.primary[head] - r.primary["baseline"]), abs=1e-9)
         assert iv.n == len(r.data.test)
         assert (iv.low <= iv.mean <= iv.high) or not math.isfinite(iv.low)
@@ -47,8 +48,8 @@ def test_a_clear_gap_is_resolved_and_few_samples_resolve_nothing(window_set, mon
                  SuiteConfig(softmax_epochs=20))
     n = len(r.data.test)
     r.outputs["minimal"].pred = np.asarray(r.data.y[r.data.test]).copy()  # a perfect head
-    iv = H.head_interval(r, "minimal", n_boot=200)
+    iv = H.head_interval(r, "minimal", n_boot=200).interval
     assert verdict(iv.low, iv.high, above="ahead", below="behind") == "ahead"
     monkeypatch.setattr(H, "MIN_TEST", n + 1)
-    iv = H.head_interval(r, "minimal", n_boot=200)
+    iv = H.head_interval(r, "minimal", n_boot=200).interval
     assert verdict(iv.low, iv.high) == "not resolved" and iv.mean > 0

@@ -27,6 +27,15 @@ def test_signed_interval_shows_the_difference_and_its_bounds():
     inf = float("inf")
     assert phrases.signed_interval(0.1, -inf, inf) == "+0.100 (no interval: too few test samples)"
     assert phrases.signed_interval(float("nan"), 0, 0) == "–"
+    # at most 4 significant digits at the size of the largest (issue 50: "−326.397 (−939.858–−2.531)")
+    assert phrases.signed_interval(-326.397, -939.858, -2.531) == "−326.4 (−939.9 to −2.5)"
+    assert phrases.signed_interval(-1596867.82, -2e6, -1e6) == "−1.597 × 10⁶ (−2.000 × 10⁶ to −1.000 × 10⁶)"
+
+
+def test_readable_numbers_keep_four_significant_digits_and_a_true_minus():
+    assert phrases.readable(-1596867.82) == "−1.597 × 10⁶"
+    assert phrases.readable(-0.0153) == "−0.015" and phrases.readable(1234.5) == "1,234"
+    assert phrases.readable(12.3456) == "12.35" and phrases.readable(None) == "–"
 
 
 def test_pair_leaders_count_each_heads_verdicts_on_the_pair_tasks():
@@ -87,3 +96,17 @@ def test_moves_compares_the_printed_values():
     assert phrases.moves(0.0, 0.0) == "stays at 0.000"
     assert phrases.moves(0.0159, 0.0099) == "moves from 0.016 to 0.010"
     assert phrases.moves(None, 0.1) == "cannot be compared"
+
+
+def test_a_protocol_that_did_not_run_is_said_so_never_filled_with_dashes():
+    assert phrases.scores_phrase(None, "", {}, "one class only (all 37 samples contact)") == (
+        "the task did not run: one class only (all 37 samples contact)")
+    text = phrases.scores_phrase(348, "majority class", {"baseline": 0.0, "minimal": 0.764, "mlp": None}, None)
+    assert text == ("on 348 test samples the trivial baseline (majority class) scores 0.000, the minimal head "
+                    "0.764 and the MLP was left out")
+    assert phrases.verdicts_phrase(None, {}, "degenerate") == "there is no verdict: the task did not run"
+    words = {"minimal": ("not resolved", "−0.037 (−0.101 to +0.108)"), "mlp": ("ahead", "+0.063 (+0.004 to +0.212)")}
+    assert phrases.verdicts_phrase(("copy the current action", 0.8), words, None) == (
+        "against the strongest baseline, copy the current action (0.800), the minimal head's verdict is not "
+        "resolved (head − baseline −0.037 (−0.101 to +0.108)) and the MLP's is ahead (+0.063 (+0.004 to +0.212))")
+    assert "–" not in phrases.verdicts_phrase(("x", 0.5), {"minimal": words["minimal"]}, None)

@@ -30,8 +30,8 @@ def test_one_row_per_task_and_schedule(tmp_path):
         assert [t.split(" (")[0] for t in table["task"]] == [t.display_name for t in TASKS.values()]
         assert summary.protocols_of(long) == ["original", "improved"]
         pub = suite.PUBLISHED_REAL_SAMPLE
-        assert table[summary.PUBLISHED_COLUMN].tolist() == [
-            f"{pub[t]['minimal']:.3f} / {pub[t]['mlp']:.3f}" for t in TASKS]
+        assert table[summary.PUBLISHED_COLUMN].tolist() == [  # a true minus: "−0.015 / −0.010"
+            f"{pub[t]['minimal']:.3f} / {pub[t]['mlp']:.3f}".replace("-", "−") for t in TASKS]
     table = summary.summary_table(long, "repeating")
     k = list(TASKS).index("next_action")
     assert table.loc[k, summary.column_name("improved", "mlp")] == pytest.approx(0.02 * k)

@@ -1,8 +1,8 @@
 """The numbers and short phrases behind the home page's answer on the episode suite (Part III).
 
 They read chapter 13's ``summary.json`` (``primary``: one record per schedule, protocol, task and model with
-the task's primary metric and its verdict against the baseline; ``recap``: the words of its answer) and
-chapter 14's."""
+the task's primary metric and its verdict against the strongest baseline of the run, the one the task page
+reads, with that baseline's name and the trivial one's; ``recap``: the words of its answer) and chapter 14's."""
 
 from __future__ import annotations
 
@@ -29,23 +29,29 @@ def reasons_for(lost: list[str]) -> dict[str, list[str]]:
     return groups
 
 
-def behind_tasks(primary: Sequence[Mapping], schedule: str, protocol: str, head: str = "minimal") -> list[str]:
-    """The tasks on which ``head`` is behind the trivial baseline (chapter 13's verdict, from the interval of
-    their paired difference), as display names."""
+def behind_tasks(primary: Sequence[Mapping], schedule: str, protocol: str, head: str = "minimal",
+                 timeline: bool | None = None) -> list[str]:
+    """The tasks on which ``head`` is behind the strongest baseline (chapter 13's verdict, from the interval of
+    their paired difference), as display names; with ``timeline`` True (False) only those whose strongest
+    baseline is (is not) one that reads the timeline rather than the trivial one."""
     return [r["name"] for r in primary if r.get("schedule") == schedule and r.get("protocol") == protocol
-            and r.get("model") == head and r.get("verdict") == "behind"]
+            and r.get("model") == head and r.get("verdict") == "behind"
+            and (timeline is None or (r.get("strongest_baseline") != r.get("trivial_baseline")) == timeline)]
 
 
 def suite_values(s10: Mapping | None, s13: Mapping | None) -> tuple[dict, str]:
     """The numbers and words of the home page's Part III answer, by glue name, and a note for the page ("" when
-    none is needed). Every "ahead" and "behind" is chapter 13's verdict over a bootstrap of the test windows;
-    the note says when the premise of the page's bullets (the baseline keeps exactly the two pair tasks and the
+    none is needed). Every "ahead" and "behind" is chapter 13's verdict against the strongest baseline of the
+    run, over a block bootstrap of the test windows (``behind_timeline``: the sample-like, improved-protocol
+    tasks on which the minimal head is behind a baseline that reads the timeline); the note says when the
+    premise of the page's bullets (the baseline keeps exactly the two pair tasks and the
     hand forecast on the sample-like schedule) does not hold in this build."""
     dash, nan = "–", float("nan")
     recap_keys = [f"s{i}{k}" for i in (0, 1) for k in ("", "_ran", "_behind", "_pairs", "_minimal_ahead",
                                                        "_mlp_ahead")]
     out: dict[str, object] = {k: dash for k in ("kind", "n_frames", "resolution", *recap_keys)}
     out.update({k: nan for k in ("hold_base", "hold_head")})
+    out["behind_timeline"] = dash
     if not (s10 and s13):
         return out, ""
     out.update({k: s13.get("recap", {}).get(k, dash) for k in recap_keys})
@@ -60,6 +66,8 @@ def suite_values(s10: Mapping | None, s13: Mapping | None) -> tuple[dict, str]:
         elif r.get("model") == "minimal":
             out["hold_head"] = float(r["value"])
     lost = behind_tasks(primary, "sample-like", "improved")
+    timeline = behind_tasks(primary, "sample-like", "improved", timeline=True)
+    out["behind_timeline"] = join(timeline) if timeline else "no task"
     groups = reasons_for(lost)
     premise = not groups["other"] and len(groups["pair"]) == len(PAIR_TASKS) and groups["hold"] == [HAND]
     if out["s1"] == dash:

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...words import PairedInterval
 from ..suite.execution import TaskResult
 from ..tasks.registry import TASKS
 from .figures_tasks import HEAD_LABELS, ok_results
+from .phrases import readable
 
 HEADS = {"minimal": "Minimal head", "mlp": "MLP"}  # as a table row starts
 
@@ -72,7 +72,7 @@ def _cell(value: Any) -> str:
         return "–"
     if isinstance(value, str):
         return value
-    return f"{value:,}" if isinstance(value, (int, np.integer)) else f"{float(value):.3f}"
+    return f"{value:,}" if isinstance(value, (int, np.integer)) else readable(float(value))
 
 
 def diagnostics(result: TaskResult) -> dict[str, Any]:
@@ -182,29 +182,51 @@ def anomaly_records(runs: dict[str, dict[str, TaskResult]]) -> list[dict[str, An
 
 
 def anomaly_table(records: list[dict[str, Any]]) -> pd.DataFrame:
-    """:func:`anomaly_records` as a table; a dash where a column does not apply to a row's cause."""
-    return pd.DataFrame(records).fillna("–")
+    """:func:`anomaly_records` as a table; a dash where a column does not apply to a row's cause; scores as text
+    with a true minus and at most 4 significant digits (an R² of −1.597 × 10⁶, not −1596867.820)."""
+    table = pd.DataFrame(records)
+    for column in ("Value", "Without them"):
+        if column in table:
+            table[column] = table[column].map(lambda v: readable(None if pd.isna(v) else float(v)))
+    return table.fillna("–")
 
 
 def recap_table(runs: dict[str, dict[str, TaskResult]],
-                intervals: dict[str, dict[str, dict[str, PairedInterval]]] | None = None) -> pd.DataFrame:
-    """Primary metric of the baseline and both heads for every schedule and protocol of a page, and each
-    head's verdict against the baseline with its paired interval (``head_intervals.run_intervals``)."""
-    from .head_intervals import head_words
-
+                intervals: dict[str, dict[str, dict[str, Any]]] | None = None) -> pd.DataFrame:
+    """Primary metric of the trivial baseline and both heads for every schedule and protocol of a page, the
+    strongest baseline on the deciding metric, and each head's verdict against it with its paired interval
+    (``head_intervals.run_intervals``). Numbers are text with a true minus, at most 4 significant digits."""
+    from .head_intervals import head_words, strongest_baseline
     rows = []
     for schedule, results in runs.items():
         for proto, r in results.items():
             row = {"Schedule": schedule, "Protocol": proto, "Status": "ran" if r.ok else r.status}
-            for part, label in (("baseline", "Baseline"), ("minimal", "Minimal head"), ("mlp", "MLP")):
-                v = r.primary.get(part)
-                row[label] = float("nan") if v is None else float(v)
+            for part, label in (("baseline", "Trivial baseline"), ("minimal", "Minimal head"), ("mlp", "MLP")):
+                row[label] = readable(r.primary.get(part))
+            if r.ok:
+                name, value = strongest_baseline(r)
+                row["Strongest baseline (deciding metric)"] = f"{name}: {readable(value)}"
             for head, label in (("minimal", "Minimal head"), ("mlp", "MLP")):
                 if intervals is not None and r.ok:
                     word, text = head_words((intervals.get(schedule, {}).get(proto) or {}).get(head))
-                    row[f"{label} − baseline"] = f"{word}: {text}" if text != "–" else "–"
+                    row[f"{label} − strongest baseline"] = f"{word}: {text}" if text != "–" else "–"
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def baselines_table(results: dict[str, TaskResult]) -> pd.DataFrame:
+    """Every baseline of every protocol that ran, scored on the task's deciding metric on the whole test part,
+    the strongest marked: the one each head's verdict reads."""
+    from .head_intervals import baseline_scores, deciding_metric, strongest_baseline
+    from .summary import metric_name
+
+    rows = []
+    for proto, r in ok_results(results).items():
+        best = strongest_baseline(r)[0]
+        for name, value in baseline_scores(r).items():
+            rows.append({"Protocol": proto, "Baseline": name, "Metric": metric_name(deciding_metric(r.task)),
+                         "Score": readable(value), "Strongest": "yes" if name == best else ""})
+    return pd.DataFrame(rows, columns=["Protocol", "Baseline", "Metric", "Score", "Strongest"])
 
 
 def published_table(task: str, result: TaskResult | None, camera_reach_m: float) -> pd.DataFrame:
@@ -221,5 +243,5 @@ def published_table(task: str, result: TaskResult | None, camera_reach_m: float)
         rows += [(f"{HEADS[h]}: {name}", PUBLISHED_HAND[f"{h}_{key}"], ours[h].get(key))
                  for h in ("minimal", "mlp") for key, name in (("mse", "MSE (m²)"), ("r2", "pooled R²"))]
         rows.append(("Farthest the head gets from its first position (m)", float("nan"), camera_reach_m))
-    return pd.DataFrame([{"Quantity": q, "Published, real sample": p,
-                          "Ours, original protocol": float("nan") if o is None else float(o)} for q, p, o in rows])
+    return pd.DataFrame([{"Quantity": q, "Published, real sample": readable(None if p != p else float(p)),
+                          "Ours, original protocol": readable(None if o is None else float(o))} for q, p, o in rows])

@@ -18,6 +18,7 @@ from ..suite.execution import TaskResult
 from ..tasks import metrics as M
 from ..tasks.registry import TASKS
 from .figures_episode import wrap_label
+from .phrases import readable
 
 HEAD_LABELS = {"baseline": "baseline", "minimal": "minimal head", "mlp": "MLP"}
 COLORS = {"truth": "black", "baseline": plots.PALETTE[7], "minimal": plots.PALETTE[0], "mlp": plots.PALETTE[1]}
@@ -65,14 +66,18 @@ def rank_text(v: float) -> str:
 
 
 def _readable(table: pd.DataFrame) -> pd.DataFrame:
-    """Columns that are not three-decimal metrics: the coverage ceiling as a percentage (a property
-    of the split, so the same on every row of a protocol) and ranks as integers where integral."""
+    """Cells as a reader reads them: the coverage ceiling as a percentage (a property of the split, so the
+    same on every row of a protocol), ranks as integers where integral, and every other metric as text with a
+    true minus and at most 4 significant digits (:func:`.phrases.readable`)."""
     if "label_coverage_ceiling" in table:
         ceiling = table.groupby("protocol")["label_coverage_ceiling"].transform("max")
         table["label_coverage_ceiling"] = ceiling.map(
             lambda v: "–" if pd.isna(v) else f"{100 * v:.1f} %")
     if "median_rank" in table:
         table["median_rank"] = table["median_rank"].map(rank_text)
+    for column in table.columns.difference(["protocol", "model", "label_coverage_ceiling", "median_rank"]):
+        # a true minus and at most 4 significant digits: an R² of −1.019 × 10¹³, not -10189370352107.178
+        table[column] = table[column].map(lambda v: readable(None if pd.isna(v) else float(v)))
     return table
 
 
@@ -87,7 +92,7 @@ def examples_table(result: TaskResult, n: int = 6) -> pd.DataFrame:
         rows["target"] = [", ".join(np.array(data.class_names)[r.astype(bool)]) for r in data.y[idx]]
     else:
         rows[f"target (first 4 of {data.y.shape[1]} values)"] = [
-            ", ".join(f"{v:.3f}" for v in data.y[i, :4]) for i in idx]
+            ", ".join(readable(float(v)) for v in data.y[i, :4]) for i in idx]
     return rows.reset_index(drop=True)
 
 

@@ -1,26 +1,31 @@
-"""A head against the trivial baseline on one task run: a paired interval over the test samples.
+"""A head against the strongest baseline on one task run: a paired interval over blocks of test samples.
 
 One episode and one chronological split give one number per head: there are no draws to repeat. What can be
 resampled is the test part. :func:`head_interval` draws ``n_boot`` moving-block bootstrap resamples of the test
-samples (blocks of consecutive samples, so that overlapping neighbouring windows stay together), the same
-resample for the head and the baseline, recomputes the task's primary metric for both, and takes the percentile
-interval of head − baseline in the metric's good direction (positive: the head is better). The interval says how
+samples (blocks of ⌈√n⌉ consecutive samples, so that overlapping neighbouring windows, and a pair task's two
+orders of one pair, stay together: the resampled unit is the block, not the window), the same resample for the
+head and the baseline, recomputes the metric for both, and takes the percentile interval of head − baseline in
+the metric's good direction (positive: the head is better). The baseline is the strongest of the run's baselines
+(:func:`strongest_baseline`: the trivial one and those of ``tasks.baselines.informed_baselines``) on the task's
+deciding metric (:func:`deciding_metric`: the primary metric, accuracy on the pair tasks). The interval says how
 much a verdict depends on which test windows the split happened to hold; it says nothing about other episodes
 (chapter 14 trains and tests on different ones). The words come from :func:`robotask.words.verdict`.
 
-Every primary metric of the suite is a ratio of sums over test samples, so one matrix of resample counts
-``W`` (resamples × samples) gives all resamples at once; with ``W`` all ones each function returns the metric
-of :mod:`robotask.episode.tasks.metrics` exactly (``tests/test_episode_head_intervals.py``).
+Every metric here is a ratio of sums over test samples, so one matrix of resample counts ``W`` (resamples ×
+samples) gives all resamples at once; with ``W`` all ones each function returns the metric of
+:mod:`robotask.episode.tasks.metrics` exactly (``tests/test_episode_head_intervals.py``).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from ...words import PairedInterval, verdict
 from ..suite.execution import TaskResult
+from ..tasks.baselines import informed_baselines
 from ..tasks.registry import TASKS
 from .phrases import signed_interval
 
@@ -29,8 +34,11 @@ LEVEL = 0.95
 MIN_TEST = 20  # fewer test samples resolve nothing: the interval is unbounded
 
 
-def interval_values() -> dict[str, object]:
-    """The method's constants as the pages glue them: resamples, level (%) and the fewest test samples."""
+def interval_values(raw: bool = False) -> dict[str, object]:
+    """The method's constants as the pages glue them: resamples, level (%) and the fewest test samples; with
+    ``raw``, the numbers themselves (resamples, level as a fraction)."""
+    if raw:
+        return {"n_boot": N_BOOT, "level": LEVEL, "min_test": MIN_TEST}
     return {"n_boot": f"{N_BOOT:,}", "level": round(100 * LEVEL), "min_test": MIN_TEST}
 
 
@@ -70,22 +78,46 @@ def pooled_r2(w: np.ndarray, y: np.ndarray, pred: np.ndarray, sst: np.ndarray) -
     return np.where(sst > 0, 1.0 - _ratio(sse, sst), 0.0)
 
 
-def _scores(result: TaskResult, part: str, w: np.ndarray, cache: dict) -> np.ndarray:
-    """The primary metric of ``part`` ("baseline" or a head) on every resample of ``w``."""
-    spec, data = TASKS[result.task], result.data
-    y, out, n = data.y[data.test], result.outputs.get(part), w.shape[1]
-    metric = spec.primary_metric
+def deciding_metric(task: str) -> str:
+    """The metric a task's verdict reads: its primary metric, but accuracy on a pair task (temporal order,
+    synchronisation), whose F1 of the "yes" class rewards answering yes every time (2/3 with half the pairs
+    positive) while a head at chance there reads as behind."""
+    spec = TASKS[task]
+    return "accuracy" if spec.kind == "binary" else spec.primary_metric
+
+
+def higher_is_better(task: str, metric: str) -> bool:
+    """The direction of ``metric`` on ``task``: the task's own for its primary metric, higher otherwise."""
+    spec = TASKS[task]
+    return spec.higher_is_better if metric == spec.primary_metric else True
+
+
+def baseline_predictions(result: TaskResult) -> dict[str, np.ndarray | None]:
+    """Every baseline of a run by display name: the trivial one (None for a random ranking, whose score is its
+    expectation) first, then the informed ones (``tasks.baselines.informed_baselines``)."""
+    trivial = result.outputs.get("baseline")
+    return {result.info.get("baseline_name", "trivial"): None if trivial is None else np.asarray(trivial.pred),
+            **informed_baselines(result.data)}
+
+
+def _scores(result: TaskResult, pred: np.ndarray | None, metric: str, w: np.ndarray, cache: dict) -> np.ndarray:
+    """``metric`` of the test predictions ``pred`` (None: the random ranking) on every resample of ``w``."""
+    data = result.data
+    y, n = data.y[data.test], w.shape[1]
     if data.kind == "retrieval":
-        if out is None:  # the random ranking's expectation does not depend on the resample
+        if pred is None:  # the random ranking's expectation does not depend on the resample
             k = np.arange(1, n + 1)
             return np.full(len(w), float(np.mean(1.0 / k)) if metric == "mrr" else min(5, n) / n)
-        ranks = np.asarray(out.train_final["ranks"], dtype=float)
+        ranks = np.asarray(pred, dtype=float)
         return w @ (1.0 / ranks if metric == "mrr" else (ranks <= 5).astype(float)) / n
-    pred = np.asarray(out.pred)
+    pred = np.asarray(pred)
+    if metric == "accuracy":
+        return w @ (np.asarray(y) == pred).astype(float) / w.sum(axis=1)
     if metric == "macro_f1":
-        return macro_f1(w, np.asarray(y, int), np.asarray(pred, int), len(data.class_names))
+        yy, pp = np.asarray(y, int), np.asarray(pred, int)
+        return macro_f1(w, yy, pp, max(len(data.class_names), int(pp.max(initial=0)) + 1))
     if metric in ("f1", "micro_f1"):
-        t, p = np.asarray(y) != 0, np.asarray(pred) != 0
+        t, p = np.asarray(y) != 0, pred != 0
         if t.ndim == 1:
             t, p = t[:, None], p[:, None]
         return pooled_f1(w, (t & p).sum(axis=1), p.sum(axis=1), t.sum(axis=1))
@@ -99,35 +131,85 @@ def _scores(result: TaskResult, part: str, w: np.ndarray, cache: dict) -> np.nda
             col = w @ yy
             cache["sst"] = w @ (yy ** 2).sum(axis=1) - (col ** 2).sum(axis=1) / w.sum(axis=1)
         return pooled_r2(w, yy, np.asarray(pred, float), cache["sst"])
-    raise ValueError(f"no resampled form of the primary metric {metric!r}")
+    raise ValueError(f"no resampled form of the metric {metric!r}")
 
 
-def head_interval(result: TaskResult, head: str, *, seed: int = 0, n_boot: int = N_BOOT,
-                  level: float = LEVEL) -> PairedInterval:
-    """Head − baseline on the primary metric (positive: the head is better), with the percentile interval of
-    the paired block bootstrap over the test samples; ``n`` is the number of test samples. With fewer than
-    ``MIN_TEST`` test samples the interval is unbounded (a verdict from a handful of windows would be noise)."""
+def _head_pred(result: TaskResult, head: str) -> np.ndarray:
+    out = result.outputs[head]
+    return out.train_final["ranks"] if result.data.kind == "retrieval" else out.pred
+
+
+def baseline_scores(result: TaskResult, metric: str | None = None) -> dict[str, float]:
+    """Every baseline's score on ``metric`` (the deciding one by default) on the whole test part."""
+    metric = metric or deciding_metric(result.task)
+    ones = np.ones((1, len(result.data.test)))
+    return {name: float(_scores(result, pred, metric, ones, {})[0])
+            for name, pred in baseline_predictions(result).items()}
+
+
+def strongest_baseline(result: TaskResult, metric: str | None = None) -> tuple[str, float]:
+    """The baseline with the best score on ``metric`` (the deciding one by default) and that score; the
+    trivial one on a tie. Picked on the test part itself, so a head must beat the best of them there."""
+    metric = metric or deciding_metric(result.task)
+    scores = baseline_scores(result, metric)
+    sign = 1.0 if higher_is_better(result.task, metric) else -1.0
+    name = max(scores, key=lambda k: sign * scores[k])  # max keeps the first of equal scores
+    return name, scores[name]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A head against one baseline on one metric of one run: head − baseline (positive: the head is better)
+    with its interval over blocks of ``block`` consecutive test samples."""
+
+    head: str
+    against: str
+    metric: str
+    interval: PairedInterval
+    block: int
+
+    @property
+    def n_blocks(self) -> int:
+        """How many blocks the test part holds (the resampled units)."""
+        return math.ceil(self.interval.n / self.block)
+
+
+def head_interval(result: TaskResult, head: str, *, against: str | None = None, metric: str | None = None,
+                  seed: int = 0, n_boot: int = N_BOOT, level: float = LEVEL) -> Comparison:
+    """Head − baseline on ``metric`` (default: the deciding one) against the baseline ``against`` (default: the
+    strongest), with the percentile interval of the paired block bootstrap over the test samples; the interval's
+    ``n`` is the number of test samples. With fewer than ``MIN_TEST`` of them the interval is unbounded (a
+    verdict from a handful of windows would be noise)."""
+    metric = metric or deciding_metric(result.task)
+    against = against or strongest_baseline(result, metric)[0]
     n = len(result.data.test)
     block = max(1, math.ceil(math.sqrt(n)))
     w = block_weights(n, n_boot, block, seed)
-    ones = np.ones((1, n))
-    sign = 1.0 if TASKS[result.task].higher_is_better else -1.0
-    cache: dict = {}
-    diff = sign * (_scores(result, head, w, cache) - _scores(result, "baseline", w, cache))
-    point = sign * float(_scores(result, head, ones, {})[0] - _scores(result, "baseline", ones, {})[0])
-    low, high = np.quantile(diff, [(1 - level) / 2, (1 + level) / 2]) if n >= MIN_TEST else (-math.inf, math.inf)
-    return PairedInterval(mean=point, low=float(low), high=float(high), n=n, level=level)
+    sign = 1.0 if higher_is_better(result.task, metric) else -1.0
+    head_pred, base_pred = _head_pred(result, head), baseline_predictions(result)[against]
+
+    def diff(weights: np.ndarray) -> np.ndarray:
+        cache: dict = {}
+        return sign * (_scores(result, head_pred, metric, weights, cache)
+                       - _scores(result, base_pred, metric, weights, cache))
+
+    point = float(diff(np.ones((1, n)))[0])
+    low, high = np.quantile(diff(w), [(1 - level) / 2, (1 + level) / 2]) if n >= MIN_TEST else (-math.inf, math.inf)
+    return Comparison(head, against, metric, PairedInterval(mean=point, low=float(low), high=float(high), n=n,
+                                                            level=level), block)
 
 
 def run_intervals(runs: dict[str, dict[str, TaskResult]], heads: list[str], seed: int = 0,
-                  n_boot: int = N_BOOT) -> dict[str, dict[str, dict[str, PairedInterval]]]:
-    """:func:`head_interval` of every head of every run that produced metrics: schedule → protocol → head."""
+                  n_boot: int = N_BOOT) -> dict[str, dict[str, dict[str, Comparison]]]:
+    """:func:`head_interval` against the strongest baseline of every head of every run that produced metrics:
+    schedule → protocol → head."""
     return {s: {p: {h: head_interval(r, h, seed=seed, n_boot=n_boot) for h in heads if r.outputs.get(h) is not None}
                 for p, r in by_proto.items() if r.ok} for s, by_proto in runs.items()}
 
 
-def head_words(iv: PairedInterval | None) -> tuple[str, str]:
-    """The verdict of a head against the baseline ("ahead", "behind", "not resolved") and its interval text."""
-    if iv is None:
+def head_words(c: Comparison | None) -> tuple[str, str]:
+    """The verdict of a head against a baseline ("ahead", "behind", "not resolved") and its interval text."""
+    if c is None:
         return "–", "–"
+    iv = c.interval
     return verdict(iv.low, iv.high, above="ahead", below="behind"), signed_interval(iv.mean, iv.low, iv.high)

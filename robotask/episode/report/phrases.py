@@ -3,7 +3,9 @@ deciding words ("ahead", "behind", "not resolved") come from :mod:`robotask.word
 
 from __future__ import annotations
 
-from ...words import count, join, number
+import math
+
+from ...words import count, join
 
 
 def episode_kind(is_synthetic: bool, schedule: str = "") -> str:
@@ -45,18 +47,46 @@ def moves(before: float | None, after: float | None) -> str:
     "cannot be compared" when either is missing."""
     if before is None or after is None:
         return "cannot be compared"
-    if number(before) == number(after):
-        return f"stays at {number(after)}"
-    return f"moves from {number(before)} to {number(after)}"
+    scale = max(abs(before), abs(after))
+    if readable(before, scale) == readable(after, scale):
+        return f"stays at {readable(after, scale)}"
+    return f"moves from {readable(before, scale)} to {readable(after, scale)}"
+
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def decimals_for(scale: float) -> int:
+    """Decimals that give numbers up to ``scale`` in size at most 4 significant digits (3 below 1)."""
+    if not math.isfinite(scale) or scale < 1:
+        return 3
+    return max(0, 3 - int(math.floor(math.log10(scale))))
+
+
+def readable(x: float | None, scale: float | None = None, sign: bool = False) -> str:
+    """A value for prose or a table cell with a true minus and at most 4 significant digits at the size of
+    ``scale`` (default: the value itself): ``readable(-326.397)`` → "−326.4", ``readable(-2.531, 939.9)`` → "−2.5",
+    ``readable(0.1594)`` → "0.159", ``readable(-1596867.82)`` → "−1.597 × 10⁶"; "–" when missing."""
+    if x is None or x != x:
+        return "–"
+    scale = abs(x) if scale is None else scale
+    if scale >= 1e4:
+        exponent = int(math.floor(math.log10(scale)))
+        text = f"{x / 10 ** exponent:{'+' if sign else ''}.3f} × 10{str(exponent).translate(SUPERSCRIPT)}"
+    else:
+        text = f"{x:{'+' if sign else ''},.{decimals_for(scale)}f}"
+    return text.replace("-", "−")
 
 
 def signed_interval(mean: float, low: float, high: float) -> str:
-    """A paired difference with its interval: "+0.120 (+0.050 to +0.190)"; "–" without a difference, and
+    """A paired difference with its interval, at most 4 significant digits at the size of the largest:
+    "+0.120 (+0.050 to +0.190)", "−326.4 (−939.9 to −2.5)"; "–" without a difference, and
     "+0.120 (no interval: too few test samples)" when the interval is unbounded."""
     if mean != mean:
         return "–"
-    s = [f"{v:+.3f}".replace("-", "−") for v in (mean, low, high)]
     bounded = abs(low) != float("inf") and abs(high) != float("inf")
+    scale = max(abs(v) for v in ((mean, low, high) if bounded else (mean,)))
+    s = [readable(v, scale, sign=True) for v in (mean, low, high)]
     return f"{s[0]} ({s[1]} to {s[2]})" if bounded else f"{s[0]} (no interval: too few test samples)"
 
 
@@ -85,3 +115,35 @@ def runs_without(heads: dict[tuple[str, str], list[str]], head: str) -> str:
         return "none"
     runs = [f"{s} under the {p} protocol" for (s, p), hs in heads.items() if head not in hs]
     return join(runs) if runs else "none"
+
+
+def scores_phrase(n_test: int | None, baseline: str, values: dict[str, float | None], reason: str | None) -> str:
+    """One protocol's primary metrics in words, or why it has none: "on 348 test samples the trivial baseline
+    (majority class) scores 0.000, the minimal head 0.764 and the MLP 0.768"; "the task did not run: one class
+    only (all 1,161 samples contact)"; a head a run left out is said to be left out, never a dash."""
+    if reason is not None or n_test is None:
+        return f"the task did not run: {reason or 'no result'}"
+    heads = [f"the {label} {readable(values[h])}" if values.get(h) is not None else f"the {label} was left out"
+             for h, label in (("minimal", "minimal head"), ("mlp", "MLP"))]
+    return (f"on {count(n_test, 'test sample')} the trivial baseline ({baseline}) scores "
+            f"{readable(values.get('baseline'))}, {heads[0]} and {heads[1]}")
+
+
+def verdicts_phrase(strongest: tuple[str, float] | None, words: dict[str, tuple[str, str]],
+                    reason: str | None) -> str:
+    """One protocol's verdicts against its strongest baseline in words: "against the strongest baseline, copy the
+    current action (0.800), the minimal head's verdict is not resolved (head − baseline −0.037 (−0.101 to
+    +0.108)) and the MLP's is ahead (+0.063 (+0.004 to +0.212))"; "there is no verdict: the task did not run"."""
+    if reason is not None or strongest is None:
+        return "there is no verdict: the task did not run"
+    name, score = strongest
+    first = f"against the strongest baseline, {name} ({readable(score)}), "
+    heads = []
+    for h, label in (("minimal", "the minimal head's"), ("mlp", "the MLP's")):
+        if h in words:
+            word, text = words[h]
+            heads.append(f"{label} verdict is {word} (head − baseline {text})" if not heads
+                         else f"{label} is {word} ({text})")
+        else:
+            heads.append(f"{label.replace(chr(39) + 's', '')} was left out")
+    return first + " and ".join(heads)

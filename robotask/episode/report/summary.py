@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from ...errors import RobotaskError
-from ...words import PairedInterval
 from ..tasks.registry import TASKS
+from .phrases import readable
 
 MODELS = ("baseline", "minimal", "mlp")
 MODEL_LABELS = {"baseline": "baseline", "minimal": "minimal", "mlp": "MLP"}
@@ -38,10 +38,11 @@ def chapter_id(task: str) -> str:
     return f"12_task_{task}"
 
 
-def run_summary(result: Any, intervals: dict[str, PairedInterval] | None = None) -> dict:
-    """The JSON record of one task run (a ``suite.TaskResult``): status, reason, primary, notes, and each head's
-    verdict against the baseline with head − baseline and its interval (``head_intervals``)."""
-    from .head_intervals import head_words
+def run_summary(result: Any, intervals: dict[str, Any] | None = None) -> dict:
+    """The JSON record of one task run (a ``suite.TaskResult``): status, reason, primary, notes, every baseline's
+    score on the deciding metric and the strongest, and each head's verdict against it with head − baseline and
+    its interval (``head_intervals.Comparison``)."""
+    from .head_intervals import baseline_scores, deciding_metric, head_words, strongest_baseline
 
     record = {"status": result.status, "primary": dict(result.primary),
               "notes": [str(n) for n in getattr(result, "notes", []) or []]}
@@ -49,15 +50,44 @@ def run_summary(result: Any, intervals: dict[str, PairedInterval] | None = None)
         record["reason"] = result.reason
     if result.ok:
         record["baseline_name"] = result.info.get("baseline_name", "")
-    record["verdicts"] = {h: {"verdict": head_words(iv)[0], "difference": iv.mean,
-                              "low": iv.low if math.isfinite(iv.low) else None,
-                              "high": iv.high if math.isfinite(iv.high) else None,
-                              "n_test": iv.n} for h, iv in (intervals or {}).items()}
+        name, value = strongest_baseline(result)
+        record["baselines"] = {"metric": deciding_metric(result.task), "scores": baseline_scores(result),
+                               "strongest": name, "strongest_value": value}
+    record["verdicts"] = {h: {"verdict": head_words(c)[0], "against": c.against, "metric": c.metric,
+                              "difference": c.interval.mean,
+                              "low": c.interval.low if math.isfinite(c.interval.low) else None,
+                              "high": c.interval.high if math.isfinite(c.interval.high) else None,
+                              "n_test": c.interval.n, "block": c.block} for h, c in (intervals or {}).items()}
     return record
 
 
+HEAD_NAMES = {"minimal": "minimal head", "mlp": "MLP"}
+VERDICT_COLUMNS = ("chapter", "claim", "a", "b", "data", "metric", "difference", "low", "high", "unit", "n_units",
+                   "method", "verdict")
+
+
+def verdict_rows(task: str, doc: dict, n_boot: int, level: float) -> pd.DataFrame:
+    """The verdicts a task page states, one row each in the book's index format (``VERDICT_COLUMNS``): every
+    head against the strongest baseline of every run of ``doc`` (:func:`task_summary`'s document)."""
+    rows = []
+    for schedule, by_proto in doc["runs"].items():
+        for proto, run in by_proto.items():
+            for head, v in run.get("verdicts", {}).items():
+                n, block = v["n_test"], v["block"]
+                a = HEAD_NAMES[head]
+                rows.append({"chapter": chapter_id(task), "claim": f"{a} against the strongest baseline on "
+                             f"{TASKS[task].display_name}", "a": a, "b": v["against"],
+                             "data": f"{schedule} episode, {proto} protocol, test part",
+                             "metric": METRIC_LABELS.get(v["metric"], v["metric"]), "difference": v["difference"],
+                             "low": v["low"], "high": v["high"],
+                             "unit": f"block of {block} consecutive test samples", "n_units": -(-n // block),
+                             "method": f"paired moving-block bootstrap, {n_boot:,} resamples, "
+                                       f"{round(100 * level)} % percentile interval", "verdict": v["verdict"]})
+    return pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
+
+
 def task_summary(task: str, runs: dict[str, dict[str, Any]],
-                 intervals: dict[str, dict[str, dict[str, PairedInterval]]] | None = None,
+                 intervals: dict[str, dict[str, dict[str, Any]]] | None = None,
                  anomalies: Iterable[dict] = ()) -> dict:
     """The ``summary.json`` document of a task chapter: ``runs[schedule][protocol]`` is a TaskResult;
     ``intervals`` as :func:`head_intervals.run_intervals` gives them; ``anomalies`` the page's
@@ -92,18 +122,22 @@ def read_task_summaries(root: Path | str, tasks: Iterable[str] = tuple(TASKS)) -
 
 def primary_long(docs: dict[str, dict]) -> pd.DataFrame:
     """One row per task × schedule × protocol × model with the primary metric, the run status and, for a head,
-    its verdict against the baseline ("ahead", "behind", "not resolved"; None for the baseline)."""
+    its verdict against the strongest baseline ("ahead", "behind", "not resolved"; None for the baseline), with
+    the metric the verdict reads and the strongest baseline's name and score on it."""
     rows = []
     for task, doc in docs.items():
         for schedule, by_proto in doc["runs"].items():
             for proto, run in by_proto.items():
-                p = run["primary"]
+                p, base = run["primary"], run.get("baselines", {})
                 for model in MODELS:
                     rows.append({"schedule": schedule, "protocol": proto, "task": task,
                                  "name": TASKS[task].display_name, "metric": p["metric"],
                                  "higher_is_better": bool(p["higher_is_better"]), "model": model,
                                  "value": p.get(model), "status": run["status"],
-                                 "verdict": run.get("verdicts", {}).get(model, {}).get("verdict")})
+                                 "verdict": run.get("verdicts", {}).get(model, {}).get("verdict"),
+                                 "verdict_metric": base.get("metric"), "trivial_baseline": run.get("baseline_name"),
+                                 "strongest_baseline": base.get("strongest"),
+                                 "strongest_value": base.get("strongest_value")})
     return pd.DataFrame(rows)
 
 
@@ -147,7 +181,7 @@ def summary_table(long: pd.DataFrame, schedule: str, published: dict | None = No
                 value = hit.iloc[0] if len(hit) else None
                 row[column_name(proto, model)] = float(value) if value is not None else float("nan")
         if published is not None:
-            row[PUBLISHED_COLUMN] = f"{published[task]['minimal']:.3f} / {published[task]['mlp']:.3f}"
+            row[PUBLISHED_COLUMN] = f"{readable(published[task]['minimal'])} / {readable(published[task]['mlp'])}"
         rows.append(row)
     return pd.DataFrame(rows)
 

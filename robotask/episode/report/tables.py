@@ -12,7 +12,18 @@ import pandas as pd
 from ..tasks.registry import TASKS
 from .figures_suite import metric_text
 from .figures_tasks import HEAD_LABELS
+from .phrases import readable
 from .summary import LABEL_TASKS, mean_of, ran, value_of, verdict_tasks
+
+
+def as_text(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` for a reader: every float cell as text with a true minus and at most 4 significant digits
+    (:func:`.phrases.readable`), so that no column mixes "-" and "−" and no R² shows as −1596867.820."""
+    shown = table.copy()
+    for column in shown.columns:
+        if pd.api.types.is_float_dtype(shown[column]):
+            shown[column] = shown[column].map(lambda v: readable(None if pd.isna(v) else float(v)))
+    return shown
 
 
 def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -> pd.DataFrame:
@@ -28,6 +39,34 @@ def wins_table(long: pd.DataFrame, schedules: list[str], protocols: list[str]) -
                     row[f"{label}: {word}"] = n if sum(counts.values()) else None
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def strongest_table(long: pd.DataFrame, schedules: list[str], proto: str) -> pd.DataFrame:
+    """Per task and schedule under ``proto``: the strongest baseline on the metric the verdicts read, its score,
+    the trivial baseline's score on the primary metric beside it, and each head's verdict against the strongest
+    (a dash where the run has no metrics)."""
+    rows = []
+    for t, spec in TASKS.items():
+        for s in schedules:
+            sel = long[(long["task"] == t) & (long["schedule"] == s) & (long["protocol"] == proto)]
+            if sel.empty:
+                continue
+            first = sel.iloc[0]
+            verdicts = dict(zip(sel["model"], sel["verdict"]))
+            name = first.get("strongest_baseline")
+            rows.append({"task": spec.display_name, "Schedule": s,
+                         "Metric": metric_text(first["verdict_metric"]) if isinstance(name, str) else "–",
+                         "Strongest baseline": name if isinstance(name, str) else "the task did not run",
+                         "Its score": readable(first.get("strongest_value")) if isinstance(name, str) else "–",
+                         "Minimal head": verdicts.get("minimal") or "–", "MLP": verdicts.get("mlp") or "–"})
+    return pd.DataFrame(rows)
+
+
+def informed_share(long: pd.DataFrame, proto: str) -> tuple[int, int]:
+    """Of the runs under ``proto`` that produced metrics, how many have a strongest baseline other than the
+    trivial one, and how many there are."""
+    sel = long[(long["protocol"] == proto) & (long["model"] == "baseline") & long["strongest_baseline"].notna()]
+    return int((sel["strongest_baseline"] != sel["trivial_baseline"]).sum()), int(len(sel))
 
 
 def label_task_means(long: pd.DataFrame, schedules: list[str], proto: str) -> pd.DataFrame:
@@ -75,4 +114,7 @@ ANOMALY_COLUMNS = ("Task", "Schedule", "Protocol", "Head", "Metric", "Value", "C
 def anomalies_table(docs: dict[str, dict]) -> pd.DataFrame:
     """The scores that look like errors which the task pages listed with their cause, one row each."""
     rows = pd.DataFrame([a for doc in docs.values() for a in doc.get("anomalies", [])])
+    for column in ("Value", "Without them"):  # text with a true minus, at most 4 significant digits
+        if column in rows:
+            rows[column] = rows[column].map(lambda v: readable(None if pd.isna(v) else float(v)))
     return rows.reindex(columns=[c for c in ANOMALY_COLUMNS if c in rows]).fillna("–")

@@ -26,3 +26,14 @@ def recap_values(long: pd.DataFrame, schedules: list[str], proto: str) -> dict[s
                     **{f"s{i}_{m}_ahead": of_tasks(len(verdict_tasks(long, s, proto, m, "ahead")), n)
                        for m in ("minimal", "mlp")}} if n else {f"s{i}{k}": "–" for k in keys})
     return out
+
+
+def by_schedule(recap: dict[str, str], schedules: list[str]) -> dict[str, str]:
+    """:func:`recap_values` read across the schedules that ran, one phrase per quantity, so that a page never
+    names a schedule the build did not run: "5 of the 11 tasks on repeating and 3 of the 11 tasks on
+    sample-like"; the tasks behind as "Temporal Order on repeating; no task on sample-like"."""
+    idx = [i for i, _ in enumerate(schedules[:2])]
+    on = lambda key: [f"{recap[f's{i}_{key}']} on {recap[f's{i}']}" for i in idx]  # noqa: E731
+    return {"ran_by": join(on("ran")), "minimal_ahead_by": join(on("minimal_ahead")),
+            "mlp_ahead_by": join(on("mlp_ahead")), "behind_by": "; ".join(on("behind")),
+            "pairs_by": "; ".join(on("pairs"))}

@@ -1,12 +1,12 @@
 """What a task page (``notebooks/12_task.py``) glues beyond what its cells format: the episode of a window
-set, the page's most negative R² and its cause; and the heads each of the page's runs trains."""
+set, how many of the page's scores look like errors; and the heads each of the page's runs trains."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ...errors import RobotaskError
-from ...words import join, number
+from ...words import join
 from ..features.windowset import WindowSet
 from ..tasks.protocols import PROTOCOLS
 
@@ -22,18 +22,9 @@ def episode_values(ws: WindowSet) -> dict:
 
 
 def anomaly_values(records: list[dict]) -> dict[str, object]:
-    """The page's most negative R² and its cause (``diagnostics.anomaly_records``); dashes when none."""
-    r2 = [r for r in records if "Columns" in r]
-    if not r2:
-        return {"worst_value": "–", "worst_where": "no run of this page", "worst_columns": "–",
-                "worst_var": "–", "worst_err": "–", "worst_rest": "–", "worst_explained": "–",
-                "n_anomalies": len(records)}
-    w = min(r2, key=lambda r: r["Value"])
-    return {"worst_value": number(w["Value"], 1), "n_anomalies": len(records),
-            "worst_where": f"{w['Head']}, {w['Metric']}, {w['Protocol']} protocol, {w['Schedule']} schedule",
-            "worst_columns": f"{w['Columns']:,}", "worst_var": f"{w['Variance share (%)']:.1f}",
-            "worst_err": f"{w['Error share (%)']:.2f}", "worst_rest": number(w["Without them"]),
-            "worst_explained": "they explain it" if w["Error share (%)"] >= 50 else "they do not explain it"}
+    """How many scores of the page look like errors (``diagnostics.anomaly_records``), in words: "2 on this
+    page, in the table above", "none on this page"."""
+    return {"n_anomalies": f"{len(records):,} on this page, in the table above" if records else "none on this page"}
 
 
 def page_heads(heads: list[str], no_mlp: list[str], schedules: list[str],
