@@ -16,6 +16,7 @@ from ... import paths
 from ...errors import RobotaskError
 from ...io import output_lock
 from ...parameters import PROCESSES, option
+from .connection import CONNECT_SECONDS
 from .layout import FeatureOptions
 from .windowset import load_window_set, write_artifacts
 
@@ -33,7 +34,9 @@ def register_cli(subparsers: Any) -> None:
     p.add_argument("--hand-frame", choices=("camera", "world"), default="camera",
                    help="hands minus body root in the camera frame (original) or world frame (fixed)")
     p.add_argument("--no-cache", action="store_true", help="recompute the per-frame features (one episode only)")
-    p.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument("--scheduler", help="address of a running Dask scheduler, e.g. tcp://host:8786 (one line after "
+                   f"{CONNECT_SECONDS} s without an answer; every worker is checked first: same robotask and "
+                   "packages, the collection and ROBOTASK_CACHE at the same paths)")
     p.add_argument("--workers", type=option(PROCESSES), help="LocalCluster worker processes (default: the CPU count)")
     p.set_defaults(func=_cli_features)
 

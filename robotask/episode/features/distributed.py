@@ -8,11 +8,15 @@ and the feature options. Hence:
 
 - **resumable**: an episode whose entry exists is not submitted again; a rerun after a kill redoes only
   the unfinished episodes, and a second rerun computes nothing;
-- **faults stay local**: a task catches its own error and reports the stage it failed in; a worker
-  that dies is reported the same way; the run finishes the other episodes;
+- **faults stay local**: a task catches its own error and reports the stage it failed in; the task of a
+  worker that dies is rerun by Dask on a worker that remains (one it gives up on is that episode's
+  failure); the run finishes the other episodes;
 - **anywhere**: by default a ``LocalCluster`` of processes sized to the machine; given a scheduler
   address (``dask scheduler`` / ``dask worker``) the same tasks run on that cluster. The cache folder
-  (``ROBOTASK_CACHE``) and the collection must then be on storage every worker sees.
+  (``ROBOTASK_CACHE``) and the collection must then be on storage every worker sees: before any work,
+  :func:`check_cluster` checks that on every worker, with its versions (``connection``);
+- **a lost cluster**: with the scheduler gone, or no worker left for :data:`NO_WORKER_SECONDS`, the run
+  stops with one line; the episodes finished are published and kept in the cache, and a rerun resumes.
 
 The driver copies each episode's artifacts to ``<out>/<episode_id>/`` and writes ``<out>/episodes.csv``
 (status ok / failed, stage, error, windows, frames: the same bytes on every run),
@@ -137,13 +141,14 @@ WORKER_SITE = Path(__file__).with_name("worker_site")  # its sitecustomize makes
 def open_client(scheduler: str | None = None, workers: int | None = None) -> Any:
     """A Dask client: on ``scheduler`` (an address such as tcp://host:8786) or on a new LocalCluster.
 
+    On ``scheduler``, :func:`.connection.connect` gives up after ``connection.CONNECT_SECONDS`` with one line.
     The LocalCluster has ``workers`` single-threaded worker processes (default: the CPU count), no
     dashboard (the book builds offline) and quiet logs; closing the client closes it.
     """
-    if scheduler:
-        from distributed import Client
+    if scheduler:  # a running cluster: reached within connection.CONNECT_SECONDS, or one clear line
+        from .connection import connect
 
-        return Client(scheduler)
+        return connect(scheduler)
     n = max(1, int(workers or os.cpu_count() or 1))
     # Ctrl-C in a terminal interrupts the whole process group; the worker processes ignore it (see
     # worker_site/sitecustomize.py, first on their PYTHONPATH), and this process closes the cluster (the
@@ -219,25 +224,61 @@ def _shape(entry: Path) -> dict:
     return json.loads((entry / SHAPE).read_text()) if (entry / SHAPE).is_file() else {}
 
 
+DONE = ("finished", "error", "cancelled")  # "lost": its result went with its worker; Dask computes it again
+POLL_SECONDS = 0.5  # how often the driver looks at the cluster while tasks run
+NO_WORKER_SECONDS = 10  # how long a scheduler may have no worker at all before the run stops
+
+
 def _run_jobs(client: Any, jobs: list[tuple], options: FeatureOptions, decode_threads: int,
-              progress: bool) -> list[dict]:
-    """Submit one task per episode and gather the records as they finish (a lost worker is a failure)."""
-    from distributed import as_completed
+              progress: bool) -> tuple[list[dict], str | None]:
+    """Submit one task per episode and gather the records as they finish; returns them and what the
+    cluster lost (:func:`.connection.cluster_lost`; None when every task came back).
+
+    A task whose worker died is rerun by Dask on a worker that remains; a task Dask gives up on
+    (``KilledWorker``) is that episode's failure. With the scheduler gone, or no worker left for
+    :data:`NO_WORKER_SECONDS`, the run stops: the episodes not finished get no record."""
+    from .connection import cluster_lost
 
     opts = asdict(options)
     root = str(paths.cache_dir())
     futures = {client.submit(episode_task, eid, folder, opts, root, decode_threads, key=f"robotask-features-{eid}",
                              pure=False): eid for eid, folder in jobs}
-    bar, records = _Progress(len(futures), progress), []
-    for fut in as_completed(futures):
-        try:
-            records.append(fut.result())
-        except Exception as exc:  # noqa: BLE001 - e.g. KilledWorker: the episode fails alone
-            records.append({"episode_id": futures[fut], "status": "failed", "stage": "worker",
-                            "error": f"{type(exc).__name__}: {exc}"})
-        bar.step()
+    bar, records, pending, gone, since = _Progress(len(futures), progress), [], set(futures), None, None
+    while pending and gone is None:
+        done = {fut for fut in pending if fut.status in DONE}
+        gone = cluster_lost(client) if not done or any(fut.status != "finished" for fut in done) else None
+        if gone == "every worker":  # workers may come back (a nanny restarts one); wait a little first
+            since = time.monotonic() if since is None else since
+            gone = gone if time.monotonic() - since > NO_WORKER_SECONDS else None
+        else:
+            since = None
+        for fut in done:
+            record = _record(fut, futures[fut])
+            if record is None:  # its record was lost with its worker: Dask runs the task again
+                done = done - {fut}
+            elif gone is None or record["status"] != "failed":  # the cluster lost: a cancelled task, or one whose
+                records.append(record)  # record cannot be fetched, is unfinished (its cache entry may exist)
+                bar.step()
+        pending -= done
+        if not done:
+            time.sleep(POLL_SECONDS)
     bar.close()
-    return records
+    return records, gone
+
+
+RECORD_SECONDS = 2  # the longest wait for a finished task's record (a few hundred bytes); then it is asked again
+
+
+def _record(fut: Any, episode_id: str) -> dict | None:
+    """A finished task's record; a task that raised (e.g. KilledWorker) is that episode's failure; None when
+    the record did not come within :data:`RECORD_SECONDS` (its worker died after the task finished)."""
+    try:
+        return fut.result(timeout=RECORD_SECONDS)
+    except TimeoutError:
+        return None
+    except Exception as exc:  # noqa: BLE001 - the episode fails alone
+        return {"episode_id": episode_id, "status": "failed", "stage": "worker",
+                "error": f"{type(exc).__name__}: {exc}"}
 
 
 def _publish(records: list[dict], out: Path) -> dict[str, Path]:
@@ -272,17 +313,28 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
     out = paths.resolve(out)
     t0 = time.perf_counter()
     cached, jobs, failed = _cached_records(collection, options)
-    records, n_workers = [], 0
+    records, n_workers, gone = [], 0, None
     if jobs:
         own = client is None
         client = open_client(scheduler, workers) if own else client
         try:
-            n_workers = len(client.scheduler_info()["workers"])
-            records = _run_jobs(client, jobs, options, decode_threads, progress)
+            if own and scheduler:  # every worker: same install, same paths, before any work
+                check_cluster(client, collection, {})
+            n_workers = len(client.nthreads())
+            records, gone = _run_jobs(client, jobs, options, decode_threads, progress)
+            if gone is not None:  # an episode whose record was lost with the cluster may be whole in the cache
+                recorded = {r["episode_id"] for r in records}
+                kept, _, _ = _cached_records(collection.subset([e for e, _ in jobs if e not in recorded]), options)
+                records += [{**r, "status": "computed"} for r in kept]
         finally:
-            if own:
+            if gone is not None:
+                from .connection import quiet
+
+                quiet(client)
+            elif own:
                 close_client(client)
-    table = pd.DataFrame(cached + records + failed)
+    rows = cached + records + failed  # none when the cluster was lost before any episode finished
+    table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["episode_id", "status", "stage", "error"])
     order = {e: i for i, e in enumerate(collection.ids)}
     table = table.sort_values("episode_id", key=lambda s: s.map(order)).reset_index(drop=True)
     problems = collection.problems.assign(stage="validate").rename(columns={"reason": "error"})
@@ -294,7 +346,25 @@ def extract_collection(collection: Collection, out: str | os.PathLike, options: 
             table[col] = None
     _write_tables(table, out)
     write_csv(out / "failures.csv", failures)
+    if gone is not None:
+        from ...errors import RobotaskError
+        from .connection import RESUME
+
+        left = len(jobs) - len(records)
+        address = scheduler or getattr(client.scheduler, "address", "")
+        raise RobotaskError(f"the Dask cluster at {address} lost {gone} with "
+                            f"{left} of {len(collection.ids)} episodes unfinished; {RESUME}")
     return FeatureRun(table, failures, time.perf_counter() - t0, n_workers, artifacts)
+
+
+def check_cluster(client: Any, collection: Collection, folders: dict[str, str | os.PathLike]) -> int:
+    """:func:`.connection.preflight` for a collection run: every worker sees each episode's files and the
+    cache folder (``ROBOTASK_CACHE``, which the tasks write) as this process does, plus ``folders``."""
+    from .connection import preflight
+
+    files = [f for folder in collection.episodes["path"] for f in episode_files(folder) if f.is_file()]
+    shared = {"the cache folder (ROBOTASK_CACHE)": paths.cache_dir(), **folders}
+    return preflight(client, files, shared)
 
 
 def _write_tables(table: pd.DataFrame, out: Path) -> None:

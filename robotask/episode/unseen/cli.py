@@ -18,7 +18,8 @@ import pandas as pd
 from ...errors import RobotaskError
 from ...io import write_csv
 from ...words import count
-from ..features.distributed import close_client, extract_collection, open_client
+from ..features.connection import cluster_lost
+from ..features.distributed import check_cluster, close_client, extract_collection, open_client
 from ..files.manifest import Collection, load_collection
 from ..suite.cluster import dask_gradients
 from ..suite.execution import primary_table
@@ -41,6 +42,8 @@ def run_suite_on_collection(args: argparse.Namespace, cfg: SuiteConfig) -> int:
         raise RobotaskError(f"--workers must be a positive number of processes, got {args.workers}")
     client = open_client(args.scheduler, args.workers) if args.scheduler or args.workers else None
     try:
+        if args.scheduler:  # every worker: same install, and the collection, the cache and OUT at the same path
+            check_cluster(client, collection, {"the output folder (--out)": out})
         if not args.features:
             extract_collection(collection, features, client=client)
         return _run_splits(args, cfg, collection, out, features, client)
@@ -78,6 +81,11 @@ def _run_splits(args: argparse.Namespace, cfg: SuiteConfig, collection: Collecti
                 print(primary_table(report).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
             print(f"wrote {folder / 'summary_report.json'} and {folder / 'per_episode_metrics.csv'}")
             folds += fold_rows(split.name, report, args.protocol)
+            gone = None if client is None else cluster_lost(client)
+            if gone is not None:  # its tasks' fits failed on the cluster: stop here, the splits written are kept
+                raise RobotaskError(f"the Dask cluster at {client.scheduler.address} lost {gone} during split "
+                                    f"{split.name}: its tasks fitted on the cluster are reported failed in {folder}; "
+                                    "the features are kept; run the command again")
     if args.split == "group-kfold":
         table = pd.DataFrame(folds)
         write_csv(out / "folds.csv", table)
