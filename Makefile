@@ -29,11 +29,25 @@ sysdeps:
 	@command -v chromium >/dev/null && test -x /usr/bin/chromedriver && command -v pdftoppm >/dev/null || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver poppler-utils)
 
-## make book: execute every notebook (parameter set SET, default paper) and build the HTML book
+## make book: execute every notebook (parameter set SET, default paper) and build the HTML book. The paper build
+## writes book/chapters, _build/results and _build/html; any other set keeps apart in _build/book-SET/ (chapters,
+## results, run_log.json, and the HTML in _build/book-SET/root/_build/html), so it never writes over the paper build.
+SETDIR := $(CURDIR)/_build/book-$(SET)
 book: $(STAMP)
-	$(BIN)/robotask run --set $(SET) --jobs 2
+ifeq ($(SET),paper)
+	$(BIN)/robotask run --all --set $(SET) --jobs 2
 	$(MAKE) html
 	$(BIN)/python -m robotask.book.lint _build/html
+else
+	ROBOTASK_RESULTS=$(SETDIR)/results $(BIN)/robotask run --all --set $(SET) --jobs 2 --out $(SETDIR)/chapters
+	rm -rf $(SETDIR)/root && mkdir -p $(SETDIR)/root/book && ln -s $(CURDIR)/_config.yml $(CURDIR)/_toc.yml $(SETDIR)/root/
+	for f in book/*; do test "$$f" = book/chapters || ln -s $(CURDIR)/$$f $(SETDIR)/root/book/; done
+	@# the executed notebooks only: OUT/.run holds the converted sources, which the builder would read too
+	mkdir $(SETDIR)/root/book/chapters && ln -s $(SETDIR)/chapters/*.ipynb $(SETDIR)/root/book/chapters/
+	$(BIN)/python -m robotask.book.html $(SETDIR)/root --builder html --warningiserror --keep-going --quiet
+	$(BIN)/python -m robotask.book.lint $(SETDIR)/root/_build/html
+	@echo "book of set $(SET): $(SETDIR)/root/_build/html/index.html (the paper build is untouched)"
+endif
 
 html: $(STAMP)
 	$(BIN)/python -m robotask.book.html . --builder html --warningiserror --keep-going --quiet  # plain text in a log
@@ -44,21 +58,17 @@ html: $(STAMP)
 ##  0. the venv and the system packages, side by side, then `ruff check` of robotask/, tests/,
 ##  benchmarks/ and notebooks/;  1. unit tests;  2. every chapter at smoke scale through papermill (the chapters
 ##  that read other chapters' results, READERS, run after the rest);  3. nbval re-runs every
-##  notebook but the readers into _build/smoke/rerun, one notebook
+##  notebook but the readers (the twelve task pages among them) into _build/smoke/rerun, one notebook
 ##  per pytest worker, while the readers run, the book is built offline from the chapters, linted
-##  and opened in a real browser (nbval's log is printed when it ends). The twelve task pages are one
-##  notebook (12_task): nbval re-runs it for NBVAL_TASKS, one task of each kind; the slowest notebook
-##  (NBVAL_SLOW) starts first;  4. nbval re-runs the readers (the results of the task chapters nbval
-##  did not re-run are linked from the first run for them);  5. test_determinism compares both runs'
-##  result files byte for byte.
+##  and opened in a real browser (nbval's log is printed when it ends); the slowest notebook
+##  (NBVAL_SLOW) starts first;  4. nbval re-runs the readers;  5. test_determinism compares both runs'
+##  result files byte for byte, every chapter's (the home page writes none).
 # The readers are defined once, in robotask/book/chapters.py (READERS = (...)), and read from there.
 READERS := $(shell sed -n 's/^READERS = (\(.*\))$$/\1/p' robotask/book/chapters.py | tr -d '",')
 READERS_K := $(shell echo $(READERS) | sed 's/ / or /g')
-NBVAL_TASKS := timeline_action hand_trajectory_forecast object_relevance caption_grounding
 NBVAL_SLOW := 14_collections
 NBVAL_FIRST = _build/smoke/$(NBVAL_SLOW).ipynb \
-  $$(ls _build/smoke/*.ipynb | grep -v -E "$(NBVAL_SLOW)|12_task_|$(shell echo $(READERS) | sed 's/ /|/g')") \
-  $(foreach t,$(NBVAL_TASKS),_build/smoke/12_task_$(t).ipynb)
+  $$(ls _build/smoke/*.ipynb | grep -v -E "$(NBVAL_SLOW)|$(shell echo $(READERS) | sed 's/ /|/g')")
 NBVAL := ROBOTASK_PROGRESS=0 ROBOTASK_RESULTS=_build/smoke/rerun $(BIN)/python -m pytest --nbval-lax \
   -p no:cacheprovider --override-ini="testpaths=" --nbval-kernel-startup-timeout=300 --nbval-cell-timeout=1200
 NBVAL_LOG := _build/smoke/nbval.log
@@ -74,9 +84,6 @@ test:
 	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds" && \
 	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py; status=$$?; \
 	wait $$nbval; nbval_status=$$?; cat $(NBVAL_LOG); test $$status -eq 0 -a $$nbval_status -eq 0
-	@# the readers read every task chapter's results: link the ones nbval did not re-run
-	for d in _build/smoke/results/12_task_*; do n=$$(basename $$d); \
-	  test -e _build/smoke/rerun/$$n || ln -s ../results/$$n _build/smoke/rerun/$$n; done
 	$(NBVAL) $(foreach r,$(READERS),_build/smoke/$(r).ipynb)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
 

@@ -37,7 +37,7 @@ from robotask import paths
 from robotask.book import (Page, build_stamp, chapter_benchmark, library_revisions,
                            package_versions, parameter_table, plain_value, platform_summary,
                            read_benchmarks, read_run_log, run_table, run_time_values,
-                           show_benchmark, show_md)
+                           show_benchmark, show_full_size_cluster, show_md)
 from robotask.episode.report import METRIC_LABELS
 from robotask.episode.tasks import TASKS
 from robotask.io import write_json
@@ -49,12 +49,18 @@ runs = run_table(log)
 runs = runs[runs["chapter"] != "99_reproducing"].reset_index(drop=True)  # an earlier run of it
 for name, value in run_time_values(runs).items():
     glue(name, value, display=False)
+sets = list(dict.fromkeys(runs["set"]))  # the parameter sets this build's chapters ran with
+glue("parameter_sets", (" and ".join(sets) or "(none in the run log)")
+     + (" (by chapter in the run-time table)" if len(sets) > 1 else ""), display=False)
 
 # %% [markdown]
 # ## Which build this is
 #
 # The commit of the repository the chapters were executed from, and when this page was executed
-# (the book is built right after it). A build from a working tree with changes says so.
+# (the book is built right after it). A build from a working tree with changes says so. Its chapters
+# ran with the parameter set **{glue:text}`parameter_sets`**: `paper` is the study's scale, whose
+# numbers the book reads; `smoke` runs each chapter in seconds to check the code, and its numbers are
+# not the study's.
 
 # %% tags=["remove-input"]
 page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
@@ -181,6 +187,20 @@ if not bench:
 task_names = {t: spec.display_name for t, spec in TASKS.items()}
 for name, result in bench.items():
     show_benchmark(name, result, task_names, METRIC_LABELS)
+
+# %% [markdown]
+# ### Full size on a cluster
+#
+# Users' collections hold episodes of the real sample's size. `benchmarks/collection_scale.py --full-size N
+# --cluster-workers 1,2` runs `robotask features --collection` and `robotask suite --collection` on such episodes
+# against a scheduler and one or two workers started from the `dask` command line, as on a real cluster, in the same
+# sitting as the one-process run and as the floor: decoding the same episodes' videos and reading their annotation,
+# with no features. The first table gives their episodes per hour (features and suite together) and the peak memory
+# of each worker process. The second divides the 12,103 episodes of the full release by the episodes per hour of
+# one machine times the number of machines: a projection, not a measurement.
+
+# %% tags=["remove-input"]
+show_full_size_cluster(bench.get("collection_scale") or {})
 
 # %% tags=["remove-input"]
 # the run log and wall-clock times: not compared between two runs

@@ -7,9 +7,9 @@ A notebook's parameters cell holds annotated literals only::
 :func:`declared` reads those from the percent source with ``ast`` (nothing is executed), and
 :func:`resolve` checks every supplied value against them, so a typo, a wrong type or a value out of
 its range is rejected before a kernel starts. The ranges (:class:`robotask.parameters.Range`, keyed by
-parameter name across all notebooks) are the studies' own: each wing declares its table
-(``robotask.<wing>.parameters.RANGES``) and the caller passes them in (``ranges=``); this wing
-imports no study.
+parameter name across all notebooks, or by ``"CHAPTER:NAME"`` for one notebook's own rule, :func:`rule`) are the
+studies' own: each wing declares its table (``robotask.<wing>.parameters.RANGES``) and the caller passes them in
+(``ranges=``); this wing imports no study.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import yaml
 from .. import paths
 from ..errors import RobotaskError
 from ..io import writable_dir
-from ..parameters import Ranges
+from ..parameters import Range, Ranges
 from . import chapters as chapters_mod
 
 SETS = ("paper", "smoke")
@@ -74,9 +74,16 @@ def declared(source: Path) -> dict[str, Param]:
     return out
 
 
-def _check_type(param: Param, value: Any, where: str, ranges: Ranges) -> Any:
-    """Return ``value`` converted to the parameter's type and checked against its range in
-    ``ranges`` (if any), or raise a clear error."""
+def rule(ranges: Ranges, chapter: str | None, name: str) -> Range | None:
+    """The rule of parameter ``name`` in notebook ``chapter``: the chapter's own (key ``"CHAPTER:NAME"``, e.g. the
+    rankers chapter 02 must hold) or else the one every notebook shares (key ``NAME``), if any."""
+    own = f"{chapter}:{name}"
+    return ranges[own] if own in ranges else ranges.get(name)
+
+
+def _check_type(param: Param, value: Any, where: str, ranges: Ranges, chapter: str | None = None) -> Any:
+    """Return ``value`` converted to the parameter's type and checked against its rule in ``ranges`` (if any; the
+    rule of notebook ``chapter`` when it has its own, :func:`rule`), or raise a clear error."""
     ann = param.annotation.replace(" ", "")
     if value is None:
         if "None" in ann or param.default is None:
@@ -97,8 +104,9 @@ def _check_type(param: Param, value: Any, where: str, ranges: Ranges) -> Any:
         raise RobotaskError(f"{where}: parameter {param.name!r} expects {param.annotation}, "
                             f"got {type(value).__name__} {value!r}{hint}")
     value = float(value) if base == "float" else value
-    if param.name in ranges:
-        ranges[param.name].check(param.name, value, where)
+    declared_rule = rule(ranges, chapter, param.name)
+    if declared_rule is not None:
+        declared_rule.check(param.name, value, where)
     return value
 
 
@@ -181,7 +189,7 @@ def resolve(source: Path, layers: list[tuple[str, dict[str, Any]]], strict: bool
                     raise RobotaskError(f"{where}: unknown parameter {name!r} for {Path(source).name}; "
                                         f"declared: {', '.join(decl)}")
                 continue
-            merged[name] = _check_type(decl[name], value, where, ranges)
+            merged[name] = _check_type(decl[name], value, where, ranges, Path(source).stem)
     return merged
 
 

@@ -7,7 +7,8 @@ it with papermill into a temporary file, and only on success moves it over ``boo
 
 Before any kernel starts, the runner checks every parameter (names, types, ranges), that each output folder
 can be written, and takes a lock per chapter (``.<chapter id>.lock`` in the folder of executed notebooks and in
-the chapter's results folder): a second run of the same chapter into the same folders is refused in one line.
+the chapter's results folder): a second run of the same chapter into the same folders is refused in one line, or
+waits for the first with ``ROBOTASK_LOCK_WAIT=SECONDS`` (``inf``: as long as it takes), then runs whole after it.
 
 Code inputs are hidden in the book: every code cell gets ``hide-input`` (a collapsed toggle) except cells
 tagged ``show-input`` (cells that teach the package) or with their own treatment (``remove-input``,
@@ -36,7 +37,15 @@ from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
 from .params import plan
-from .scheduling import ALONE_MARK, Planned, kernel_environment, longest_first, split_readers, waited_seconds
+from .scheduling import (
+    ALONE_MARK,
+    Planned,
+    kernel_environment,
+    lock_chapters,
+    longest_first,
+    split_readers,
+    waited_seconds,
+)
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
 """Code cells carrying this tag keep their input visible in the book: cells that teach the package."""
@@ -58,22 +67,6 @@ class RunRecord:
     seconds: float | None
     status: str
     cpu_seconds: float | None = None  # CPU time of the chapter's kernel and of every process it started
-
-
-def results_folder(chapter: chapters_mod.Chapter, parameters: dict[str, Any]) -> Path:
-    """The folder a chapter writes its result files to (as ``report.output_dir`` resolves it)."""
-    out = parameters.get("output_dir")
-    return paths.resolve(out) if out else paths.results_dir() / chapter.id
-
-
-def lock_chapters(stack: ExitStack, planned: list[tuple[chapters_mod.Chapter, dict[str, Any]]],
-                  out_dir: Path) -> None:
-    """Lock every planned chapter's outputs in ``stack``; raise if another run holds one."""
-    wait = float(os.environ.get("ROBOTASK_LOCK_WAIT", "0") or 0)
-    for chapter, parameters in planned:
-        results = results_folder(chapter, parameters)
-        for lock in (out_dir / f".{chapter.id}.lock", results.parent / f".{results.name}.lock"):
-            stack.enter_context(exclusive_lock(lock, f"chapter {chapter.id} (outputs in {lock.parent})", wait))
 
 
 def _to_notebook(source: Path, dest: Path) -> None:
@@ -146,6 +139,16 @@ def _kernel_stderr_to(log: Path) -> Iterator[None]:
             os.close(saved)
 
 
+@contextmanager
+def _removed_after(path: Path) -> Iterator[Path]:
+    """``path``, removed however the block ends: papermill writes the notebook it ran so far even when a run is
+    interrupted or fails (a copy already moved into place is gone from ``path``)."""
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
 KERNEL_START_TIMEOUT = 180.0
 """Seconds a kernel may take to start (papermill's 60 was once too short); then one printed retry."""
 KERNEL_NOT_STARTED = ("Kernel didn't respond", "Kernel died before replying")  # jupyter_client's words
@@ -162,8 +165,8 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
     _to_notebook(chapter.source_path, src_nb)
     out_path = out_dir / f"{chapter.id}.ipynb"
     start, cpu_start = time.perf_counter(), _children_cpu()
-    with atomic_path(out_path) as tmp, _kernel_stderr_to(work / f"{chapter.id}.stderr.log"):
-        tmp_nb = tmp.with_suffix(".ipynb")
+    with (atomic_path(out_path) as tmp, _kernel_stderr_to(work / f"{chapter.id}.stderr.log"),
+          _removed_after(tmp.with_suffix(".ipynb")) as tmp_nb):
         for attempt in (1, 2):
             try:
                 papermill.execute_notebook(
@@ -173,10 +176,8 @@ def execute(chapter: chapters_mod.Chapter, parameters: dict[str, Any], out_dir: 
                 )
                 break
             except papermill.PapermillExecutionError as exc:
-                tmp_nb.unlink(missing_ok=True)
                 raise RobotaskError(_failure_message(chapter, exc, work)) from None
             except RuntimeError as exc:
-                tmp_nb.unlink(missing_ok=True)
                 if not str(exc).startswith(KERNEL_NOT_STARTED):
                     raise
                 if attempt == 2:
@@ -236,7 +237,7 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
     alone = {c.id for c, _ in planned if c.id in chapters_mod.ALONE}
     # An ALONE chapter sleeps while it waits for the others: it gets a worker of its own, so the
     # others still run ``jobs`` at a time.
-    mark = out_dir / ".alone"  # created when only the ALONE chapters are left
+    mark = out_dir / f".alone-{os.getpid()}"  # created when only the ALONE chapters are left (this run's own)
     mark.unlink(missing_ok=True)
     os.environ[ALONE_MARK] = str(mark)
     others = len(planned) - len(alone)

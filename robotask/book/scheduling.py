@@ -1,6 +1,7 @@
 """Which chapters run when: side by side, longest first; the readers after them; and the chapters that
 time parallel work (``chapters.ALONE``), which start beside the others and wait until they are alone; and
-the environment the kernels inherit, side by side (``kernel_environment``)."""
+the environment the kernels inherit, side by side (``kernel_environment``); and never two runs of one chapter into
+the same folders at once (``lock_chapters``)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from .. import paths
+from ..errors import RobotaskError
+from ..io import exclusive_lock
 from . import chapters as chapters_mod
 
 Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
@@ -103,3 +107,41 @@ def kernel_environment(jobs: int) -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+def results_folder(chapter: chapters_mod.Chapter, parameters: dict[str, Any]) -> Path:
+    """The folder a chapter writes its result files to (as ``report.output_dir`` resolves it)."""
+    out = parameters.get("output_dir")
+    return paths.resolve(out) if out else paths.results_dir() / chapter.id
+
+
+def lock_wait() -> float:
+    """Seconds a run waits for another run of the same chapter into the same folders: ``ROBOTASK_LOCK_WAIT``
+    (unset or 0: it is refused at once; ``inf``: it waits as long as it takes)."""
+    text = os.environ.get("ROBOTASK_LOCK_WAIT", "").strip()
+    try:
+        wait = float(text or 0)
+    except ValueError:
+        wait = -1.0
+    if not wait >= 0:  # NaN too
+        raise RobotaskError(f"ROBOTASK_LOCK_WAIT={text!r}: expected a number of seconds to wait for another run of "
+                            "the same chapter (0: refuse at once, inf: as long as it takes)")
+    return wait
+
+
+def lock_chapters(stack: ExitStack, planned: Planned, out_dir: Path) -> None:
+    """Lock every planned chapter's outputs in ``stack``. If another run holds one: refuse in one line, or, with
+    ``ROBOTASK_LOCK_WAIT`` (:func:`lock_wait`), say so and wait for it, then run on the files it left."""
+    wait = lock_wait()
+    for chapter, parameters in planned:
+        results = results_folder(chapter, parameters)
+        for lock in (out_dir / f".{chapter.id}.lock", results.parent / f".{results.name}.lock"):
+            what = f"chapter {chapter.id} (outputs in {lock.parent})"
+            try:
+                stack.enter_context(exclusive_lock(lock, what))
+            except RobotaskError as busy:
+                if not wait:
+                    raise RobotaskError(f"{busy}; or set ROBOTASK_LOCK_WAIT=SECONDS to queue behind it") from None
+                print(f"[robotask] {what} is in use by another run; waiting for it to finish (up to "
+                      f"{'any time' if wait == float('inf') else f'{wait:g} s'}, ROBOTASK_LOCK_WAIT)", flush=True)
+                stack.enter_context(exclusive_lock(lock, what, wait))

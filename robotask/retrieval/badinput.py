@@ -127,6 +127,23 @@ def _huge_gallery(tmp: Path) -> int:
     return fixed_files("task,text\n" + rows, queries)(tmp)
 
 
+def run_with_rankers(chapter: str, value: str) -> str:
+    """``robotask run CHAPTER -p rankers VALUE`` up to where the runner checks it, before any kernel starts: the value
+    parsed as YAML, then checked by the chapter's own rule on ``rankers`` (else the rule all chapters share).
+    ``tests/test_robustness_rules.py`` runs the command itself and finds the same line."""
+    import yaml
+
+    from .parameters import RANGES
+
+    given = yaml.safe_load(value)
+    RANGES.get(f"{chapter}:rankers", RANGES["rankers"]).check("rankers", given, "-p")
+    return f"accepted before a kernel starts: {chapter} runs with rankers {given}"
+
+
+def _rankers_rule(chapter: str, value: str) -> Callable[[Path], str]:
+    return lambda tmp: run_with_rankers(chapter, value)
+
+
 NFD_CAFE = "caf" + "e\u0301"
 
 
@@ -252,4 +269,31 @@ CASES: list[Case] = [
     Case("rankers", "--rankers with an unknown name (bm25,chars)", "error",
          r"--rankers: unknown ranker 'chars'; valid: bm25, word, char.*--rankers bm25,char",
          corpus_file("corpus.csv", GOOD, "--rankers", "bm25,chars")),
+    Case("rankers", "robotask run 02_five_rankers -p rankers '[bm25]'", "error",
+         r"parameter 'rankers' of chapter 02_five_rankers = \['bm25'\] leaves out word, char, word_char, lsa; "
+         r"expected a list that holds the paper's five rankers.*-p rankers '\[bm25, word, char, word_char, lsa\]'",
+         _rankers_rule("02_five_rankers", "[bm25]")),
+    Case("rankers", "robotask run 02_five_rankers -p rankers with the five and an unknown name (chars)", "error",
+         r"of chapter 02_five_rankers names unknown ranker 'chars'; valid: .*-p rankers '\[bm25, word, char, "
+         r"word_char, lsa\]'", _rankers_rule("02_five_rankers", "[bm25, word, char, word_char, lsa, chars]")),
+    Case("rankers", "robotask run 02_five_rankers -p rankers with the five in another order and Static emb.",
+         "handled", r"accepted before a kernel starts: 02_five_rankers runs with rankers \['lsa', .*'static'\]",
+         _rankers_rule("02_five_rankers", "[lsa, word_char, char, word, bm25, static]")),
+    Case("rankers", "robotask run 04_scoring_audit -p rankers without LSA", "error",
+         r"of chapter 04_scoring_audit = .* leaves out lsa; expected .*the paper's five rankers",
+         _rankers_rule("04_scoring_audit", "[bm25, word, char, word_char]")),
+    Case("rankers", "robotask run 05_reproduction_report -p rankers '[minilm]'", "error",
+         r"of chapter 05_reproduction_report = \['minilm'\] leaves out bm25, word, char, word_char, lsa",
+         _rankers_rule("05_reproduction_report", "[minilm]")),
+    Case("rankers", "robotask run 06_sentence_embeddings -p rankers without MiniLM", "error",
+         r"of chapter 06_sentence_embeddings = .* leaves out minilm; expected a list that holds MiniLM and Char "
+         r"TF-IDF.*-p rankers '\[minilm, char\]'", _rankers_rule("06_sentence_embeddings", "[bm25, word, char]")),
+    Case("rankers", "robotask run 09_libraries -p rankers '[word, static]'", "error",
+         r"of chapter 09_libraries = .* leaves out bm25, char; expected a list that holds BM25 and Char TF-IDF",
+         _rankers_rule("09_libraries", "[word, static]")),
+    Case("rankers", "robotask run 09_transfer -p rankers without Word TF-IDF", "error",
+         r"of chapter 09_transfer = .* leaves out word; expected a list that holds BM25, Word and Char TF-IDF",
+         _rankers_rule("09_transfer", "[bm25, char, minilm]")),
+    Case("rankers", "robotask run 07_uncertainty -p rankers '[]'", "error",
+         r"parameter 'rankers' is an empty list; expected at least one ranker", _rankers_rule("07_uncertainty", "[]")),
 ]
