@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 import robotask.episode.models.streamed as S
 import robotask.episode.models.streamed_ridge as SR
@@ -61,12 +61,19 @@ class HeadOutput:
     save: Callable[[Path], None] | None = None  # writes the model files
 
 
+@functools.cache
+def _blas_pools() -> ThreadpoolController:
+    """The process's thread pools, found once: ``threadpool_limits`` scans every loaded library on each call
+    (27 ms, twelve times a setting in chapter 14); BLAS is loaded with NumPy, before the first call."""
+    return ThreadpoolController()
+
+
 def one_blas_thread(run: Callable) -> Callable:
     """Run a task on one BLAS thread: the heads' bits (the Gram matrices, the ridge solve) then do not
     depend on the machine's core count, and two runs side by side do not fight over the cores."""
     @functools.wraps(run)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with threadpool_limits(1, user_api="blas"):
+        with _blas_pools().limit(limits=1, user_api="blas"):
             return run(*args, **kwargs)
     return wrapper
 

@@ -13,7 +13,9 @@ from .comparisons import (
     fold_coverage,
     fold_summary,
     shift_drop,
+    shifts_not_run,
     transfer_rows,
+    verdict_index,
 )
 from .costs import feature_sizes, measure_scaling, project_full_dataset, study_collection
 from .design import (
@@ -22,13 +24,14 @@ from .design import (
     chronological_settings,
     curve_settings,
     cv_settings,
+    matched_settings,
     run_settings,
     shift_settings,
     usable_shifts,
 )
 from .figures import figure_learning_curves
 from .held_out import run_collection_suite
-from .phrases import ceiling_phrase, epoch_check_phrase, run_notes, span_phrase, speedup_phrase
+from .phrases import ceiling_phrase, epoch_check_phrase, repeats_phrase, run_notes, span_phrase, speedup_phrase
 from .tables import (
     NOT_RUN_HEADERS,
     SCALING_HEADERS,
@@ -56,13 +59,14 @@ from .values import (
 __all__ = [
     "run_suite_on_collection",
     "chronological_drop", "curve_steps", "curve_summary", "epoch_check", "fold_coverage", "fold_summary",
-    "shift_drop", "transfer_rows",
+    "shift_drop", "shifts_not_run", "transfer_rows", "verdict_index",
     "feature_sizes", "measure_scaling", "project_full_dataset", "study_collection",
-    "aligned_share_values", "chapter_config", "chronological_settings", "curve_settings", "cv_settings", "run_settings",
+    "aligned_share_values", "chapter_config", "chronological_settings", "curve_settings", "cv_settings",
+    "matched_settings", "run_settings",
     "shift_settings", "usable_shifts",
     "figure_learning_curves",
     "run_collection_suite",
-    "ceiling_phrase", "epoch_check_phrase", "run_notes", "span_phrase", "speedup_phrase",
+    "ceiling_phrase", "epoch_check_phrase", "repeats_phrase", "run_notes", "span_phrase", "speedup_phrase",
     "NOT_RUN_HEADERS", "SCALING_HEADERS", "answer_table", "chronological_table", "coverage_table", "curve_table",
     "epoch_table", "mlp_table", "not_run_table", "protocol_table", "shift_table",
     "load_window_sets",

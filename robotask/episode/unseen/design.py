@@ -37,7 +37,7 @@ from ..tasks.splits import EpisodeSplit, check_disjoint, doubling_sizes, group_k
 from .held_out import run_collection_task
 from .task_data import BuiltTasks
 
-RESULT_COLUMNS = ("study", "protocol", "fold", "shift", "held_out", "n_train", "draw", "task", "metric",
+RESULT_COLUMNS = ("study", "protocol", "fold", "shift", "held_out", "n_train", "draw", "test_train", "task", "metric",
                   "higher_is_better", "head", "value", "status", "reason")
 
 
@@ -68,11 +68,36 @@ def usable_shifts(episodes: pd.DataFrame, shifts: list[str]) -> list[str]:
     return [s for s in shifts if s in episodes.columns and episodes[s].nunique() > 1]
 
 
-def cv_settings(episodes: pd.DataFrame, folds: int, protocols: list[str], mlp_protocols: list[str]) -> list[Setting]:
-    """Grouped k-fold over episodes (every episode tested once) under each protocol."""
-    splits = group_kfold(episodes, folds)
+def test_train(n_test: int, n_episodes: int) -> float:
+    """The correction's test/train ratio of a unit testing ``n_test`` of ``n_episodes`` episodes: the ratio of
+    a unit that trains on every episode it does not test (a unit trained on fewer overlaps the others less)."""
+    return n_test / max(n_episodes - n_test, 1)
+
+
+def repeated_folds(episodes: pd.DataFrame, folds: int, repeats: int, seed: int) -> list[list[EpisodeSplit]]:
+    """``repeats`` grouped k-fold partitions of the episodes: the first is :func:`group_kfold`'s (the folds of
+    ``robotask suite --split group-kfold``), each further one a seeded random partition into ``folds`` parts."""
+    if repeats < 1:
+        raise RobotaskError(f"fold_repeats {repeats}; expected at least 1")
+    out = [group_kfold(episodes, folds)]
+    ids = episodes["episode_id"].astype(str).tolist()
+    for r in range(1, repeats):
+        order = [str(e) for e in np.random.default_rng([seed, 11, r]).permutation(ids)]
+        parts = [set(p) for p in np.array_split(np.array(order, dtype=object), folds)]
+        out.append([check_disjoint(EpisodeSplit(f"repeat{r}/fold{i}", tuple(e for e in ids if e not in p),
+                                                tuple(e for e in ids if e in p))) for i, p in enumerate(parts)])
+    return out
+
+
+def cv_settings(episodes: pd.DataFrame, folds: int, protocols: list[str], mlp_protocols: list[str],
+                repeats: int = 1, seed: int = 0) -> list[Setting]:
+    """Grouped k-fold over episodes (every episode tested once per repeat) under each protocol; label ``draw``
+    is the repeat."""
+    n = len(episodes)
     return [Setting(study="cv", protocol=p, split=s, heads="minimal,mlp" if p in mlp_protocols else "minimal",
-                    labels={"fold": i, "n_train": len(s.train)})
+                    labels={"fold": i, "draw": r, "n_train": len(s.train),
+                            "test_train": test_train(len(s.test), n)})
+            for r, splits in enumerate(repeated_folds(episodes, folds, repeats, seed))
             for p in protocols for i, s in enumerate(splits)]
 
 
@@ -80,8 +105,24 @@ def chronological_settings(cv: list[Setting]) -> list[Setting]:
     """Per fold: the fold's own test episodes, each split 70/30 in time (the single-episode protocol), pooled."""
     return [Setting(study="chronological", protocol=s.protocol, split=EpisodeSplit(f"chronological/{s.split.name}",
                                                                                      s.split.test, ()),
-                    chronological=True, labels={"fold": s.labels["fold"], "n_train": len(s.split.test)})
+                    chronological=True, labels={**s.labels, "n_train": len(s.split.test)})
             for s in cv]
+
+
+def matched_settings(cv: list[Setting], seed: int) -> list[Setting]:
+    """Per fold: the chronological split's test windows (the last 30 % of each of the fold's episodes), with
+    the heads trained on the first 70 % of as many *other* episodes, drawn at random from the fold's training
+    episodes; it pairs with :func:`chronological_settings`' fold, trained on the same amount, so the two differ
+    only in whether the training episodes are the test episodes themselves."""
+    out = []
+    for s in cv:
+        key = [seed, 13, s.labels.get("draw") or 0, s.labels["fold"]]
+        k = min(len(s.split.test), len(s.split.train))
+        train = tuple(sorted(str(e) for e in np.random.default_rng(key).choice(list(s.split.train), k, replace=False)))
+        split = check_disjoint(EpisodeSplit(f"matched/{s.split.name}", train, s.split.test))
+        out.append(Setting(study="matched", protocol=s.protocol, split=split, chronological=True,
+                           labels={**s.labels, "n_train": k}))
+    return out
 
 
 def random_folds_like(ids: list[str], sizes: list[int], seed: int) -> list[tuple[str, ...]]:
@@ -106,7 +147,8 @@ def shift_settings(episodes: pd.DataFrame, shifts: list[str], protocol: str, see
         if 0 < train_size < len(rest):
             rest = sorted(str(e) for e in np.random.default_rng([seed, *key]).choice(rest, train_size, replace=False))
         split = check_disjoint(EpisodeSplit(name, tuple(rest), test))
-        return Setting(study=study, protocol=protocol, split=split, labels={**labels, "n_train": len(rest)})
+        return Setting(study=study, protocol=protocol, split=split,
+                       labels={**labels, "n_train": len(rest), "test_train": test_train(len(test), len(ids))})
 
     for k, shift in enumerate(shifts):
         if shift not in episodes.columns:
@@ -138,7 +180,8 @@ def curve_settings(episodes: pd.DataFrame, test_size: int, draws: int, protocol:
         test, train = tuple(sorted(order[:test_size])), order[test_size:]
         for m in doubling_sizes(len(train)):
             split = check_disjoint(EpisodeSplit(f"draw{d}/n={m}", tuple(sorted(train[:m])), test))
-            out.append(Setting(study="curve", protocol=protocol, split=split, labels={"draw": d, "n_train": m}))
+            out.append(Setting(study="curve", protocol=protocol, split=split,
+                               labels={"draw": d, "n_train": m, "test_train": test_train(test_size, len(ids))}))
     return out
 
 
@@ -205,5 +248,6 @@ def run_settings(sets: dict[str, WindowSet], settings: list[Setting], cfg: Suite
                 table.append({"study": s.study, "protocol": s.protocol, "fold": s.labels.get("fold"),
                               "shift": s.labels.get("shift"), "held_out": s.labels.get("held_out"),
                               "n_train": s.labels.get("n_train"), "draw": s.labels.get("draw"),
-                              **{k: r[k] for k in RESULT_COLUMNS[7:]}})
+                              "test_train": s.labels.get("test_train"),
+                              **{k: r[k] for k in RESULT_COLUMNS[8:]}})
     return pd.DataFrame(table, columns=list(RESULT_COLUMNS))

@@ -58,10 +58,41 @@ def mlp_result(protocol: str, n_mlp: int, n_minimal: int, only_mlp: list[str]) -
 
 
 def speedup_phrase(speedup: float, workers: int) -> str:
-    """'1.62 times as fast with 2 workers as with one', or 'no faster with 2 workers than with one'."""
-    if not np.isfinite(speedup) or speedup <= 1.02:
-        return f"no faster with {workers} workers than with one"
-    return f"{speedup:.2f} times as fast with {workers} workers as with one"
+    """What one timing of each worker count shows, said as one run and not a verdict: "1.62 times as fast with 2
+    workers as with one in this single timing", or "not measured"."""
+    if not np.isfinite(speedup):
+        return f"with {workers} workers unmeasured (this run did not time both worker counts)"
+    return (f"{speedup:.2f} times as fast with {workers} workers as with one, in a single timing of each: a "
+            "reading of this machine at that moment, not a verdict")
+
+
+def repeats_phrase(repeats: int, folds: int) -> str:
+    """How often the episodes are cut into folds, and how many folds a comparison rests on."""
+    if repeats <= 1:
+        return (f"The cut is made once, as `robotask suite --split group-kfold` makes it, so every comparison over "
+                f"folds rests on its {folds} folds (parameter `fold_repeats` adds random cuts)")
+    return (f"The cut is made {repeats} times (the first as `robotask suite --split group-kfold` makes it, the "
+            f"others at random), so every comparison over folds rests on {repeats * folds} folds")
+
+
+def shift_sentence(shift: str, tasks: list[str], groups: int, reason: str = "") -> str:
+    """One shift's finding, or why it did not run: "A new subject hurts Object Relevance by a resolved interval
+    (over the 8 held-out subjects)", or "The subject shift did not run: the collection has 1 subject value; holding
+    one out needs two. Nothing is concluded about a new subject"."""
+    if reason:
+        return f"The {shift} shift did not run: {reason}. Nothing is concluded about a new {shift}"
+    return f"A new {shift} hurts {task_list(tasks)} by a resolved interval (over the {groups} held-out {shift}s)"
+
+
+def family_sentence(tests: int, resolved: int, expected: float, after_holm: int) -> str:
+    """How many of a table's tests resolve beside what chance alone gives: "Of the 24 tests of the table, 1
+    resolves; if no difference were real, 1.2 would by chance alone, and 0 survive Holm's correction for the
+    24", or "No test of the table ran"."""
+    if not tests:
+        return "No test of the table ran, so it decides nothing"
+    verb = "resolves" if resolved == 1 else "resolve"
+    return (f"Of the {tests} tests of the table, {resolved} {verb}; if no difference were real, {expected:.1f} "
+            f"would by chance alone, and {after_holm} survive Holm's correction for the {tests}")
 
 
 def span_phrase(lowest_pct: float, highest_pct: float) -> str:
@@ -93,6 +124,6 @@ def run_notes(*, synthetic: bool, protocols: list[str], shifts: list[str]) -> li
               "real episodes (parameter `collection_dir`)", not synthetic),
              ("one protocol only ran (parameter `cv_protocols`): the other's counts are zero",
               set(protocols) != {"original", "improved"}),
-             ("not every shift ran (parameter `shifts`, or the manifest lacks the column): the missing one hurts "
-              "no task by construction", len(shifts) < 2)]
+             ("not every shift ran (parameter `shifts`, or the manifest lacks the column): the section on shifts "
+              "says which did not run and why, and concludes nothing about it", len(shifts) < 2)]
     return [n for n, bad in notes if bad]

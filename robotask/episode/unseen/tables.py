@@ -18,11 +18,17 @@ NOT_RUN_HEADERS = {"task": "Task", "protocol": "Protocol", "study": "Part of the
                    "status": "Status", "reason": "Reason"}
 
 
+def minus(text: str) -> str:
+    """A number's text with the typographic minus sign (−) for a hyphen-minus."""
+    return text.replace("-", "\u2212")
+
+
 def pm(mean: float, sd: float, digits: int = 3) -> str:
-    """'0.612 ± 0.041'; a dash when the mean is missing, no ± when the spread is."""
+    """'0.612 ± 0.041'; a dash when the mean is missing, no ± when the spread is; − for a minus."""
     if mean is None or not np.isfinite(mean):
         return "—"
-    return f"{mean:.{digits}f}" if sd is None or not np.isfinite(sd) else f"{mean:.{digits}f} ± {sd:.{digits}f}"
+    return minus(f"{mean:.{digits}f}" if sd is None or not np.isfinite(sd)
+                 else f"{mean:.{digits}f} ± {sd:.{digits}f}")
 
 
 def metric_label(metric: str) -> str:
@@ -42,7 +48,7 @@ def iv(row: pd.Series | dict, prefix: str = "", digits: int = 3) -> str:
     if d is None or not np.isfinite(d):
         return "—"
     ends = f" ({lo:+.{digits}f} to {hi:+.{digits}f})" if np.isfinite(lo) and np.isfinite(hi) else ""
-    return f"{word}: {d:+.{digits}f}{ends}"
+    return f"{word}: {minus(f'{d:+.{digits}f}{ends}')}"
 
 
 def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
@@ -131,7 +137,7 @@ def _range(r: pd.Series) -> str:
     """'0.612 (0.580–0.640)': mean and the lowest and highest draw."""
     if not np.isfinite(r["mean"]):
         return "—"
-    return f"{r['mean']:.3f} ({r['lo']:.3f}–{r['hi']:.3f})"
+    return minus(f"{r['mean']:.3f} ({r['lo']:.3f}–{r['hi']:.3f})")
 
 
 def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
@@ -155,7 +161,7 @@ def answer_table(transfer: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFra
                "Unseen − chronological": dr.loc[task, "verdict"] if task in dr.index else "—"}
         for shift in ("subject", "scene"):
             s = shifts[(shifts["task"] == task) & (shifts["shift"] == shift)] if len(shifts) else shifts
-            row[f"New {shift}"] = s["verdict"].iloc[0] if len(s) else "—"
+            row[f"New {shift}"] = s["verdict"].iloc[0] if len(s) else "not run"
         row["Ahead from"] = phrases.needed(episodes_needed(curve, task), largest) if largest else "—"
         rows.append(row)
     return pd.DataFrame(rows)

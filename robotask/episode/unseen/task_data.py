@@ -158,7 +158,7 @@ def _parts(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protoc
            chronological: bool, built: BuiltTasks) -> list[tuple[str, TaskData, str]]:
     """Per-episode TaskData of the split's episodes (an episode lacking what the task needs is left out)."""
     out = []
-    for eid in (split.train + split.test if not chronological else split.train):
+    for eid in (split.train + split.test if not chronological or split.test else split.train):
         try:
             data = built.task_data(task_id, eid, sets[eid], protocol)
         except TaskUnavailable:
@@ -167,7 +167,11 @@ def _parts(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protoc
             out.append((eid, data, "train" if eid in split.train else "test"))
             continue
         tr, te = W.chronological_split(len(data.y), TEST_FRACTION)
-        for side, idx in (("train", tr), ("test", te)):
+        # chronological: each episode's early part trains and its late part tests; with test episodes
+        # (``matched``), the train episodes give their early part and the test episodes their late part
+        sides = (("train", tr), ("test", te)) if not split.test else (
+            (("train", tr),) if eid in split.train else (("test", te),))
+        for side, idx in sides:
             out.append((f"{eid}:{side}", _take(data, idx), side))
     return out
 

@@ -11,7 +11,7 @@ import robotask.episode.unseen.phrases as phrases
 from ...words import count
 from ..files.manifest import Collection
 from ..tasks.registry import TEST_FRACTION
-from .comparisons import beaten, episodes_needed, far_below_at_first, hurt_tasks, transfer_rows
+from .comparisons import beaten, chance_count, episodes_needed, far_below_at_first, hurt_tasks, transfer_rows
 
 #: The glued values summary.json also holds (as ``unseen_<key>``).
 SUMMARY_SIZES = ("frames", "res", "n_subjects", "n_scenes", "softmax_epochs", "mlp_epochs", "suite_softmax",
@@ -43,7 +43,9 @@ def transfer_values(summary: pd.DataFrame, mlp_protocol: str) -> dict:
     out = {}
     for proto, short in (("improved", "imp"), ("original", "orig")):
         won, ran = beaten(summary, proto) if proto in set(summary["protocol"]) else ([], 0)
-        out |= {f"n_transfer_{short}": len(won), f"n_ran_{short}": ran, f"transfer_{short}": phrases.task_list(won)}
+        out |= {f"n_transfer_{short}": len(won), f"n_ran_{short}": ran, f"transfer_{short}": phrases.task_list(won),
+                f"family_{short}": family_values(transfer_rows(summary, proto)) if ran else
+                phrases.family_sentence(0, 0, 0, 0)}
         d = summary[(summary["protocol"] == proto) & (summary["task"] == "contact_prediction")
                     & (summary["head"] == "minimal")]
         out[f"contact_{short}"] = phrases.runs_phrase(*((int(d["folds"].iloc[0]), int(d["of"].iloc[0])) if len(d)
@@ -56,25 +58,40 @@ def transfer_values(summary: pd.DataFrame, mlp_protocol: str) -> dict:
     return out
 
 
+def family_values(rows: pd.DataFrame, prefix: str = "", alpha: float = 0.05) -> str:
+    """The sentence on a table's family of tests (:func:`phrases.family_sentence`): tests with an interval,
+    how many resolve, how many chance alone would, how many survive Holm's correction."""
+    tested = rows[rows[f"{prefix}p"].notna()] if len(rows) and f"{prefix}p" in rows else rows.iloc[:0]
+    word = "verdict" if prefix in ("", "gain_") else f"{prefix}verdict"
+    resolved = int((tested[word] != "not resolved").sum()) if len(tested) else 0
+    holm_ok = int((tested[f"{prefix}p_holm"] < alpha).sum()) if len(tested) else 0
+    return phrases.family_sentence(len(tested), resolved, chance_count(len(tested)), holm_ok)
+
+
 def drop_values(drops: pd.DataFrame) -> dict:
-    """The tasks worse and better on unseen episodes than under the chronological split (each by its paired
-    interval over folds), and the tasks with more than one pair."""
+    """The tasks worse and better on unseen episodes than under the chronological split (each by its corrected
+    interval over folds), the tasks with more than one pair, and the family sentence."""
     out = {}
     for word, key in (("worse on unseen episodes", "drop"), ("better on unseen episodes", "gain")):
         tasks = drops[drops["verdict"] == word]["task"].tolist()
         out |= {f"n_{key}_phrase": count(len(tasks), "task"), f"{key}_tasks": phrases.task_list(tasks)}
     out["n_drop_of"] = int(drops["pairs"].gt(1).sum())
+    out["drop_family"] = family_values(drops)
     return out
 
 
-def shift_values(shifts: pd.DataFrame) -> dict:
-    """Per shift (subject, scene): the tasks it hurts, the tasks not resolved, and the held-out groups."""
+def shift_values(shifts: pd.DataFrame, not_run: dict[str, str], names: tuple[str, ...] = ("subject", "scene"),
+                 ) -> dict:
+    """Per shift (subject, scene): its sentence (what it hurts, over how many groups, or why it did not run),
+    the partitions its random side averages, and the family sentence over every shift that ran."""
     out = {}
-    for s in ("subject", "scene"):
-        out[f"hurt_{s}"] = phrases.task_list(hurt_tasks(shifts, s))
+    for s in names:
         d = shifts[shifts["shift"] == s] if len(shifts) else shifts
-        out[f"n_unresolved_{s}"] = count(int((d["verdict"] == "not resolved").sum()) if len(d) else 0, "task")
-        out[f"groups_{s}"] = int(d["groups"].max()) if len(d) else 0
+        reason = not_run.get(s, "" if len(d) else "it was not among the shifts run (parameter `shifts`)")
+        out[f"shift_{s}"] = phrases.shift_sentence(s, hurt_tasks(shifts, s), int(d["groups"].max()) if len(d) else 0,
+                                                   reason)
+    out["shift_partitions"] = int(shifts["partitions"].min()) if len(shifts) else 0
+    out["shift_family"] = family_values(shifts)
     return out
 
 
@@ -90,14 +107,19 @@ def curve_values(curve: pd.DataFrame, steps: pd.DataFrame) -> dict:
             "n_ahead_phrase": count(sum(n == 1 for n in need.values()), "task"),
             "n_never_phrase": count(sum(n is None for n in need.values()), "task"),
             "still_improving": phrases.task_list(rising),
-            "rising_not_ahead": phrases.task_list([t for t in rising if at_largest.get(t) != "ahead"])}
+            "rising_not_ahead": phrases.task_list([t for t in rising if at_largest.get(t) != "ahead"]),
+            "largest_family": family_values(curve[(curve["head"] == "minimal") & (curve["n_train"] == largest)],
+                                            "gain_"),
+            "last_family": family_values(steps, "last_") if len(steps) else phrases.family_sentence(0, 0, 0, 0)}
 
 
 def summary_values(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, shifts: pd.DataFrame,
                    shift_names: list[str], curve: pd.DataFrame, n_episodes: int, folds: int, synthetic: bool,
-                   glued: dict) -> dict:
+                   glued: dict, not_run: dict[str, str] | None = None) -> dict:
     """``summary.json``: the unseen-episode answer under clear keys (for the home page), and the glued sizes of
-    :data:`SUMMARY_SIZES` found in ``glued`` (as ``unseen_<key>``); no wall clock."""
+    :data:`SUMMARY_SIZES` found in ``glued`` (as ``unseen_<key>``); no wall clock. A shift in ``not_run``
+    has no ``unseen_shift_hurts`` entry: its reason is under ``unseen_shifts_not_run``."""
+    not_run = not_run or {}
     won, ran = beaten(summary, protocol)
     by_task = {r["task"]: {"metric": r["metric"], "mean": _num(r["mean"]), "sd": _num(r["sd"]),
                            "vs_baseline": [_num(r["lo"]), _num(r["hi"])], "verdict": r["verdict"],
@@ -107,7 +129,8 @@ def summary_values(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, sh
             "unseen_folds": folds, "unseen_tasks_ran": ran, "unseen_transfer_tasks": won,
             "unseen_transfer_count": len(won), "unseen_by_task": by_task,
             "unseen_drop_tasks": drops[drops["verdict"] == "worse on unseen episodes"]["task"].tolist(),
-            "unseen_shift_hurts": {s: hurt_tasks(shifts, s) for s in shift_names},
+            "unseen_shift_hurts": {s: hurt_tasks(shifts, s) for s in shift_names if s not in not_run},
+            "unseen_shifts_not_run": dict(not_run),
             "unseen_episodes_needed": {t: episodes_needed(curve, t) for t in curve["task"].unique()},
             **{f"unseen_{k}": glued[k] for k in SUMMARY_SIZES if k in glued}}
 
