@@ -44,7 +44,7 @@ from . import paths
 from .errors import RobotaskError, RobotaskWarning
 from .io import DISK_FULL, default_mode, exclusive_lock, unwritable, write_json, write_npz
 
-HASH = "sha256"  # 1.8 GB/s with the CPU's SHA instructions (blake2b: 0.8 GB/s); see DEVELOPING.md
+HASH = "sha256"  # 1.8 GB/s with the CPU's SHA instructions (blake2b: 0.8 GB/s)
 CACHE_FORMAT = 2  # in every key: entries of format 1 (sampled hashes, no checksum) are never looked up
 BLOCK = 4 << 20  # bytes read at a time while hashing
 SETTLED_NS = 2_000_000_000  # a file changed less than 2 s ago is hashed, but its hash is not remembered

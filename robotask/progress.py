@@ -113,16 +113,6 @@ class PlainProgress:
         if not self.disable and time.monotonic() - self._last >= interval():
             self._emit()
 
-    def refresh(self) -> None:
-        """Print the current line now."""
-        self._emit()
-
-    def set_description(self, desc: str | None = None, refresh: bool = True) -> None:
-        self.desc = desc or self.desc
-
-    def set_postfix(self, *args: Any, **kwargs: Any) -> None:
-        """Accepted for tqdm compatibility; plain lines carry no postfix."""
-
     def write(self, text: str) -> None:
         with _LOCK:
             (self.file or sys.stderr).write(text.rstrip("\n") + "\n")

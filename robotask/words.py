@@ -1,7 +1,7 @@
 """Words for counts, kinds and verdicts, for sentences and error messages that read like a person wrote them.
 
 No "(s)" plurals, integers for counts, "an int" rather than "a int", true minus signs, units on
-percentages, yes/no for booleans, a unit kept on its number's line. The core holds these once so that
+percentages, a unit kept on its number's line. The core holds these once so that
 every wing can use them. ``tests/test_words.py`` and ``tests/test_prose.py`` pin their behaviour.
 
 **The book's one rule for verdicts.** Every word that decides ("higher", "holds", "hurts", "leads", "ahead")
@@ -109,11 +109,6 @@ def join(items: Iterable[object], last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
-def yes_no(flag: bool, yes: str = "yes", no: str = "no") -> str:
-    """Words for a boolean in prose or a table cell, never ``True``/``False``."""
-    return yes if bool(flag) else no
-
-
 _UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:%|pp)(?!\w))")
 
 
@@ -135,10 +130,6 @@ class PairedInterval:
     high: float
     n: int
     level: float
-
-    @property
-    def excludes_zero(self) -> bool:
-        return self.low > 0 or self.high < 0
 
 
 def paired_interval(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, *,
@@ -185,8 +176,16 @@ def verdict(low: float, high: float, *, above: str = "higher", below: str = "low
     return unresolved
 
 
-def paired_verdict(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, *, above: str = "higher",
-                   below: str = "lower", unresolved: str = UNRESOLVED, level: float = 0.95) -> str:
-    """:func:`verdict` of :func:`paired_interval` ``(a, b)``: one call for "is A above B over these draws"."""
-    iv = paired_interval(a, b, level=level)
-    return verdict(iv.low, iv.high, above=above, below=below, unresolved=unresolved)
+VERDICT_COLUMNS = ("chapter", "claim", "a", "b", "data", "metric", "difference", "low", "high", "unit", "n_units",
+                   "method", "verdict")
+"""The columns of the book's index of verdicts (``verdicts.csv``): one row per comparison a page decides."""
+
+
+def verdict_row(*, chapter: str, claim: str, a: str, b: str, data: str, metric: str, difference: float,
+                low: float, high: float, unit: str, n_units: int, method: str) -> dict[str, object]:
+    """One row of a chapter's ``verdicts.csv``: the comparison A − B on ``data`` by ``metric``, its interval
+    [low, high] over ``n_units`` resampled ``unit``s (galleries and descriptions, episodes, tasks…) by ``method``,
+    and the word :func:`verdict` decides from it ("higher", "lower" or "not resolved")."""
+    return {"chapter": chapter, "claim": claim, "a": a, "b": b, "data": data, "metric": metric,
+            "difference": float(difference), "low": float(low), "high": float(high), "unit": unit,
+            "n_units": int(n_units), "method": method, "verdict": verdict(float(low), float(high))}

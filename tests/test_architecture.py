@@ -19,7 +19,7 @@ ENTRY_POINTS = {"robotask.cli"}  # dispatches to every wing's command; nothing i
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 MAX_FOLDER_MODULES = 12  # modules directly in one folder of the package (its __init__.py not counted)
-# Exceptions to the size rules, each with its reason in DEVELOPING.md ("Size exceptions").
+# Exceptions to the size rules, each with its reason in DEVELOPING.md ("The rules").
 MODULE_EXCEPTIONS: dict[str, int] = {
     # One idea each, over the guide only because the ruff wrap to 120 columns added lines (DEVELOPING.md).
     "robotask.retrieval.ast_interpreter.expressions": 420,
@@ -273,3 +273,93 @@ def test_a_module_name_appears_once_unless_it_is_a_slot():
     shared = {leaf: names for leaf, names in leaves.items()
               if len(names) > 1 and leaf.split("_")[0] not in SLOTS}
     assert not shared, shared
+
+
+# ------------------------------------------------------------------ front doors list what other rooms use
+MAX_UNUSED_FRONT_DOOR_NAMES = 40  # issue 46: 916 names exported, 446 unused outside their room, before
+
+
+def front_doors() -> dict[str, list[str]]:
+    """Every sub-package with an ``__all__``: its dotted name → the names its front door lists."""
+    doors = {}
+    for name in PACKAGES:
+        for node in ast.parse(MODULES[name].read_text()).body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+                doors[name] = [ast.literal_eval(e) for e in node.value.elts]
+    return doors
+
+
+def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
+    """``robotask.retrieval.presentation.foo`` for ``rp.foo`` when ``rp`` names that package (any depth)."""
+    attrs = []
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id in aliases:
+        return ".".join([aliases[node.id], *reversed(attrs)])
+    return None
+
+
+def references(source: str, package: str = "") -> set[str]:
+    """The dotted robotask names a file reaches, in any function: ``from P import n`` gives ``P.n``;
+    ``import P as x`` or ``from Q import P as x``, then ``x.n``, gives ``P.n``. ``package`` resolves
+    relative imports (the package the file sits in)."""
+    aliases: dict[str, str] = {}
+    found: set[str] = set()
+    nodes = list(ast.walk(ast.parse(source)))
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("robotask"):
+                    aliases[a.asname or "robotask"] = a.name if a.asname else "robotask"
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base.startswith("robotask"):
+                for a in node.names:
+                    found.add(f"{base}.{a.name}")
+                    aliases[a.asname or a.name] = f"{base}.{a.name}"
+    found.update(d for node in nodes if isinstance(node, ast.Attribute) and (d := _dotted(node, aliases)))
+    return found
+
+
+def outside_users() -> dict[str, set[str]]:
+    """What counts as a user of a front door, with the names each reaches: the package's modules, the
+    notebooks and the benchmarks (tests do not count)."""
+    users = {name: references(path.read_text(), name if path.name == "__init__.py" else name.rpartition(".")[0])
+             for name, path in MODULES.items()}
+    for folder in (paths.NOTEBOOKS, paths.ROOT / "benchmarks"):
+        users.update({f"{folder.name}/{p.name}": references(p.read_text()) for p in sorted(folder.glob("*.py"))})
+    return users
+
+
+def unused_front_door_names() -> list[str]:
+    """Names in a front door that nothing outside its sub-package reaches, neither through the door nor
+    from the module behind it (``from robotask.episode.files.format import FPS`` uses ``FPS``)."""
+    users, unused = outside_users(), []
+    for door, names in front_doors().items():
+        outside = set().union(*(r for m, r in users.items() if m != door and not m.startswith(door + ".")))
+        reached = {ref.rpartition(".")[2] for ref in outside if ref.startswith(door + ".")}
+        unused += [f"{door}.{n}" for n in names if n not in reached]
+    return unused
+
+
+def test_the_front_door_count_sees_every_way_in():
+    """A guard on the count itself: a name imported from a door, through an alias's attribute, from the
+    module behind the door, and by a relative import all count."""
+    found = references("from robotask.retrieval import presentation as rp\nrp.figure_x(1)\n"
+                       "import robotask.book as b\nb.show_md('')\nfrom ..files.format import FPS\n"
+                       "def f():\n    from robotask.episode.tasks import TASKS\n", "robotask.episode.features")
+    assert found >= {"robotask.retrieval.presentation.figure_x", "robotask.book.show_md",
+                     "robotask.episode.files.format.FPS", "robotask.episode.tasks.TASKS"}
+
+
+def test_front_doors_list_what_other_rooms_use():
+    """``__all__`` lists what other rooms, the CLI, benchmarks and notebooks use: at most a few names
+    are used only inside their own sub-package (tests do not count)."""
+    unused = unused_front_door_names()
+    assert len(unused) <= MAX_UNUSED_FRONT_DOOR_NAMES, (
+        f"{len(unused)} front-door names are used by nothing outside their sub-package (at most "
+        f"{MAX_UNUSED_FRONT_DOOR_NAMES}); drop them from __all__:\n" + "\n".join(unused))

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_episode_windows import temporal_stats  # the one-window oracle
 
 from robotask.episode.features import extractors, hashtext, layout, perframe, windowset
 from robotask.episode.features import windows as W
 from robotask.errors import RobotaskError
+
+
+def gray_from_rgb(frames: np.ndarray) -> np.ndarray:
+    """8-bit gray of RGB uint8 frames with OpenCV's fixed-point luma (0.299 R + 0.587 G + 0.114 B): the
+    oracle of ``extractors.gray_levels``."""
+    f = np.asarray(frames, dtype=np.int32)
+    r, g, b = extractors.GRAY_WEIGHTS_Q14
+    return ((f[..., 0] * r + f[..., 1] * g + f[..., 2] * b + (1 << 13)) >> 14).astype(np.uint8)
 
 
 def test_manifest_has_18_blocks_and_8546_dims():
@@ -50,7 +59,7 @@ def test_gray_block_means_are_the_bits_of_area_resize(shape):
 
 def test_edge_statistics_are_the_bits_of_numpy_mean_and_std():
     frames = np.random.default_rng(9).integers(0, 256, (50, 32, 32, 3), dtype=np.uint8)
-    gray = extractors.gray_from_rgb(frames).astype(np.float32) / np.float32(255.0)
+    gray = gray_from_rgb(frames).astype(np.float32) / np.float32(255.0)
     gy, gx = np.gradient(gray, axis=(1, 2))
     ax, ay = np.abs(gx).reshape(50, -1), np.abs(gy).reshape(50, -1)
     want = np.stack([ax.mean(1), ay.mean(1), ax.std(1), ay.std(1)], axis=1).astype(np.float32)
@@ -60,14 +69,14 @@ def test_edge_statistics_are_the_bits_of_numpy_mean_and_std():
 def test_gray_levels_are_the_bits_of_fixed_point_gray_over_every_colour():
     values = np.arange(256, dtype=np.uint8)
     every = np.stack(np.meshgrid(values, values, values, indexing="ij"), axis=-1).reshape(256, 256 * 256, 3)
-    want = extractors.gray_from_rgb(every).astype(np.float32) / np.float32(255.0)
+    want = gray_from_rgb(every).astype(np.float32) / np.float32(255.0)
     got = extractors.gray_levels(every)
     assert got.dtype == np.float32 and got.tobytes() == want.tobytes()
 
 
 def test_gray_matches_opencv_fixed_point_luma():
     rgb = np.array([[[255, 0, 128], [10, 20, 30], [7, 7, 7]]], dtype=np.uint8)
-    gray = extractors.gray_from_rgb(rgb)
+    gray = gray_from_rgb(rgb)
     # (255·4899 + 128·1868 + 8192) >> 14 = 1496541 >> 14 = 91; equal channels give the same value
     assert gray[0, 0] == 91 and gray[0, 2] == 7
     assert abs(int(gray[0, 1]) - round(0.299 * 10 + 0.587 * 20 + 0.114 * 30)) <= 1
@@ -284,9 +293,9 @@ def test_window_stats_match_temporal_stats():
     starts = W.window_starts(50, 20, 5)
     ws = W.window_stats(per_frame, starts, 20)
     assert ws.shape == (len(starts), 42)
-    assert np.allclose(ws[3], W.temporal_stats(per_frame[15:35]))
+    assert np.allclose(ws[3], temporal_stats(per_frame[15:35]))
     rel = W.window_stats(per_frame, starts, 20, relative_to_start=True)
-    assert np.allclose(rel[3], W.temporal_stats(per_frame[15:35] - per_frame[15]))
+    assert np.allclose(rel[3], temporal_stats(per_frame[15:35] - per_frame[15]))
 
 
 def test_audio_bounds_from_timestamps_equal_fps_when_regular():

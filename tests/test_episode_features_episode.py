@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from test_episode_windows import temporal_stats  # the one-window oracle
 
 from robotask.episode.features import layout, perframe, windowset
 from robotask.episode.features import windows as W
@@ -65,10 +66,10 @@ def test_blocks_equal_stats_of_per_frame_features(window_set, episode_dir):
     depth, _ = perframe.depth_features(ws.episode)
     w = 4
     blk = _block(ws, "depth_confidence")[w]
-    assert np.allclose(blk, W.temporal_stats(depth[20:40]).astype(np.float32), atol=1e-6)
+    assert np.allclose(blk, temporal_stats(depth[20:40]).astype(np.float32), atol=1e-6)
     t = np.asarray(ws.episode.t_c2w)
     cam = _block(ws, "camera_translation")[w]
-    assert np.allclose(cam, W.temporal_stats(t[20:40] - t[20]), atol=1e-6)
+    assert np.allclose(cam, temporal_stats(t[20:40] - t[20]), atol=1e-6)
 
 
 def test_second_build_reuses_the_caches(window_set, episode_dir, monkeypatch):

@@ -8,6 +8,7 @@ import shutil
 import h5py
 import numpy as np
 import pytest
+from test_episode_media import audio_info, count_video_frames  # what a written file holds
 
 from robotask.episode.files import captions, loader, media, poses
 from robotask.episode.files import format as fmt
@@ -59,10 +60,10 @@ def test_round_trip_media_counts(tiny):
     ep = loader.load_episode(tiny)
     for stream in fmt.VIDEO_STREAMS:
         p = ep.video_path(stream)
-        assert media.count_video_frames(p) == N and media.video_fps(p) == 20.0
+        assert count_video_frames(p) == N and media.video_fps(p) == 20.0
     x, sr = media.read_audio(ep.audio_path)
     assert N / 20 * sr <= len(x) <= N / 20 * sr + 1024
-    assert media.audio_info(ep.audio_path)["codec"] == "aac"
+    assert audio_info(ep.audio_path)["codec"] == "aac"
 
 
 def test_round_trip_arrays(tiny):

@@ -23,6 +23,7 @@ from fractions import Fraction
 import av
 import numpy as np
 import pytest
+from test_episode_media import count_video_frames  # what a written file holds
 
 from robotask.episode.files import media
 from robotask.episode.synthesis import camera, render
@@ -379,7 +380,7 @@ def test_writer_still_takes_frames_of_another_size_or_type(tmp_path):
         w.write_frames(np.zeros((2, 32, 32, 3), np.uint8))
         with pytest.raises(ValueError):
             w.write_frames(np.zeros((1, 32, 32, 3), np.float32))  # from_ndarray refuses it, as before
-    assert media.count_video_frames(tmp_path / "v.mp4") == 5
+    assert count_video_frames(tmp_path / "v.mp4") == 5
 
 
 def test_one_thread_and_two_threads_write_the_same_bytes(tmp_path):

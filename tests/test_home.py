@@ -12,21 +12,6 @@ def test_read_summary_returns_none_for_a_chapter_that_did_not_run(tmp_path):
     assert report.read_summary("02_five_rankers", root=str(tmp_path)) == {"n_trials": 3}
 
 
-def test_wins_over_counts_only_tasks_that_ran_and_respects_direction():
-    rec = [
-        {"schedule": "s", "task": "a", "model": "minimal", "value": 0.8, "higher_is_better": True, "status": "ok"},
-        {"schedule": "s", "task": "a", "model": "baseline", "value": 0.5, "higher_is_better": True, "status": "ok"},
-        {"schedule": "s", "task": "b", "model": "minimal", "value": 2.0, "higher_is_better": False, "status": "ok"},
-        {"schedule": "s", "task": "b", "model": "baseline", "value": 1.0, "higher_is_better": False, "status": "ok"},
-        {"schedule": "s", "task": "c", "model": "minimal", "value": None, "higher_is_better": True,
-         "status": "skipped"},
-        {"schedule": "s", "task": "c", "model": "baseline", "value": 0.1, "higher_is_better": True, "status": "ok"},
-    ]
-    wins = report.wins_over(rec, "minimal", "baseline", ("schedule",))
-    row = wins.iloc[0]
-    assert (row["wins"], row["ran"], row["items"]) == (1, 2, 3)
-
-
 def test_plain_value_never_rounds_and_never_shows_reprs():
     assert report.plain_value("0.75") == "0.75"
     assert report.plain_value('["bm25", "char"]') == "bm25, char"

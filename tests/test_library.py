@@ -9,7 +9,7 @@ import pytest
 from robotask import paths
 from robotask.errors import RobotaskError
 from robotask.retrieval.libraries.calvin import write_calvin
-from robotask.retrieval.protocol.corpus_file import LIBRARY_COLUMNS, read_library
+from robotask.retrieval.protocol.corpus_file import LIBRARY_COLUMNS, read_corpus_file
 
 MIRROR = Path("/work/.mirror/mees+calvin/repo")
 
@@ -23,7 +23,7 @@ def library(tmp_path: Path, text: str) -> Path:
 def test_reads_tasks_in_file_order(tmp_path):
     path = library(tmp_path, "# c\nopen_drawer: ['open the drawer', 'pull the handle']\n"
                              "close_drawer:\n  - close the drawer\n  - '  push it shut '\n")
-    frame = read_library(path)
+    frame = read_corpus_file(path)
     assert list(frame.columns) == LIBRARY_COLUMNS
     assert frame.values.tolist() == [
         ["open_drawer", 0, "open the drawer"], ["open_drawer", 1, "pull the handle"],
@@ -47,29 +47,29 @@ def test_reads_tasks_in_file_order(tmp_path):
 def test_errors_name_the_file_key_and_expectation(tmp_path, text, message):
     path = library(tmp_path, text)
     with pytest.raises(RobotaskError, match=message) as err:
-        read_library(path)
+        read_corpus_file(path)
     assert str(path) in str(err.value)
 
 
 def test_min_texts_is_a_parameter(tmp_path):
     path = library(tmp_path, "a: [x, y]\n")
-    assert len(read_library(path, min_texts=1)) == 2
+    assert len(read_corpus_file(path, min_texts=1)) == 2
     with pytest.raises(RobotaskError, match="fewer than 3 texts: a \\(2\\)"):
-        read_library(path, min_texts=3)
+        read_corpus_file(path, min_texts=3)
 
 
 def test_not_utf8(tmp_path):
     path = tmp_path / "latin.yaml"
     path.write_bytes("a: [caf\xe9, tea]\n".encode("latin-1"))
     with pytest.raises(RobotaskError, match=r"latin.yaml is not UTF-8 text \(byte 7\)"):
-        read_library(path)
+        read_corpus_file(path)
 
 
 def test_directory_and_missing_file(tmp_path):
-    with pytest.raises(RobotaskError, match="is a directory; expected a YAML file"):
-        read_library(tmp_path)
-    with pytest.raises(RobotaskError, match="does not exist; expected a YAML file"):
-        read_library(tmp_path / "absent.yaml")
+    with pytest.raises(RobotaskError, match="is a directory; expected a CSV file .* or a YAML file"):
+        read_corpus_file(tmp_path)
+    with pytest.raises(RobotaskError, match="does not exist; expected a CSV file .* or a YAML file"):
+        read_corpus_file(tmp_path / "absent.yaml")
 
 
 @pytest.mark.skipif(not MIRROR.is_dir(), reason=f"CALVIN mirror {MIRROR} is absent (CI has none)")

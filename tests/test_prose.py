@@ -24,7 +24,6 @@ def test_numbers_and_lists():
     assert prose.pp(4.94) == "+4.9 pp" and prose.pp(-1) == "−1.0 pp"
     assert prose.number(-0.0661) == "−0.066"
     assert prose.join(["a", "b", "c"]) == "a, b and c" and prose.join(["a"]) == "a" and prose.join([]) == ""
-    assert prose.yes_no(True) == "yes" and prose.yes_no(False) == "no"
 
 
 def test_tables_show_counts_as_integers_and_human_headers():

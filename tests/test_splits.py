@@ -9,10 +9,8 @@ import pytest
 from robotask.episode.tasks.splits import (
     EpisodeSplit,
     check_disjoint,
-    doubling_sizes,
     episode_split,
     group_kfold,
-    learning_curve_splits,
 )
 from robotask.errors import RobotaskError
 
@@ -42,14 +40,6 @@ def test_group_kfold_tests_every_episode_once(episodes):
     tested = [e for f in folds for e in f.test]
     assert sorted(tested) == sorted(episodes["episode_id"])
     assert all(not set(f.train) & set(f.test) for f in folds)
-
-
-def test_learning_curve_keeps_test_fixed_and_nests(episodes):
-    s = episode_split(episodes, 0.25, None, 1)
-    curve = learning_curve_splits(s, doubling_sizes(len(s.train)), seed=2)
-    assert [len(c.train) for c in curve] == doubling_sizes(len(s.train))
-    assert all(c.test == s.test for c in curve)
-    assert all(set(a.train) <= set(b.train) for a, b in zip(curve, curve[1:]))
 
 
 def test_leak_is_refused():

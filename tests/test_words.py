@@ -102,3 +102,14 @@ def test_join_lists_items_as_a_sentence_would():
     assert words.join(["a", "b", "c"]) == "a, b and c" and words.join(("a", "b"), "or") == "a or b"
     assert words.join(["a"]) == "a" and words.join([]) == "" and words.join(i for i in (1, 2)) == "1 and 2"
 
+
+
+def test_verdict_row_decides_from_its_interval_and_has_the_index_columns():
+    from robotask.words import VERDICT_COLUMNS, verdict_row
+
+    common = dict(chapter="02", claim="c", a="char", b="bm25", data="rlbench", metric="top-1 %", difference=1.0,
+                  unit="gallery and description", n_units=80, method="two-way bootstrap")
+    assert tuple(verdict_row(**common, low=0.2, high=2.0)) == VERDICT_COLUMNS
+    assert verdict_row(**common, low=0.2, high=2.0)["verdict"] == "higher"
+    assert verdict_row(**common, low=-2.0, high=-0.1)["verdict"] == "lower"
+    assert verdict_row(**common, low=-0.3, high=2.0)["verdict"] == "not resolved"

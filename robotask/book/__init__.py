@@ -9,12 +9,13 @@ import importlib
 from typing import Any
 
 _HOME = {
-    "run_time_values": "benchmarks", "show_benchmark": "benchmarks",
+    "run_time_values": "benchmarks", "show_benchmark": "benchmarks", "show_full_size_cluster": "benchmarks",
     "build_stamp": "provenance", "chapter_benchmark": "provenance", "package_versions": "provenance",
     "parameter_table": "provenance", "platform_summary": "provenance", "read_benchmarks": "provenance",
     "read_run_log": "provenance", "run_table": "provenance", "library_revisions": "provenance",
-    "Page": "report", "fig_ref": "report", "output_dir": "report", "plain_value": "report",
-    "read_summary": "report", "show_figure": "report", "show_md": "report", "show_table": "report",
+    "read_verdicts": "provenance", "inconsistent_verdicts": "provenance", "page_link": "provenance",
+    "Page": "report", "glue_values": "report", "plain_value": "report", "read_summary": "report",
+    "show_figure": "report", "show_md": "report",
     "wait_until_alone": "scheduling",
 }
 """Each name of the front door and the module it lives in. The modules are imported when a name is first
@@ -29,7 +30,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Page", "build_stamp", "chapter_benchmark", "fig_ref", "library_revisions", "output_dir", "package_versions",
-    "parameter_table", "plain_value", "platform_summary", "read_benchmarks", "read_run_log", "read_summary",
-    "run_table", "run_time_values", "show_benchmark", "show_figure", "show_md", "show_table", "wait_until_alone",
+    "Page", "build_stamp", "chapter_benchmark", "glue_values", "inconsistent_verdicts", "library_revisions",
+    "package_versions", "page_link", "parameter_table", "plain_value", "platform_summary", "read_benchmarks",
+    "read_run_log", "read_summary", "read_verdicts",
+    "run_table", "run_time_values", "show_benchmark", "show_figure", "show_full_size_cluster", "show_md",
+    "wait_until_alone",
 ]

@@ -53,26 +53,15 @@ def area_resize(images: np.ndarray, out_h: int, out_w: int) -> np.ndarray:
     return _area_weights(h, out_h) @ x.astype(np.float64) @ _area_weights(w, out_w).T
 
 
-def gray_from_rgb(frames: np.ndarray) -> np.ndarray:
-    """8-bit gray of RGB uint8 frames with OpenCV's fixed-point luma (0.299 R + 0.587 G + 0.114 B).
-
-    Parameters
-    ----------
-    frames : np.ndarray
-        (..., 3) uint8 RGB.
-    """
-    f = np.asarray(frames, dtype=np.int32)
-    r, g, b = GRAY_WEIGHTS_Q14
-    return ((f[..., 0] * r + f[..., 1] * g + f[..., 2] * b + (1 << 13)) >> 14).astype(np.uint8)
-
-
 def gray_levels(frames: np.ndarray) -> np.ndarray:
-    """:func:`gray_from_rgb` as float32 levels k/255, bit for bit, in float32 arithmetic throughout.
+    """Gray levels k/255 in float32 of RGB uint8 frames, k being OpenCV's fixed-point 8-bit luma
+    ``(R·4899 + G·9617 + B·1868 + 2¹³) >> 14`` (0.299 R + 0.587 G + 0.114 B), bit for bit, in float32
+    arithmetic throughout.
 
-    R·4899 + G·9617 + B·1868 + 2¹³ is an integer below 2²², so each product and sum is exact in float32
-    (24-bit significand); the scaling by 2⁻¹⁴ is exact and its floor is the shift ``>> 14``; the level
-    k is then divided by 255 in float32, as ``gray_from_rgb(frames).astype(np.float32) / 255`` does.
-    A third faster than the int32 arithmetic and the conversion after it.
+    That sum is an integer below 2²², so each product and sum is exact in float32 (24-bit significand);
+    the scaling by 2⁻¹⁴ is exact and its floor is the shift ``>> 14``; the level k is then divided by 255
+    in float32. A third faster than the int32 arithmetic and the conversion after it (the tests hold
+    that int32 route as the oracle).
 
     Parameters
     ----------
@@ -167,7 +156,7 @@ def video_frame_features(frames: np.ndarray, grid: int = 8, bins: int = 8) -> np
         raise RobotaskError(f"video frames must be (c, h, w, 3) uint8, got {frames.shape} {frames.dtype}")
     c, h, w, _ = frames.shape
     mean, std, hist = channel_statistics(frames, bins)
-    gray = gray_levels(frames)  # gray_from_rgb(frames) / 255 in float32, bit for bit
+    gray = gray_levels(frames)  # the 8-bit luma / 255 in float32, bit for bit
     gray_grid = gray_block_means(gray, grid).reshape(c, grid * grid)
     gy, gx = np.gradient(gray, axis=(1, 2))
     ax, ay = np.abs(gx).reshape(c, -1), np.abs(gy).reshape(c, -1)

@@ -77,22 +77,6 @@ def window_starts(n_frames: int, window: int = 20, stride: int = 5) -> np.ndarra
     return np.arange(0, n_frames - window + 1, stride, dtype=np.int64)
 
 
-def temporal_stats(x: np.ndarray) -> np.ndarray:
-    """The 7 temporal statistics of one window, statistic-major: shape (T, ...) -> (7·D,).
-
-    NaN/±inf become 0 first; for T = 1 the two difference statistics are 0.
-
-    Parameters
-    ----------
-    x : np.ndarray
-        Window array, time first.
-    """
-    x = np.asarray(x, dtype=np.float64)
-    if x.ndim == 0 or x.shape[0] == 0:
-        raise RobotaskError(f"temporal_stats needs at least one time step, got shape {x.shape}")
-    return stacked_stats(x.reshape(1, x.shape[0], -1))[0]
-
-
 def stacked_stats(w: np.ndarray) -> np.ndarray:
     """The 7 temporal statistics of many equal-length windows: (n_w, T, D) -> (n_w, 7·D) float64.
 

@@ -1,6 +1,6 @@
 """The window set of an episode: motion blocks, per-frame blocks and static blocks in 8546 columns.
 
-``load_window_set(episode)`` → :class:`WindowSet` (the DEVELOPING.md "Episode" contract): window
+``load_window_set(episode)`` → :class:`WindowSet` (the episode data path of DEVELOPING.md): window
 features X, the manifest, the window table, per-frame labels; ``write_artifacts`` writes them in
 the original's file layout. Used by notebook ``11_windows_features`` and the task chapters.
 """
@@ -134,7 +134,7 @@ def rotation_block(rotations: np.ndarray, starts: np.ndarray, window: int, mode:
 
 @dataclass
 class WindowSet:
-    """Window features and labels of one episode (DEVELOPING.md "Episode" contract)."""
+    """Window features and labels of one episode (the episode data path of DEVELOPING.md)."""
 
     X: np.ndarray  # (n_w, 8546) float32
     manifest: list[dict]  # [{name, start, end, dim}]

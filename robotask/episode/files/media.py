@@ -176,20 +176,6 @@ def video_fps(path: str | Path) -> float:
         return float(rate) if rate else float("nan")
 
 
-def count_video_frames(path: str | Path) -> int:
-    """Number of decodable frames in the first video stream (decodes the file)."""
-    n = 0
-    with _open(path) as container:
-        stream = container.streams.video[0]
-        stream.thread_type = "AUTO"
-        try:
-            for packet in container.demux(stream):
-                n += len(packet.decode())
-        except av.error.FFmpegError:
-            pass
-    return n
-
-
 def iter_video_frames(path: str | Path, size: int, n_frames: int, fill: str = "repeat",
                       width: int | None = None, report: dict | None = None) -> Iterator[np.ndarray | None]:
     """Yield exactly ``n_frames`` RGB uint8 frames (size, size, 3), resized in the decoder (AREA).
@@ -340,12 +326,3 @@ def _mono_float_at(frame: av.AudioFrame, sample_rate: int) -> bool:
     """True when ``frame`` is one channel of 32-bit floats at ``sample_rate`` (what ``read_audio`` returns)."""
     return (frame.format.name in ("flt", "fltp") and frame.layout.nb_channels == 1
             and frame.sample_rate == int(sample_rate))
-
-
-def audio_info(path: str | Path) -> dict | None:
-    """Codec, native sample rate and channel count of the first audio stream, or None."""
-    with _open(path) as container:
-        if not container.streams.audio:
-            return None
-        s = container.streams.audio[0]
-        return {"codec": s.codec_context.name, "sample_rate": int(s.rate), "channels": s.channels}

@@ -2,16 +2,9 @@
 its input block (``mlp_input``) and its AdamW step (``adamw``)."""
 
 from .minimal import SOFTMAX_EPOCHS, MultiLabelHead, SoftmaxHead, ZScaler, fit_dual_ridge
-from .mlp import MLPConfig, build_mlp, n_parameters, train_mlp
+from .mlp import MLPConfig, n_parameters, train_mlp
 
 __all__ = [
-    "SOFTMAX_EPOCHS",
-    "MultiLabelHead",
-    "SoftmaxHead",
-    "ZScaler",
-    "fit_dual_ridge",
-    "MLPConfig",
-    "build_mlp",
-    "n_parameters",
+    "MLPConfig", "MultiLabelHead", "SOFTMAX_EPOCHS", "SoftmaxHead", "ZScaler", "fit_dual_ridge", "n_parameters",
     "train_mlp",
 ]

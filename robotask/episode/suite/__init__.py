@@ -4,34 +4,18 @@ artifacts of a run (``scoring``), a task and the suite (``execution``: ``run_tas
 options of ``robotask suite`` (``cli``, registered by :mod:`robotask.episode.cli`)."""
 
 from .execution import (
-    HEADS,
     PUBLISHED_COVERAGE,
     PUBLISHED_REAL_SAMPLE,
     TaskResult,
-    load_windows,
     parse_heads,
     primary_table,
     run_suite,
     run_task,
 )
 from .fit import HeadOutput, SuiteConfig
-from .jobs import default_jobs, map_groups, task_groups
-from .phrases import task_notes
+from .jobs import default_jobs, map_groups
 
 __all__ = [
-    "HEADS",
-    "PUBLISHED_COVERAGE",
-    "PUBLISHED_REAL_SAMPLE",
-    "TaskResult",
-    "load_windows",
-    "parse_heads",
-    "primary_table",
-    "run_suite",
-    "run_task",
-    "HeadOutput",
-    "SuiteConfig",
-    "default_jobs",
-    "map_groups",
-    "task_groups",
-    "task_notes",
+    "HeadOutput", "PUBLISHED_COVERAGE", "PUBLISHED_REAL_SAMPLE", "SuiteConfig", "TaskResult", "default_jobs",
+    "map_groups", "parse_heads", "primary_table", "run_suite", "run_task",
 ]

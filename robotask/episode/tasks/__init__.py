@@ -4,38 +4,11 @@ metrics (``metrics``) and the trivial baselines (``baselines``)."""
 
 from .builders import FUTURE_FRAMES, TaskData, TaskUnavailable
 from .protocols import PROTOCOLS, Protocol, describe_fixes, get_protocol
-from .registry import TASK_IDS, TASKS, TEST_FRACTION, VALIDATION_FRACTION, TaskSpec, get_task, parse_tasks, split
-from .splits import (
-    SPLITS,
-    EpisodeSplit,
-    check_disjoint,
-    doubling_sizes,
-    episode_split,
-    group_kfold,
-    learning_curve_splits,
-)
+from .registry import TASKS, TEST_FRACTION, VALIDATION_FRACTION, TaskSpec, parse_tasks, split
+from .splits import SPLITS, EpisodeSplit, check_disjoint, doubling_sizes, episode_split, group_kfold
 
 __all__ = [
-    "FUTURE_FRAMES",
-    "TaskData",
-    "TaskUnavailable",
-    "PROTOCOLS",
-    "Protocol",
-    "describe_fixes",
-    "get_protocol",
-    "TASKS",
-    "TASK_IDS",
-    "TEST_FRACTION",
-    "VALIDATION_FRACTION",
-    "TaskSpec",
-    "get_task",
-    "parse_tasks",
-    "split",
-    "SPLITS",
-    "EpisodeSplit",
-    "check_disjoint",
-    "doubling_sizes",
-    "episode_split",
-    "group_kfold",
-    "learning_curve_splits",
+    "EpisodeSplit", "FUTURE_FRAMES", "PROTOCOLS", "Protocol", "SPLITS", "TASKS", "TEST_FRACTION", "TaskData",
+    "TaskSpec", "TaskUnavailable", "VALIDATION_FRACTION", "check_disjoint", "describe_fixes", "doubling_sizes",
+    "episode_split", "get_protocol", "group_kfold", "parse_tasks", "split",
 ]

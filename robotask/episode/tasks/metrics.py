@@ -184,11 +184,6 @@ def _unit_rows(a: np.ndarray, start: int, stop: int, norms: np.ndarray | None = 
     return rows / np.maximum(norms, 1e-8)
 
 
-def cosine_similarity(queries: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """Cosine similarity of every query row with every candidate row (norm floor 1e-8)."""
-    return _unit_rows(queries, 0, len(queries)) @ _unit_rows(candidates, 0, len(candidates)).T
-
-
 def retrieval_ranks(similarity: np.ndarray, groups: np.ndarray | None = None, first: int = 0) -> np.ndarray:
     """1-based rank of the positive of each query in its descending-similarity order.
 
@@ -220,9 +215,9 @@ def _aligned_rows(row_bytes: int) -> int:
 
 
 def cosine_ranks(queries: np.ndarray, candidates: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
-    """``retrieval_ranks(cosine_similarity(queries, candidates), groups)``, one block of queries against one
-    block of candidates at a time: the same ranks, with memory of a few blocks instead of float64 copies
-    of both sides and the query × candidate matrix.
+    """:func:`retrieval_ranks` of the cosine similarities of every query row with every candidate row (norm
+    floor 1e-8), one block of queries against one block of candidates at a time: the same ranks, with memory
+    of a few blocks instead of float64 copies of both sides and the query × candidate matrix.
 
     A similarity is the same product of the same unit rows as in the whole matrix: blocks start at
     multiples of :data:`ALIGNED_ROWS` rows, so BLAS forms every entry with the kernel it uses for the whole

@@ -4,8 +4,7 @@ A split is a pair of episode-id lists; no episode is ever on both sides (:func:`
 episode-level splits use scikit-learn's group splitters (``GroupShuffleSplit``, ``GroupKFold``) with
 the group column of the manifest (``episode_id`` itself, ``subject`` or ``scene``), so a grouped split
 also keeps every subject (or scene) on one side. The within-episode chronological split stays with
-the tasks (``tasks.split``); :func:`learning_curve_splits` nests growing training sets for one fixed
-test set.
+the tasks (``tasks.split``).
 """
 
 from __future__ import annotations
@@ -79,17 +78,6 @@ def group_kfold(episodes: pd.DataFrame, k: int = 4, group: str | None = None) ->
     folds = GroupKFold(n_splits=k).split(np.zeros(len(groups)), groups=groups)
     return [check_disjoint(EpisodeSplit(f"fold{i}", tuple(ids[np.sort(tr)]), tuple(ids[np.sort(te)])))
             for i, (tr, te) in enumerate(folds)]
-
-
-def learning_curve_splits(split: EpisodeSplit, sizes: list[int], seed: int = 0) -> list[EpisodeSplit]:
-    """Nested training sets of the given sizes (drawn once, in a seeded order) against the same test episodes."""
-    order = list(np.random.default_rng(seed).permutation(list(split.train)))
-    out = []
-    for m in sizes:
-        if not 1 <= m <= len(order):
-            raise RobotaskError(f"learning-curve size {m}; expected 1 … {len(order)} training episodes")
-        out.append(check_disjoint(EpisodeSplit(f"n_train={m}", tuple(sorted(order[:m])), split.test)))
-    return out
 
 
 def doubling_sizes(n_train: int) -> list[int]:

@@ -74,7 +74,7 @@ W. Burgard, "CALVIN: A Benchmark for Language-Conditioned Policy Learning for Lo
 Manipulation Tasks", IEEE Robotics and Automation Letters 7(3), 2022):
 repository `{repository}`, file `{path}`,
 revision {revision}. {n_tasks} tasks, {n_texts} texts, read with
-`robotask.retrieval.protocol.corpus_file.read_library` (the YAML maps each task to its list of instructions;
+`robotask.retrieval.protocol.corpus_file.read_corpus_file` (the YAML maps each task to its list of instructions;
 texts kept unchanged, in the order of the file). See `NOTICE` for the MIT licence.
 
 Columns: `task` (the YAML key), `position` (0-based place in the task's list), `text`, `source`

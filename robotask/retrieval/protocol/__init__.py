@@ -2,6 +2,7 @@
 
 - ``corpus_file``: read any corpus a user brings (a CSV, or a YAML task library), validated;
 - ``draws``: the validated corpus of a study and its gallery draws;
+- ``prediction``: task scores, the prediction, the tie rule and the counts of each scoring policy;
 - ``study``: designs, scoring policies, per-trial results (``robotask retrieval``);
 - ``fixed_gallery``: given queries against a given gallery, no draws (``robotask retrieval --gallery --queries``);
 - ``reference``: a plain implementation of the study, and the benchmark that times the fast path against it.

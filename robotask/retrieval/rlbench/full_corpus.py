@@ -30,7 +30,7 @@ import pandas as pd
 from ... import io as rio
 from ... import paths
 from ...errors import RobotaskError
-from ..ast_interpreter.evaluator import TaskVariations, evaluate_task_file
+from ..ast_interpreter import TaskVariations, evaluate_task_file
 from .licence import RLBENCH_LICENCE
 
 CORPUS_COLUMNS = ["task", "variation", "variation_value", "position", "text", "file", "line",
