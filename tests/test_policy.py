@@ -59,6 +59,22 @@ def test_task_design_resamples_whole_tasks_then_their_paraphrases_with_a_jackkni
         resampling.task_design(groups, 0, seed=5)
 
 
+def test_design_computes_on_its_copies_what_the_dense_weights_give():
+    rng = np.random.default_rng(8)
+    groups = rng.integers(0, 5, 60)
+    design = resampling.task_design(groups, 30, seed=4)
+    w = design.weights
+    assert w.shape == (6 * 31, 60) and (w[0] == 1).all()
+    counts = rng.integers(0, 2, (60, 3)).astype(float)
+    assert np.array_equal(design.sums(counts), w @ counts)  # whole numbers: exact
+    assert np.array_equal(design.block_weights.T, w[::6])
+    for strata in (None, groups, rng.integers(0, 3, 60)):
+        for x in (np.round(rng.normal(size=60), 1), rng.normal(size=60), np.zeros(60)):
+            y = rng.integers(0, 2, 60)
+            assert np.array_equal(discrimination.design_auc(x, y, design, strata),
+                                  discrimination.weighted_auc(x, y, w, strata), equal_nan=True)
+
+
 def test_interval_is_the_percentile_interval_without_nan():
     iv = resampling.interval(1.0, np.r_[np.arange(101.0), np.nan])
     assert (iv.estimate, iv.low, iv.high) == pytest.approx((1.0, 2.5, 97.5))

@@ -53,7 +53,7 @@ def test_a_gap_between_retrieved_and_missed(design):
     base = rng.uniform(0.1, 0.6, (n_sets, K))
     retrieved = (rng.random((n_sets, K * M)) < 0.5).astype(float)
     success = (rng.random((n_sets, K * M)) < np.repeat(base, M, axis=1) + 0.25 * retrieved).astype(float)
-    values = np.stack([association.crude(design.weights, retrieved[s], success[s])["gap"]
+    values = np.stack([association.crude(design, retrieved[s], success[s])["gap"]
                        for s in range(n_sets)], axis=1)
     student, percentile = _coverage(design, values, 25.0, (-100.0, 100.0))
     assert 0.925 <= student <= 0.975

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .paraphrases import HIGH_TYPES
 from .placements import Placements
-from .resampling import Design, Interval
+from .resampling import Design, Interval, weighted_sums
 
 MEASURES = ("success_retrieved", "success_missed", "gap", "odds_ratio", "mh_gap", "mh_odds_ratio")
 RATIOS = ("odds_ratio", "mh_odds_ratio")
@@ -36,9 +36,9 @@ def _indicators(retrieved: np.ndarray, success: np.ndarray) -> np.ndarray:
     return np.stack([r * s, r * (1 - s), (1 - r) * s, (1 - r) * (1 - s)], axis=1)
 
 
-def _cells(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray) -> tuple[np.ndarray, ...]:
+def _cells(weights: Design | np.ndarray, retrieved: np.ndarray, success: np.ndarray) -> tuple[np.ndarray, ...]:
     """Weighted counts a, b, c, d (:func:`_indicators`) per row of ``weights``, in one pass over them."""
-    counts = weights @ _indicators(retrieved, success)
+    counts = weighted_sums(weights, _indicators(retrieved, success))
     return counts[:, 0], counts[:, 1], counts[:, 2], counts[:, 3]
 
 
@@ -53,18 +53,19 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
 
 
-def crude(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray) -> dict[str, np.ndarray]:
-    """Per replicate: success when retrieved and missed (%), their gap (points), the odds ratio."""
+def crude(weights: Design | np.ndarray, retrieved: np.ndarray, success: np.ndarray) -> dict[str, np.ndarray]:
+    """Per row of ``weights`` (a :class:`~.resampling.Design` or dense weights): success when retrieved and
+    missed (%), their gap (points), the odds ratio."""
     return _from_cells(*_cells(weights, retrieved, success))
 
 
-def mantel_haenszel(weights: np.ndarray, retrieved: np.ndarray, success: np.ndarray,
+def mantel_haenszel(weights: Design | np.ndarray, retrieved: np.ndarray, success: np.ndarray,
                     strata: np.ndarray) -> dict[str, np.ndarray]:
     """Per replicate: the Mantel–Haenszel risk difference (points) and odds ratio over ``strata``."""
     _, index = np.unique(np.asarray(strata), return_inverse=True)
     onehot = np.eye(index.max() + 1)[index]  # (n, K)
     cells = _indicators(retrieved, success)  # (n, 4)
-    counts = weights @ (cells[:, :, None] * onehot[:, None, :]).reshape(len(index), -1)  # one pass: (rows, 4K)
+    counts = weighted_sums(weights, (cells[:, :, None] * onehot[:, None, :]).reshape(len(index), -1))  # (rows, 4K)
     a, b, c, d = (counts[:, j * onehot.shape[1]:(j + 1) * onehot.shape[1]] for j in range(4))
     n1, n0 = a + b, c + d
     n = n1 + n0
@@ -79,8 +80,7 @@ def mantel_haenszel(weights: np.ndarray, retrieved: np.ndarray, success: np.ndar
 def association_measures(design: Design, retrieved: np.ndarray, success: np.ndarray,
                          strata: np.ndarray) -> dict[str, Interval]:
     """Every measure of :data:`MEASURES` with its studentised interval over ``design``'s rows."""
-    w = design.weights
-    reps = {**crude(w, retrieved, success), **mantel_haenszel(w, retrieved, success, strata)}
+    reps = {**crude(design, retrieved, success), **mantel_haenszel(design, retrieved, success, strata)}
     return {m: design.interval(reps[m], log=m in RATIOS, bounds=None if m in RATIOS else bounds(m))
             for m in MEASURES}
 
@@ -96,7 +96,7 @@ def gap_by_type(design: Design, retrieved: np.ndarray, success: np.ndarray,
     cells = _indicators(retrieved, success)
     stacked = np.concatenate([cells * np.asarray(mask, dtype=np.float64)[:, None] for mask in masks.values()],
                              axis=1)
-    counts = design.weights @ stacked  # one pass for every type: (rows, 4 per type)
+    counts = design.sums(stacked)  # one pass for every type: (rows, 4 per type)
     return {name: design.interval(_from_cells(*(counts[:, 4 * j + k] for k in range(4)))["gap"],
                                   bounds=bounds("gap")) for j, name in enumerate(masks)}
 

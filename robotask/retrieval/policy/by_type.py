@@ -39,11 +39,11 @@ def accuracy_by_type(placements: Placements, paraphrases: pd.DataFrame,
     every row of ``design`` (for paired differences, :func:`difference`)."""
     masks = type_masks(paraphrases)
     stacked = np.stack(list(masks.values()), axis=1).astype(np.float64)  # (n, types)
-    totals = design.weights @ stacked  # one pass over the design's rows for every type at once
+    totals = design.sums(stacked)  # one pass over the design's rows for every type at once
     rows, replicates = [], {}
     for gallery, ranker in placements.keys:
         correct = placements.column(gallery, ranker, "correct").astype(np.float64)
-        hits = design.weights @ (stacked * correct[:, None])
+        hits = design.sums(stacked * correct[:, None])
         with np.errstate(invalid="ignore", divide="ignore"):
             shares = np.where(totals > 0, 100 * hits / np.where(totals > 0, totals, 1), np.nan)
         for j, ((level, value), mask) in enumerate(masks.items()):
@@ -66,7 +66,7 @@ def success_by_type(paraphrases: pd.DataFrame, design: Design) -> pd.DataFrame:
     success = paraphrases["success"].to_numpy(np.float64)
     rows = []
     for (level, value), mask in type_masks(paraphrases).items():
-        iv = design.interval(100 * weighted_mean(design.weights, success, mask), bounds=PERCENT)
+        iv = design.interval(100 * weighted_mean(design, success, mask), bounds=PERCENT)
         rows.append(dict(level=level, type=value, n=int(mask.sum()), **iv.as_dict()))
     return pd.DataFrame(rows, columns=ACCURACY_COLUMNS[2:])
 
@@ -76,8 +76,7 @@ def success_difference(paraphrases: pd.DataFrame, design: Design, a: str, b: str
     """The policy's success (%) on type ``a`` minus type ``b`` of ``level``, with its paired interval."""
     success = paraphrases["success"].to_numpy(np.float64)
     mask_a, mask_b = (paraphrases[level] == a).to_numpy(), (paraphrases[level] == b).to_numpy()
-    w = design.weights
-    return design.interval(100 * (weighted_mean(w, success, mask_a) - weighted_mean(w, success, mask_b)),
+    return design.interval(100 * (weighted_mean(design, success, mask_a) - weighted_mean(design, success, mask_b)),
                            bounds=POINTS)
 
 

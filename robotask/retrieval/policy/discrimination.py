@@ -5,8 +5,9 @@ A *signal* is a number per paraphrase that should be higher where the policy fai
 and PRIDE's paraphrase distance ``1 − (S_K + S_T)/2``. Its AUC is the probability that a failed paraphrase
 scores above a successful one (ties count one half); 0.5 is no information, 1 a perfect separation.
 
-With replicate weights (:mod:`.resampling`) the AUC is that of the resampled data, computed from the sorted
-distinct values of the signal once for all rows of the design. Every signal is compared with one reference,
+With replicate weights (:mod:`.resampling`) the AUC is that of the resampled data: its pairs are counted
+once per block of the design over the sorted distinct values of the signal, and each leave-one-copy-out row
+from the block's count less the left-out copy's pairs (:func:`design_auc`). Every signal is compared with one reference,
 PRIDE's distance, on the same rows, and the family of those comparisons is corrected by Holm's method.
 """
 
@@ -97,12 +98,109 @@ def _auc_rows(signal: np.ndarray, positive: np.ndarray, weights_t: np.ndarray,
     return out
 
 
+def design_auc(signal: np.ndarray, positive: np.ndarray, design: Design,
+               strata: np.ndarray | None = None) -> np.ndarray:
+    """:func:`weighted_auc` on every row of ``design``, from its copies: equal to it on ``design.weights``.
+
+    A row's AUC counts the pairs (positive above negative, ties one half) of its weights, a quadratic form in
+    them: for a block of copies summing to ``w``, the row without copy ``c`` has ``U(w − c, w − c) = U(w, w) −
+    U(c, w) − U(w, c) + U(c, c)``. So the pairs are counted once per block over the sorted values, and each
+    copy needs only its own items against the block's cumulative weights and against itself.
+    """
+    return _design_aucs({"signal": signal}, positive, design, strata)["signal"]
+
+
+def _design_aucs(signals: dict[str, np.ndarray], positive: np.ndarray, design: Design,
+                 strata: np.ndarray | None) -> dict[str, np.ndarray]:
+    """:func:`design_auc` of each signal; the pairs of a row (the denominator) are counted once for all."""
+    y = np.asarray(positive, dtype=np.float64)
+    groups = np.zeros(y.size, dtype=np.int64) if strata is None else np.unique(strata, return_inverse=True)[1]
+    if y.size != design.n_items or groups.size != y.size:
+        raise RobotaskError(f"weighted_auc: labels {y.shape}, strata {groups.shape} and a design of "
+                            f"{design.n_items} items disagree")
+    onehot = np.eye(int(groups.max()) + 1)[groups]  # (items, strata)
+    per_stratum = design.sums(np.concatenate([onehot * y[:, None], onehot * (1 - y[:, None])], axis=1))
+    positives, negatives = np.split(per_stratum, 2, axis=1)
+    den = (positives * negatives).sum(axis=1)  # every (positive, negative) pair within a stratum
+    out = {}
+    for name, signal in signals.items():
+        x = np.asarray(signal, dtype=np.float64)
+        if x.shape != y.shape:
+            raise RobotaskError(f"weighted_auc: signal {name!r} {x.shape} and labels {y.shape} disagree")
+        if not np.isfinite(x).all():
+            raise RobotaskError(f"weighted_auc: the signal {name!r} holds NaN or infinite values; expected finite "
+                                "numbers")
+        num = _pair_counts(x, y, groups, design)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[name] = np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+    return out
+
+
+def _strata_starts(strata_of_bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For bins sorted by stratum: the first bin of each stratum, and each bin's stratum (0-based)."""
+    first = np.r_[True, np.diff(strata_of_bins) != 0]
+    return np.flatnonzero(first), np.cumsum(first) - 1
+
+
+def _pair_counts(x: np.ndarray, y: np.ndarray, groups: np.ndarray, design: Design) -> np.ndarray:
+    """Per row of ``design``, the weighted count of (positive, negative) pairs within one stratum with the
+    positive's value above, ties one half: whole numbers and halves, exact in float64."""
+    order = np.lexsort((x, groups))
+    xs, gs = x[order], groups[order]
+    new = np.r_[True, (np.diff(xs) != 0) | (np.diff(gs) != 0)]  # the first item of each distinct value
+    bin_of = np.empty(x.size, dtype=np.int64)
+    bin_of[order] = np.cumsum(new) - 1
+    starts, stratum = _strata_starts(gs[new])
+    shape = (int(new.sum()), x.size)
+    blocks = design.block_weights  # (items, blocks) float32: counts, exact
+    pos = sparse.csr_matrix((y.astype(np.float32), (bin_of, np.arange(x.size))), shape=shape) @ blocks
+    neg = sparse.csr_matrix(((1 - y).astype(np.float32), (bin_of, np.arange(x.size))), shape=shape) @ blocks
+    below = np.cumsum(neg, axis=0) - neg  # negative weight strictly below, within the stratum
+    before = np.cumsum(pos, axis=0) - pos
+    if starts.size > 1:
+        below -= below[starts][stratum]
+        before -= before[starts][stratum]
+    ties_below = below + 0.5 * neg  # what a positive at this value counts against the block's negatives
+    before += 0.5 * pos
+    above = np.add.reduceat(pos, starts, axis=0)[stratum] - before  # and a negative against the positives
+    k = design.n_groups
+    total = np.einsum("ij,ij->j", pos, ties_below, dtype=np.float64)
+    adjust = np.empty(design.n_blocks * k)
+    for items, counts, slots in zip(design.members, design.counts, design.slots, strict=True):
+        adjust[slots] = _copy_pairs(counts, y[items], bin_of[items], stratum, (ties_below, above), slots // k)
+    out = np.empty((design.n_blocks, k + 1))
+    out[:, 0] = total
+    out[:, 1:] = total[:, None] + adjust.reshape(-1, k)
+    return out.ravel()
+
+
+def _copy_pairs(counts: np.ndarray, y: np.ndarray, bins: np.ndarray, stratum: np.ndarray,
+                block_pairs: tuple[np.ndarray, np.ndarray], block: np.ndarray) -> np.ndarray:
+    """Per copy of one task (a column of ``counts``, its items × its copies; the items' labels ``y`` and their
+    values' ``bins``), ``U(c, c) − U(c, w) − U(w, c)``: its pairs with itself less its pairs with its block
+    ``w`` (``block_pairs``: per bin and block, what a positive counts against the block's negatives and a
+    negative against its positives; ``block``: each copy's block)."""
+    order = np.argsort(bins, kind="stable")
+    sorted_bins = bins[order]
+    pos, neg = (counts * y[:, None])[order], (counts * (1 - y[:, None]))[order]
+    new = np.flatnonzero(np.r_[True, np.diff(sorted_bins) != 0])
+    if new.size < bins.size:  # tied values: one row per distinct value
+        pos, neg = np.add.reduceat(pos, new, axis=0), np.add.reduceat(neg, new, axis=0)
+    distinct = sorted_bins[new]
+    against_positives, against_negatives = (b[np.ix_(distinct, block)] for b in block_pairs)
+    starts, local = _strata_starts(stratum[distinct])
+    below = np.cumsum(neg, axis=0) - neg
+    if starts.size > 1:
+        below -= below[starts][local]
+    own = pos * (below + 0.5 * neg - against_positives) - neg * against_negatives
+    return own.sum(axis=0)
+
+
 def auc_intervals(signals: dict[str, np.ndarray], positive: np.ndarray, design: Design,
                   strata: np.ndarray | None = None) -> tuple[dict[str, Interval], dict[str, np.ndarray]]:
     """Each signal's AUC (within strata, if given) with its studentised interval, and its value on every row of
     ``design`` (for paired comparisons)."""
-    weights_t = _transposed(design.weights)  # once for every signal
-    reps = {name: _auc_rows(x, positive, weights_t, strata) for name, x in signals.items()}
+    reps = _design_aucs(signals, positive, design, strata)
     return {name: design.interval(reps[name], bounds=(0.0, 1.0)) for name in signals}, reps
 
 

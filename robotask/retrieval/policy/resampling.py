@@ -14,8 +14,10 @@ and the log scale for a ratio (:func:`studentised`). Where one task stands far f
 replicates that leave it out have a small ``se*`` and a large deviation, and the interval reaches far towards
 the end of the range: ten tasks cannot say more.
 
-:class:`Design` holds every row of weights the chapter evaluates, in one matrix: the data, its ``K``
-leave-one-task-out rows, then per replicate the replicate and its ``K`` leave-one-copy-out rows.
+:class:`Design` stands for every row of weights the chapter evaluates: the data, its ``K`` leave-one-task-out
+rows, then per replicate the replicate and its ``K`` leave-one-copy-out rows. It holds them as the drawn task
+copies that make them up (a row is a block's sum less at most one copy), so a statistic is computed from each
+copy's sums and never from the dense rows × paraphrases matrix.
 ``tests/test_policy_coverage.py`` checks the coverage by simulation.
 """
 
@@ -23,9 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
+from scipy import sparse
 
 from ...errors import RobotaskError
 
@@ -60,20 +64,88 @@ class Interval:
 
 @dataclass(frozen=True)
 class Design:
-    """Every row of weights the chapter evaluates a statistic on (``weights``, rows × paraphrases).
+    """Every row of weights the chapter evaluates a statistic on, held as the task copies that make them up.
 
     Row 0 is the data (all weights 1), rows 1..K leave one task out; then each of the ``n_replicates`` blocks
     of K + 1 rows holds a replicate and the replicate with one drawn task left out, for each of its K draws.
-    A statistic computed on ``weights`` (one value per row) gives its estimate and interval by :meth:`interval`.
+    Each block is a sum of K *copies* (one drawn task, with how many times each of its items was drawn; the
+    data's block draws every task once, whole), and its row j + 1 is that sum less copy j. So a linear
+    statistic needs only each copy's sum (:meth:`sums`), and a pairwise one (an AUC) each copy against its
+    block (:mod:`.discrimination`), never the dense ``weights`` (rows × items), which :attr:`weights` builds on
+    demand. A statistic computed on every row gives its estimate and interval by :meth:`interval`.
     """
 
-    weights: np.ndarray
     n_groups: int
+    members: tuple[np.ndarray, ...]
+    """Per task, its items (indices into the data), ascending."""
+    counts: tuple[np.ndarray, ...]
+    """Per task, (its items × its copies): how many times each copy drew each item."""
+    slots: tuple[np.ndarray, ...]
+    """Per task, the slot of each of its copies: ``block · K + j`` for the j-th draw of a block."""
 
     @property
     def n_replicates(self) -> int:
         """The number of bootstrap replicates."""
-        return self.weights.shape[0] // (self.n_groups + 1) - 1
+        return self.n_blocks - 1
+
+    @property
+    def n_blocks(self) -> int:
+        """The data's block and one per replicate."""
+        return sum(len(s) for s in self.slots) // self.n_groups
+
+    @property
+    def n_items(self) -> int:
+        """The number of items (paraphrases)."""
+        return sum(len(m) for m in self.members)
+
+    @property
+    def n_rows(self) -> int:
+        """The number of rows: ``(K + 1)·(n_replicates + 1)``."""
+        return self.n_blocks * (self.n_groups + 1)
+
+    def sums(self, matrix: np.ndarray) -> np.ndarray:
+        """``weights @ matrix`` (rows × columns) from each copy's sum: exact, and equal to the dense product,
+        where ``matrix`` holds whole numbers (indicators, counts)."""
+        m = np.asarray(matrix, dtype=np.float64)
+        return self.from_copies(self.copies @ m.reshape(m.shape[0], -1)).reshape((-1, *m.shape[1:]))
+
+    @cached_property
+    def copies(self) -> sparse.csr_matrix:
+        """(slots × items), sparse: each copy's draw counts (a sparse product is single-threaded and cheaper than
+        a dense one on these mostly empty rows)."""
+        rows, cols, values = [], [], []
+        for items, counts, slots in zip(self.members, self.counts, self.slots, strict=True):
+            item, copy = np.nonzero(counts)
+            rows.append(slots[copy])
+            cols.append(items[item])
+            values.append(counts[item, copy])
+        return sparse.csr_matrix((np.concatenate(values), (np.concatenate(rows), np.concatenate(cols))),
+                                 shape=(self.n_blocks * self.n_groups, self.n_items))
+
+    def from_copies(self, per_copy: np.ndarray) -> np.ndarray:
+        """Every row's sum of an additive quantity given per copy (slots × columns): each block's total, then
+        the total less each copy."""
+        k = self.n_groups
+        copies = per_copy.reshape(self.n_blocks, k, -1)
+        total = copies.sum(axis=1, keepdims=True)
+        return np.concatenate([total, total - copies], axis=1).reshape(self.n_rows, -1)
+
+    @cached_property
+    def block_weights(self) -> np.ndarray:
+        """(items × blocks), float32: each block's total weights (the data's, then each replicate's); draw
+        counts are small whole numbers, which float32 holds exactly."""
+        out = np.zeros((self.n_items, self.n_blocks), dtype=np.float32)
+        for items, counts, slots in zip(self.members, self.counts, self.slots, strict=True):
+            to_block = sparse.csr_matrix((np.ones(len(slots)), (slots // self.n_groups, np.arange(len(slots)))),
+                                         shape=(self.n_blocks, len(slots)))
+            out[items] = counts @ to_block.T
+        return out
+
+    @cached_property
+    def weights(self) -> np.ndarray:
+        """The dense weights (rows × items), built on first use; :meth:`sums` computes products with them
+        without building them."""
+        return self.sums(np.eye(self.n_items))
 
     def interval(self, values: np.ndarray, *, log: bool = False, bounds: tuple[float, float] | None = None,
                  level: float = LEVEL) -> Interval:
@@ -101,23 +173,18 @@ def task_design(groups: np.ndarray, n_replicates: int, seed: int) -> Design:
     if n_replicates < 1:
         raise RobotaskError(f"n_bootstrap must be at least 1 (got {n_replicates})")
     _, index = np.unique(np.asarray(groups), return_inverse=True)
-    k, n = int(index.max()) + 1, len(index)
-    members = [np.flatnonzero(index == g) for g in range(k)]
+    k = int(index.max()) + 1
+    members = tuple(np.flatnonzero(index == g) for g in range(k))
     rng = np.random.default_rng(seed)
-    weights = np.ones(((k + 1) * (n_replicates + 1), n), dtype=np.float64)
-    for g in range(k):
-        weights[1 + g, members[g]] = 0.0
+    drawn: list[list[np.ndarray]] = [[np.ones(len(members[g]))] for g in range(k)]  # the data's block
+    slots: list[list[int]] = [[g] for g in range(k)]
     for b in range(n_replicates):
-        block = weights[(k + 1) * (b + 1):(k + 1) * (b + 2)]
-        block[:] = 0.0
         for j, g in enumerate(rng.integers(0, k, k)):
-            rows = members[g]
-            copy = np.zeros(n)
-            np.add.at(copy, rows[rng.integers(0, len(rows), len(rows))], 1.0)
-            block[0] += copy
-            block[1 + j] -= copy
-        block[1:] += block[0]
-    return Design(weights, k)
+            size = len(members[g])
+            drawn[g].append(np.bincount(rng.integers(0, size, size), minlength=size).astype(np.float64))
+            slots[g].append((b + 1) * k + j)
+    return Design(k, members, tuple(np.ascontiguousarray(np.array(d).reshape(len(d), -1).T) for d in drawn),
+                  tuple(np.array(s, dtype=np.int64) for s in slots))
 
 
 def _jackknife_se(values: np.ndarray) -> np.ndarray:
@@ -241,10 +308,16 @@ def interval(estimate: float, replicates: np.ndarray, level: float = LEVEL) -> I
     return Interval(float(estimate), float(low), float(high))
 
 
-def weighted_mean(weights: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """Per row of weights, the weighted mean of ``values`` over the rows in ``mask`` (NaN where no weight)."""
+def weighted_sums(weights: Design | np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """``weights @ matrix`` for a :class:`Design` (from its copies, :meth:`Design.sums`) or dense weights."""
+    return weights.sums(matrix) if isinstance(weights, Design) else np.asarray(weights) @ matrix
+
+
+def weighted_mean(weights: Design | np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Per row of weights (a :class:`Design`'s rows or dense weights), the weighted mean of ``values`` over the
+    rows in ``mask`` (NaN where no weight)."""
     values = np.asarray(values, dtype=np.float64)
     keep = np.ones(values.shape, dtype=np.float64) if mask is None else np.asarray(mask, dtype=np.float64)
-    total = weights @ keep
+    total, hits = weighted_sums(weights, keep), weighted_sums(weights, values * keep)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, (weights @ (values * keep)) / np.where(total > 0, total, 1), np.nan)
+        return np.where(total > 0, hits / np.where(total > 0, total, 1), np.nan)
