@@ -42,6 +42,8 @@ corpus_path: str = ""  # CSV with task and text columns (empty: RLBench)
 output_dir: str = ""  # result folder (empty: _build/results/<chapter id>)
 
 # %% tags=["show-input"]
+import pandas as pd
+
 from robotask import plots
 from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
@@ -156,6 +158,10 @@ glue_values(**{k: v for k, v in accuracy.items() if k != "band_ratio"})  # that 
 # overlap can still differ reliably, because the rankers are scored on the same queries; the paired
 # table below answers that.
 #
+# Every interval of this chapter resamples the galleries and the descriptions together, paired over
+# rankers (chapter 07's two-way bootstrap, computed once by
+# `robotask.retrieval.statistics.ranker_comparisons`, so a pair's interval is the same on every page).
+#
 # Reading the paired table: *mean difference* is the average over galleries of the first ranker's
 # accuracy minus the second's, with its 95 % bootstrap interval; *wins*, *ties* and *losses* count
 # the galleries where the first ranker answers more, as many or fewer queries correctly; the two
@@ -166,6 +172,8 @@ glue_values(**{k: v for k, v in accuracy.items() if k != "band_ratio"})  # that 
 pairs = st.pairs_among([("minilm", "char"), ("minilm_char", "char"), ("minilm", "minilm_char")],
                        summary["ranker"])
 comp = st.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations)
+shared = st.ranker_comparisons(pq, pairs, seed=seed, n_bootstrap=n_bootstrap)  # the book's one
+comp[["lo", "hi"]] = shared[["low", "high"]].to_numpy()  # interval of each pair, on every page
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm"]
 page.show_table(st.format_p(comp.assign(pair=rp.pair_labels(comp))[columns]),
                 headers=rp.PAIRED_HEADERS,
@@ -235,14 +243,15 @@ page.show_table(helped, headers=rp.ranker_headers(helped.columns), caption="Quer
                 "in common with their task's description that an embedding gets right.")
 
 # %% tags=["remove-input"]
-glue_values(**rp.no_overlap_values(both))
+no_overlap = rp.no_overlap_values(both, seed)
+glue_values(**no_overlap)
 
 # %% [markdown]
 # Queries sharing no content word with their task's gallery description make up
 # **{glue:text}`no_overlap_share:.1f` %** of all scored queries. On them MiniLM is right
 # **{glue:text}`no_overlap_minilm:.1f` %** of the time and Char TF-IDF
 # **{glue:text}`no_overlap_char:.1f` %**. Paired gallery by gallery, MiniLM minus Char TF-IDF on
-# these queries is {glue:text}`no_overlap_d` pp (95 % Student-t interval over galleries
+# these queries is {glue:text}`no_overlap_d` pp (95 % interval over galleries and descriptions
 # {glue:text}`no_overlap_lo` to {glue:text}`no_overlap_hi` pp): on them MiniLM against Char TF-IDF
 # is **{glue:text}`no_overlap_verdict`**. A
 # lexical ranker can only match fragments when no content word is shared, while the embedding can
@@ -312,13 +321,18 @@ glue_values(**rp.opposite_values(confusions, *cosines[:, 0]))
 #   lexical rankers together ({glue:text}`t_lexical:.1f` s).
 
 # %%
+labels = {r: rp.label(r) for r in rankers}
+rows = st.verdict_rows(shared, chapter="06_sentence_embeddings", data=corpus_path or "RLBench-62",
+                       claims={p: f"{labels[p[0]]} against {labels[p[1]]}" for p in pairs},
+                       labels=labels)
+write_csv(out / "verdicts.csv", pd.DataFrame(rows))
 write_csv(out / "per_trial.csv", per_trial)
 write_csv(out / "predictions.csv", predictions)
 write_json(out / "summary.json", {
     "n_trials": n_trials, "seed": seed, "n_bootstrap": n_bootstrap,
     "summary": summary.set_index("ranker").drop(columns=["label", "in paper"]).to_dict("index"),
     "paired": comp.to_dict(orient="records"), "opposite_confusions": confusions.to_dict("records"),
-    "files": ["per_trial.csv", "predictions.csv"]})
+    "files": ["per_trial.csv", "predictions.csv", "verdicts.csv"]})
 assert set(per_trial["ranker"]) == set(rankers)
 assert per_trial["accuracy"].between(0, 100).all()
 assert summary["lo"].le(summary["mean"] + 1e-9).all()

@@ -36,6 +36,8 @@ corpus_path: str = ""  # CSV with task and text columns; empty: the RLBench corp
 output_dir: str = ""  # where result files go; empty means _build/results/07_uncertainty
 
 # %% tags=["show-input"]
+import pandas as pd
+
 from robotask import plots
 from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
@@ -169,8 +171,10 @@ glue_values(width_min=focus["width_min"], width_max=focus["width_max"])
 # ## Result: every pair of rankers
 
 # %%
-comp = st.paired_comparisons(pq, st.all_pairs(rankers), n_bootstrap, seed,
-                                      n_permutations, replicates=reps["both"])
+pairs = st.all_pairs(rankers)
+comp = st.paired_comparisons(pq, pairs, n_bootstrap, seed, n_permutations, replicates=reps["both"])
+shared = st.ranker_comparisons(pq, pairs, seed=seed, n_bootstrap=n_bootstrap)  # the book's one
+comp[["lo", "hi"]] = shared[["low", "high"]].to_numpy()  # each pair's one interval, on every page
 comp["pair"] = rp.pair_labels(comp)
 columns = ["pair", "mean_diff", "lo", "hi", "wins", "ties", "losses", "p_sign", "p_perm",
            "p_perm_holm"]
@@ -181,6 +185,10 @@ page.show_table(st.format_p(comp[columns]), headers=rp.PAIRED_HEADERS,
 glue_values(**rp.separation_values(comp, intervals, alpha, n_permutations))
 
 # %% [markdown]
+# Every interval of this chapter resamples the galleries and the descriptions together (the
+# two-way bootstrap above), paired over rankers; chapters 02, 06 and 09.1 read the same interval for
+# the same pair, computed once by `robotask.retrieval.statistics.ranker_comparisons`.
+#
 # Reading the table: each row is one pair A − B. *Mean difference* is the average over galleries of
 # A's accuracy minus B's; the interval beside it is the paired bootstrap interval (both resamplings
 # at once). *Wins*, *ties* and *losses* count galleries where A answers more, as many or fewer
@@ -297,6 +305,12 @@ show_figure(
 #   are scored on identical queries.
 
 # %%
+labels = {r: rp.label(r) for r in rankers}
+rows = st.verdict_rows(shared, chapter="07_uncertainty", data=corpus_path or "RLBench-62",
+                       claims={(a, b): f"{labels[a]} above {labels[b]}"
+                               for a, b in (c.split(" > ") for c in claims["claim"])},
+                       labels=labels)
+write_csv(out / "verdicts.csv", pd.DataFrame(rows))
 write_csv(out / "intervals.csv", intervals)
 write_csv(out / "pairs.csv", comp)
 write_csv(out / "claims.csv", claims)
@@ -305,7 +319,7 @@ write_json(out / "summary.json", {
     "n_permutations": n_permutations, "alpha": alpha,
     "intervals": intervals.set_index("ranker").drop(columns="label").to_dict("index"),
     "claims": claims.to_dict(orient="records"),
-    "files": ["claims.csv", "intervals.csv", "pairs.csv"]})
+    "files": ["claims.csv", "intervals.csv", "pairs.csv", "verdicts.csv"]})
 assert (intervals["lo"] <= intervals["mean"] + 1e-9).all()
 assert (intervals["mean"] <= intervals["hi"] + 1e-9).all()
 assert comp["p_perm"].between(0, 1).all() and (comp["p_perm_holm"] >= comp["p_perm"] - 1e-12).all()

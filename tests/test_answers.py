@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from robotask.episode.report import answers as episode_answers
 from robotask.retrieval.presentation import answers
 
@@ -38,13 +36,16 @@ def test_gains_offset_and_phrases():
                "bm25": {"diff": -1.0, "sd_diff": 3.0, "two_better": 10, "n_trials": 30}}
     gains = answers.second_description_gains(matched, {"char": {"diff": 7.0}})
     assert gains.set_index("ranker").loc["char", "paper"] == 7.0
-    assert answers.helps_phrase(gains["ours"]) == "helps 1 of 2 rankers"
-    assert answers.helps_phrase(pd.Series([1.0, 2.0])) == "helps every ranker"
+    said = answers.helps_phrase(["higher", "not resolved"])  # the gains' verdicts, never their signs
+    assert "for 1 of 2 rankers (not resolved for the others)" in said
+    assert answers.helps_phrase(["higher", "higher"]).endswith("for both rankers")
+    assert "lower for 1 of 3 rankers" in answers.helps_phrase(["higher", "lower", "not resolved"])
     off = answers.offset({"a": {"mean": 60.0}, "b": {"mean": 50.0}}, {"a": {"mean": 59.0}, "b": {"mean": 52.0}})
     assert off == {"mean": -0.5, "low": -2.0, "high": 1.0}
     assert [answers.direction(x) for x in (1.0, -1.0, 0.0)] == ["above", "below", "at"]
-    assert answers.chance_phrase(3.2) == "too many to be the luck of the draws"
-    assert answers.chance_phrase(1.6).startswith("within")
+    assert answers.chance_phrase([3.2, -4.0]) == "too many to be the luck of the draws for every ranker"
+    # as chapter 05 decides it: an offset within 1.96 standard errors is not resolved
+    assert answers.chance_phrase([1.6, 3.0, 5.0, 8.0, -2.5]) == "within the luck of the draws for 1 of 5 rankers"
     assert answers.leader({"a": 1.0, "b": 1.0}, ["b", "a"]) == "b"
 
 
@@ -84,6 +85,11 @@ def test_ranking_and_offset_answer_values_read_the_chapters():
     values = (answers.ranking_answer_values(s02, answers.char_vs_bm25(TRANSFER, None))
               | answers.offset_answer_values(s02, None, {"claims": {"a": True, "b": False}}))
     assert values["lead_ours"] == "Char TF-IDF" and values["n_claims_ok"] == 1 and values["wins_paper"] == 79
+    assert values["lead_reading"] == "–"  # an older summary without the shared interval reads a dash
+    s02 |= {"n_tasks": 62, "n_descriptions": 296, "leader": {"a": "char", "b": "word_char", "difference": 0.7,
+                                                            "low": -0.3, "high": 1.7, "verdict": "not resolved"}}
+    lead = answers.ranking_answer_values(s02, answers.char_vs_bm25(TRANSFER, None))
+    assert (lead["lead_runner"], lead["lead_reading"], lead["n_tasks_ours"]) == ("Word+Char", "not resolved", 62)
     assert values["off_dir"] == "above" and values["se_max"] > values["se_min"] > 0
 
 

@@ -64,10 +64,10 @@ def test_embedding_accuracy_and_pair_values_show_dashes_for_what_did_not_run():
 
 
 def test_no_overlap_and_opposite_values():
-    both = pd.DataFrame({"trial": [0, 0, 1, 1, 1], "shared": [0, 0, 0, 0, 2],
-                         "correct_minilm": [True, True, True, False, False],
+    both = pd.DataFrame({"trial": [0, 0, 1, 1, 1], "task": ["a", "b", "a", "b", "b"], "position": [1, 1, 1, 2, 1],
+                         "shared": [0, 0, 0, 0, 2], "correct_minilm": [True, True, True, False, False],
                          "correct_char": [False, True, False, False, True]})
-    v = rp.no_overlap_values(both)
+    v = rp.no_overlap_values(both, seed=0)
     assert (v["no_overlap_share"], v["no_overlap_minilm"], v["no_overlap_char"]) == (80.0, 75.0, 25.0)
     assert v["no_overlap_d"].startswith("+50")
     confusions = pd.DataFrame({"ranker": ["char", "minilm"], "to_opposite": [5.0, 20.0],

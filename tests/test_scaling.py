@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -64,8 +65,11 @@ def test_usable_ks_and_extras():
     assert budget.usable_ks(frame, [1, 2, 4, 8], min_tasks=4) == [1, 2, 4]
     split = frame.assign(split=["seen"] * 4 + ["unseen"] * 2 + ["seen"] * 4 + ["unseen"] * 2
                          + ["seen"] * 4 + ["unseen"] * 2 + ["seen"] * 4 + ["unseen"] * 2)
-    su = seen_unseen.seen_unseen(split, ["bm25"], n_trials=2, seed=0)
+    su, queries = seen_unseen.seen_unseen(split, ["bm25"], n_trials=2, seed=0)
     assert set(su["queries"]) == {"seen", "unseen"} and su["accuracy"].between(0, 100).all()
+    by_trial = 100 * queries.groupby(["trial", "ranker", "arm"])["correct"].mean()  # the same accuracies
+    assert np.allclose(by_trial.to_numpy(), su.set_index(["trial", "ranker", "queries"])["accuracy"].sort_index())
+    assert queries.groupby("trial")["query_id"].nunique().eq(4 * (3 + 2)).all()  # one seen template indexed
     per_trial = pd.DataFrame({"trial": [0, 0, 1, 1], "ranker": ["a", "b", "a", "b"], "accuracy": [2, 1, 1, 1]})
     assert claims.paired_wins(per_trial, "a", "b") == (1, 2)
     cost = ranker_cost.cost(frame["text"].tolist()[:4], frame["text"].tolist(), ["bm25"])
@@ -175,9 +179,18 @@ def test_values_of_the_curves():
     assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "no"
     assert got["steepest"] == "BM25" and got["steep_sure"] == "resolved"
     assert got["size_leaders"] == "BM25 at n = 8, not resolved at n = 16, Char TF-IDF at n = 32"
-    su = pd.DataFrame([{"trial": t, "ranker": "char", "queries": q, "accuracy": a + t}
-                       for t in range(5) for q, a in (("seen", 80.0), ("unseen", 79.0 + (t % 2) * 3))])
-    assert values.seen_unseen_values(su)["su_reading"] == "not resolved"
+    # one unseen template of one task is right in every gallery, every other template wrong: the same
+    # difference in every gallery (a t over galleries alone would call it "higher"), but it rests on one
+    # template, and resampling the templates leaves it out of some replicates
+    queries = pd.DataFrame([{"trial": t, "ranker": "char", "arm": arm, "query_id": f"t{j}|{arm}|{i}",
+                             "group": f"t{j}|{arm}", "correct": int(arm == "unseen" and j == 0 and i == 0)}
+                            for t in range(10) for j in range(3) for arm in ("seen", "unseen") for i in range(3)])
+    su = 100 * queries.groupby(["trial", "ranker", "arm"])["correct"].mean().rename("accuracy")
+    su = su.reset_index().rename(columns={"arm": "queries"})
+    got = values.seen_unseen_values(su, queries, seed=0)
+    assert got["su_diff"] == "+11.1" and got["su_reading"] == "not resolved" and got["su_templates"] == 18
+    everywhere = queries.assign(correct=(queries["arm"] == "unseen").astype(int))  # every unseen one right
+    assert values.seen_unseen_values(su, everywhere, seed=0)["su_reading"] == "higher"
 
 
 def test_task_mean_is_the_pandas_macro():
@@ -232,6 +245,7 @@ def test_values_of_one_wording_the_claims_and_macro_micro():
     mm = pd.DataFrame({"library": ["calvin", "robocasa"], "ranker": ["bm25", "char"], "difference": [-1.0, 4.0],
                        "low": [-2.0, 1.0], "high": [0.5, 7.0]})
     full = pd.DataFrame({"task": ["a", "a", "a", "b", "c"]})
-    assert values.macro_micro_values(mm, full) == {"gap": 4.0, "gap_library": "RoboCasa",
+    assert values.macro_micro_values(mm, full) == {"gap": 4.0, "gap_lo": "+1.0", "gap_hi": "+7.0",
+                                                     "gap_library": "RoboCasa",
                                                      "gap_ranker": "Char TF-IDF", "mm_where": "RoboCasa",
                                                      "rf_max": 3, "rf_median": "1"}

@@ -21,6 +21,7 @@ from ..protocol.corpus_file import read_corpus_file
 from ..protocol.draws import Corpus, check_corpus, design_rows
 from ..protocol.study import StudyConfig, StudyResult, predict, run_study
 from ..rankers.registry import score
+from ..statistics.bootstrap import per_query_from_predictions
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,8 @@ class LibraryRun:
     examples: pd.DataFrame  # errors of example_ranker in the first gallery (check with verify_examples)
     example_ranker: str
     gallery: dict[str, str]  # label -> its indexed text in the first gallery
+    per_query: pd.DataFrame | None = None  # primary outcome of every gallery x query x ranker (the intervals')
+    matched_predictions: pd.DataFrame | None = None  # the matched study's per-query predictions (its intervals')
 
 
 def error_counts(lib: Library, predictions: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
@@ -186,10 +189,11 @@ def run_library(lib: Library, config: StudyConfig, n_examples: int = 2, progress
     ranker = "char" if "char" in config.rankers else config.rankers[0]
     examples = error_examples(lib, primary, ranker, n_examples)
     subset = matched_subset(lib.corpus)
-    matched = run_study(subset, replace(config, save_all_predictions=False), parts=("matched",), progress=progress)
+    matched = run_study(subset, replace(config, save_all_predictions=True), parts=("matched",), progress=progress)
     per_trial = pd.concat([primary.per_trial, matched.per_trial], ignore_index=True)
     return LibraryRun(lib, per_trial, len(subset.tasks), errors, task_right, examples, ranker,
-                      first_gallery(lib, primary))
+                      first_gallery(lib, primary), per_query_from_predictions(primary.predictions),
+                      matched.predictions[["condition", "trial", "ranker", "task", "position", "duplicate", "correct"]])
 
 
 def run_transfer(keys: list[str], config: StudyConfig, n_examples: int = 2,

@@ -92,7 +92,10 @@ from .tables import (
     in_paper_view,
     pair_labels,
     perturbation_view,
+    second_text_claims,
     starred_labels,
+    two_way_claims,
+    two_way_leaders,
     with_in_paper,
     with_widths,
 )
@@ -131,7 +134,9 @@ __all__ = [
     "pair_labels", "pair_list", "paired", "paired_values", "part_two_answer_values", "perturbation_run_values",
     "perturbation_view", "perturbations_values", "plain_reasons", "premise", "quantities", "ranker_headers",
     "ranker_table", "ranking_answer_values", "reading_label", "reproduction_run_values", "rule_values",
-    "scoring_policy_table", "scoring_policy_values", "second_description_table", "separation_values", "spread_values",
-    "starred_labels", "swap_values", "two_readings", "uncertainty_run_values", "variation_values",
+    "scoring_policy_table", "scoring_policy_values", "second_description_table", "second_text_claims",
+    "separation_values", "spread_values",
+    "starred_labels", "swap_values", "two_readings", "two_way_claims", "two_way_leaders", "uncertainty_run_values",
+    "variation_values",
     "widest_band_values", "with_in_paper", "with_widths",
 ]

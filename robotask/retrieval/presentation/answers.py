@@ -14,6 +14,7 @@ from ...words import join
 from ..libraries import NEARLY_ALL, nearly_all_verdict
 from ..rankers.registry import RANKERS
 from ..reproduction import paper
+from .phrases import how_many
 
 
 def char_vs_bm25(transfer: Mapping | None, libraries: Mapping | None) -> pd.DataFrame:
@@ -77,21 +78,34 @@ def transfer_verdict_values(table: pd.DataFrame) -> dict[str, str]:
             "nearly_all_pct": f"{100 * NEARLY_ALL:.0f}"}
 
 
-def helps_phrase(gains: pd.Series) -> str:
-    """"helps every ranker" when every gain is positive, else "helps k of n rankers"."""
-    k, n = int((gains > 0).sum()), len(gains)
-    return "helps every ranker" if k == n else f"helps {k} of {n} rankers"
+def helps_phrase(verdicts: Sequence[str]) -> str:
+    """What a second wording does, read from the verdict of each ranker's gain (chapter 03's interval):
+    "gives a higher accuracy for every ranker", or for "k of n rankers", with the others not resolved or lower."""
+    v = list(verdicts)
+    k, low, n = v.count("higher"), v.count("lower"), len(v)
+    rest = ("" if k == n else f" (lower for {how_many(low, n, 'ranker')}, not resolved for the others)" if low
+            else " (not resolved for any)" if k == 0 else " (not resolved for the others)")
+    return f"gives a higher accuracy, by the 95 % interval of its paired gain, for {how_many(k, n, 'ranker')}{rest}"
 
 
-def chance_phrase(standard_errors: float) -> str:
-    """Whether the smallest offset, in standard errors of the difference of two means, could be chance: at least 3
-    reads "too many to be the luck of the draws", else "within the luck of the draws for some rankers"."""
-    return ("too many to be the luck of the draws" if standard_errors >= 3
-            else "within the luck of the draws for some rankers")
+def chance_phrase(standard_errors: Sequence[float]) -> str:
+    """Whether our means' offsets from the paper's, in standard errors of the difference of two means, could be the
+    luck of the draws, ranker by ranker as chapter 05 decides it (within 1.96 standard errors: its normal 95 %
+    interval includes zero): "too many to be the luck of the draws" for none, else "within the luck of the draws
+    for k of n rankers"."""
+    z = [abs(x) for x in standard_errors]
+    k = sum(x < 1.96 for x in z)
+    return ("too many to be the luck of the draws for every ranker" if k == 0
+            else f"within the luck of the draws for {how_many(k, len(z), 'ranker')}")
 
 
 NAN = float("nan")
 DASH = "–"
+
+
+def _signed(x: float) -> str:
+    """One decimal with a sign and a true minus: "+0.7", "−0.3"."""
+    return f"{'+' if x >= 0 else '−'}{abs(x):.1f}"
 
 
 def _label(ranker: str) -> str:
@@ -109,13 +123,21 @@ def ranking_answer_values(s02: Mapping | None, wins: pd.DataFrame) -> dict:
         "n_galleries": join(sorted({str(n) for n in wins["galleries"]}), "or") if len(wins) else DASH,
         "wins_paper": int(wins.iloc[0]["wins"]) if len(wins) else DASH,
         "gal_paper": int(wins.iloc[0]["galleries"]) if len(wins) else DASH,
-        "char_ours": NAN, "bm25_ours": NAN, "lead_ours": DASH,
+        "char_ours": NAN, "bm25_ours": NAN, "lead_ours": DASH, "lead_runner": DASH, "lead_diff": DASH,
+        "lead_lo": DASH, "lead_hi": DASH, "lead_reading": DASH, "n_tasks_ours": DASH, "n_texts_ours": DASH,
     }
     if s02:
         t2 = s02["table2"]
-        out.update(char_ours=t2["char"]["mean"], bm25_ours=t2["bm25"]["mean"],
+        out.update(char_ours=t2["char"]["mean"], bm25_ours=t2["bm25"]["mean"], n_tasks_ours=s02.get("n_tasks", DASH),
+                   n_texts_ours=s02.get("n_descriptions", DASH),
                    lead_ours=_label(leader({r: v["mean"] for r, v in t2.items() if r in paper.TABLE2},
                                            paper.RANKER_ORDER)))
+        lead = s02.get("leader")  # the shared interval of the leader against the runner-up (chapter 02)
+        if lead:
+            out.update(lead_ours=_label(lead["a"]), lead_runner=_label(lead["b"]),
+                       lead_diff=_signed(lead["difference"]), lead_lo=_signed(lead["low"]),
+                       lead_hi=_signed(lead["high"]),
+                       lead_reading="resolved" if lead["verdict"] == "higher" else "not resolved")
     return out
 
 
@@ -134,11 +156,12 @@ def offset_answer_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping 
         se = [abs(t2[r]["mean"] - paper.TABLE2[r]["mean"])
               / (t2[r]["sd"] ** 2 / n + paper.TABLE2[r]["sd"] ** 2 / theirs_n) ** 0.5 for r in paper.TABLE2 if r in t2]
         out.update(off_mean=abs(off["mean"]), off_dir=direction(off["mean"]), off_low=off["low"],
-                   off_high=off["high"], se_min=min(se), se_max=max(se), chance=chance_phrase(min(se)))
+                   off_high=off["high"], se_min=min(se), se_max=max(se), chance=chance_phrase(se))
     if s03:
         gains = second_description_gains(s03["table3"], paper.TABLE3)
         char = gains.set_index("ranker").loc["char"]
-        out.update(second_helps=helps_phrase(gains["ours"]), gain_ours=float(char["ours"]),
+        out.update(second_helps=helps_phrase([v.get("verdict", "") for v in s03["table3"].values()]),
+                   gain_ours=float(char["ours"]),
                    gain_paper=float(char["paper"]), gain_sd=float(char["sd"]), gain_better=int(char["better"]),
                    gain_n=int(char["galleries"]), gain_min=float(gains["ours"].min()),
                    gain_max=float(gains["ours"].max()))

@@ -9,7 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from ...words import count, join, paired_interval, verdict
+from ...words import count, join, verdict
+from ..statistics.comparison_intervals import comparison, ranker_comparisons
 from .phrases import (
     cache_source,
     claims_with,
@@ -71,17 +72,20 @@ def embedding_pair_values(comp: pd.DataFrame, n_permutations: int) -> dict:
             "fusion_hi": shown(f_hi, True), "fusion_verdict": verdict(f_lo, f_hi) if f_lo == f_lo else "—"}
 
 
-def no_overlap_values(both: pd.DataFrame) -> dict:
+def no_overlap_values(both: pd.DataFrame, seed: int) -> dict:
     """Chapter 06: the queries that share no content word with their task's indexed text (``both``:
     ``error_analysis.paired_predictions`` of MiniLM and Char TF-IDF): their share, each ranker's accuracy on
-    them, and MiniLM minus Char TF-IDF paired gallery by gallery with its interval and verdict."""
+    them, and MiniLM minus Char TF-IDF paired gallery by gallery with its interval over galleries and
+    descriptions (:func:`robotask.retrieval.statistics.ranker_comparisons`, seed ``seed``) and verdict."""
     none = both[both["shared"] == 0]
-    by_gallery = 100 * none.groupby("trial")[["correct_minilm", "correct_char"]].mean()
-    iv = paired_interval(by_gallery["correct_minilm"], by_gallery["correct_char"])
+    ids = none["task"].astype(str) + ":" + none["position"].astype(str)
+    pq = pd.concat([pd.DataFrame({"trial": none["trial"], "ranker": r, "task": none["task"], "query_id": ids,
+                                  "correct": none[f"correct_{r}"].astype(int)}) for r in ("minilm", "char")])
+    c = comparison(ranker_comparisons(pq, [("minilm", "char")], seed=seed), "minilm", "char")
     return {"no_overlap_share": 100 * len(none) / len(both), "no_overlap_minilm": 100 * none["correct_minilm"].mean(),
-            "no_overlap_char": 100 * none["correct_char"].mean(), "no_overlap_d": shown(iv.mean, True),
-            "no_overlap_lo": shown(iv.low, True), "no_overlap_hi": shown(iv.high, True),
-            "no_overlap_verdict": verdict(iv.low, iv.high)}
+            "no_overlap_char": 100 * none["correct_char"].mean(), "no_overlap_d": shown(c["difference"], True),
+            "no_overlap_lo": shown(c["low"], True), "no_overlap_hi": shown(c["high"], True),
+            "no_overlap_verdict": c["verdict"]}
 
 
 def opposite_values(confusions: pd.DataFrame, cos_opposite: float, cos_paraphrase: float) -> dict:

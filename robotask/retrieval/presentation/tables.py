@@ -1,4 +1,4 @@
-"""The tables of chapters 06 to 08 shaped for a reader: which columns, in which order, under which headers.
+"""The tables of chapters 06 to 09.1 shaped for a reader: which columns, in which order, under which headers.
 
 The frames the chapters write to their result folders keep the ids; these functions add the labels and pick
 the columns a page shows.
@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..rankers.registry import RANKERS
+from ...words import UNRESOLVED, verdict
+from ..rankers.registry import PAPER_RANKERS, RANKERS
+from ..statistics.comparison_intervals import comparison, gain_differences, matched_comparisons
 from .phrases import label
+
+HOLDS, FAILS = "holds", "does not hold"
 
 # Accuracy with the interval of its mean (chapters 06 and 07).
 INTERVAL_HEADERS = {"label": "Ranker", "in paper": "In the paper", "sd": "SD", "p5": "5th pct.",
@@ -80,3 +84,80 @@ def flip_table(table: pd.DataFrame) -> pd.DataFrame:
     return ds[["label", "n_per_trial", "original", "perturbed", "stays_source"]].rename(columns={
         "original": "source task, unperturbed (%)", "perturbed": "follows flip: opposite task (%)",
         "stays_source": "stays on source task (%)"}).reset_index(drop=True)
+
+
+HIGHEST, BEATS_WORD = "Char TF-IDF has the highest mean", "Char TF-IDF beats word TF-IDF on average"
+HELPS, BM25_MOST = "A second description helps every ranker", "BM25 gains most from a second description"
+"""The claims of chapter 09.1 that the shared two-way interval decides (galleries and texts resampled)."""
+
+
+def _signed(x: float) -> str:
+    """One decimal with a sign and a true minus; two where one would read "0.0" for a bound off zero."""
+    digits = 2 if 0 < abs(x) < 0.05 else 1
+    return f"{'+' if x >= 0 else '−'}{abs(x):.{digits}f}"
+
+
+def _evidence(c: dict) -> str:
+    return f"{_signed(c['difference'])} pp (95 % interval {_signed(c['low'])} to {_signed(c['high'])})"
+
+
+def two_way_leaders(leaders: pd.DataFrame, comps: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Chapter 09.1's leader table with each library's interval and verdict from the shared two-way
+    interval (galleries and descriptions, :func:`robotask.retrieval.statistics.ranker_comparisons`);
+    ``comps`` maps the library title to its comparisons."""
+    names = {spec.label: r for r, spec in RANKERS.items()}
+    out = leaders.copy()
+    for i, row in out.iterrows():
+        c = comparison(comps[row["Library"]], names[row["Leader"]], names[row["Runner-up"]])
+        out.loc[i, "Difference (pp)"] = c["difference"]
+        out.loc[i, "95 % interval"] = f"{_signed(c['low'])} to {_signed(c['high'])}"
+        out.loc[i, "Verdict"] = verdict(c["low"], c["high"], above=f"{row['Leader']} leads", below=UNRESOLVED)
+    return out
+
+
+def _all_of(found: dict[str, dict]) -> str:
+    ws = [verdict(c["low"], c["high"], above=HOLDS, below=FAILS) for c in found.values()]
+    return FAILS if FAILS in ws else HOLDS if all(w == HOLDS for w in ws) else UNRESOLVED
+
+
+def second_text_claims(predictions: pd.DataFrame, rankers: list[str], seed: int) -> dict[str, tuple[str, str]]:
+    """The two claims about a second description on one library, from its matched study's per-query
+    ``predictions``: every paper ranker's gain (two − one) and BM25's gain against every other's, each with
+    the two-way interval over matched galleries and queried texts."""
+    rankers = [r for r in rankers if r in PAPER_RANKERS]
+    gains = {r: comparison(matched_comparisons(predictions, [r], seed=seed), r, r) for r in rankers}
+    least = min(gains, key=lambda r: gains[r]["low"])
+    found = {HELPS: (_all_of(gains), f"least sure gain {RANKERS[least].label} {_evidence(gains[least])}")}
+    if "bm25" in rankers and len(rankers) > 1:
+        table = gain_differences(predictions, [("bm25", r) for r in rankers if r != "bm25"], seed=seed)
+        vs = {r: comparison(table, "bm25", r) for r in table["b"]}
+        rival = max(vs, key=lambda r: gains[r]["difference"])
+        found[BM25_MOST] = (_all_of(vs), f"BM25 {_signed(gains['bm25']['difference'])} pp, largest other "
+                                         f"{RANKERS[rival].label} {_signed(gains[rival]['difference'])} pp, "
+                                         f"difference {_evidence(vs[rival])}")
+    return found
+
+
+def two_way_claims(cells: pd.DataFrame, words: pd.DataFrame, comps: dict[str, pd.DataFrame],
+                   means: dict[str, pd.Series], second: dict[str, dict[str, tuple[str, str]]] | None = None
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Chapter 09.1's claim table and verdicts with the claims about one-description means decided by the
+    shared two-way interval (``comps`` and ``means``, per ranker, by library title), and the claims about a
+    second description replaced by ``second`` (by title, :func:`second_text_claims`) where given."""
+    cells, words = cells.set_index("Claim"), words.copy()
+    for title, table in comps.items():
+        m = means[title]
+        others = [r for r in m.index if r != "char" and r in PAPER_RANKERS]
+        found = {r: comparison(table, "char", r) for r in others}
+        word = _all_of(found)
+        best = max(others, key=lambda r: m[r])
+        decided = {HIGHEST: (word, f"Char {m['char']:.1f} %, best other {RANKERS[best].label} "
+                                   f"{m[best]:.1f} %, difference {_evidence(found[best])}")}
+        if "word" in found:
+            c = found["word"]
+            decided[BEATS_WORD] = (verdict(c["low"], c["high"], above=HOLDS, below=FAILS), _evidence(c))
+        decided |= (second or {}).get(title, {})
+        for claim, (w, evidence) in decided.items():
+            if claim in cells.index:
+                cells.loc[claim, title], words.loc[claim, title] = f"{w}: {evidence}", w
+    return cells.reset_index(), words

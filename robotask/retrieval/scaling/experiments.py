@@ -37,6 +37,7 @@ class ScalingResults:
     cost: pd.DataFrame
     per_trial: dict[str, pd.DataFrame] = field(default_factory=dict)  # Table 2's one-wording trials
     second: dict[str, pd.DataFrame] = field(default_factory=dict)  # matched k = 1 vs 2 (the claims)
+    seen_unseen_queries: pd.DataFrame | None = None  # every queried template's outcome (its interval's)
 
 
 def run_all(*, seed: int, rankers: list[str], n_trials: int, n_matched_trials: int, budget_trials: int,
@@ -56,7 +57,7 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, n_matched_trials: i
     second = {k: budget_curve(frames[k], [1, 2], rankers, n_matched_trials, seed, index) for k in NEW}
     curves = {k: budget_curve(frames[k], usable_ks(frames[k], ks, min_budget_tasks), rankers, budget_trials,
                               seed, index) for k in budget_libraries}
-    su = seen_unseen(frames["robotwin"], rankers, budget_trials, seed, index)
+    su, su_queries = seen_unseen(frames["robotwin"], rankers, budget_trials, seed, index)
     pooled = pool_libraries({k: frames[k] for k in POOLED})
     n_all = pooled["task"].nunique()
     size = size_curve(pooled, log_sizes(size_min, n_all, size_steps), rankers, size_draws, seed, index)
@@ -66,7 +67,7 @@ def run_all(*, seed: int, rankers: list[str], n_trials: int, n_matched_trials: i
     cost = ranker_cost(gallery, queries, rankers)
     top = size[size["n"] == size["n"].max()].groupby("ranker")["accuracy"].mean()
     cost = cost.merge(top.rename("accuracy").reset_index(), on="ranker")
-    return ScalingResults(table2, wins, curves, su, size, mm, cost, {k: one[k] for k in NEW}, second)
+    return ScalingResults(table2, wins, curves, su, size, mm, cost, {k: one[k] for k in NEW}, second, su_queries)
 
 
 def library_claims(res: ScalingResults) -> tuple[pd.DataFrame, pd.DataFrame]:

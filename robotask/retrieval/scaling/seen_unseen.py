@@ -1,5 +1,6 @@
 """Seen → unseen on RoboTwin: one seen template per task indexed, accuracy on the other seen and on the unseen
-templates."""
+templates, and every template's outcome in every gallery (the templates are fixed sets, so the interval of
+unseen − seen resamples them: :func:`robotask.retrieval.statistics.comparison_intervals.arm_comparison`)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from ..rankers.registry import check_rankers, score
 
 
 def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: int,
-                index: TextIndex | None = None) -> pd.DataFrame:
-    """Per trial and ranker: one seen template per task indexed; accuracy (%) on the other seen and on the unseen.
+                index: TextIndex | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per trial and ranker: one seen template per task indexed; accuracy (%) on the other seen and on the unseen;
+    and per trial, ranker and queried template: ``arm`` (seen/unseen), ``query_id``, ``group`` (task and split,
+    within which the templates are resampled) and ``correct``.
 
     ``frame`` has ``task``, ``text`` and ``split`` (``seen``/``unseen``); tasks need two seen texts.
     """
@@ -24,21 +27,28 @@ def seen_unseen(frame: pd.DataFrame, rankers: list[str], n_trials: int, seed: in
     tasks = [t for t in sorted(seen) if len(seen[t]) >= 2 and unseen.get(t)]
     rng = np.random.default_rng(seed)
     index = index or TextIndex(frame["text"].astype(str).tolist())  # each text tokenised and embedded once
-    rows = []
+    rows, outcomes = [], []
     with threadpool_limits(1):
         for trial in range(n_trials):
-            gallery, q = [], {"seen": ([], []), "unseen": ([], [])}
+            gallery, q = [], {"seen": ([], [], []), "unseen": ([], [], [])}
             for j, t in enumerate(tasks):
                 order = rng.permutation(len(seen[t]))
                 gallery.append(seen[t][order[0]])
                 for i in order[1:]:
-                    q["seen"][0].append(seen[t][i])
-                    q["seen"][1].append(j)
-                for text in unseen[t]:
-                    q["unseen"][0].append(text)
-                    q["unseen"][1].append(j)
+                    _add(q["seen"], seen[t][i], j, f"{t}|seen|{i}")
+                for i, text in enumerate(unseen[t]):
+                    _add(q["unseen"], text, j, f"{t}|unseen|{i}")
             for name in rankers:
-                for split, (texts, truth) in q.items():
+                for split, (texts, truth, ids) in q.items():
                     pred, _ = predict(score(name, gallery, texts, index=index), np.arange(len(tasks)), len(tasks))
-                    rows.append((trial, name, split, 100.0 * float(np.mean(pred == np.asarray(truth)))))
-    return pd.DataFrame(rows, columns=["trial", "ranker", "queries", "accuracy"])
+                    ok = pred == np.asarray(truth)
+                    rows.append((trial, name, split, 100.0 * float(np.mean(ok))))
+                    outcomes += [(trial, name, split, i, i.rsplit("|", 1)[0], int(c)) for i, c in zip(ids, ok)]
+    return (pd.DataFrame(rows, columns=["trial", "ranker", "queries", "accuracy"]),
+            pd.DataFrame(outcomes, columns=["trial", "ranker", "arm", "query_id", "group", "correct"]))
+
+
+def _add(queries: tuple[list, list, list], text: str, task: int, query_id: str) -> None:
+    queries[0].append(text)
+    queries[1].append(task)
+    queries[2].append(query_id)

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ...words import UNRESOLVED, paired_interval, pp, verdict
 from ..rankers.registry import RANKERS
+from ..statistics.comparison_intervals import arm_comparison
 from .budget import plateau_k
 from .catalog import TITLES
 from .phrases import disagree_where, leaders_by, order_change, resolved_leader, share_phrase, span
@@ -70,14 +71,17 @@ def size_values(size: pd.DataFrame, ranker: str = "char") -> dict:
             "best_stays": UNRESOLVED if UNRESOLVED in (first, last) else "yes" if first == last else "no"}
 
 
-def seen_unseen_values(su: pd.DataFrame, ranker: str = "char") -> dict:
-    """``ranker``'s accuracy on seen and on unseen templates and unseen − seen paired by gallery, with its word."""
+def seen_unseen_values(su: pd.DataFrame, queries: pd.DataFrame, seed: int, ranker: str = "char") -> dict:
+    """``ranker``'s accuracy on seen and on unseen templates and unseen − seen paired by gallery, with its
+    interval over galleries and templates (``queries``: every template's outcome, ``seen_unseen``'s second
+    frame; the two template sets are fixed, so the templates are resampled) and its word."""
     wide = su[su["ranker"] == ranker].pivot(index="trial", columns="queries", values="accuracy")
-    iv = paired_interval(wide["unseen"].to_numpy(float), wide["seen"].to_numpy(float))
+    c = arm_comparison(queries[queries["ranker"] == ranker], "unseen", "seen", seed=seed)
     return {"su_seen": float(wide["seen"].mean()), "su_unseen": float(wide["unseen"].mean()),
-            "su_diff": _signed(iv.mean), "su_lo": _signed(iv.low), "su_hi": _signed(iv.high),
-            "su_reading": verdict(iv.low, iv.high, above="higher", below="lower")}
-
+            "su_diff": _signed(c["difference"]), "su_lo": _signed(c["low"]), "su_hi": _signed(c["high"]),
+            "su_reading": c["verdict"], "su_templates": c["n_queries"], "su_method": c["method"],
+            "su_low": c["low"], "su_high": c["high"], "su_difference": c["difference"],
+            "su_galleries": c["n_galleries"]}
 
 
 def one_wording_values(table2: dict[str, pd.DataFrame], wins: dict[str, tuple[int, int]], robotwin_tasks: int) -> dict:
@@ -107,6 +111,7 @@ def macro_micro_values(mm: pd.DataFrame, rlbench_full: pd.DataFrame) -> dict:
     sizes = rlbench_full.groupby("task").size()
     worst = mm.loc[mm["difference"].abs().idxmax()]
     ranker = RANKERS[worst["ranker"]].label if worst["ranker"] in RANKERS else worst["ranker"]
-    return {"gap": float(worst["difference"]), "gap_library": TITLES[worst["library"]], "gap_ranker": ranker,
+    return {"gap": float(worst["difference"]), "gap_lo": _signed(worst["low"]), "gap_hi": _signed(worst["high"]),
+            "gap_library": TITLES[worst["library"]], "gap_ranker": ranker,
             "mm_where": disagree_where(mm, TITLES),
             "rf_max": int(sizes.max()), "rf_median": f"{sizes.median():g}"}
