@@ -25,3 +25,14 @@ def test_smoke_book_passes_the_lint():
     examples = "\n".join(f"  {p}" for p in problems[:40])
     assert not problems, (f"book lint: {len(problems)} problems in {HTML}\n{counts}\nfirst ones:\n{examples}\n"
                           f"(run `python -m robotask.book.lint {HTML}` for the list)")
+
+
+def test_smoke_book_has_a_data_link_beside_every_table_and_figure():
+    """Every table and figure of every page has its "Data" link, each link's CSV decodes, and each table's CSV
+    is the table shown (the check: ``data_link_problems`` in tests/test_data_links.py)."""
+    from test_data_links import data_link_problems
+
+    if not (HTML / "index.html").is_file():
+        pytest.skip(f"no smoke book in {HTML}: tests/test_notebooks.py did not build it")
+    problems = data_link_problems(HTML)
+    assert not problems, f"{len(problems)} missing or broken data links:\n" + "\n".join(problems[:40])

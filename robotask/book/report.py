@@ -80,8 +80,10 @@ class Page:
     def show_table(self, frame: pd.DataFrame, digits: int = 1, index: bool = False, headers: dict | None = None,
                    long_reason: str | None = None, code_columns: tuple = (), caption: str | None = None) -> None:
         """:func:`show_table`, numbered on this page when it has a ``caption``."""
-        numbered = f"Table {self.next_table_number()}. {caption}" if caption else None
-        display_table(frame, digits, index, headers, long_reason, code_columns, numbered)
+        number = self.next_table_number() if caption else None
+        numbered = f"Table {number}. {caption}" if caption else None
+        stem = f"{self.chapter_id}-table-{number.replace('.', '-')}" if number else f"{self.chapter_id}-table"
+        display_table(frame, digits, index, headers, long_reason, code_columns, numbered, stem)
 
 
 def show_table(frame: pd.DataFrame, digits: int = 1, index: bool = False, headers: dict | None = None,
@@ -97,11 +99,62 @@ def show_table(frame: pd.DataFrame, digits: int = 1, index: bool = False, header
 
 
 def display_table(frame: pd.DataFrame, digits: int, index: bool, headers: dict | None, long_reason: str | None,
-                  code_columns: tuple, numbered: str | None) -> None:
-    """The table as HTML in the executed notebook, with its numbered caption if any."""
+                  code_columns: tuple, numbered: str | None, stem: str = "table") -> None:
+    """The table as HTML in the executed notebook, with its numbered caption if any, and below it its
+    "Data" link (:func:`data_link`) to the values shown, as ``<stem>.csv`` (a table without a number gets
+    ``<stem>-<digest>.csv``, a name that does not change between runs)."""
     from IPython.display import HTML, display
 
-    display(HTML(table_html(frame, digits, index, headers, long_reason, code_columns, numbered)))
+    values = shown_values(frame, digits, index, headers)
+    if not numbered:
+        stem = f"{stem}-{_digest(values)}"
+    display(HTML(table_html(frame, digits, index, headers, long_reason, code_columns, numbered)
+                 + data_link(values, f"{stem}.csv")))
+
+
+def shown_values(frame: pd.DataFrame, digits: int = 1, index: bool = False,
+                 headers: dict | None = None) -> pd.DataFrame:
+    """The table :func:`table_html` shows as plain text, for its CSV: the shown headers, numbers as
+    shown (floats to ``digits``, a hyphen-minus for a program to read), an empty cell where the page
+    shows a dash, text without its Markdown code marks."""
+    import numbers
+
+    def plain(value: object) -> str:
+        if _is_missing(value) or (isinstance(value, str) and value == "–"):
+            return ""
+        if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
+            return f"{float(value):.{digits}f}"
+        return re.sub(r"`([^`]+)`", r"\1", str(value))
+
+    shown = tidy_table(frame.reset_index() if index else frame, digits, headers)
+    return pd.DataFrame({c: [plain(v) for v in shown.iloc[:, i]] for i, c in enumerate(shown.columns)},
+                        columns=list(shown.columns), dtype=object)
+
+
+DATA_LINK_CLASS = "robotask-data"
+"""The class of the paragraph that holds a table's or a figure's "Data" link (the HTML checks find it)."""
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """``frame`` as UTF-8 CSV, no index, ``\\n`` line ends: the same bytes on every run."""
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
+def _digest(frame: pd.DataFrame) -> str:
+    import hashlib
+
+    return hashlib.sha256(csv_bytes(frame)).hexdigest()[:8]
+
+
+def data_link(frame: pd.DataFrame, filename: str) -> str:
+    """A paragraph with a "Data" link to ``frame`` as CSV, saved as ``filename``: the CSV is inside the
+    link (a ``data:`` URI), so it goes wherever the page's HTML goes, with no file to publish beside it."""
+    import base64
+    import html as html_lib
+
+    uri = "data:text/csv;charset=utf-8;base64," + base64.b64encode(csv_bytes(frame)).decode("ascii")
+    return (f'<p class="{DATA_LINK_CLASS}"><a href="{uri}" download="{html_lib.escape(filename)}">'
+            f"Data (CSV, {len(frame)} {'row' if len(frame) == 1 else 'rows'})</a></p>")
 
 
 def _is_number(value: object) -> bool:
@@ -126,8 +179,9 @@ def column_alignment(values: pd.Series) -> str:
 
 
 def _cell_text(value: object, digits: int, code: bool) -> str:
-    """One cell as HTML: a dash when missing, floats to ``digits``, text escaped (a Markdown code
-    span such as `` `index == 0` `` becomes program text; a line may break after ``_``)."""
+    """One cell as HTML: a dash when missing, floats to ``digits``, a negative number with a true minus
+    "−", text escaped (a Markdown code span such as `` `index == 0` `` becomes program text; a line may
+    break after ``_``)."""
     import html as html_lib
     import numbers
 
@@ -137,6 +191,8 @@ def _cell_text(value: object, digits: int, code: bool) -> str:
         text = f"{float(value):.{digits}f}"
     else:
         text = str(value)
+    if _is_number(value) and text.startswith("-"):
+        text = "−" + text[1:]  # a true minus sign "−", never a hyphen-minus
     if code:
         return f'<code style="{CODE_STYLE}">{html_lib.escape(text)}</code>' if text else ""
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html_lib.escape(text))  # Markdown code spans
@@ -190,23 +246,37 @@ def show_figure(fig, name: str, caption: str, alt: str) -> None:
     computed Markdown output, so captions, alt texts and labels may be computed (one notebook
     source backing several pages needs a label per page). Refer to it with :func:`fig_ref`.
     The figure is closed so that it is not shown a second time without its caption. It is shown
-    as the PNG :func:`robotask.plots.save_figure` wrote (rendered once, at the saving dpi).
+    as the PNG :func:`robotask.plots.save_figure` wrote (rendered once, at the saving dpi). Below the
+    caption, in the same output, a "Data" link (:func:`data_link`, ``<name>.csv``) holds the values the
+    figure plots, read from its artists by :func:`robotask.plots.figure_data`.
     """
     import matplotlib.pyplot as plt
-    from IPython.display import Image
+    from IPython.display import Image, Markdown, display
     from myst_nb import glue
 
-    from ..plots import png_bytes
+    from ..plots import figure_data, png_bytes
 
     glue(name, Image(data=png_bytes(fig), format="png"), display=False)
+    values = figure_data(fig)  # after rendering: tick labels are then known
+    values = values[[c for c in values.columns if c in ("axes", "kind", "artist", "series")
+                     or values[c].replace("", None).notna().any()]]  # a column empty for every row says nothing
     plt.close(fig)
     alt_text = " ".join(alt.split())
-    show_md(f"```{{glue:figure}} {name}\n:name: {name}\n:alt: {alt_text}\n\n{caption}\n```")
+    directive = keep_units(f"```{{glue:figure}} {name}\n:name: {name}\n:alt: {alt_text}\n\n{caption}\n```")
+    display(Markdown(f"{directive}\n\n{data_link(values, f'{name}.csv')}\n"))
 
 
-def fig_ref(name: str) -> str:
-    """A numbered cross-reference ("Fig. N") to a figure shown with :func:`show_figure`."""
-    return f"{{numref}}`{name}`"
+def glue_values(**values: object) -> None:
+    """Glue every keyword for the page's Markdown (``{glue:text}`name:.1f```), shown nowhere else.
+
+    A NumPy scalar is glued as the Python number it holds (MyST-NB formats only plain numbers). A chapter
+    calls this in the cell just before the paragraph that reads the values.
+    """
+    from myst_nb import glue
+
+    for name, value in values.items():
+        plain = value.item() if hasattr(value, "item") and not isinstance(value, str) else value
+        glue(name, plain, display=False)
 
 
 def read_summary(chapter_id: str, name: str = "summary.json", root: str = "") -> dict | None:
@@ -221,26 +291,6 @@ def read_summary(chapter_id: str, name: str = "summary.json", root: str = "") ->
     if not path.is_file():
         return None
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def wins_over(records: list[dict], model: str, baseline: str, by: tuple[str, ...]) -> pd.DataFrame:
-    """Per group ``by``: on how many items ``model`` beats ``baseline``, and how many items it ran on.
-
-    ``records`` are flat result rows with ``model``, ``value``, ``higher_is_better``, ``status`` and
-    an item key ``task`` (one row per group, item and model). An item counts as run when both values
-    are present and the model's status is ``ok``.
-    """
-    frame = pd.DataFrame(records)
-    rows = []
-    for key, grp in frame.groupby(list(by), sort=False):
-        wide = grp.pivot_table(index="task", columns="model", values="value", aggfunc="first")
-        hib = grp.groupby("task")["higher_is_better"].first()
-        ok = grp[(grp["model"] == model) & (grp["status"] == "ok")]["task"]
-        both = wide.reindex(ok).dropna(subset=[model, baseline]) if {model, baseline} <= set(wide) else wide.iloc[:0]
-        better = [(r[model] > r[baseline]) if hib[t] else (r[model] < r[baseline]) for t, r in both.iterrows()]
-        rows.append({**dict(zip(by, key if isinstance(key, tuple) else (key,))),
-                     "items": int(frame["task"].nunique()), "ran": len(both), "wins": int(sum(better))})
-    return pd.DataFrame(rows)
 
 
 def plain_value(text: str) -> str:

@@ -37,6 +37,7 @@ from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
 from .params import plan
+from .provenance import add_reproduction
 from .scheduling import (
     ALONE_MARK,
     Planned,
@@ -264,6 +265,7 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
                 seconds -= waited
                 note = f", after waiting {waited:.0f} s for the others" if waited else ""
                 print(f"[robotask] {chapter.id} {seconds:.1f} s{note} ({done}/{len(planned)})", flush=True)
+                add_reproduction(out_dir, chapter, set_name, parameters, seconds, cpu)
                 records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     finally:
         os.environ.pop(ALONE_MARK, None)
@@ -290,6 +292,7 @@ def _run_planned(planned: Planned, set_name: str, out_dir: Path, log_path: Path,
             _record(log_path, chapter, set_name, parameters, None)
             raise
         print(f"{seconds:.1f} s", flush=True)
+        add_reproduction(out_dir, chapter, set_name, parameters, seconds, cpu)
         records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     return records
 
