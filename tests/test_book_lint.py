@@ -63,13 +63,13 @@ def test_sixty_rows_are_fine(tmp_path):
 
 
 def test_duplicate_titles_and_h1s_across_pages(tmp_path):
-    found = kinds(tmp_path, a=page("", title="Same", h1="One"), b=page("", title="Same", h1="Two"),
-                  c=page("", title="Other", h1="One"))
+    found = kinds(tmp_path, a=page("<p>A.</p>", title="Same", h1="One"), b=page("<p>B.</p>", title="Same", h1="Two"),
+                  c=page("<p>C.</p>", title="Other", h1="One"))
     assert found == ["h1-duplicate", "title-duplicate"]
 
 
 def test_several_h1s_on_one_page(tmp_path):
-    assert kinds(tmp_path, "<section><h1>Another</h1></section>") == ["h1-duplicate"]
+    assert kinds(tmp_path, "<section><h1>Another</h1><p>Text.</p></section>") == ["h1-duplicate"]
 
 
 @pytest.mark.parametrize("prose", [
@@ -88,7 +88,7 @@ def test_python_reprs_in_prose_fail(tmp_path, prose):
 @pytest.mark.parametrize("prose", [
     "<p>None of the rankers wins. True positives dominate.</p>",
     "<p>Call <code>run(flag=True)</code> and get <code>[232, 233]</code>.</p>",
-    '<div class="cell_input"><p>x = None</p></div>',
+    '<div class="cell_input"><p>x = None</p></div><p>Text.</p>',
     "<pre>{'contact': 1161}</pre>",
     '<p>Scores lie in <span class="math notranslate">\\([0, 1]\\)</span> [Smi20].</p>',
     "<p>Nonexistent, Truer, nano, a single [12] reference.</p>",
@@ -167,3 +167,70 @@ def test_code_inputs_and_ordinary_words_are_not_leaks(tmp_path):
     body = (INPUT.format("out = paths.resolve('/tmp/x')  # glue {glue:text}`a`") +
             "<p>The object at the centre of the scene; a path /a/b in the dataset; see https://example.org/home/x.</p>")
     assert kinds(tmp_path, body) == []
+
+
+# Reader defects: each kind is planted once and reported; the clean examples beside them pass.
+SECTION = '<section id="{id}"><{h}>{title}<a class="headerlink" href="#{id}">#</a></{h}>{body}</section>'
+
+
+@pytest.mark.parametrize("body, kind", [
+    ("<p>On the sample, an R² of –; near-constant target columns: 3.</p>", "dash-number"),
+    ("<li>holding – % of the test variance</li>", "dash-number"),
+    ("<p>The minimal head is not resolved of the baseline.</p>", "template-grammar"),
+    ("<p>The head is behind of the baseline.</p>", "template-grammar"),
+    ("<p>The MLP is ahead of of the baseline.</p>", "template-grammar"),
+    ("<p>Generated at 32-pixel video (a dash for a real recording), with 200 frames.</p>", "dash-note"),
+    ("<td>none (dashes where there is none)</td>", "dash-note"),
+    ("<p>BM25 scores 56948.697 queries per second.</p>", "precision"),
+    ("<td>−1596867.820</td>", "precision"),
+    ("<td>1,596,867.820</td>", "precision"),
+    ("<p>The difference is -0.27 pp (interval -1.07 to 0.3).</p>", "hyphen-minus"),
+    ("<td>-19.4</td>", "hyphen-minus"),
+    ("<td>behind: +0.1 (-0.317 to +0.126)</td>", "hyphen-minus"),
+    ("<p>As Fig. 14.2 shows, the head gains.</p>", "figure-missing"),
+    ("<p>Its interval is over the 0 subjects or the 4 scenes.</p>", "zero-units"),
+    ("<p>The interval includes zero for 0 tasks under a new subject.</p>", "zero-units"),
+    (SECTION.format(id="a", h="h2", title="The MLP", body="") + SECTION.format(id="b", h="h2", title="B",
+                                                                                 body="<p>Text.</p>"),
+     "empty-section"),
+    (SECTION.format(id="a", h="h2", title="Last", body='<span id="x"></span>'), "empty-section"),
+    (SECTION.format(id="a", h="h2", title="The MLP on the same folds", body=INPUT.format("show(mlp)")
+                    + '<div class="cell_output docutils container"></div>'), "empty-section"),
+])
+def test_each_reader_defect_kind_fails(tmp_path, body, kind):
+    assert set(kinds(tmp_path, body)) == {kind}
+
+
+@pytest.mark.parametrize("body", [
+    "<p>An R² of −0.27; the heads – minimal and MLP – fit in 5–10 s; a dash in a table is missing.</p>",
+    "<td>–</td>",
+    "<p>The head is ahead of the baseline, the higher of the two, not resolved (−1.07 to +0.27).</p>",
+    "<p>The bibliography: doi:10.1109/LRA.2020.2974707 and arXiv 2603.28301; 12,103 episodes, 88.05 %.</p>",
+    "<td>1596867.82</td><td>999.8765</td><td>−1596.8</td>",
+    "<p>Runs 2026-12-07, episode ep-01, ranges 5-10, file run-2.csv, <code>-p n_trials -3</code>, flag --jobs 2.</p>",
+    "<pre>x = -1.5</pre>",
+    "<td>negative seed: -p seed -1</td><td>--trials -3</td>",
+    "<p>Its bound grows in the primal (the dash-dot line).</p>",
+    FIGURE.replace("Fig. 1 ", "Fig. 14.2 ") + "<p>Fig. 14.2 shows it; the paper’s Figure 3 does too.</p>",
+    '<p>See <a class="reference internal" href="other.html#fig-x"><span>Fig. 12.4.1</span></a>.</p>',
+    "<p>The head is ahead on 0 of 12 tasks; seed 0 gives the same, and 0 trains on all.</p>",
+    SECTION.format(id="a", h="h2", title="Part", body=SECTION.format(id="b", h="h3", title="Sub",
+                                                                       body="<p>Text.</p>")),
+    SECTION.format(id="a", h="h2", title="Figure", body=FIGURE),
+])
+def test_clean_reader_examples_pass(tmp_path, body):
+    assert kinds(tmp_path, body) == []
+
+
+def test_a_code_span_is_no_doubled_word(tmp_path):
+    assert kinds(tmp_path, "<p>Every number is in <code>claims.csv</code> in the output folder.</p>") == []
+
+
+def test_book_tables_print_a_true_minus(tmp_path):
+    import pandas as pd
+
+    from robotask.book import report
+
+    html = report.table_html(pd.DataFrame({"task": ["a-1", "b"], "diff": [-1.25, 0.5], "n": [-3, 4]}))
+    assert "−1.2" in html and "−3" in html and "a-1" in html and "-1" not in html.replace("a-1", "")
+    assert kinds(tmp_path, html) == []

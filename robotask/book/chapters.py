@@ -48,6 +48,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("14_collections", "14_collections"),
     Chapter("15_real_episodes", "15_real_episodes"),
     Chapter("98_bad_input", "98_bad_input"),
+    Chapter("97_verdicts", "97_verdicts"),  # reads every chapter's verdicts.csv: after them, before the home page
     # The home page reads the other chapters' results (the TOC shows it first); the reproduction
     # page runs after it so that its run-time table includes the home page.
     Chapter("00_home", "00_home"),
@@ -55,7 +56,7 @@ CHAPTERS: tuple[Chapter, ...] = (
 )
 
 
-READERS = ("13_suite_summary", "15_real_episodes", "00_home", "99_reproducing")
+READERS = ("13_suite_summary", "15_real_episodes", "97_verdicts", "00_home", "99_reproducing")
 """Chapters that read other chapters' results or the run log: they run after all the others."""
 
 ALONE = ("14_collections",)

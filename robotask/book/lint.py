@@ -36,6 +36,17 @@ Rules (the ``kind`` of a problem):
     A content ``<img>`` that is not in a ``<figure>`` with a non-empty caption, or whose alt text
     is missing, empty or a file path. For notebook outputs, set the cell metadata
     ``mystnb: {figure: {caption: ...}, image: {alt: ...}}`` or use ``{glue:figure}``.
+
+Reader defects (prose is every prose block but table cells; code, math and ``<pre>`` are never read):
+``dash-number`` a dash standing for a number in prose ("an R² of –;", "holding – %");
+``template-grammar`` "resolved of", "behind of", a doubled small word ("ahead of of");
+``dash-note`` a bracketed note about dashes, "(a dash for a real recording)", in prose or a table;
+``precision`` a number in prose with more than 4 significant digits and a fractional part
+("56948.697"), or a table cell above 1,000 with 3 decimals or more ("-1596867.820");
+``hyphen-minus`` a hyphen-minus as a minus sign before a digit in prose or a table ("-0.27"; not ranges,
+ids, dates, file names, flags or their values); ``empty-section`` a heading followed by a heading of the
+same or a higher level, or by nothing a reader sees; ``figure-missing`` a figure named in plain text
+("Fig. 14.2") that the page does not show; ``zero-units`` a statement over zero units ("for 0 tasks").
 """
 
 from __future__ import annotations
@@ -101,16 +112,19 @@ def _is_code(tag: Tag) -> bool:
     return tag.name in CODE_TAGS or bool(CODE_CLASSES & set(tag.get("class") or []))
 
 
-def own_text(element: Tag) -> str:
-    """Text of ``element`` outside code, math and nested prose blocks (those are checked alone)."""
+def own_text(element: Tag, code: str = "") -> str:
+    """Text of ``element`` outside code, math and nested prose blocks (those are checked alone); each
+    code or math element reads as ``code`` (nothing by default)."""
     parts: list[str] = []
     for child in element.children:
         if isinstance(child, Comment):
             continue
         if isinstance(child, NavigableString):
             parts.append(str(child))
-        elif isinstance(child, Tag) and not _is_code(child) and child.name not in PROSE_TAGS:
-            parts.append(own_text(child))
+        elif isinstance(child, Tag) and _is_code(child):
+            parts.append(code if child.get_text(strip=True) else "")
+        elif isinstance(child, Tag) and child.name not in PROSE_TAGS:
+            parts.append(own_text(child, code))
     return "".join(parts)
 
 
@@ -222,6 +236,85 @@ def check_figures(rel: str, root: Tag) -> Iterator[Problem]:
             yield Problem(rel, "figure-caption", f"{name}: no caption")
 
 
+_READER = {
+    "dash-number": re.compile(r"(?:^|(?<=[\s(]))[–—](?=\s*(?:[%,;:.)]|$))"),
+    "template-grammar": re.compile(r"\b(?:resolved|behind|above|below) of\b|"
+                                   r"\b(of|the|a|an|to|in|on|is|by|than|and|for)\s+\1\b", re.I),
+    "dash-note": re.compile(r"\([^()]*\bdash(?:es)?(?![\w-])[^()]*\)", re.I),  # a dash-dot line is no note
+    "hyphen-minus": re.compile(r"(?:^|(?<=[\s(\[,;=]))-(?=\.?\d)"),
+    "zero-units": re.compile(r"\b(?:over|for|across|among|from|on|in|with|of|the|all)\s+(?:the\s+|all\s+)?"
+                             r"0\s+(?!of\b|and\b|or\b|to\b)[a-z]+s\b", re.I),
+}
+_FLAG = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*\s+(?:\S+\s+)?$")
+_CELL_KINDS = ("dash-note", "hyphen-minus")  # what a table cell is read for (a dash there means missing)
+_DECIMAL = re.compile(r"(?<![\w.:/])(?<!arXiv )-?(\d[\d,]*)\.(\d+)(?![\w./]|\.\d)")  # no doi, arXiv id
+_CELL_NUMBER = re.compile(r"^[-−+]?(\d[\d,]*)\.(\d+)$")
+_FIG_REF = re.compile(r"\bFigs?\.\s+(\d+(?:\.\d+)*)")  # the book's own; the paper's read "Figure 2"
+
+
+def reader_findings(text: str, cell: bool = False) -> Iterator[tuple[str, str]]:
+    """``(kind, finding)`` for each reader defect in one prose text (a table cell's text if ``cell``)."""
+    for kind, pattern in _READER.items():
+        if cell and kind not in _CELL_KINDS:
+            continue
+        for m in pattern.finditer(text):
+            if kind == "hyphen-minus" and _FLAG.search(text[max(0, m.start() - 30):m.start()]):
+                continue  # a value typed after a command-line flag ("-p seed -1")
+            yield kind, f"{m.group(0).strip()!r} in \"{_clip(text, m.start(), m.end())}\""
+    if cell:
+        m = _CELL_NUMBER.match(text.strip())
+        if m and len(m.group(2)) >= 3 and int(m.group(1).replace(",", "")) >= 1000:
+            yield "precision", f"{text.strip()!r}: above 1,000 with {len(m.group(2))} decimals"
+        return
+    for m in _DECIMAL.finditer(text):
+        digits = (m.group(1) + m.group(2)).replace(",", "").lstrip("0")
+        if len(digits) > 4:
+            context = _clip(text, m.start(), m.end())
+            yield "precision", f"{m.group(0)!r} ({len(digits)} significant digits) in \"{context}\""
+
+
+def _figure_numbers(texts: Iterable[str]) -> set[str]:
+    return {m.group(1) for text in texts for m in _FIG_REF.finditer(text)}
+
+
+def check_reader(rel: str, root: Tag) -> Iterator[Problem]:
+    """Reader defects in the prose blocks and table cells of one page, and its figures named but not shown."""
+    shown = _figure_numbers(c.get_text(" ", strip=True) for c in root.select("figcaption .caption-number"))
+    for element in root.find_all(PROSE_TAGS):
+        if _in_code(element):
+            continue
+        text, cell = own_text(element, code="CODE"), element.name in ("td", "th")
+        for kind, finding in reader_findings(text, cell):
+            yield Problem(rel, kind, f"<{element.name}> {finding}")
+        linked = _figure_numbers(a.get_text(" ", strip=True) for a in element.find_all("a") if a.get("href"))
+        for m in _FIG_REF.finditer("" if cell else text):
+            if m.group(1) not in shown | linked:
+                yield Problem(rel, "figure-missing", f"{m.group(0)!r} is named but not shown: "
+                              f"\"{_clip(text, m.start(), m.end())}\"")
+
+
+def _visible(node: object) -> bool:
+    """Whether a reader sees something of ``node``: text or media, outside the folded source of code cells."""
+    if isinstance(node, Comment) or (isinstance(node, Tag) and "cell_input" in (node.get("class") or [])):
+        return False
+    if isinstance(node, NavigableString):
+        return bool(node.strip())
+    return isinstance(node, Tag) and (node.name in ("img", "table", "svg", "iframe", "video")
+                                      or any(_visible(c) for c in node.children))
+
+
+def check_sections(rel: str, root: Tag) -> Iterator[Problem]:
+    """Sections whose heading is followed by nothing or by a heading of the same or a higher level."""
+    for section in root.find_all("section"):
+        heading = section.find(re.compile(r"^h[1-6]$"), recursive=False)
+        if heading is None or _in_code(section):
+            continue
+        rest = [c for c in section.children if c is not heading]
+        if not any(_visible(c) for c in rest if not (isinstance(c, Tag) and c.name == "section")) and not any(
+                isinstance(c, Tag) and c.name == "section" for c in rest):
+            yield Problem(rel, "empty-section", f"{_text(heading)!r} has no content before the next heading")
+
+
 def _text(tag: Tag | None) -> str:
     if tag is None:
         return ""
@@ -249,7 +342,8 @@ def check_unique(headings: dict[str, list[str]], titles: dict[str, str]) -> Iter
 def lint_page(rel: str, soup: BeautifulSoup) -> list[Problem]:
     """Every per-page rule on one parsed page."""
     root = article(soup)
-    return [*check_tables(rel, root), *check_prose(rel, root), *check_figures(rel, root), *check_leaks(rel, root)]
+    return [*check_tables(rel, root), *check_prose(rel, root), *check_figures(rel, root), *check_leaks(rel, root),
+            *check_reader(rel, root), *check_sections(rel, root)]
 
 
 def lint_book(html_dir: Path | str) -> list[Problem]:
