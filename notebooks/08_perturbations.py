@@ -21,8 +21,8 @@
 # galleries as the unperturbed queries, so every change in accuracy is paired query by query.
 #
 # - **Inputs:** the RLBench corpus (or `corpus_path`); the draws of chapter 02 (same seed).
-# - **Outputs:** `perturbation_table.csv`, `perturbation_examples.csv`, `summary.json` and the figure, in
-#   the output folder.
+# - **Outputs:** `perturbation_table.csv`, `perturbation_examples.csv`, `leaders.csv`, `verdicts.csv`,
+#   `summary.json` and the figure, in the output folder.
 
 # %% tags=["parameters"]
 seed: int = 413  # seed of the gallery draws and of the bootstrap (paper: 413)
@@ -46,7 +46,7 @@ from robotask.io import write_csv, write_json
 from robotask.retrieval import perturbations as pt
 from robotask.retrieval import presentation as rp
 from robotask.retrieval.protocol import load_study_corpus
-from robotask.retrieval.rankers import check_rankers
+from robotask.retrieval.rankers import check_rankers, display
 from robotask.retrieval.statistics import format_p
 
 plots.use_style()  # the book's figure style, for every figure of this chapter
@@ -149,19 +149,30 @@ show_figure(
 
 # %% tags=["remove-input"]
 read = rp.perturbations_values(table, pt.PERTURBATIONS)  # glued paragraph by paragraph
+asked = [(p, "size") for p in perturbations]  # which ranker moves most: leader against runner-up
+if "direction_swap" in perturbations:
+    asked += [("direction_swap", "change"), ("direction_swap", "perturbed")]
+leaders = pt.leader_comparisons(per_query, table, asked, n_bootstrap, seed)
+labels = {r: display(r).removesuffix(" (not in paper)") for r in rankers}
+lead = {(r.perturbation, r.measure): r for _, r in leaders.iterrows()}
+read |= {f"{p}_leader": pt.leader_phrase(lead.get((p, "size")), labels) for p in pt.PERTURBATIONS}
 glue_values(**{k: v for k, v in read.items() if k.startswith("inflection_")})
 
 # %% [markdown]
 # {numref}`fig-perturbation-changes` draws the same changes. Each perturbation below is read from
 # the table: what the 95 % interval of each ranker's change decides (a ranker *gains* or *loses
 # accuracy* only when its interval excludes zero; otherwise its change is *not resolved*), the
-# range of the changes, and the largest change.
+# range of the changes, and the largest change. Naming the ranker that changes *most* compares
+# two changes, not one change with zero: it is decided by the interval of the difference between
+# the leader and the runner-up (by their point values) on the same bootstrap replicates, and
+# is "not resolved" when that interval includes zero.
 #
 # ## Reading the table: which representation relies on what
 #
 # **Inflection** ({glue:text}`inflection_signs`) changes accuracy by between
 # {glue:text}`inflection_low` pp ({glue:text}`inflection_low_ranker`) and
-# {glue:text}`inflection_high` pp ({glue:text}`inflection_high_ranker`). Inflecting the verb removes
+# {glue:text}`inflection_high` pp ({glue:text}`inflection_high_ranker`); which ranker changes most:
+# {glue:text}`inflection_leader`. Inflecting the verb removes
 # exact matches on verbs such as *put*,
 # *open* or *pick*, which many tasks share; a word ranker loses the match but also loses a
 # confusable word, so the object words decide more often, and the change can go either way.
@@ -188,14 +199,16 @@ glue_values(**{k: v for k, v in read.items() if k.startswith("object_")})
 # %% [markdown]
 # **Object names.** Replacing every object phrase by *object* gives changes from
 # {glue:text}`object_generic_low` pp ({glue:text}`object_generic_low_ranker`) to
-# {glue:text}`object_generic_high` pp ({glue:text}`object_generic_high_ranker`); deleting them
+# {glue:text}`object_generic_high` pp ({glue:text}`object_generic_high_ranker`), and which ranker
+# changes most is {glue:text}`object_generic_leader`; deleting them
 # gives {glue:text}`object_removed_low` pp ({glue:text}`object_removed_low_ranker`) to
-# {glue:text}`object_removed_high` pp ({glue:text}`object_removed_high_ranker`). The largest
-# change when they are deleted, {glue:text}`object_removed_big` pp for
+# {glue:text}`object_removed_high` pp ({glue:text}`object_removed_high_ranker`). The change
+# largest in size when they are deleted, {glue:text}`object_removed_big` pp for
 # {glue:text}`object_removed_big_ranker` (95 % interval {glue:text}`object_removed_big_lo` to
-# {glue:text}`object_removed_big_hi` pp),
-# measures how much of what a ranker retrieves rests on the names of objects rather than on the
-# verb and the structure of the command. The two variants differ in what is left: with the generic
+# {glue:text}`object_removed_big_hi` pp), measures how much of what a ranker retrieves rests on
+# the names of objects rather than on the verb and the structure of the command. Which ranker
+# changes most when they are deleted: {glue:text}`object_removed_leader`.
+# The two variants differ in what is left: with the generic
 # noun a query keeps its length and its word order (*put the object in the object*), so a ranker
 # that matches word pairs or character n-grams across word boundaries still has something to match; with the object
 # deleted only the verbs, prepositions and state words remain. RoboTwin's placeholder fill in
@@ -215,12 +228,15 @@ if "direction_swap" in perturbations:
                     "flipped query to the opposite task?")
     no_opposite = pt.no_opposite_stay_rate(per_query)
     near = pt.swap_overlap(corpus, per_query)
-glue_values(**rp.swap_values(table, no_opposite, near))
+glue_values(**rp.swap_values(table, no_opposite, near),
+            follow_leader=pt.leader_phrase(lead.get(("direction_swap", "perturbed")), labels),
+            rise_leader=pt.leader_phrase(lead.get(("direction_swap", "change")), labels))
 
 # %% [markdown]
 # After the swap, the prediction follows the flipped meaning (names the opposite task) for
-# {glue:text}`follow_min`–{glue:text}`follow_max` % of the queries, most often with
-# **{glue:text}`follow_top`**; it stays on the source task for
+# {glue:text}`follow_min`–{glue:text}`follow_max` % of the queries, by the point values most often
+# with {glue:text}`follow_top`; which ranker follows most, against the runner-up:
+# {glue:text}`follow_leader`. It stays on the source task for
 # {glue:text}`stays_min`–{glue:text}`stays_max` %. For swapped queries of tasks *without* an
 # opposite, the prediction stays on the source task in
 # {glue:text}`no_opp_min`–{glue:text}`no_opp_max` % of cases (there the swap has no correct
@@ -231,8 +247,9 @@ glue_values(**rp.swap_values(table, no_opposite, near))
 # **Why a swapped query can be retrieved better than the original.** For
 # {glue:text}`n_rise`, the swapped queries find the opposite task more often than the same
 # queries, unswapped, find their own task (the change's 95 % interval lies above zero, table
-# above); the largest rise is {glue:text}`rise_ranker`'s, from
-# {glue:text}`rise_from:.1f` % to {glue:text}`rise_to:.1f` %. This is not a ranker reading the flip
+# above); by the point values the largest rise is {glue:text}`rise_ranker`'s, from
+# {glue:text}`rise_from:.1f` % to {glue:text}`rise_to:.1f` %; which ranker rises most, against the
+# runner-up: {glue:text}`rise_leader`. This is not a ranker reading the flip
 # better than the original: it comes from the swap lexicon. The paraphrases of a closing task vary
 # their verb (*close the door*, *shut the door*, *move the door closed*), and the swap maps every one of
 # those verbs onto the single word *open*, which nearly every description of the opening task uses;
@@ -272,20 +289,25 @@ if "direction_swap" in perturbations and "bm25" in rankers:
 # - **Spelling:** one typo changes Char TF-IDF by {glue:text}`spelling_char` pp against
 #   {glue:text}`spelling_word` pp for Word TF-IDF and {glue:text}`spelling_bm25` pp for BM25.
 # - **Object names:** replaced, from {glue:text}`object_generic_low` to
-#   {glue:text}`object_generic_high` pp; removed, from {glue:text}`object_removed_low` to
-#   {glue:text}`object_removed_high` pp.
+#   {glue:text}`object_generic_high` pp (which ranker changes most: {glue:text}`object_generic_leader`);
+#   removed, from {glue:text}`object_removed_low` to {glue:text}`object_removed_high` pp (which
+#   ranker changes most: {glue:text}`object_removed_leader`).
 # - **Direction swap:** the prediction follows the flip for {glue:text}`follow_min`–{glue:text}`follow_max` %
 #   of the queries and stays on the source task for {glue:text}`stays_min`–{glue:text}`stays_max` %.
 
 # %%
 write_csv(out / "perturbation_table.csv", table)
 write_csv(out / "perturbation_examples.csv", rules)
+write_csv(out / "leaders.csv", leaders)
+write_csv(out / "verdicts.csv", pt.chapter_verdicts("08_perturbations", table, leaders,
+                                                    corpus_path or "RLBench", n_trials))
 write_json(out / "summary.json", {
     "n_trials": n_trials, "seed": seed, "perturb_seed": perturb_seed,
     "perturbations": perturbations,
     "rankers": rankers, "opposite_pairs": [list(p) for p in pairs],
     "table": table.drop(columns="label").to_dict(orient="records"),
-    "files": ["perturbation_examples.csv", "perturbation_table.csv"]})
+    "files": ["leaders.csv", "perturbation_examples.csv", "perturbation_table.csv",
+              "verdicts.csv"]})
 assert len(table) == len(rankers) * len(perturbations)
 assert table["original"].between(0, 100).all() and table["perturbed"].between(0, 100).all()
 assert (table["lo"] <= table["change"] + 1e-9).all()

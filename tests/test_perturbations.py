@@ -175,3 +175,33 @@ def test_a_swap_onto_the_one_verb_of_the_opposite_task_brings_the_query_closer_t
     assert set(by_task["task"]) == {"open_box", "close_box"}
     assert by_task.set_index("task").loc["close_box", "opposite"] == "open_box"
     assert (by_task["change"] == by_task["swapped"] - by_task["original"]).all()
+
+
+def _planted(drops: dict[str, float], n_trials: int = 12, n_queries: int = 30) -> pd.DataFrame:
+    """Per-query outcomes where ranker r loses the share ``drops[r]`` of its queries after the perturbation."""
+    rows = []
+    for trial in range(n_trials):
+        for ranker, drop in drops.items():
+            lost = int(round(drop * n_queries))
+            for k in range(n_queries):
+                rows.append({"trial": trial, "ranker": ranker, "perturbation": "object_removed",
+                             "task": f"t{k % 5}", "query_id": f"t{k % 5}:{k}", "applicable": True,
+                             "correct_original": True, "correct_perturbed": (k + trial) % n_queries >= lost,
+                             "stays_source": True})
+    return pd.DataFrame(rows)
+
+
+def test_the_largest_drop_is_named_only_when_its_lead_over_the_runner_up_is_resolved():
+    from robotask.retrieval.perturbations import leader_comparisons, leader_phrase
+
+    for drops, word in (({"a": 0.8, "b": 0.2, "c": 0.1}, "higher"), ({"a": 0.5, "b": 0.5, "c": 0.1}, None)):
+        pq = _planted(drops)
+        table = R.perturbation_table(pq, n_bootstrap=200, seed=0, n_permutations=100)
+        lead = leader_comparisons(pq, table, [("object_removed", "size")], 200, 0).iloc[0]
+        assert lead["a"] == "a" or word is None
+        if word:
+            assert lead["verdict"] == word and lead["b"] == "b"
+            assert leader_phrase(lead, {"a": "A", "b": "B"}).startswith("A, ahead of B by")
+        else:  # equal drops: the lead over the runner-up includes zero
+            assert lead["verdict"] == "not resolved" and lead["low"] <= 0 <= lead["high"]
+            assert leader_phrase(lead, {}).startswith("not resolved between")

@@ -111,7 +111,7 @@ def test_outputs_are_byte_identical(tmp_path):
     for name in ("per_trial.csv", "predictions.csv", "draws.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     header = (tmp_path / "a" / "per_trial.csv").read_text().splitlines()[0]
-    assert header == "trial,condition,ranker,policy,n_queries,n_excluded,n_correct,accuracy"
+    assert header == "trial,condition,ranker,policy,n_queries,n_excluded,n_correct,accuracy,n_tied,tie_accuracy"
 
 
 def test_bad_input(tmp_path):

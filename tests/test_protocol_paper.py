@@ -54,3 +54,31 @@ def test_empty_csv_is_a_clear_error(tmp_path):
     empty.write_text("")
     with pytest.raises(RobotaskError, match="not a readable CSV"):
         load_study_corpus(str(empty))
+
+
+def test_claims_are_decided_by_paired_intervals_over_galleries_and_descriptions():
+    from robotask.retrieval.reproduction import chapter_verdicts, claim_comparisons, claim_status, claim_values
+    from robotask.words import VERDICT_COLUMNS
+
+    corpus = load_study_corpus("", min_per_task=3)
+    config = study.StudyConfig(n_trials=6, n_matched_trials=4, save_all_predictions=True)
+    res = study.run_study(corpus, config)
+    compared = claim_comparisons(res.predictions, list(config.rankers), 200, 0)
+    assert {"char_best_mean", "char_best_two", "second_helps_all", "first_listed_reversal"} <= set(compared["claim"])
+    fixed = compared[compared["data"].str.startswith("first-listed")].iloc[0]
+    n_scored = int((~corpus.duplicate).sum()) - len(corpus.tasks)  # one fixed gallery: its scored queries
+    assert fixed["unit"].startswith("descriptions") and fixed["n_units"] == n_scored
+    # the point difference of the one-description galleries is the per-trial table's
+    one = res.per_trial.query("condition == 'one' and policy == 'primary'").groupby("ranker")["accuracy"].mean()
+    row = compared[(compared["claim"] == "char_beats_bm25")].iloc[0]
+    assert abs(row["difference"] - (one["char"] - one["bm25"])) < 1e-9 and row["low"] <= row["difference"]
+    audit = res.predictions[res.predictions["condition"] == "first_listed"]
+    claims = claim_status(versus_paper.check_claims(res.per_trial, corpus, audit), compared)
+    open_ones = compared[(compared["low"] <= 0) & (compared["high"] >= 0)]["claim"]
+    for claim in set(open_ones):  # a claim with an interval over zero is never "reproduced"
+        assert claims.set_index("id").loc[claim, "status"] != "reproduced"
+    values = claim_values(claims)
+    assert values["n_ok"] + values["n_open"] + values["n_missed"] == len(paper.CLAIMS)
+    gap = pd.DataFrame({"diff": [1.0], "lo": [-0.5], "hi": [2.5]}, index=["char"])
+    verdicts = chapter_verdicts("05", compared, claims, gap, "RLBench", 6, 80)
+    assert list(verdicts.columns) == list(VERDICT_COLUMNS) and verdicts["verdict"].iloc[-1] == "not resolved"

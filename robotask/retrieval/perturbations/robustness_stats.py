@@ -181,3 +181,28 @@ def table_rows(out: PairedOutcomes, n_bootstrap: int, seed: int, n_permutations:
                      "original": 100 * pd.Series(before).mean(), "perturbed": 100 * pd.Series(after).mean(),
                      **change, "stays_source": 100 * stays[(ranker, pert)]})
     return rows
+
+
+def replicate_arms(out: PairedOutcomes, n_bootstrap: int, seed: int) -> dict[tuple[str, str], dict[str, np.ndarray]]:
+    """Bootstrap replicate accuracies (%) of the original and perturbed arm of every pair, from the draws
+    :func:`table_rows` makes with the same ``seed`` (descriptions within tasks, then galleries), so every pair
+    shares each replicate and differences between pairs are paired.
+
+    Parameters
+    ----------
+    out : PairedOutcomes
+        The applicable outcomes.
+    n_bootstrap, seed : int
+        Replicates and seed, as given to :func:`table_rows`.
+    """
+    n_bootstrap = check_count("n_bootstrap", n_bootstrap)
+    rng = np.random.default_rng(seed)
+    w_desc = description_weights(out.tasks, n_bootstrap, rng)
+    w_trial = trial_weights(len(out.trials), n_bootstrap, rng)
+    present = ~np.isnan(out.original)
+    reps = {}
+    for k, pair in enumerate(out.pairs):
+        den = w_desc @ present[k].T.astype(np.float64)
+        reps[pair] = {arm: 100 * replicate_means(np.where(present[k], values[k], 0.0), den, w_desc, w_trial)
+                      for arm, values in (("original", out.original), ("perturbed", out.perturbed))}
+    return reps

@@ -10,6 +10,10 @@ A task's score is the maximum over its gallery texts and the prediction follows 
 order). Per query: the prediction, whether it is the query's task, the **margin** (the own task's score minus
 the best other task's; > 0 when retrieved with no tie) and the **rank** of the own task (1 when retrieved; a
 tie counts against the own task when the other task comes first in sorted order, as the prediction does).
+Beside them, the tie rule of the protocol (:func:`robotask.retrieval.protocol.study.tie_credit`): ``n_top``, the
+tasks tied at the query's top score, and ``tie_credit``, 1/k when the own task is one of k tied tasks (the
+expected hit under a random tie-break), so names never decide; the accuracy table gives ``n_tied`` and
+``tie_accuracy`` beside ``accuracy``.
 Each distinct query text is scored once per chunk; a repeated query (the same task and text twice, as in
 LIBERO-Para's paraphrase table) is a trial of its own. The query file is read and scored in chunks
 (:func:`stream_fixed`), so memory does not grow with its length; a gallery of more than
@@ -31,7 +35,9 @@ from ...errors import RobotaskError
 from ..rankers.registry import check_rankers, display, score
 from .corpus_file import CHUNK_ROWS, query_chunks, read_corpus_file
 
-QUERY_COLUMNS = ["ranker", "task", "position", "text", "prediction", "correct", "margin", "rank"]
+QUERY_COLUMNS = ["ranker", "task", "position", "text", "prediction", "correct", "margin", "rank", "n_top",
+                 "tie_credit"]
+ACCURACY_COLUMNS = ["ranker", "label", "n_queries", "n_correct", "accuracy", "n_tied", "tie_accuracy"]
 TIE_DECIMALS = 9
 """The protocol's rounding before the argmax (``study.TIE_DECIMALS``; ``study`` imports this module for its CLI,
 so the value is repeated here and a test pins the two equal)."""
@@ -56,11 +62,14 @@ class Gallery:
 
 @dataclass(frozen=True)
 class Placement:
-    """Where each query's own task lands: prediction index, margin and rank, one entry per query."""
+    """Where each query's own task lands: prediction index, margin, rank, tasks tied at the top and the tie
+    rule's credit, one entry per query."""
 
     prediction: np.ndarray
     margin: np.ndarray
     rank: np.ndarray
+    n_top: np.ndarray
+    credit: np.ndarray
 
     @property
     def correct(self) -> np.ndarray:
@@ -79,7 +88,12 @@ def place(task_score: np.ndarray, own: np.ndarray) -> Placement:
     others[rows, own] = -np.inf
     before = np.arange(n_t)[None, :] < own[:, None]
     rank = 1 + (others > own_score[:, None]).sum(axis=1) + ((others == own_score[:, None]) & before).sum(axis=1)
-    return Placement(prediction=np.argmax(s, axis=1), margin=own_score - others.max(axis=1), rank=rank)
+    best_other = others.max(axis=1)
+    top = np.maximum(own_score, best_other)
+    n_top = np.count_nonzero(s == top[:, None], axis=1)
+    credit = (own_score == top) / n_top  # the protocol's tie rule (study.tie_credit)
+    return Placement(prediction=np.argmax(s, axis=1), margin=own_score - best_other, rank=rank, n_top=n_top,
+                     credit=credit)
 
 
 def gallery_task_scores(scores: np.ndarray, gallery: Gallery) -> np.ndarray:
@@ -118,18 +132,23 @@ def run_fixed(gallery: pd.DataFrame, queries: pd.DataFrame, rankers: list[str],
         frames.append(pd.DataFrame({"ranker": ranker, "task": queries["task"].to_numpy(), "position": position,
                                     "text": queries["text"].to_numpy(),
                                     "prediction": np.asarray(g.tasks, dtype=object)[p.prediction],
-                                    "correct": p.correct, "margin": p.margin, "rank": p.rank}))
+                                    "correct": p.correct, "margin": p.margin, "rank": p.rank,
+                                    "n_top": p.n_top, "tie_credit": p.credit}))
     return pd.concat(frames, ignore_index=True)[QUERY_COLUMNS]
 
 
 def accuracy_table(per_query: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) and counts per ranker, in the order the rankers were given."""
+    """Accuracy (%) and counts per ranker, in the order the rankers were given, with the tie rule's
+    ``n_tied`` (queries whose top score is shared) and ``tie_accuracy`` (%) beside them."""
     order = list(dict.fromkeys(per_query["ranker"]))
-    table = per_query.groupby("ranker", sort=False).agg(n_queries=("correct", "size"), n_correct=("correct", "sum"))
+    tied = per_query.assign(tied=per_query["n_top"] > 1)
+    table = tied.groupby("ranker", sort=False).agg(n_queries=("correct", "size"), n_correct=("correct", "sum"),
+                                                   n_tied=("tied", "sum"), credit=("tie_credit", "sum"))
     table["accuracy"] = 100.0 * table["n_correct"] / table["n_queries"]
+    table["tie_accuracy"] = 100.0 * table["credit"] / table["n_queries"]
     table = table.loc[order].reset_index()
     table.insert(1, "label", [display(r) for r in table["ranker"]])
-    return table
+    return table[ACCURACY_COLUMNS]
 
 
 MAX_GALLERY_TEXTS = 20_000
@@ -158,7 +177,7 @@ def stream_fixed(gallery: pd.DataFrame, queries: str | Path, rankers: list[str],
 
     g = Gallery.from_frame(gallery)
     rows = max(100, min(CHUNK_ROWS, SCORE_CELLS // max(len(g.texts), 1)))
-    counts: dict[str, list[int]] = {}
+    counts: dict[str, list[float]] = {}
     hashes: list[np.ndarray] = []
     with contextlib.ExitStack() as stack:
         target = stack.enter_context(io.atomic_path(out / "fixed_predictions.csv")) if out else None
@@ -168,22 +187,24 @@ def stream_fixed(gallery: pd.DataFrame, queries: str | Path, rankers: list[str],
             for chunk in query_chunks(queries, rows):
                 own = own_tasks(g, chunk["task"], str(queries))
                 p = place(ranker_task_scores(ranker, g, chunk["text"].tolist()), own)
-                n = counts.setdefault(ranker, [0, 0])
+                n = counts.setdefault(ranker, [0, 0, 0, 0.0])
                 n[0], n[1] = n[0] + len(chunk), n[1] + int(p.correct.sum())
+                n[2], n[3] = n[2] + int((p.n_top > 1).sum()), n[3] + float(p.credit.sum())
                 if len(counts) == 1:
                     hashes.append(pd.util.hash_pandas_object(chunk[["task", "text"]], index=False).to_numpy())
                 if handle:
                     frame = pd.DataFrame({"ranker": ranker, "task": chunk["task"].to_numpy(),
                                           "position": chunk["position"].to_numpy(), "text": chunk["text"].to_numpy(),
                                           "prediction": np.asarray(g.tasks, dtype=object)[p.prediction],
-                                          "correct": p.correct, "margin": p.margin, "rank": p.rank})
+                                          "correct": p.correct, "margin": p.margin, "rank": p.rank,
+                                          "n_top": p.n_top, "tie_credit": p.credit})
                     frame.to_csv(handle, index=False, header=not handle.tell(), lineterminator="\n")
                 bar.update(len(chunk))
         if handle:
             handle.close()
     every = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
-    table = pd.DataFrame([(r, display(r), n, k, 100.0 * k / n) for r, (n, k) in counts.items()],
-                         columns=["ranker", "label", "n_queries", "n_correct", "accuracy"])
+    table = pd.DataFrame([(r, display(r), int(n), int(k), 100.0 * k / n, int(t), 100.0 * c / n)
+                          for r, (n, k, t, c) in counts.items()], columns=ACCURACY_COLUMNS)
     return table, int(len(every) - len(np.unique(every)))
 
 
@@ -203,10 +224,13 @@ def cli_main(args: Any) -> int:
     n_queries = int(table["n_queries"].iloc[0])
     print(f"{gallery['task'].nunique()} gallery tasks, {len(gallery)} gallery texts, {n_queries} queries"
           + (f" ({repeated} repeat an earlier task and text; each is scored on its own)" if repeated else ""))
-    print("accuracy: % of queries whose own task is ranked first (ties to the first task in sorted order)")
-    print(table[["label", "n_correct", "n_queries", "accuracy"]].round(1).to_string(index=False))
+    print("accuracy: % of queries whose own task is ranked first (ties to the first task in sorted order); "
+          "n_tied: queries whose top score two or more tasks share; tie_accuracy: a k-way tie that includes "
+          "the own task counts 1/k (names never decide)")
+    print(table[["label", "n_correct", "n_queries", "accuracy", "n_tied", "tie_accuracy"]].round(1)
+          .to_string(index=False))
     if out:
-        io.write_csv(out / "fixed_accuracy.csv", table[["ranker", "label", "n_queries", "n_correct", "accuracy"]])
+        io.write_csv(out / "fixed_accuracy.csv", table[ACCURACY_COLUMNS])
         print(f"wrote {out / 'fixed_predictions.csv'} (one row per ranker and query) and "
               f"{out / 'fixed_accuracy.csv'}; columns: book/data_dictionary.md")
     return 0

@@ -15,7 +15,10 @@ first_listed   source order (audit)        1   1
 ============== ========================= === ==========
 
 The task score is S(t, q) = max over task t's gallery texts; the prediction is the argmax over
-tasks after rounding scores to 1e-9, ties going to the first task in sorted order. Three policies
+tasks after rounding scores to 1e-9, ties going to the first task in sorted order (the paper's rule,
+kept as the reproduction's ``accuracy``). Beside it, every accuracy has a tie-aware twin (the rule is
+stated once, in :func:`robotask.retrieval.protocol.prediction.tie_credit`): a query whose top score k tasks
+share is *tied*, and counts 1/k when its right task is among the k. Three policies
 score a trial: ``primary`` (queries whose text, in its normal form, belongs to more than one task are excluded),
 ``strict`` (kept, only the source label counts) and ``either`` (kept, any owning label counts).
 
@@ -44,70 +47,15 @@ from ..parameters import RANGES
 from ..rankers.lexical import PAPER_SETTINGS, SETTING_NAMES, TextIndex
 from ..rankers.registry import PAPER_RANKERS, RANKERS, check_rankers, score
 from .draws import Corpus, Draws, design_rows, load_study_corpus, make_draws
+from .prediction import TIE_DECIMALS, policy_counts, predict, predict_ties, task_scores, tie_credit  # noqa: F401
 
 CONDITIONS = ("one", "matched_one", "matched_two", "first_listed")
 POLICIES = ("primary", "strict", "either")
 PARTS = ("primary", "matched", "audit")
-TIE_DECIMALS = 9
-PER_TRIAL_COLUMNS = ["trial", "condition", "ranker", "policy", "n_queries", "n_excluded", "n_correct", "accuracy"]
-
-
-def task_scores(scores: np.ndarray, g_task: np.ndarray, n_tasks: int) -> np.ndarray:
-    """S(t, q) = max over task t's gallery columns; (n_queries, n_tasks), -inf for empty tasks.
-
-    Parameters
-    ----------
-    scores : (n_queries, n_gallery) similarities.
-    g_task : task index of each gallery column, non-decreasing.
-    n_tasks : number of tasks.
-    """
-    k = scores.shape[1] // max(n_tasks, 1)
-    if k and np.array_equal(g_task, np.repeat(np.arange(n_tasks), k)):  # k columns per task, as every design has
-        out = np.array(scores[:, ::k], dtype=np.float64)
-        for i in range(1, k):  # the left fold reduceat does per task, on whole columns (reduceat is slow on axis 1)
-            np.maximum(out, scores[:, i::k], out=out)
-        return out
-    out = np.full((scores.shape[0], n_tasks), -np.inf)
-    if scores.shape[1] == 0:
-        return out
-    present, starts = np.unique(g_task, return_index=True)
-    out[:, present] = np.maximum.reduceat(scores, starts, axis=1)
-    return out
-
-
-def predict(scores: np.ndarray, g_task: np.ndarray, n_tasks: int) -> tuple[np.ndarray, np.ndarray]:
-    """Predicted task index and its (rounded) score for each query; ties → first task in sorted order.
-
-    Parameters
-    ----------
-    scores : (n_queries, n_gallery) similarities.
-    g_task : task index of each gallery column (non-decreasing).
-    n_tasks : number of tasks.
-    """
-    s = np.round(task_scores(scores, g_task, n_tasks), TIE_DECIMALS)
-    pred = np.argmax(s, axis=1)  # argmax returns the first maximum: the earliest task id
-    return pred, s[np.arange(len(pred)), pred]
-
-
-def policy_counts(corpus: Corpus, q_rows: np.ndarray, pred: np.ndarray) -> dict[str, tuple[int, int, int]]:
-    """(n_queries, n_excluded, n_correct) of each scoring policy for one trial and ranker.
-
-    Parameters
-    ----------
-    corpus : the validated corpus.
-    q_rows : corpus rows used as queries.
-    pred : predicted task index per query.
-    """
-    dup = corpus.duplicate[q_rows]
-    strict = pred == corpus.task_of[q_rows]
-    either = corpus.owners[q_rows, pred]
-    n, n_dup = len(q_rows), int(dup.sum())
-    return {
-        "primary": (n - n_dup, n_dup, int(strict[~dup].sum())),
-        "strict": (n, 0, int(strict.sum())),
-        "either": (n, 0, int(either.sum())),
-    }
-
+PER_TRIAL_COLUMNS = ["trial", "condition", "ranker", "policy", "n_queries", "n_excluded", "n_correct", "accuracy",
+                     "n_tied", "tie_accuracy"]
+"""The paper's columns, then the tie-aware ones (:func:`tie_credit`): ``n_tied`` queries whose top score is shared
+by two or more tasks, and ``tie_accuracy`` (%), each tied query counting 1/k of a hit."""
 
 
 # --------------------------------------------------------------------------- the study
@@ -225,9 +173,11 @@ def designs(draws: Draws, parts: tuple[str, ...]) -> list[tuple[str, int, list[n
 
 
 def _prediction_frame(corpus: Corpus, condition: str, trial: int, ranker: str, q_rows: np.ndarray,
-                      pred: np.ndarray, top: np.ndarray) -> pd.DataFrame:
-    """Per-query predictions of one trial and ranker."""
+                      pred: np.ndarray, top: np.ndarray, at_top: np.ndarray) -> pd.DataFrame:
+    """Per-query predictions of one trial and ranker; the last two columns are the tie rule's
+    (``n_top``: tasks tied at the top score, ``tie_credit``: :func:`tie_credit` of the source task)."""
     truth = corpus.task_of[q_rows]
+    n_top = np.count_nonzero(at_top, axis=1)
     tasks, texts = np.asarray(corpus.tasks, dtype=object), np.asarray(corpus.texts, dtype=object)
     return pd.DataFrame({
         "condition": condition, "trial": trial, "ranker": ranker,
@@ -235,6 +185,7 @@ def _prediction_frame(corpus: Corpus, condition: str, trial: int, ranker: str, q
         "text": texts[q_rows], "duplicate": corpus.duplicate[q_rows],
         "predicted": tasks[pred], "score": top,
         "correct": pred == truth, "correct_either": corpus.owners[q_rows, pred],
+        "n_top": n_top, "tie_credit": at_top[np.arange(len(q_rows)), truth] / np.maximum(n_top, 1),
     })
 
 
@@ -300,14 +251,16 @@ def evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool = F
         gallery, queries = texts[g_rows].tolist(), texts[q_rows].tolist()
         for name in config.rankers:
             sim = score(name, gallery, queries, config.params, index=index)
-            pred, top = predict(sim, g_task, len(corpus.tasks))
-            for policy, (n_q, n_ex, n_ok) in policy_counts(corpus, q_rows, pred).items():
-                rows.append((trial, condition, name, policy, n_q, n_ex, n_ok, 100.0 * n_ok / n_q if n_q else np.nan))
+            pred, top, at_top = predict_ties(sim, g_task, len(corpus.tasks))
+            for policy, (n_q, n_ex, n_ok, n_tied, hits) in policy_counts(corpus, q_rows, pred, at_top).items():
+                rows.append((trial, condition, name, policy, n_q, n_ex, n_ok, 100.0 * n_ok / n_q if n_q else np.nan,
+                             n_tied, 100.0 * hits / n_q if n_q else np.nan))
             if config.save_all_predictions or condition == "first_listed":
-                preds.append(_prediction_frame(corpus, condition, trial, name, q_rows, pred, top))
+                preds.append(_prediction_frame(corpus, condition, trial, name, q_rows, pred, top, at_top))
     per_trial = pd.DataFrame(rows, columns=PER_TRIAL_COLUMNS)
     predictions = pd.concat(preds, ignore_index=True) if preds else _prediction_frame(
-        corpus, "", 0, "", np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+        corpus, "", 0, "", np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0),
+        np.zeros((0, len(corpus.tasks)), bool))
     return per_trial, predictions
 
 
@@ -369,7 +322,12 @@ def cli_main(args: Any) -> int:
     print(f"{len(corpus.tasks)} {unit}, {len(corpus.texts)} descriptions, {args.trials} {galleries}, seed {args.seed}")
     print(f"accuracy (% of held-out descriptions whose own {label} is ranked first) over the {args.trials} "
           f"{galleries}: mean, sd, 5th and 95th percentile, min, max")
+    one = result.per_trial.query("condition == 'one' and policy == 'primary'").groupby("ranker", sort=False)
+    table["tie_mean"] = table["ranker"].map(one["tie_accuracy"].mean())
+    table["tied"] = table["ranker"].map(one["n_tied"].mean())
     print(table.round(1).to_string(index=False))
+    print("tie_mean: the mean under the tie rule (a k-way tie that includes the own task counts 1/k; names never "
+          "decide); tied: queries per gallery whose top score two or more tasks share")
     if args.out:
         print(f"wrote per_trial.csv, predictions.csv and draws.csv to {args.out}; columns: book/data_dictionary.md")
     return 0

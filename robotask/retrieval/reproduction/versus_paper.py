@@ -271,3 +271,25 @@ def rule_alternatives(
         rows.append({"rule": name, "change": change, "tasks": n_tasks, "descriptions": n_desc,
                      "matches_paper": n_tasks == paper["tasks"] and n_desc == paper["descriptions"]})
     return pd.DataFrame(rows, columns=["rule", "change", "tasks", "descriptions", "matches_paper"])
+
+
+TIE_HEADERS = {"ranker": "Ranker", "paper": "Paper", "ours": "Ours, paper's rule", "ours_ties": "Ours, tie rule",
+               "change": "Change (pp)", "tied_per_gallery": "Tied queries per gallery",
+               "galleries_with_ties": "Galleries with a tie", "galleries": "Galleries"}
+"""Column headers of :func:`table2_under_ties` for a reader."""
+
+
+def table2_under_ties(per_trial: pd.DataFrame, table2: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """Table 2 under both tie rules: per ranker the paper's mean, ours under the paper's rule (ties to the first
+    task in sorted order) and under the tie rule (a k-way tie that includes the right task counts 1/k,
+    :func:`robotask.retrieval.protocol.study.tie_credit`), the change, the mean tied queries per gallery and the
+    galleries with at least one tie (one-description galleries, primary policy)."""
+    one = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
+    by = one.groupby("ranker", sort=False)
+    out = pd.DataFrame({"paper": {r: table2[r]["mean"] for r in by.groups if r in table2},
+                        "ours": by["accuracy"].mean(), "ours_ties": by["tie_accuracy"].mean(),
+                        "tied_per_gallery": by["n_tied"].mean(),
+                        "galleries_with_ties": by["n_tied"].apply(lambda n: int((n > 0).sum())),
+                        "galleries": by["trial"].nunique()})
+    out.insert(3, "change", out["ours_ties"] - out["ours"])
+    return out.rename_axis("ranker").reset_index()
