@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/collection_scale.py [--sizes 8,32,128] [--workers 1,2] [--workers-up-to N]
         [--old-up-to 32] [--primal-up-to N] [--frames 600] [--resolution 32] [--work DIR]
     .venv/bin/python benchmarks/collection_scale.py --full-size N [--workers 2] [--work DIR]
+    .venv/bin/python benchmarks/collection_scale.py --full-size N --cluster-workers 1,2 [--work DIR] [--result FILE]
 
 Synthesises one collection of the largest size (episode i depends on the seed and i only, so the smaller
 collections are its first episodes, named by manifest files), builds its features once (``robotask
@@ -23,15 +24,31 @@ run's points to the saved curve instead of replacing it (a larger size measured 
 ``--full-size N`` measures one point instead: N episodes of the real sample's size (5,821 frames, 128 px: ten times
 the windows of a 600-frame episode), synthesised in ``WORK/full``, in one process and on each ``--workers`` count. It
 is added to the saved result under ``full_size`` (the curve's points are kept), so the page shows both.
+
+``--full-size N --cluster-workers 1,2`` measures, in one sitting, the same N episodes on a cluster of real processes
+started from the CLI (``dask scheduler`` on a free port of 127.0.0.1 and W × ``dask worker --nthreads 1``, torn down
+after each count, with a check that none of their processes is left): per count, ``robotask features --collection
+… --scheduler`` from an empty feature cache and ``robotask suite --collection … --scheduler``, their wall times and
+the peak resident memory of each worker process (its kernel high-water mark, ``VmHWM``, sampled every 0.5 s). The
+one-process point runs the same two commands (features on a LocalCluster of one worker process, the way a collection's
+features always run; the suite in the process), and the decode-only floor of the same episodes is timed first: one
+process decodes every frame of the six videos and the audio track with PyAV's defaults (as ``episode_features.py``'s
+plain decode) and reads every array of each ``annotation.hdf5``, and nothing else. The LocalCluster counts of
+``--workers`` run only when given.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import os
+import shutil
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -111,24 +128,208 @@ def suite_command(manifest: Path, features: Path, out: Path, workers: int, prima
 
 
 def full_size_point(args: argparse.Namespace, env: dict) -> None:
-    """N full-size episodes in one process and on each ``--workers`` count, added to the saved result."""
+    """N full-size episodes in one process and on each ``--workers`` count (and, with ``--cluster-workers``, the
+    decode-only floor and each CLI cluster), added to the saved result."""
     work = args.work / "full"
     coll = collection(work, args.full_size, FULL_FRAMES, FULL_RESOLUTION, args.seed, env)
-    points = []
-    for workers in [0, *(int(w) for w in args.workers.split(",") if w)]:
-        cmd = suite_command(coll / "manifest.csv", work / "features", work / "runs" / f"w{workers}", workers)
-        points.append({"path": "streamed", "episodes": args.full_size, "workers": workers, **measure(cmd, env)})
-        print(points[-1], flush=True)
-    result = json.loads(RESULT.read_text()) if RESULT.is_file() else {}
-    result["full_size"] = {"episodes": args.full_size, "frames": FULL_FRAMES, "resolution": FULL_RESOLUTION,
-                           "points": points}
-    print(f"wrote {io.write_json(RESULT, result)}")
+    cluster_counts = [int(w) for w in (args.cluster_workers or "").split(",") if w]
+    local = args.workers if args.workers is not None else ("" if cluster_counts else "1,2")
+    full = {"episodes": args.full_size, "frames": FULL_FRAMES, "resolution": FULL_RESOLUTION, "points": []}
+    if cluster_counts:
+        full["decode_floor"] = decode_floor(coll / "manifest.csv")
+        print({"decode_floor": full["decode_floor"]}, flush=True)
+    for workers in [0, *(int(w) for w in local.split(",") if w)]:
+        run = work / "runs" / f"w{workers}"
+        timed = {}
+        if cluster_counts:  # the features too, from an empty cache, as on the clusters
+            shutil.rmtree(run, ignore_errors=True)
+            timed["features_s"] = fresh_features(coll, run, {**env, "ROBOTASK_CACHE": str(run / "cache")},
+                                                 ["--workers", str(max(workers, 1))])["wall_s"]
+        cmd = suite_command(coll / "manifest.csv", run / "features" if cluster_counts else work / "features",
+                            run / "suite", workers)
+        full["points"].append({"path": "streamed", "episodes": args.full_size, "workers": workers, **timed,
+                               **measure(cmd, env)})
+        print(full["points"][-1], flush=True)
+    if cluster_counts:
+        full["cluster"] = [cluster_point(coll, work / "cluster" / f"w{n}", n, env) for n in cluster_counts]
+    result = json.loads(args.result.read_text()) if args.result.is_file() else {}
+    result["full_size"] = full
+    print(f"wrote {io.write_json(args.result, result)}")
+
+
+def fresh_features(coll: Path, run: Path, env: dict, where: list[str]) -> dict:
+    """``robotask features --collection`` into ``run/features`` (``ROBOTASK_CACHE`` of ``env``: an empty folder),
+    on ``where`` (``--workers N`` or ``--scheduler ADDR``): its wall time and peak memory."""
+    run.mkdir(parents=True, exist_ok=True)
+    return measure([sys.executable, "-m", "robotask.cli", "features", "--collection", str(coll / "manifest.csv"),
+                    "--out", str(run / "features"), *where], env)
+
+
+def cluster_point(coll: Path, run: Path, n: int, env: dict) -> dict:
+    """Features then the suite of the collection on a CLI cluster of ``n`` workers started for them."""
+    env = {**env, "ROBOTASK_CACHE": str(run / "cache")}  # the client's and every worker's: an empty cache
+    shutil.rmtree(run, ignore_errors=True)
+    run.mkdir(parents=True)
+    with CliCluster(run, n, env) as cluster:
+        features = fresh_features(coll, run, env, ["--scheduler", cluster.address])
+        suite = measure([*suite_command(coll / "manifest.csv", run / "features", run / "suite", 0),
+                         "--scheduler", cluster.address], env)
+        peaks = cluster.peaks_gb()
+    point = {"episodes": len((coll / "manifest.csv").read_text().splitlines()) - 1, "workers": n,
+             "features_s": features["wall_s"], "wall_s": suite["wall_s"], "client_peak_gb": suite["peak_gb"],
+             "worker_peaks_gb": peaks, "peak_gb_per_worker": max(peaks)}
+    print({"cluster": point}, flush=True)
+    return point
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _high_water(proc: psutil.Process) -> int:
+    """The peak resident memory of a live process in bytes (``VmHWM``; its current RSS where not readable)."""
+    try:
+        for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return proc.memory_info().rss
+
+
+def _alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+class CliCluster:
+    """``dask scheduler`` and ``n`` × ``dask worker --nthreads 1`` from the venv's CLI, each in its own process
+    group; the peak memory of each worker's processes is sampled while it runs, and leaving the ``with`` block
+    ends them all and checks that none of their processes (a nanny's worker process too) is left."""
+
+    def __init__(self, root: Path, n: int, env: dict) -> None:
+        self.root, self.n, self.env = root, n, env
+        self.address = f"tcp://127.0.0.1:{_free_port()}"
+        self.procs: list[subprocess.Popen] = []
+        self.seen: dict[int, psutil.Process] = {}
+        self.peaks: dict[int, int] = {}  # worker index: its processes' largest high-water mark so far
+        self.done = threading.Event()
+
+    def _start(self, name: str, argv: list[str]) -> subprocess.Popen:
+        log = open(self.root / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        dask = Path(sys.executable).parent / "dask"
+        proc = subprocess.Popen([str(dask), *argv], stdout=log, stderr=log, env=self.env, start_new_session=True)
+        self.procs.append(proc)
+        return proc
+
+    def __enter__(self) -> CliCluster:
+        self._start("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
+                                  "--no-dashboard"])
+        for i in range(self.n):
+            self._start(f"worker{i}", ["worker", self.address, "--nthreads", "1", "--no-dashboard", "--name",
+                                       f"w{i}", "--local-directory", str(self.root / "dask-scratch")])
+        from distributed import Client
+
+        with Client(self.address, timeout=60) as client:
+            client.wait_for_workers(self.n, timeout=120)
+        self.sampler = threading.Thread(target=self._sample, daemon=True)
+        self.sampler.start()
+        return self
+
+    def _tree(self, proc: subprocess.Popen) -> list[psutil.Process]:
+        try:
+            root = psutil.Process(proc.pid)
+            tree = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return []
+        self.seen.update({p.pid: p for p in tree})
+        return tree
+
+    def _sample(self) -> None:
+        while True:
+            self._tree(self.procs[0])
+            for i, proc in enumerate(self.procs[1:]):
+                tree = self._tree(proc)
+                workers = tree[1:] or tree  # the nanny's worker process (the nanny itself with --no-nanny)
+                for p in workers:
+                    try:
+                        self.peaks[i] = max(self.peaks.get(i, 0), _high_water(p))
+                    except psutil.Error:
+                        pass
+            if self.done.wait(0.5):
+                return
+
+    def peaks_gb(self) -> list[float]:
+        """Each worker's peak resident memory so far (GB)."""
+        self.done.set()
+        self.sampler.join()
+        return [self.peaks.get(i, 0) / 1e9 for i in range(self.n)]
+
+    def __exit__(self, *exc) -> None:
+        self.done.set()
+        for proc in self.procs:
+            self._tree(proc)
+        for proc in reversed(self.procs):  # the workers first, then the scheduler
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(5)
+        time.sleep(1)
+        left = [pid for pid, p in self.seen.items() if _alive(p)]
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        if left and exc[0] is None:
+            raise SystemExit(f"the cluster left processes running: {left} (killed now)")
+
+
+def _decode_episodes(paths_: list[str]) -> dict:
+    """Decode every frame of each episode's six videos and its audio track with PyAV's defaults (no conversion,
+    no copy) and read every array of its annotation file; the seconds of that work alone."""
+    import av
+    import h5py
+
+    from robotask.episode.files import format as fmt
+
+    def read_all(_name, node):
+        if isinstance(node, h5py.Dataset):
+            node[()]
+
+    t0 = time.perf_counter()
+    frames = samples = 0
+    for episode in paths_:
+        for stream in fmt.VIDEO_STREAMS:
+            with av.open(str(Path(episode) / fmt.video_file(stream))) as container:
+                frames += sum(1 for _ in container.decode(container.streams.video[0]))
+        with av.open(str(Path(episode) / fmt.video_file(fmt.AUDIO_STREAM))) as container:
+            samples += sum(f.samples for f in container.decode(container.streams.audio[0]))
+        with h5py.File(Path(episode) / fmt.ANNOTATION, "r") as annotation:
+            annotation.visititems(read_all)
+    return {"seconds": time.perf_counter() - t0, "frames_decoded": frames, "audio_samples": samples}
+
+
+def decode_floor(manifest: Path) -> dict:
+    """The decode-only floor of a collection's episodes, timed in one spawned process (its imports excluded)."""
+    from robotask.episode.files.manifest import load_collection
+
+    episodes = [str(p) for p in load_collection(manifest).episodes["path"]]
+    with mp.get_context("spawn").Pool(1) as pool:
+        floor = pool.apply(_decode_episodes, (episodes,))
+    return {"episodes": len(episodes), "processes": 1, **floor}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="8,32,128")
-    ap.add_argument("--workers", default="1,2", help="LocalCluster sizes besides the in-process run")
+    ap.add_argument("--workers", default=None,
+                    help="LocalCluster sizes besides the in-process run (default 1,2; with --cluster-workers: none)")
     ap.add_argument("--workers-up-to", type=int, default=None, help="largest size also run on the clusters (all)")
     ap.add_argument("--old-up-to", type=int, default=32, help="largest size also run in memory as before")
     ap.add_argument("--primal-up-to", type=int, default=0,
@@ -140,6 +341,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--full-size", type=int, default=0,
                     help=f"measure N episodes of {FULL_FRAMES} frames at {FULL_RESOLUTION} px instead of the curve")
+    ap.add_argument("--cluster-workers", default="",
+                    help="with --full-size: also on a CLI cluster (dask scheduler + workers) of each of these "
+                         "worker counts, e.g. 1,2, beside the decode-only floor")
+    ap.add_argument("--result", type=Path, default=RESULT, help="the results file (a smoke run: elsewhere)")
     ap.add_argument("--work", type=Path, default=paths.BUILD / "collection_scale")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
@@ -148,8 +353,11 @@ def main() -> None:
     if args.full_size:
         full_size_point(args, env)
         return
+    if args.cluster_workers:
+        raise SystemExit("--cluster-workers needs --full-size N")
+    args.workers = "1,2" if args.workers is None else args.workers
     sizes = sorted(int(s) for s in args.sizes.split(","))
-    kept = json.loads(RESULT.read_text()) if RESULT.is_file() else {}
+    kept = json.loads(args.result.read_text()) if args.result.is_file() else {}
     if args.keep and kept.get("scale") and (kept["frames"], kept["resolution"]) != (args.frames, args.resolution):
         raise SystemExit(f"--keep: the saved curve has {kept.get('frames')}-frame episodes at "
                          f"{kept.get('resolution')} px, these runs {args.frames} at {args.resolution}")
@@ -180,7 +388,7 @@ def main() -> None:
               "cpus": os.cpu_count(), "scale": points, "projection": projection(points)}
     if "full_size" in kept:
         result["full_size"] = kept["full_size"]
-    print(f"wrote {io.write_json(RESULT, result)}")
+    print(f"wrote {io.write_json(args.result, result)}")
 
 
 def projection(points: list[dict]) -> dict | None:

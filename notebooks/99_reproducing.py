@@ -195,9 +195,10 @@ for name, result in bench.items():
 # --cluster-workers 1,2` runs `robotask features --collection` and `robotask suite --collection` on such episodes
 # against a scheduler and one or two workers started from the `dask` command line, as on a real cluster, in the same
 # sitting as the one-process run and as the floor: decoding the same episodes' videos and reading their annotation,
-# with no features. The first table gives their episodes per hour (features and suite together) and the peak memory
-# of each worker process. The second divides the 12,103 episodes of the full release by the episodes per hour of
-# one machine times the number of machines: a projection, not a measurement.
+# with no features. The first table gives their episodes per hour (features and suite together), the peak memory
+# of each worker process and that of the client, where the suite scores and solves its ridges. The second divides
+# the 12,103 episodes of the full release by the episodes per hour of one machine times the number of machines: a
+# projection, not a measurement.
 
 # %% tags=["remove-input"]
 show_full_size_cluster(bench.get("collection_scale") or {})

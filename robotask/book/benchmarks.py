@@ -183,6 +183,93 @@ def growth_legend(factor: int = 4) -> str:
             "alone; the streamed path switches out of the dual between these sizes.")
 
 
+RELEASE_EPISODES = 12_103  # episodes of the full Xperience-10M release
+MACHINES = (1, 2, 4, 8, 16, 32)  # the machine counts of the projection
+THROUGHPUT_HEADERS = {"run": "Run", "workers": "Worker processes", "features_s": "Features (s)",
+                      "suite_s": "Suite (s)", "total_s": "Wall time (s)", "per_hour": "Episodes per hour",
+                      "peak_gb": "Peak memory (GB)", "client_gb": "Client's peak memory (GB)"}
+
+
+def _per_hour(episodes: int, seconds: float) -> float:
+    return episodes * 3600 / seconds if seconds > 0 else float("nan")
+
+
+def full_size_throughput(result: dict) -> pd.DataFrame | None:
+    """The full-size episodes (``result["full_size"]``) measured in one sitting on a cluster of separate processes:
+    the decode-only floor, the one-process run and each CLI cluster, with the features and suite seconds, their sum,
+    episodes per hour of that sum, and the peak memory (per worker process on a cluster, of the whole process tree in
+    one process; on a cluster also that of the client's process tree, where the suite scores and solves the ridges);
+    None when no cluster was measured."""
+    full = result.get("full_size") or {}
+    if not full.get("cluster"):
+        return None
+    rows = []
+    floor = full.get("decode_floor")
+    if floor:
+        rows.append({"run": "decoding the videos and reading the annotation only (the floor)",
+                     "workers": floor.get("processes", 1), "total_s": floor["seconds"],
+                     "per_hour": _per_hour(floor["episodes"], floor["seconds"])})
+    for point in full.get("points", []):
+        if point["workers"] == 0 and "features_s" in point:
+            total = point["features_s"] + point["wall_s"]
+            rows.append({"run": "one process (its features on one worker process)", "workers": 1,
+                         "features_s": point["features_s"], "suite_s": point["wall_s"], "total_s": total,
+                         "per_hour": _per_hour(point["episodes"], total), "peak_gb": point["peak_gb"]})
+    for point in sorted(full["cluster"], key=lambda p: p["workers"]):
+        total = point["features_s"] + point["wall_s"]
+        rows.append({"run": f"CLI cluster, {count(int(point['workers']), 'worker')}", "workers": point["workers"],
+                     "features_s": point["features_s"], "suite_s": point["wall_s"], "total_s": total,
+                     "per_hour": _per_hour(point["episodes"], total), "peak_gb": point["peak_gb_per_worker"],
+                     "client_gb": point.get("client_peak_gb")})
+    frame = pd.DataFrame(rows).reindex(columns=list(THROUGHPUT_HEADERS))
+    return frame.rename(columns=THROUGHPUT_HEADERS)
+
+
+def _machine_point(result: dict) -> dict | None:
+    """The cluster point that stands for one machine: the one with the most workers (all on the measuring machine)."""
+    cluster = (result.get("full_size") or {}).get("cluster") or []
+    return max(cluster, key=lambda p: p["workers"]) if cluster else None
+
+
+def release_projection(result: dict, machines: tuple[int, ...] = MACHINES) -> pd.DataFrame | None:
+    """Hours for the full release's :data:`RELEASE_EPISODES` episodes on each number of machines, from the episodes
+    per hour of the largest measured cluster as one machine, assuming linear scaling across machines (a projection,
+    not a measurement); None when no cluster was measured."""
+    point = _machine_point(result)
+    if point is None:
+        return None
+    per_hour = _per_hour(point["episodes"], point["features_s"] + point["wall_s"])
+    return pd.DataFrame({"Machines": list(machines),
+                         "Episodes per hour (projection)": [m * per_hour for m in machines],
+                         "Hours for 12,103 episodes (projection)": [RELEASE_EPISODES / (m * per_hour)
+                                                                    for m in machines]})
+
+
+def full_size_cluster_text(result: dict) -> str:
+    """The sentence under the full-size cluster tables: what stands for a machine and the assumption of the
+    projection, or that no cluster point was measured yet."""
+    point = _machine_point(result)
+    if point is None:
+        return ("The saved results have no full size run on a cluster of separate processes yet, so this page "
+                "shows neither its throughput nor the projection to the full release.")
+    full = result["full_size"]
+    return (f"Measured on {count(int(full['episodes']), 'synthetic episode')} of {full['frames']:,} frames at "
+            f"{full['resolution']} px, one machine's scheduler and workers started from the command line. The "
+            f"projection takes the {count(int(point['workers']), 'worker')} of this machine as one machine and "
+            f"assumes that throughput grows linearly with the number of machines, each running its own workers "
+            f"against one shared file system that keeps up; that scaling was not measured.")
+
+
+def show_full_size_cluster(result: dict) -> None:
+    """The full-size throughput table and the projection to the full release, with their sentence, or the one
+    sentence saying that no cluster point was measured."""
+    table = full_size_throughput(result)
+    if table is not None:
+        show_table(table, digits=1)
+        show_table(release_projection(result), digits=1)
+    show_md(full_size_cluster_text(result))
+
+
 MEMORY_TICKS = (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100)  # GB: the labelled values of the memory axis
 LINESTYLES = {"streamed": "-", "in memory": ":"}  # any other path (the streamed path in the primal): dash-dot
 
