@@ -9,7 +9,7 @@ export PYDEVD_DISABLE_FILE_VALIDATION := 1
 # side by side. Sleeping threads give the same results.
 export OMP_WAIT_POLICY ?= PASSIVE
 
-.PHONY: book test venv run html sync lock clean bench sysdeps
+.PHONY: book test venv run html sync lock clean bench sysdeps pdf
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,15 +77,23 @@ test:
 	$(BIN)/ruff check robotask tests benchmarks notebooks
 	rm -rf _build/smoke/rerun
 	$(BIN)/python -m pytest -n 2 --ignore=tests/test_notebooks.py --ignore=tests/test_notebooks_lint.py \
-	  --ignore=tests/test_notebooks_browser.py --ignore=tests/test_determinism.py
+	  --ignore=tests/test_notebooks_browser.py --ignore=tests/test_theme_modes.py --ignore=tests/test_determinism.py
 	$(BIN)/python -m pytest -n 2 tests/test_notebooks.py -k "test_chapter_runs and not ($(READERS_K))"
 	@echo "nbval of the chapters starts beside the readers and the book; its log: $(NBVAL_LOG)"
 	$(NBVAL) -n 2 --dist loadfile $(NBVAL_FIRST) > $(NBVAL_LOG) 2>&1 & nbval=$$!; \
 	$(BIN)/python -m pytest tests/test_notebooks.py -k "$(READERS_K) or test_book_builds" && \
-	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py; status=$$?; \
+	$(BIN)/python -m pytest tests/test_notebooks_lint.py tests/test_notebooks_browser.py tests/test_theme_modes.py; status=$$?; \
 	wait $$nbval; nbval_status=$$?; cat $(NBVAL_LOG); test $$status -eq 0 -a $$nbval_status -eq 0
 	$(NBVAL) $(foreach r,$(READERS),_build/smoke/$(r).ipynb)
 	$(BIN)/python -m pytest -p no:cacheprovider tests/test_determinism.py
+
+## make pdf: print the built book (DIR, default the paper build's _build/html) to one PDF (PDF, default
+## DIR/../robotask.pdf) with headless chromium: book order, page numbers, links kept, no TeX. The smoke book:
+## make pdf DIR=_build/smoke/html
+DIR ?= _build/html
+PDF ?= $(DIR)/../robotask.pdf
+pdf: $(STAMP)
+	$(BIN)/python -m robotask.book.html print $(DIR) $(PDF)
 
 ## make bench: time the study on this machine (results in _build/benchmarks/, shown by the book's
 ## reproduction page after the next `make book`); measures, asserts nothing about speed
