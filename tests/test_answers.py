@@ -61,8 +61,17 @@ def test_the_home_page_reads_chapter_13s_verdicts_not_its_means():
     s13 = {"primary": primary, "recap": {"s0": "repeating", "s1": "sample-like", "s1_minimal_ahead": "7 of the 12"}}
     values, note = episode_answers.suite_values({"is_synthetic": True, "n_frames": 5821}, s13)
     assert note == "" and values["s1_minimal_ahead"] == "7 of the 12" and values["hold_base"] == 0.01
-    primary[3]["verdict"] = "behind"  # a fourth task lost: the bullets no longer cover every loss
-    assert "other tasks" in episode_answers.suite_values({"is_synthetic": True, "n_frames": 5821}, s13)[1]
+    assert values["behind_timeline"] == "no task"
+    primary[3] |= {"verdict": "behind", "strongest_baseline": "previous window's label",
+                   "trivial_baseline": "majority class"}  # behind a timeline baseline: a bullet explains it
+    values, note = episode_answers.suite_values({"is_synthetic": True, "n_frames": 5821}, s13)
+    assert values["behind_timeline"] == "Action Recognition" and note == ""
+    primary[0] |= {"strongest_baseline": "largest training class"}  # a pair task's: not the timeline
+    assert episode_answers.behind_tasks(primary, "sample-like", "improved", timeline=True) == ["Action Recognition"]
+    primary[3]["strongest_baseline"] = "majority class"  # a fourth task lost: the bullets no longer cover it
+    note = episode_answers.suite_values({"is_synthetic": True, "n_frames": 5821}, s13)[1]
+    assert "also behind on Action Recognition" in note
+    assert episode_answers.reads_timeline("copy the current action") and not episode_answers.reads_timeline(None)
     assert episode_answers.reasons_for(["Hand Trajectory Forecasting", "Up"]) == {
         "pair": [], "hold": ["Hand Trajectory Forecasting"], "other": ["Up"]}
 
@@ -100,9 +109,20 @@ def test_unseen_values_name_tasks_by_title():
            "unseen_episodes_needed": {"timeline_action": 1, "next_action": None}}
     values, answered = episode_answers.unseen_values(s14)
     assert answered and values["u_won"] == 1 and values["u_won_tasks"] == "Action Recognition"
-    assert values["u_drop_tasks"] == "no task" and values["u_subject"] == "Next-Action Prediction"
+    assert values["u_drop"] == "no task" and values["u_subject"] == "hurts Next-Action Prediction"
     assert values["u_first"] == "Action Recognition" and values["u_never"] == "Next-Action Prediction"
     assert values["u_frames"] == "–"  # an older summary without its design's size reads dashes
     values, _ = episode_answers.unseen_values(s14 | {"unseen_frames": 160, "unseen_n_subjects": 8})
     assert values["u_frames"] == 160 and values["u_n_subjects"] == 8
     assert episode_answers.unseen_values({"unseen_episodes": 3}) == (episode_answers.unseen_values(None)[0], False)
+
+
+def test_a_shift_that_did_not_run_is_said_so_never_a_claim_over_zero_groups():
+    s14 = {"unseen_episodes": 6, "unseen_folds": 3, "unseen_protocol": "improved", "unseen_synthetic": True,
+           "unseen_transfer_tasks": [], "unseen_tasks_ran": 11, "unseen_drop_tasks": ["next_action"],
+           "unseen_shift_hurts": {"scene": []}, "unseen_episodes_needed": {},
+           "unseen_shifts_not_run": {"subject": "the collection has 1 subject value; holding one out needs two"}}
+    values, _ = episode_answers.unseen_values(s14)
+    assert values["u_subject"] == "did not run (the collection has 1 subject value; holding one out needs two)"
+    assert values["u_scene"] == "hurts no task" and values["u_drop"] == "1 task (Next-Action Prediction)"
+    assert "did not run" in episode_answers.unseen_values(s14 | {"unseen_shifts_not_run": {}})[0]["u_subject"]
