@@ -73,7 +73,7 @@ frames = {k: S.read(k) for k in S.PATHS}
 libs = S.library_table(frames)
 page.show_table(libs, caption="The instruction libraries of this chapter, as committed in `data/`.")
 n_of, n06 = dict(zip(libs["Library"], libs["Tasks"])), len(set(load_study_corpus("").texts))
-size = S.size_values(res.size)  # read in parts, each glued before its paragraph
+size = S.size_values(res.size, res.size_comparisons)  # read in parts, each glued before its paragraph
 one_wording = S.one_wording_values(res.table2, res.wins, frames["robotwin"]["task"].nunique())
 glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinct texts'].sum():,}",
             minilm_factor=libs["Distinct texts"].sum() / n06, n_all=size["n_all"],
@@ -137,22 +137,23 @@ glue_values(matched_text=count(n_matched_trials, "matched gallery"),
 #
 # ## The paper's claims on each library
 #
-# A claim that compares means is decided by the 95 % interval of the paired difference over the
-# galleries that produced both numbers: it **holds** when the interval lies above zero, **does not
+# A claim that compares means is decided by the 95 % interval of the paired difference of the two
+# numbers (its unit is said below): it **holds** when the interval lies above zero, **does not
 # hold** when it lies below, and is **not resolved** when it includes zero, however the means fall.
 # "Nearly all galleries" holds when the exact 95 % interval of Char TF-IDF's share of won galleries
 # lies above the share the claim names. The two claims about a second wording read a matched study
 # of k = 1 against k = 2 on the same queries, over {glue:text}`matched_text`, the paper's number.
 #
-# **What the intervals resample.** Here, unlike chapters 02 to 09.1, the intervals of the claims,
-# the wording budget, the library size and macro − micro resample the galleries (or draws) alone;
-# they leave out the share of the uncertainty that comes from the libraries' texts, which chapter 07
-# finds the larger one on RLBench, so a "holds" or "helps" here is less sure than its interval
-# says. The one exception is seen → unseen on RoboTwin, whose interval resamples the templates and
-# the galleries together.
+# **What the intervals resample.** As in chapters 02 to 09.1, every interval of a comparison of
+# means on this page (the claims, the wording budget, the library size and macro − micro) resamples
+# the galleries (or series of draws) and the queried descriptions within their task together, a
+# two-way bootstrap of 2,000 replicates that recomputes the comparison on each: chapter 07 finds the
+# descriptions the larger source of uncertainty on RLBench, so an interval over the galleries alone
+# would be too narrow. Seen → unseen on RoboTwin resamples the two fixed template sets' templates
+# and the galleries. "Nearly all galleries" is a claim about galleries, so its unit is the gallery.
 
 # %% tags=["remove-input"]
-claims, words = S.library_claims(res)
+claims, words, claim_rows = S.library_claims(res)
 page.show_table(claims, caption="The paper's claims on each new library (paper's rankers only).")
 glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "gallery"),
             **S.library_claim_values(words, S.NEW))
@@ -163,7 +164,7 @@ glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "galler
 # ({glue:text}`open_robotwin` not resolved), with the placeholder
 # {glue:text}`held_robotwin_placeholder` ({glue:text}`open_robotwin_placeholder` not resolved).
 # A claim that is not resolved is neither confirmed nor refuted: the rankers it compares differ by
-# less than the gallery-to-gallery noise of their difference, so the galleries of this run cannot
+# less than the noise of their difference over galleries and descriptions, so this run cannot
 # order them. More galleries would narrow the interval; a gap that matters in practice would not
 # need them. Read the evidence column for the size of each gap: a difference of a few tenths of a
 # point between two rankers is not a reason to prefer one of them.
@@ -176,7 +177,8 @@ glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "galler
 # (matched, as chapter 03 matches one and two wordings). A task is scored by its best-matching
 # indexed text, so each extra wording is one more chance to share words with a query. The band is
 # the 5th–95th percentile over {glue:text}`budget_text`; the words below come from 95 % intervals of
-# paired differences over the same galleries.
+# paired differences that resample the galleries and the queried descriptions together (a two-way
+# bootstrap, as chapter 07's, recomputing each difference on every replicate).
 
 # %% tags=["remove-input"]
 if len(rankers) < 6 or len(res.budget) < 3:
@@ -203,7 +205,7 @@ budget_tasks = {f"budget_tasks_{k}": count(int(frames[k].groupby("task").size().
 glue_values(lsa_dims=PAPER_SETTINGS.lsa_dims, **{**{f"budget_tasks_{k}": "—" for k in
                                                     ("robotwin", "rlbench_full", "calvin")},
                                                  **budget_tasks},
-            **S.budget_values(res.budget, ("robotwin", "rlbench_full", "calvin")))
+            **S.budget_values(res.budget_comparisons, res.budget, ("robotwin", "rlbench_full", "calvin")))
 
 # %% [markdown]
 # **Which tasks take part.** The budget runs on {glue:text}`budget_tasks_robotwin` of RoboTwin,
@@ -230,7 +232,9 @@ glue_values(lsa_dims=PAPER_SETTINGS.lsa_dims, **{**{f"budget_tasks_{k}": "—" f
 # {glue:text}`leaders_calvin`. Does the leader change with k? On RoboTwin:
 # {glue:text}`order_robotwin`; on RLBench-full: {glue:text}`order_rlbench_full`; on CALVIN:
 # {glue:text}`order_calvin`. A change counts only between two resolved leaders; a k where the top
-# two are inside each other's noise names no leader at all.
+# two are inside each other's noise names no leader at all. These are several tests read together,
+# one per k: on RoboTwin {glue:text}`chance_robotwin`; on RLBench-full
+# {glue:text}`chance_rlbench_full`; on CALVIN {glue:text}`chance_calvin`.
 #
 # *Why Word TF-IDF and LSA-32 share a row.* Where a gallery holds at most
 # {glue:text}`lsa_dims` texts (at k = 1 on a library with few eligible tasks, and at the library
@@ -250,11 +254,13 @@ page.show_table(S.seen_unseen_table(res.seen_unseen), digits=1,
                 caption="Mean top-1 accuracy (%) on RoboTwin, one seen template per task indexed.")
 su = S.seen_unseen_values(res.seen_unseen, res.seen_unseen_queries, seed)
 index = [verdict_row(chapter="09_libraries", claim="unseen against seen templates, Char TF-IDF",
-                     a="unseen templates", b="seen templates", data="RoboTwin (object words)",
+                     a="unseen templates", b="seen templates", data=S.TITLES["robotwin"],
                      metric="top-1 accuracy", difference=su["su_difference"], low=su["su_low"],
                      high=su["su_high"], unit="gallery and template", n_units=su["su_templates"],
                      method=f"{su['su_method']} over {su['su_galleries']} galleries")]
-_ = write_csv(out / "verdicts.csv", pd.DataFrame(index, columns=list(VERDICT_COLUMNS)))
+index += [row for k, t in res.budget_comparisons.items()
+          for row in S.curve_verdict_rows(t, data=f"{S.TITLES[k]}, wording budget", x_name="k")]
+index += S.curve_verdict_rows(res.size_comparisons, data="pooled library", x_name="n")
 glue_values(n_sizes=size["n_sizes"], n_min=size["n_min"], size_text=count(size_draws, "draw"),
             **{k: v for k, v in su.items() if k not in ("su_method", "su_low", "su_high",
                                                          "su_difference")})
@@ -275,9 +281,11 @@ glue_values(n_sizes=size["n_sizes"], n_min=size["n_min"], size_text=count(size_d
 # {glue:text}`n_sizes` log-spaced n from {glue:text}`n_min` to all {glue:text}`n_all`,
 # {glue:text}`size_text` each; each draw indexes one wording per task and queries the others,
 # LIBERO's one-wording tasks serving as distractors that are indexed but never queried. Draw d at
-# every size makes one *series*; a slope per doubling of n is fitted on each series, and the words
-# come from the 95 % interval of those slopes. A larger gallery adds wrong candidates for every
-# query, so accuracy is expected to fall; the question is how fast, and for which ranker.
+# every size makes one *series*; a slope per doubling of n is fitted on the mean accuracies, and the
+# words come from a two-way bootstrap: each replicate resamples the series and the queried
+# descriptions within their task, and the slope is refitted on the replicate's accuracies. A larger
+# gallery adds wrong candidates for every query, so accuracy is expected to fall; the question is
+# how fast, and for which ranker.
 
 # %% tags=["remove-input"]
 fig = S.size_figure(res.size)
@@ -289,8 +297,9 @@ show_figure(fig, "fig-library-size",
             "Line chart: accuracy against the number of candidate tasks, for every ranker.")
 page.show_table(S.band_table(res.size, "n"),
                 caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")
-page.show_table(S.slope_table(res.size), digits=2,
-                caption="Change of accuracy (points) per doubling of the candidate tasks.")
+page.show_table(S.slope_table(res.size_comparisons), digits=2,
+                caption="Change of accuracy (points) per doubling of the candidate tasks, with its 95 % "
+                        "interval over draws and descriptions (two-way bootstrap).")
 macro_micro = S.macro_micro_values(res.macro_micro, frames["rlbench_full"])
 glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_median"),
             **{k: v for k, v in size.items() if k not in ("n_all", "n_sizes", "n_min")})
@@ -301,15 +310,15 @@ glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_medi
 # n = {glue:text}`n_all`, {glue:text}`slope_char` points per doubling of n (95 % interval
 # {glue:text}`slope_lo` to {glue:text}`slope_hi`). Over the smaller half of the sizes it is
 # {glue:text}`slope_small` points per doubling and over the larger half {glue:text}`slope_large`;
-# whether the curve bends, paired by series: {glue:text}`size_shape`. Across rankers the change per doubling runs
+# whether the curve bends, resampled the same way: {glue:text}`size_shape`. Across rankers the change per doubling runs
 # from {glue:text}`slope_min` points ({glue:text}`steepest`) to {glue:text}`slope_max` points
-# ({glue:text}`flattest`); their difference, paired by series, runs from {glue:text}`steep_lo` to
+# ({glue:text}`flattest`); their difference, resampled the same way, runs from {glue:text}`steep_lo` to
 # {glue:text}`steep_hi` points, so that order is {glue:text}`steep_sure`.
 #
 # *Whether the best ranker changes.* Naming a leader only where its lead over the runner-up is
-# resolved: {glue:text}`size_leaders`. The leader at the smallest size: {glue:text}`best_small`; at
-# all {glue:text}`n_all` tasks: {glue:text}`best_large`. Does the best ranker at a few tasks stay
-# best at all of them? {glue:text}`best_stays`. A ranker that falls more slowly can overtake
+# resolved: {glue:text}`size_leaders` ({glue:text}`size_chance`). The leader at the smallest size:
+# {glue:text}`best_small`; at all {glue:text}`n_all` tasks: {glue:text}`best_large`. Does the best
+# ranker at a few tasks stay best at all of them? {glue:text}`best_stays`. A ranker that falls more slowly can overtake
 # one that starts higher, which is why the slope matters as much as the accuracy on a small
 # benchmark.
 #
@@ -324,13 +333,15 @@ glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_medi
 
 # %% tags=["remove-input"]
 glue_values(**macro_micro)
+index += claim_rows + S.macro_micro_rows(res.macro_micro)
+_ = write_csv(out / "verdicts.csv", pd.DataFrame(index, columns=list(VERDICT_COLUMNS)))
 page.show_table(S.macro_micro_table(res.macro_micro), digits=1,
                 caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "
-                         "and its 95 % interval over galleries."))
+                         "and its 95 % interval over galleries and descriptions (two-way bootstrap)."))
 
 # %% [markdown]
 # Macro − micro is resolved (its interval excludes zero) for some ranker on
-# {glue:text}`mm_where`. The gap with the largest size in this run, {glue:text}`gap:.1f` points
+# {glue:text}`mm_where` ({glue:text}`mm_chance`). The gap with the largest size in this run, {glue:text}`gap:.1f` points
 # (95 % interval {glue:text}`gap_lo` to {glue:text}`gap_hi`), is on
 # {glue:text}`gap_library` for {glue:text}`gap_ranker`; which gap is the largest is read from the
 # point estimates and is not itself decided by an interval. A positive gap means the tasks with many

@@ -125,3 +125,33 @@ def test_two_way_leaders_read_the_shared_interval_not_the_galleries_alone():
     row = table.iloc[0]
     assert shown["Verdict"] == "not resolved" and shown["Difference (pp)"] == row["difference"]
     assert shown["95 % interval"] != "+0.5 to +1.5"
+
+
+def test_contrast_slope_weights_recover_a_line_and_resample_descriptions():
+    from robotask.retrieval.statistics.comparison_intervals import contrast, slope_weights
+
+    w = slope_weights({"a@2": 2, "a@4": 4, "a@8": 8})
+    assert sum(w.values()) == pytest.approx(0.0)
+    assert sum(wi * (10 - 3 * np.log2(x)) for wi, x in zip(w.values(), (2, 4, 8))) == pytest.approx(-3.0)
+    # arm a@8 is right on one description of one task only, a@2 on none: every gallery gives the same
+    # difference, but a replicate that leaves that description out sees none
+    rows = [{"trial": t, "ranker": arm, "query_id": f"t{j}-{i}", "task": f"t{j}",
+             "correct": int(arm == "a@8" and j == 0 and i == 0)}
+            for t in range(10) for arm in ("a@2", "a@8") for j in range(3) for i in range(4)]
+    c = contrast(pd.DataFrame(rows), {"a@8": 1.0, "a@2": -1.0}, seed=0, n_bootstrap=500)
+    assert c["difference"] == pytest.approx(100 / 12) and c["low"] == 0.0 and c["verdict"] == "not resolved"
+
+
+def test_contrast_reads_a_study_pivoted_once_with_the_same_numbers():
+    from robotask.retrieval.statistics.comparison_intervals import arm_outcomes, contrast
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame([{"trial": t, "ranker": arm, "query_id": f"t{j}-{i}", "task": f"t{j}",
+                           "correct": int(rng.random() < p)}
+                          for t in range(6) for arm, p in (("x", 0.7), ("y", 0.4), ("z", 0.5))
+                          for j in range(3) for i in range(4)])
+    weights = {"x": 1.0, "y": -0.5, "z": -0.5}
+    once = arm_outcomes(frame)
+    assert contrast(once, weights, seed=2, n_bootstrap=300) == contrast(frame, weights, seed=2, n_bootstrap=300)
+    with pytest.raises(RobotaskError, match="no rows for w"):
+        contrast(once, {"w": 1.0}, seed=2)

@@ -90,8 +90,12 @@ def test_one_wording_equals_the_protocol_and_macro_micro_reads_its_galleries():
     ref = ref[ref["policy"] == "primary"].reset_index(drop=True)
     pd.testing.assert_series_equal(one["accuracy"], ref["accuracy"])  # the same galleries, the same policy
     assert (one["n_excluded"] == ref["n_excluded"]).all() and (one["n_excluded"] > 0).all()
-    mm = averages.macro_micro(averages.one_wording(check_corpus(_frame(), 2, "t"), ["bm25"], 2, 0))
-    assert float(mm["difference"].iloc[0]) == 0.0  # balanced tasks: macro = micro, and no rounding noise
+    kept: list[pd.DataFrame] = []
+    averages.one_wording(check_corpus(_frame(), 2, "t"), ["bm25"], 2, 0, outcomes=kept)
+    mm = averages.macro_micro(kept[0], ["bm25"], seed=0)
+    # balanced tasks: macro = micro in every gallery and every replicate (resampling within a task keeps its weight)
+    assert mm["difference"].iloc[0] == pytest.approx(0.0, abs=1e-9)
+    assert mm["low"].iloc[0] == pytest.approx(0.0, abs=1e-9) and mm["high"].iloc[0] == pytest.approx(0.0, abs=1e-9)
     assert disagree_where(mm.assign(library="a"), {"a": "A"}) == "no library"
 
 
@@ -130,8 +134,6 @@ def test_curve_tables():
                          "accuracy": [90.0, 80.0, 70.0, 90.0, 85.0, 80.0]})
     assert list(tables.series_slopes(size)["bm25"]) == pytest.approx([-10.0, -5.0])
     assert tables.slope_interval(size, "bm25").mean == pytest.approx(-7.5)
-    row = tables.slope_table(size).iloc[0]
-    assert row["Points per doubling"] == pytest.approx(-7.5) and row["95 % interval"] == "−39.27 to +24.27"
     small, large, bend = tables.bend_interval(size, "bm25")  # three sizes: the middle one is in both halves
     assert (small.mean, large.mean, bend.mean) == pytest.approx((-7.5, -7.5, 0.0))
     wide = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.0, 1.5, 2.0], "c": [0.0, 0.0, 0.0]})
@@ -139,46 +141,69 @@ def test_curve_tables():
     assert (top, second) == ("a", "b") and iv.mean == pytest.approx(2.5 / 3)
 
 
+def _queries(arms: dict[str, float], n_trials: int, tasks: int = 4, per_task: int = 5, seed: int = 0) -> pd.DataFrame:
+    """Per-query outcomes of ``arms`` (arm → accuracy, 0–1) on the same queries in every gallery."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame([{"trial": t, "ranker": arm, "query_id": f"t{j}-{i}", "task": f"t{j}",
+                          "correct": int(rng.random() < p)}
+                         for t in range(n_trials) for arm, p in arms.items() for j in range(tasks)
+                         for i in range(per_task)])
+
+
 def test_claims_on_a_library():
     from robotask.retrieval.scaling import claims
 
-    per_trial = pd.DataFrame([
-        {"trial": t, "ranker": r, "condition": "one", "policy": "primary", "accuracy": a + t % 3, "n_correct": a,
-         "n_queries": 100} for t in range(80) for r, a in (("bm25", 60), ("word", 55), ("char", 70 - (t == 0) * 15),
-                                                           ("word_char", 65), ("lsa", 40))])
-    second = pd.DataFrame([{"trial": t, "k": k, "ranker": r, "accuracy": a + (k == 2) * (g + t % 2)}
-                           for t in range(10) for r, a, g in (("bm25", 60, 9), ("word", 55, 3), ("char", 70, 5),
-                                                              ("word_char", 65, 4), ("lsa", 40, 1)) for k in (1, 2)])
-    found = claims.claims_of(per_trial, second)
-    assert [v[0] for v in found.values()] == ["holds"] * 5
-    assert found["Char TF-IDF beats BM25 in nearly all galleries (at least 90 %)"][1].startswith("ahead in 79 of 80")
-    without_word = claims.claims_of(per_trial[per_trial["ranker"] != "word"], second)
+    accuracy = {"bm25": 0.5, "word": 0.45, "char": 0.9, "word_char": 0.55, "lsa": 0.3}
+    one = _queries(accuracy, 80)
+    per_trial = (100 * one.groupby(["trial", "ranker"])["correct"].mean()).rename("accuracy").reset_index()
+    gain = {"bm25": 0.4, "word": 0.1, "char": 0.05, "word_char": 0.1, "lsa": 0.1}
+    second = _queries({f"{r}@{k}": min(accuracy[r] + (k == 2) * gain[r], 1.0) for r in accuracy for k in (1, 2)}, 30)
+    found, rows = claims.claims_of(per_trial, one, second, seed=0, title="Lib")
+    assert found["Char TF-IDF has the highest mean"][0] == "holds"
+    assert found["BM25 gains most from a second wording"][0] == "holds"
+    assert found["Char TF-IDF beats BM25 in nearly all galleries (at least 90 %)"][1].startswith("ahead in")
+    assert {r["unit"] for r in rows} == {"gallery and description", "gallery"}
+    assert all(r["verdict"] in ("higher", "lower", "not resolved") for r in rows)
+    without_word = claims.claims_of(per_trial[per_trial["ranker"] != "word"], one[one["ranker"] != "word"],
+                                    second, seed=0, title="Lib")[0]
     assert len(without_word) == 4 and "Char TF-IDF beats word TF-IDF on average" not in without_word
     cells, words = claims.claims_table({"Lib": found})
-    assert cells.loc[0, "Lib"].startswith("holds: Char") and (words["Lib"] == "holds").all()
-    close = per_trial.assign(accuracy=per_trial["accuracy"] + ((per_trial["ranker"] == "word_char")
-                                                               * (5 + 2 * (per_trial["trial"] % 2) - 1)))
-    assert claims.claims_of(close, second)["Char TF-IDF has the highest mean"][0] == "not resolved"
+    assert cells.loc[0, "Lib"].startswith("holds: Char")
+    # the same gap carried by one description of one task: every gallery agrees, the descriptions do not
+    one_text = one.assign(correct=np.where(one["ranker"] == "char", (one["query_id"] == "t0-0").astype(int),
+                                           0))
+    pt = (100 * one_text.groupby(["trial", "ranker"])["correct"].mean()).rename("accuracy").reset_index()
+    assert claims.claims_of(pt, one_text, second, seed=0, title="Lib")[0][
+        "Char TF-IDF has the highest mean"][0] == "not resolved"
 
 
 def test_values_of_the_curves():
-    from robotask.retrieval.scaling import values
+    from robotask.retrieval.scaling import tables, values
 
-    curve = pd.DataFrame({"trial": [0, 0, 1, 1, 2, 2] * 2, "k": [1, 2] * 6, "ranker": ["char"] * 6 + ["bm25"] * 6,
-                          "accuracy": [50.0, 60.0, 40.0, 52.0, 45.0, 56.0, 55.0, 56.0, 41.0, 46.0, 47.0, 50.0]})
-    found = values.budget_values({"robotwin": curve}, ("robotwin", "calvin"))
-    assert found["helps_robotwin"] == "helps" and found["kmax_robotwin"] == 2
-    assert found["leaders_robotwin"] == "not resolved at k = 1, Char TF-IDF at k = 2"
-    assert found["order_robotwin"] == "not resolved"
+    kept: list[pd.DataFrame] = []
+    curve = budget.budget_curve(_frame(6, 8), [1, 2, 4], ["bm25", "char"], n_trials=6, seed=1, outcomes=kept)
+    compared = tables.budget_comparisons(curve, kept[0], seed=0)
+    gain = compared[compared["kind"] == "gain"].iloc[0]
+    wide = curve[curve["ranker"] == "char"].pivot(index="trial", columns="k", values="accuracy")
+    assert gain["difference"] == pytest.approx((wide[4] - wide[1]).mean())  # the curve's own paired mean
+    assert gain["low"] <= gain["difference"] <= gain["high"]
+    assert list(compared.loc[compared["kind"] == "lead", "x"]) == [1, 2, 4]
+    found = values.budget_values({"robotwin": compared}, {"robotwin": curve}, ("robotwin", "calvin"))
+    assert found["kmax_robotwin"] == 4 and found["chance_robotwin"].endswith("about 0.2")
     assert {found[f"{part}_calvin"] for part in values.BUDGET_PARTS} == {"—"}
-    size = pd.DataFrame([{"n": n, "draw": d, "ranker": r, "accuracy": a - s * i + d}
-                         for d in range(4) for i, n in enumerate((8, 16, 32))
-                         for r, a, s in (("char", 90.0, 10.0 + d % 2), ("bm25", 95.0, 15.0))])
-    got = values.size_values(size)
-    assert (got["slope_char"], got["falls"], got["n_all"]) == ("−10.5", "falls", 32)
-    assert got["best_small"] == "BM25" and got["best_large"] == "Char TF-IDF" and got["best_stays"] == "no"
-    assert got["steepest"] == "BM25" and got["steep_sure"] == "resolved"
-    assert got["size_leaders"] == "BM25 at n = 8, not resolved at n = 16, Char TF-IDF at n = 32"
+    size_kept: list[pd.DataFrame] = []
+    pooled = pool.pool({"a": _frame(6, 4), "b": _frame(6, 3)})
+    size = pool.size_curve(pooled, [2, 4, 8, 12], ["bm25", "char"], n_draws=5, seed=0, outcomes=size_kept)
+    compared = tables.size_comparisons(size, size_kept[0], seed=0)
+    slope = compared[compared["kind"] == "slope"].iloc[0]
+    assert slope["difference"] == pytest.approx(tables.series_slopes(size)["char"].mean())
+    assert slope["low"] <= slope["difference"] <= slope["high"]
+    shown = tables.slope_table(compared)
+    assert list(shown["Ranker"]) == ["Char TF-IDF", "BM25"]
+    assert shown["Points per doubling"].iloc[0] == slope["difference"]
+    got = values.size_values(size, compared)
+    assert got["n_all"] == 12 and got["falls"] in ("falls", "rises", "not resolved")
+    assert len(values.curve_verdict_rows(compared, data="pooled", x_name="n")) == len(compared)
     # one unseen template of one task is right in every gallery, every other template wrong: the same
     # difference in every gallery (a t over galleries alone would call it "higher"), but it rests on one
     # template, and resampling the templates leaves it out of some replicates
@@ -248,4 +273,6 @@ def test_values_of_one_wording_the_claims_and_macro_micro():
     assert values.macro_micro_values(mm, full) == {"gap": 4.0, "gap_lo": "+1.0", "gap_hi": "+7.0",
                                                      "gap_library": "RoboCasa",
                                                      "gap_ranker": "Char TF-IDF", "mm_where": "RoboCasa",
+                                                     "mm_chance": "1 of 2 ranker-library gaps resolved, where "
+                                                                  "chance alone would resolve about 0.1",
                                                      "rf_max": 3, "rf_median": "1"}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...words import count, join, verdict
+from ...words import count, join, verdict, verdict_row
 from ..statistics.comparison_intervals import comparison, ranker_comparisons
 from .phrases import (
     cache_source,
@@ -72,16 +72,35 @@ def embedding_pair_values(comp: pd.DataFrame, n_permutations: int) -> dict:
             "fusion_hi": shown(f_hi, True), "fusion_verdict": verdict(f_lo, f_hi) if f_lo == f_lo else "—"}
 
 
+def no_overlap_comparison(both: pd.DataFrame, seed: int) -> dict[str, object]:
+    """Chapter 06: MiniLM − Char TF-IDF on the queries that share no content word with their task's indexed
+    text, with its two-way interval over galleries and those descriptions (a :func:`comparison` row)."""
+    none = both[both["shared"] == 0]
+    ids = none["task"].astype(str) + ":" + none["position"].astype(str)
+    pq = pd.concat([pd.DataFrame({"trial": none["trial"], "ranker": r, "task": none["task"], "query_id": ids,
+                                  "correct": none[f"correct_{r}"].astype(int)}) for r in ("minilm", "char")])
+    return comparison(ranker_comparisons(pq, [("minilm", "char")], seed=seed), "minilm", "char")
+
+
+def no_overlap_row(both: pd.DataFrame, seed: int, *, data: str) -> dict[str, object]:
+    """Chapter 06's ``verdicts.csv`` row of :func:`no_overlap_comparison` (the paragraph's numbers, from the
+    same cached replicates)."""
+    c = no_overlap_comparison(both, seed)
+    return verdict_row(chapter="06_sentence_embeddings", claim="MiniLM against Char TF-IDF on the queries that "
+                       "share no content word with the indexed description", a=label("minilm"), b=label("char"),
+                       data=f"{data}, queries with no shared word", metric="top-1 accuracy",
+                       difference=c["difference"], low=c["low"], high=c["high"], unit="gallery and description",
+                       n_units=int(c["n_descriptions"]),
+                       method=f"{c['method']} over {c['n_galleries']} galleries and {c['n_descriptions']} descriptions")
+
+
 def no_overlap_values(both: pd.DataFrame, seed: int) -> dict:
     """Chapter 06: the queries that share no content word with their task's indexed text (``both``:
     ``error_analysis.paired_predictions`` of MiniLM and Char TF-IDF): their share, each ranker's accuracy on
     them, and MiniLM minus Char TF-IDF paired gallery by gallery with its interval over galleries and
     descriptions (:func:`robotask.retrieval.statistics.ranker_comparisons`, seed ``seed``) and verdict."""
     none = both[both["shared"] == 0]
-    ids = none["task"].astype(str) + ":" + none["position"].astype(str)
-    pq = pd.concat([pd.DataFrame({"trial": none["trial"], "ranker": r, "task": none["task"], "query_id": ids,
-                                  "correct": none[f"correct_{r}"].astype(int)}) for r in ("minilm", "char")])
-    c = comparison(ranker_comparisons(pq, [("minilm", "char")], seed=seed), "minilm", "char")
+    c = no_overlap_comparison(both, seed)
     return {"no_overlap_share": 100 * len(none) / len(both), "no_overlap_minilm": 100 * none["correct_minilm"].mean(),
             "no_overlap_char": 100 * none["correct_char"].mean(), "no_overlap_d": shown(c["difference"], True),
             "no_overlap_lo": shown(c["low"], True), "no_overlap_hi": shown(c["high"], True),

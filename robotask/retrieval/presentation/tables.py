@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...words import UNRESOLVED, verdict
+from ...words import UNRESOLVED, verdict, verdict_row
+from ..libraries.transfer_tables import NEARLY_ALL, share_interval
 from ..rankers.registry import PAPER_RANKERS, RANKERS
 from ..statistics.comparison_intervals import comparison, gain_differences, matched_comparisons
 from .phrases import label
@@ -87,6 +88,7 @@ def flip_table(table: pd.DataFrame) -> pd.DataFrame:
 
 
 HIGHEST, BEATS_WORD = "Char TF-IDF has the highest mean", "Char TF-IDF beats word TF-IDF on average"
+NEARLY = f"Char TF-IDF beats BM25 in nearly all galleries (at least {100 * NEARLY_ALL:.0f} %)"
 HELPS, BM25_MOST = "A second description helps every ranker", "BM25 gains most from a second description"
 """The claims of chapter 09.1 that the shared two-way interval decides (galleries and texts resampled)."""
 
@@ -161,3 +163,39 @@ def two_way_claims(cells: pd.DataFrame, words: pd.DataFrame, comps: dict[str, pd
             if claim in cells.index:
                 cells.loc[claim, title], words.loc[claim, title] = f"{w}: {evidence}", w
     return cells.reset_index(), words
+
+
+def claim_rows(predictions: pd.DataFrame, per_trial: pd.DataFrame, rankers: list[str], seed: int, *,
+               chapter: str, data: str) -> list[dict[str, object]]:
+    """The rows of ``verdicts.csv`` behind chapter 09.1's claims that :func:`two_way_claims` does not index
+    through the ranker comparisons: "nearly all galleries" (the exact interval of the share of galleries Char
+    TF-IDF wins over BM25, less the share the claim names; its unit is the gallery) and the two claims about a
+    second description (each ranker's gain and BM25's gain against every other's, the two-way intervals of
+    :func:`second_text_claims`, read from the same cache). ``per_trial``: the library's per-gallery accuracies
+    (condition ``one``, policy ``primary``)."""
+    one = per_trial[(per_trial["condition"] == "one") & (per_trial["policy"] == "primary")]
+    wide = one.pivot(index="trial", columns="ranker", values="accuracy")
+    rows = []
+    if {"char", "bm25"} <= set(wide.columns):
+        wins, n = int((wide["char"] > wide["bm25"]).sum()), len(wide)
+        lo, hi = share_interval(wins, n)
+        rows.append(verdict_row(chapter=chapter, claim=NEARLY, a="share of galleries Char TF-IDF wins over BM25",
+                                b=f"{100 * NEARLY_ALL:.0f} % of galleries", data=data, metric="share of galleries (%)",
+                                difference=100 * (wins / n - NEARLY_ALL), low=100 * (lo - NEARLY_ALL),
+                                high=100 * (hi - NEARLY_ALL), unit="gallery", n_units=n,
+                                method="exact (Clopper–Pearson) 95 % interval of a share"))
+    paper = [r for r in rankers if r in PAPER_RANKERS]
+    gains = matched_comparisons(predictions, paper, seed=seed)
+    pairs = [("bm25", r) for r in paper if r != "bm25"] if "bm25" in paper else []
+    more = gain_differences(predictions, pairs, seed=seed) if pairs else gains.iloc[:0]
+    for table, claim, a, b, metric in (
+            (gains, HELPS, "{a} with two descriptions", "{b} with one", "top-1 accuracy"),
+            (more, BM25_MOST, "{a} gain", "{b} gain", "gain from a second description (pp)")):
+        for _, c in table.iterrows():
+            rows.append(verdict_row(chapter=chapter, claim=claim, a=a.format(a=label(c["a"])),
+                                    b=b.format(b=label(c["b"])), data=data, metric=metric,
+                                    difference=c["difference"], low=c["low"], high=c["high"],
+                                    unit="gallery and description", n_units=int(c["n_descriptions"]),
+                                    method=f"{c['method']} over {c['n_galleries']} matched galleries and "
+                                           f"{c['n_descriptions']} descriptions"))
+    return rows

@@ -21,7 +21,9 @@ from .phrases import leader
 from .tables import band_table, budget_bands, macro_micro_table, plateau_table, seen_unseen_table, slope_table
 from .values import (
     budget_values,
+    curve_verdict_rows,
     library_claim_values,
+    macro_micro_rows,
     macro_micro_values,
     one_wording_values,
     seen_unseen_values,
@@ -30,7 +32,9 @@ from .values import (
 
 __all__ = [
     "NEW", "PATHS", "TITLES", "band_table", "budget_bands", "budget_figure", "budget_values", "cost_figure",
-    "leader", "library_claim_values", "library_claims", "library_table", "macro_micro_table", "macro_micro_values",
+    "curve_verdict_rows",
+    "leader", "library_claim_values", "library_claims", "library_table", "macro_micro_rows", "macro_micro_table",
+    "macro_micro_values",
     "one_wording_values", "plateau_table", "read", "run_all", "seen_unseen_table", "seen_unseen_values",
     "size_figure", "size_values", "slope_table", "summary",
 ]

@@ -16,7 +16,7 @@ from ..protocol.draws import Corpus, check_corpus, design_rows, draw_permutation
 from ..protocol.study import predict
 from ..rankers.lexical import TextIndex
 from ..rankers.registry import check_rankers, score
-from .averages import task_mean
+from .averages import outcome_frame, task_mean
 
 COLUMNS = ["trial", "k", "ranker", "n_queries", "n_correct", "accuracy", "macro"]
 
@@ -34,7 +34,7 @@ def usable_ks(frame: pd.DataFrame, ks: list[int], min_tasks: int) -> list[int]:
 
 
 def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trials: int, seed: int,
-                 index: TextIndex | None = None) -> pd.DataFrame:
+                 index: TextIndex | None = None, outcomes: list[pd.DataFrame] | None = None) -> pd.DataFrame:
     """Per trial, k and ranker: query-weighted (``accuracy``) and task-averaged (``macro``) accuracy, %.
 
     Parameters
@@ -45,6 +45,9 @@ def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trial
     n_trials : seeded draws (galleries) per k.
     seed : ``np.random.default_rng`` seed of the draws.
     index : the texts' shared counts and vectors (default: an index of ``frame``'s texts).
+    outcomes : when a list, every query's outcome is appended to it as one frame with the per-query columns
+        of :mod:`robotask.retrieval.statistics.bootstrap` (``trial``, ``ranker`` as ``<ranker>@<k>``,
+        ``query_id`` the row of the eligible texts, ``task``, ``correct``), for the curve's intervals.
     """
     if not ks or min(ks) < 1:
         raise RobotaskError(f"ks = {ks!r}: expected positive integers")
@@ -53,15 +56,15 @@ def budget_curve(frame: pd.DataFrame, ks: list[int], rankers: list[str], n_trial
     if sub["task"].nunique() < 2:
         raise RobotaskError(f"the wording budget k <= {k_max} needs at least 2 tasks with {k_max + 1} texts")
     corpus = check_corpus(sub, min_per_task=k_max + 1, where="wording budget")
-    return run_matched(corpus, ks, check_rankers(list(rankers)), n_trials, seed, index)
+    return run_matched(corpus, ks, check_rankers(list(rankers)), n_trials, seed, index, outcomes)
 
 
 def run_matched(corpus: Corpus, ks: list[int], rankers: list[str], n_trials: int, seed: int,
-                index: TextIndex | None = None) -> pd.DataFrame:
+                index: TextIndex | None = None, outcomes: list[pd.DataFrame] | None = None) -> pd.DataFrame:
     """:func:`budget_curve` on a validated corpus whose every task has more than ``max(ks)`` texts."""
     rng = np.random.default_rng(seed)
     texts = np.asarray(corpus.texts, dtype=object)
-    rows = []
+    rows, kept = [], []
     n_tasks = len(corpus.tasks)
     index = index or TextIndex(corpus.texts)  # each text tokenised and embedded once for every draw and k
     with threadpool_limits(1):
@@ -75,7 +78,12 @@ def run_matched(corpus: Corpus, ks: list[int], rankers: list[str], n_trials: int
                     ok = pred == truth
                     macro = task_mean(ok, truth)
                     rows.append((trial, k, name, len(ok), int(ok.sum()), 100.0 * ok.mean(), macro))
+                    if outcomes is not None:
+                        kept.append((trial, f"{name}@{k}", q_rows, truth, ok))
+    if outcomes is not None and kept:
+        outcomes.append(outcome_frame(kept, corpus.tasks))
     return pd.DataFrame(rows, columns=COLUMNS)
+
 
 
 def plateau_k(curve: pd.DataFrame, fraction: float = 0.9, column: str = "accuracy") -> pd.Series:

@@ -34,15 +34,20 @@ def log_sizes(n_min: int, n_all: int, steps: int) -> list[int]:
 
 
 def size_curve(frame: pd.DataFrame, sizes: list[int], rankers: list[str], n_draws: int, seed: int,
-               index: TextIndex | None = None) -> pd.DataFrame:
-    """Per n, draw and ranker: accuracy (%) of one-wording galleries over n candidate tasks of the pool."""
+               index: TextIndex | None = None, outcomes: list[pd.DataFrame] | None = None) -> pd.DataFrame:
+    """Per n, draw and ranker: accuracy (%) of one-wording galleries over n candidate tasks of the pool.
+
+    ``outcomes``: when a list, every query's outcome is appended to it as one per-query frame (``trial`` the
+    draw, ``ranker`` as ``<ranker>@<n>``, ``query_id`` the text's row in ``frame``, ``task``, ``correct``)."""
     rankers = check_rankers(list(rankers))
+    frame = frame.reset_index(drop=True)
     groups = {t: g["text"].tolist() for t, g in frame.groupby("task", sort=True)}
+    rows_of = {t: g.index.to_numpy() for t, g in frame.groupby("task", sort=True)}
     tasks = sorted(groups)
     queryable = [t for t in tasks if len(groups[t]) > 1]
     rng = np.random.default_rng(seed)
     index = index or TextIndex(frame["text"].astype(str).tolist())  # each text tokenised and embedded once
-    rows = []
+    rows, kept = [], []
     with threadpool_limits(1):
         for n in sizes:
             if n > len(tasks):
@@ -52,7 +57,7 @@ def size_curve(frame: pd.DataFrame, sizes: list[int], rankers: list[str], n_draw
                 first = queryable[int(rng.integers(len(queryable)))]
                 rest = [t for t in tasks if t != first]
                 chosen = sorted([first, *(rest[i] for i in rng.choice(len(rest), n - 1, replace=False))])
-                gallery, queries, truth = [], [], []
+                gallery, queries, truth, ids = [], [], [], []
                 for j, t in enumerate(chosen):
                     texts = groups[t]
                     order = rng.permutation(len(texts))
@@ -60,11 +65,22 @@ def size_curve(frame: pd.DataFrame, sizes: list[int], rankers: list[str], n_draw
                     for i in order[1:]:
                         queries.append(texts[i])
                         truth.append(j)
+                        ids.append(rows_of[t][i])
                 truth_a = np.asarray(truth)
                 for name in rankers:
                     pred, _ = predict(score(name, gallery, queries, index=index), np.arange(n), n)
                     ok = pred == truth_a
                     rows.append((n, draw, name, len(ok), int(ok.sum()), 100.0 * ok.mean()))
+                    if outcomes is not None:
+                        kept.append((draw, f"{name}@{n}", np.asarray(ids, dtype=np.int64),
+                                     np.asarray([chosen[j] for j in truth], dtype=object), ok))
+    if outcomes is not None and kept:
+        outcomes.append(pd.DataFrame({
+            "trial": np.concatenate([np.full(len(q), d) for d, _, q, _, _ in kept]),
+            "ranker": np.concatenate([np.full(len(q), arm, dtype=object) for _, arm, q, _, _ in kept]),
+            "query_id": np.concatenate([q for _, _, q, _, _ in kept]),
+            "task": np.concatenate([t for _, _, _, t, _ in kept]),
+            "correct": np.concatenate([ok.astype(np.int8) for _, _, _, _, ok in kept])}))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...words import PairedInterval, paired_interval, pp
+from ...words import PairedInterval, paired_interval, pp, verdict
 from ..rankers.registry import display
+from ..statistics.comparison_intervals import ArmOutcomes, arm_outcomes, contrast, slope_weights
 from .budget import plateau_k
 from .catalog import TITLES
 
@@ -77,14 +78,15 @@ def leaders_at(curve: pd.DataFrame, x: str, row: str) -> dict[int, tuple[str, st
             for v, g in curve.groupby(x)}
 
 
-def slope_table(curve: pd.DataFrame) -> pd.DataFrame:
-    """Per ranker: the change of accuracy per doubling of n (points), mean over the series of draws, with its
-    95 % interval; the fit over all draws at once gives the same mean (every series has the same sizes)."""
+def slope_table(comparisons: pd.DataFrame) -> pd.DataFrame:
+    """Per ranker: the change of accuracy per doubling of n (points, the least-squares slope of the mean
+    accuracies against log2 n) with its two-way 95 % interval and its word (series of draws and queried
+    descriptions resampled together, the slope refitted per replicate), from :func:`size_comparisons`."""
     rows = []
-    for name, s in series_slopes(curve).items():
-        iv = paired_interval(s.to_numpy(float), np.zeros(len(s)))
-        rows.append({"Ranker": display(name), "Points per doubling": iv.mean,
-                     "95 % interval": f"{pp(iv.low, 2, unit='')} to {pp(iv.high, 2, unit='')}"})
+    for _, c in comparisons[comparisons["kind"] == "slope"].iterrows():
+        rows.append({"Ranker": display(c["a"]), "Points per doubling": c["difference"],
+                     "95 % interval": f"{pp(c['low'], 2, unit='')} to {pp(c['high'], 2, unit='')}",
+                     "Verdict": verdict(c["low"], c["high"], above="rises", below="falls")})
     return pd.DataFrame(rows)
 
 
@@ -115,3 +117,71 @@ def macro_micro_table(mm: pd.DataFrame) -> pd.DataFrame:
     shown = mm.assign(interval=[f"{pp(lo, unit='')} to {pp(hi, unit='')}" for lo, hi in zip(mm["low"], mm["high"])],
                       library=mm["library"].map(TITLES), ranker=mm["ranker"].map(display))
     return shown[["library", "ranker", "micro", "macro", "difference", "interval"]]
+
+
+COMPARISON_COLUMNS = ["kind", "x", "a", "b", "difference", "low", "high", "n_galleries", "n_descriptions", "method",
+                      "verdict"]
+"""One row per comparison the chapter reads off a curve: ``kind`` (gain, lead, slope, bend, steepest), the point
+``x`` (k or n; 0 for a whole curve), the arms A and B (ranker ids), A − B in points and its two-way interval."""
+
+
+def _row(kind: str, x: int, a: str, b: str, c: dict) -> dict:
+    return {"kind": kind, "x": x, "a": a, "b": b, **{k: c[k] for k in COMPARISON_COLUMNS[4:]}}
+
+
+def _leads(curve: pd.DataFrame, queries: ArmOutcomes, x: str, seed: int) -> list[dict]:
+    """At every value of ``x``: the leader by mean against the runner-up (ties of means by name)."""
+    rows = []
+    for v, g in curve.groupby(x):
+        means = g.groupby("ranker")["accuracy"].mean()
+        order = sorted(means.index, key=lambda r: (-means[r], r))
+        if len(order) > 1:
+            c = contrast(queries, {f"{order[0]}@{v}": 1.0, f"{order[1]}@{v}": -1.0}, seed=seed)
+            rows.append(_row("lead", int(v), order[0], order[1], c))
+    return rows
+
+
+def budget_comparisons(curve: pd.DataFrame, queries: pd.DataFrame, seed: int, ranker: str = "char") -> pd.DataFrame:
+    """The wording budget's comparisons on one library (:data:`COMPARISON_COLUMNS`): ``ranker``'s gain from the
+    smallest to the largest k, and the leader against the runner-up at every k, each with its two-way interval
+    over galleries and the queried descriptions (``queries``: the curve's per-query outcomes)."""
+    lo, hi = int(curve["k"].min()), int(curve["k"].max())
+    queries = arm_outcomes(queries)  # pivoted once for every contrast below
+    rows = []
+    if ranker in set(curve["ranker"]):
+        c = contrast(queries, {f"{ranker}@{hi}": 1.0, f"{ranker}@{lo}": -1.0}, seed=seed)
+        rows.append(_row("gain", hi, ranker, ranker, c))
+    return pd.DataFrame(rows + _leads(curve, queries, "k", seed), columns=COMPARISON_COLUMNS)
+
+
+def size_comparisons(size: pd.DataFrame, queries: pd.DataFrame, seed: int, ranker: str = "char") -> pd.DataFrame:
+    """The library-size curve's comparisons (:data:`COMPARISON_COLUMNS`): ``ranker``'s slope per doubling of n,
+    its bend (slope over the smaller half of the sizes − over the larger half), the steepest against the
+    flattest ranker's slope, and the leader at every n, each with its two-way interval: every replicate
+    resamples the queried descriptions within their task and the series of draws, and refits the slopes."""
+    sizes = sorted(int(n) for n in size["n"].unique())
+    small, large = halves(size)
+    queries = arm_outcomes(queries)  # pivoted once for every contrast below
+
+    def slope(r: str, ns: list[int]) -> dict[str, float]:
+        return slope_weights({f"{r}@{n}": n for n in ns})
+
+    def minus(p: dict[str, float], q: dict[str, float]) -> dict[str, float]:
+        return {**p, **{k: p.get(k, 0.0) - v for k, v in q.items()}}
+
+    means = series_slopes(size).mean()
+    steep, flat = means.idxmin(), means.idxmax()
+    order = [ranker, *(r for r in dict.fromkeys(size["ranker"]) if r != ranker)]  # ``ranker``'s slope first
+    rows = [_row("slope", 0, r, r, contrast(queries, slope(r, sizes), seed=seed)) for r in order]
+    rows.append(_row("steepest", 0, steep, flat, contrast(queries, minus(slope(steep, sizes), slope(flat, sizes)),
+                                                          seed=seed)))
+    if len(small) > 1 and len(large) > 1:
+        bend = minus(slope(ranker, small), slope(ranker, large))
+        rows.append(_row("bend", 0, ranker, ranker, contrast(queries, bend, seed=seed)))
+    return pd.DataFrame(rows + _leads(size, queries, "n", seed), columns=COMPARISON_COLUMNS)
+
+
+def as_interval(row: pd.Series | dict) -> PairedInterval:
+    """A comparison row as a :class:`~robotask.words.PairedInterval` (its ``n`` the galleries)."""
+    return PairedInterval(float(row["difference"]), float(row["low"]), float(row["high"]), int(row["n_galleries"]),
+                          0.95)

@@ -8,13 +8,13 @@ import math
 
 import pandas as pd
 
-from ...words import UNRESOLVED, paired_interval, pp, verdict
+from ...words import UNRESOLVED, pp, verdict, verdict_row
 from ..rankers.registry import RANKERS
 from ..statistics.comparison_intervals import arm_comparison
 from .budget import plateau_k
 from .catalog import TITLES
 from .phrases import disagree_where, leaders_by, order_change, resolved_leader, share_phrase, span
-from .tables import bend_interval, leaders_at, paired_gain, series_slopes, slope_interval
+from .tables import as_interval, bend_interval, series_slopes
 
 BUDGET_PARTS = ("gain", "gain_lo", "gain_hi", "kmax", "leaders", "plateau", "helps", "order")
 
@@ -23,51 +23,70 @@ def _signed(x: float) -> str:
     return "—" if math.isnan(x) else pp(x, unit="")
 
 
-def budget_values(curves: dict[str, pd.DataFrame], keys: tuple[str, ...], ranker: str = "char") -> dict:
-    """Per library key: ``<part>_<key>`` for :data:`BUDGET_PARTS` (``ranker``'s paired gain from the smallest
-    to the largest k with its 95 % interval, the largest k, the resolved leader at each k, where 90 % of the
-    plateau is reached, whether more wordings help and whether the leader changes); "—" without a curve."""
+def _lookup(table: pd.DataFrame, kind: str) -> pd.Series | None:
+    hit = table[table["kind"] == kind]
+    return hit.iloc[0] if len(hit) else None
+
+
+def chance_note(resolved: int, tests: int) -> str:
+    """ "2 of 6 leads resolved, where chance alone would resolve about 0.3": the count found beside the count
+    a 95 % interval resolves by chance when no ranker leads (5 % of the tests)."""
+    return f"{resolved} of {tests} leads resolved, where chance alone would resolve about {0.05 * tests:.1f}"
+
+
+def budget_values(comparisons: dict[str, pd.DataFrame], curves: dict[str, pd.DataFrame], keys: tuple[str, ...]) -> dict:
+    """Per library key: ``<part>_<key>`` for :data:`BUDGET_PARTS` (the ranker's gain from the smallest to the
+    largest k with its two-way 95 % interval, the largest k, the resolved leader at each k, where 90 % of the
+    plateau is reached, whether more wordings help, whether the leader changes) and ``chance_<key>`` (the leads
+    resolved beside those chance would give); "—" without a curve. ``comparisons``: key →
+    :func:`.tables.budget_comparisons`."""
     out: dict[str, object] = {}
     for key in keys:
-        curve = curves.get(key)
-        if curve is None:
-            out.update({f"{part}_{key}": "—" for part in BUDGET_PARTS})
+        curve, table = curves.get(key), comparisons.get(key)
+        if curve is None or table is None:
+            out.update({f"{part}_{key}": "—" for part in (*BUDGET_PARTS, "chance")})
             continue
-        gain = paired_gain(curve, ranker)
-        leads = {k: resolved_leader(top, iv) for k, (top, _, iv) in leaders_at(curve, "k", "trial").items()}
-        out.update({f"gain_{key}": _signed(gain.mean), f"gain_lo_{key}": _signed(gain.low),
-                    f"gain_hi_{key}": _signed(gain.high), f"kmax_{key}": int(curve["k"].max()),
+        gain = _lookup(table, "gain")
+        leads = {int(r["x"]): resolved_leader(r["a"], as_interval(r))
+                 for _, r in table[table["kind"] == "lead"].iterrows()}
+        nan = float("nan")
+        g = (nan, nan, nan) if gain is None else (gain["difference"], gain["low"], gain["high"])
+        out.update({f"gain_{key}": _signed(g[0]), f"gain_lo_{key}": _signed(g[1]),
+                    f"gain_hi_{key}": _signed(g[2]), f"kmax_{key}": int(curve["k"].max()),
                     f"leaders_{key}": leaders_by(leads), f"plateau_{key}": span(plateau_k(curve)),
-                    f"helps_{key}": verdict(gain.low, gain.high, above="helps", below="hurts"),
-                    f"order_{key}": order_change(leads)})
+                    f"helps_{key}": verdict(g[1], g[2], above="helps", below="hurts"),
+                    f"order_{key}": order_change(leads),
+                    f"chance_{key}": chance_note(sum(v != UNRESOLVED for v in leads.values()), len(leads))})
     return out
 
 
-def size_values(size: pd.DataFrame, ranker: str = "char") -> dict:
+def size_values(size: pd.DataFrame, comparisons: pd.DataFrame, ranker: str = "char") -> dict:
     """The library-size curve read whole: sizes, ``ranker``'s accuracy at both ends, its slope per doubling with
-    its 95 % interval over the series of draws, the bend (small against large half), the steepest and the
-    flattest ranker, and the resolved leader at every size."""
+    its two-way 95 % interval (``comparisons``: :func:`.tables.size_comparisons`), the bend (small against large
+    half), the steepest and the flattest ranker, and the resolved leader at every size."""
     n = sorted(size["n"].unique())
-    slope, (small, large, bend) = slope_interval(size, ranker), bend_interval(size, ranker)
-    series = series_slopes(size)
-    means = series.mean()
-    steep, flat = means.idxmin(), means.idxmax()
-    gap = paired_interval(series[steep].to_numpy(float), series[flat].to_numpy(float))
-    leads = {x: resolved_leader(top, iv) for x, (top, _, iv) in leaders_at(size, "n", "draw").items()}
+    slope = _lookup(comparisons[comparisons["a"] == ranker], "slope")
+    bend, gap = (_lookup(comparisons, k) for k in ("bend", "steepest"))
+    small, large = bend_interval(size, ranker)[:2]
+    means = series_slopes(size).mean()
+    leads = {int(r["x"]): resolved_leader(r["a"], as_interval(r))
+             for _, r in comparisons[comparisons["kind"] == "lead"].iterrows()}
     first, last = leads[int(n[0])], leads[int(n[-1])]
     by_n = size.groupby(["n", "ranker"])["accuracy"].mean().unstack("ranker")
-    return {"n_sizes": len(n), "n_min": int(n[0]), "n_all": int(n[-1]), "slope_char": _signed(slope.mean),
-            "slope_lo": _signed(slope.low), "slope_hi": _signed(slope.high),
-            "falls": verdict(slope.low, slope.high, above="rises", below="falls"),
+    nan = float("nan")
+    b = (nan, nan) if bend is None else (bend["low"], bend["high"])
+    return {"n_sizes": len(n), "n_min": int(n[0]), "n_all": int(n[-1]), "slope_char": _signed(slope["difference"]),
+            "slope_lo": _signed(slope["low"]), "slope_hi": _signed(slope["high"]),
+            "falls": verdict(slope["low"], slope["high"], above="rises", below="falls"),
             "slope_small": _signed(small.mean), "slope_large": _signed(large.mean),
-            "size_shape": verdict(bend.low, bend.high, above="steeper among large libraries",
-                                  below="steeper among small libraries"),
+            "size_shape": verdict(*b, above="steeper among large libraries", below="steeper among small libraries"),
             "acc_small": float(by_n[ranker].iloc[0]), "acc_large": float(by_n[ranker].iloc[-1]),
             "slope_min": _signed(means.min()), "slope_max": _signed(means.max()),
-            "steepest": RANKERS[steep].label, "flattest": RANKERS[flat].label,
-            "steep_lo": _signed(gap.low), "steep_hi": _signed(gap.high),
-            "steep_sure": verdict(gap.low, gap.high, above=UNRESOLVED, below="resolved"),
+            "steepest": RANKERS[gap["a"]].label, "flattest": RANKERS[gap["b"]].label,
+            "steep_lo": _signed(gap["low"]), "steep_hi": _signed(gap["high"]),
+            "steep_sure": verdict(gap["low"], gap["high"], above=UNRESOLVED, below="resolved"),
             "best_small": first, "best_large": last, "size_leaders": leaders_by(leads, "n"),
+            "size_chance": chance_note(sum(v != UNRESOLVED for v in leads.values()), len(leads)),
             "best_stays": UNRESOLVED if UNRESOLVED in (first, last) else "yes" if first == last else "no"}
 
 
@@ -114,4 +133,41 @@ def macro_micro_values(mm: pd.DataFrame, rlbench_full: pd.DataFrame) -> dict:
     return {"gap": float(worst["difference"]), "gap_lo": _signed(worst["low"]), "gap_hi": _signed(worst["high"]),
             "gap_library": TITLES[worst["library"]], "gap_ranker": ranker,
             "mm_where": disagree_where(mm, TITLES),
+            "mm_chance": f"{int(((mm['low'] > 0) | (mm['high'] < 0)).sum())} of {len(mm)} ranker-library gaps "
+                         f"resolved, where chance alone would resolve about {0.05 * len(mm):.1f}",
             "rf_max": int(sizes.max()), "rf_median": f"{sizes.median():g}"}
+
+
+def curve_verdict_rows(table: pd.DataFrame, *, data: str, x_name: str) -> list[dict[str, object]]:
+    """The rows of ``verdicts.csv`` for a curve's comparisons (:func:`.tables.budget_comparisons` or
+    :func:`.tables.size_comparisons`) on ``data`` (a library's title), ``x_name`` "k" or "n"."""
+    rows = []
+    for _, r in table.iterrows():
+        a, b, x = RANKERS[r["a"]].label, RANKERS[r["b"]].label, int(r["x"])
+        kind = r["kind"]
+        claim, ra, rb, where, metric = {
+            "gain": (f"{a} gains from more wordings per task", f"{a} at k = {x}", f"{a} at k = 1", data,
+                     "top-1 accuracy"),
+            "lead": (f"the leader at {x_name} = {x}", a, b, f"{data}, {x_name} = {x}", "top-1 accuracy"),
+            "slope": (f"{a}'s accuracy as the library grows", a, "no change", data, "points per doubling of n"),
+            "bend": (f"{a}'s curve bends", f"{a}, smaller half of the sizes", f"{a}, larger half of the sizes",
+                     data, "points per doubling of n"),
+            "steepest": ("the steepest against the flattest ranker", a, b, data, "points per doubling of n"),
+        }[kind]
+        rows.append(verdict_row(chapter="09_libraries", claim=claim, a=ra, b=rb, data=where, metric=metric,
+                                difference=r["difference"], low=r["low"], high=r["high"],
+                                unit="gallery and description", n_units=int(r["n_descriptions"]),
+                                method=f"{r['method']} over {r['n_galleries']} galleries and "
+                                       f"{r['n_descriptions']} descriptions"))
+    return rows
+
+
+def macro_micro_rows(mm: pd.DataFrame) -> list[dict[str, object]]:
+    """The rows of ``verdicts.csv`` for macro − micro of every ranker on every library
+    (:func:`.averages.macro_micro`, ``library`` column added)."""
+    return [verdict_row(chapter="09_libraries", claim="macro against micro accuracy",
+                        a=f"{RANKERS[r['ranker']].label} macro", b=f"{RANKERS[r['ranker']].label} micro",
+                        data=TITLES[r["library"]], metric="top-1 accuracy", difference=r["difference"], low=r["low"],
+                        high=r["high"], unit="gallery and description", n_units=int(r["n_descriptions"]),
+                        method=f"{r['method']} over {r['n_galleries']} galleries and {r['n_descriptions']} "
+                               "descriptions") for _, r in mm.iterrows()]

@@ -20,7 +20,7 @@ The paper's own per-gallery summary (mean, SD, percentiles across galleries, Tab
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,7 @@ from ...cache import Cache, arrays_checksum, content_key
 from ...errors import RobotaskError
 from ...words import verdict, verdict_row
 from .bootstrap import (
+    CorrectnessMatrix,
     check_count,
     check_per_query,
     correctness_matrix,
@@ -63,15 +64,50 @@ class Replicates:
 
 def _replicates(per_query: pd.DataFrame, ranker: str, n_bootstrap: int, seed: int) -> Replicates:
     """The replicate means of one ranker, from the cache when its outcomes were bootstrapped before."""
-    mat = correctness_matrix(per_query, ranker)
+    return _replicates_of(correctness_matrix(per_query, ranker), ranker, n_bootstrap, seed)
+
+
+@dataclass(frozen=True)
+class ArmOutcomes:
+    """Per-query outcomes of several arms validated and pivoted once (arm → trial × description matrix over
+    the descriptions of all arms), so that many :func:`contrast` calls on one study do not pivot it again."""
+
+    matrices: dict[str, CorrectnessMatrix]
+    draws: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, compare=False)
+
+
+def arm_outcomes(per_query: pd.DataFrame) -> ArmOutcomes:
+    """:class:`ArmOutcomes` of a per-query frame (the matrices :func:`.bootstrap.correctness_matrix` gives)."""
+    per_query = check_per_query(per_query)
+    ids = per_query[["query_id", "task"]].drop_duplicates().sort_values(["task", "query_id"])
+    if ids["query_id"].duplicated().any():
+        raise RobotaskError("per-query results: a query_id appears under two tasks")
+    trials = np.sort(per_query["trial"].unique())
+    out = {}
+    for arm, sub in per_query.groupby("ranker", sort=False):
+        table = sub.pivot(index="trial", columns="query_id", values="correct")
+        values = table.reindex(index=trials, columns=ids["query_id"].to_numpy()).to_numpy(dtype=np.float64)
+        out[str(arm)] = CorrectnessMatrix(trials, ids["query_id"].to_numpy(), ids["task"].to_numpy(), values)
+    return ArmOutcomes(out)
+
+
+def _replicates_of(mat: CorrectnessMatrix, ranker: str, n_bootstrap: int, seed: int,
+                   shared: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None) -> Replicates:
+    """:func:`_replicates` of a matrix already pivoted; ``shared`` keeps the replicate draws of arms with the same
+    descriptions and galleries (they depend on nothing else), so each is drawn once per study."""
     arrays = {"values": mat.values, "ids": mat.query_ids.astype(str), "tasks": mat.tasks.astype(str),
               "trials": mat.trials.astype(np.int64)}
     name = f"{ranker}-{content_key({'outcomes': arrays_checksum(arrays), 'n': n_bootstrap, 'seed': seed})}.npz"
 
     def compute() -> dict[str, np.ndarray]:
-        rng = np.random.default_rng(seed)  # the order of chapter 07's bootstrap: descriptions, then galleries
-        w_desc = description_weights(mat.tasks, n_bootstrap, rng)
-        w_trial = trial_weights(len(mat.trials), n_bootstrap, rng)
+        if shared is not None and (n_bootstrap, seed) in shared:
+            w_desc, w_trial = shared[(n_bootstrap, seed)]
+        else:
+            rng = np.random.default_rng(seed)  # the order of chapter 07's bootstrap: descriptions, then galleries
+            w_desc = description_weights(mat.tasks, n_bootstrap, rng)
+            w_trial = trial_weights(len(mat.trials), n_bootstrap, rng)
+            if shared is not None:
+                shared[(n_bootstrap, seed)] = (w_desc, w_trial)
         present = ~np.isnan(mat.values)
         hits = np.where(present, mat.values, 0.0)
         return {"means": replicate_means(hits, w_desc @ present.T.astype(np.float64), w_desc, w_trial),
@@ -221,3 +257,85 @@ def gain_differences(predictions: pd.DataFrame, pairs: Sequence[tuple[str, str]]
                      "n_galleries": len(first.per_gallery), "n_descriptions": first.n_descriptions,
                      "method": method(n_bootstrap), "verdict": verdict(low, high)})
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def contrast(per_query: pd.DataFrame | ArmOutcomes, weights: dict[str, float], *, seed: int,
+             n_bootstrap: int = N_BOOTSTRAP, level: float = 0.95) -> dict[str, object]:
+    """A linear contrast Σ w·accuracy of several arms scored on the same galleries and descriptions (pp), with
+    its two-way bootstrap interval: every replicate resamples the descriptions within their task and the
+    galleries once for all arms (the arms of ``per_query`` share its description ids), and the contrast is
+    recomputed on the replicate's means.
+
+    A gain from k = 1 to k = 8 is ``{"char@8": 1, "char@1": -1}``; a leader's lead at one k is
+    ``{"char@4": 1, "bm25@4": -1}``; a least-squares slope over library sizes is :func:`slope_weights`. The
+    ``trial`` column pairs the arms (a gallery, or a series of draws over sizes). Each arm's replicate means
+    are cached as :func:`ranker_comparisons` caches a ranker's. Pass :func:`arm_outcomes` of the frame when
+    many contrasts read one study.
+
+    Returns ``difference``, ``low``, ``high``, ``n_galleries``, ``n_descriptions``, ``method``, ``verdict``.
+    """
+    n_bootstrap = check_count("n_bootstrap", n_bootstrap)
+    if not weights:
+        raise RobotaskError("contrast: no arms given")
+    found = per_query if isinstance(per_query, ArmOutcomes) else arm_outcomes(per_query)
+    missing = [arm for arm in weights if arm not in found.matrices]
+    if missing:
+        raise RobotaskError(f"per-query results: no rows for {', '.join(missing)}; present: "
+                            f"{', '.join(sorted(found.matrices))}")
+    reps = {arm: _replicates_of(found.matrices[arm], arm, n_bootstrap, seed, found.draws) for arm in weights}
+    means = sum(w * reps[arm].means for arm, w in weights.items())
+    point = sum(w * float(np.nanmean(reps[arm].per_gallery)) for arm, w in weights.items())
+    low, high = (100 * x for x in percentile_interval(np.asarray(means, dtype=np.float64), level))
+    first = reps[next(iter(weights))]
+    return {"difference": 100 * point, "low": low, "high": high, "n_galleries": len(first.per_gallery),
+            "n_descriptions": first.n_descriptions, "method": method(n_bootstrap), "verdict": verdict(low, high)}
+
+
+def slope_weights(arms: dict[str, float]) -> dict[str, float]:
+    """The weights that make :func:`contrast` the least-squares slope of accuracy against log2 x, ``arms``
+    mapping each arm to its x (a library size): slope = Σ (u − ū) · accuracy / Σ (u − ū)², u = log2 x."""
+    if len(set(arms.values())) < 2:
+        raise RobotaskError("a slope needs arms at two sizes at least")
+    u = {arm: float(np.log2(x)) for arm, x in arms.items()}
+    centre = float(np.mean(list(u.values())))
+    ss = sum((v - centre) ** 2 for v in u.values())
+    return {arm: (v - centre) / ss for arm, v in u.items()}
+
+
+def macro_micro_comparison(per_query: pd.DataFrame | ArmOutcomes, ranker: str, *, seed: int,
+                           n_bootstrap: int = N_BOOTSTRAP, level: float = 0.95) -> dict[str, object]:
+    """Macro − micro top-1 accuracy of one ranker (pp): the task-averaged accuracy of each gallery minus its
+    query-weighted accuracy, averaged over galleries, with its two-way interval: every replicate resamples the
+    descriptions within their task and the galleries (the draws of :func:`ranker_comparisons`, so its micro
+    replicates are that ranker's) and recomputes both averages. Returns ``micro``, ``macro`` (%) and the
+    fields of :func:`contrast`."""
+    n_bootstrap = check_count("n_bootstrap", n_bootstrap)
+    found = per_query if isinstance(per_query, ArmOutcomes) else arm_outcomes(per_query)
+    if ranker not in found.matrices:
+        raise RobotaskError(f"per-query results: ranker {ranker!r} has no rows; present: {sorted(found.matrices)}")
+    mat = found.matrices[ranker]
+    if (n_bootstrap, seed) not in found.draws:  # the draws of every arm of the study (see _replicates_of)
+        rng = np.random.default_rng(seed)
+        found.draws[(n_bootstrap, seed)] = (description_weights(mat.tasks, n_bootstrap, rng),
+                                            trial_weights(len(mat.trials), n_bootstrap, rng))
+    w_desc, w_trial = found.draws[(n_bootstrap, seed)]
+    present = (~np.isnan(mat.values)).astype(np.float64)
+    hits = np.nan_to_num(mat.values)
+    micro = replicate_means(hits, w_desc @ present.T, w_desc, w_trial)
+    task_acc, gallery_acc = [], []
+    for task in np.unique(mat.tasks):
+        cols = mat.tasks == task
+        num, den = w_desc[:, cols] @ hits[:, cols].T, w_desc[:, cols] @ present[:, cols].T
+        task_acc.append(np.divide(num, den, out=np.full_like(num, np.nan), where=den > 0))
+        n = present[:, cols].sum(axis=1)
+        gallery_acc.append(np.divide(hits[:, cols].sum(axis=1), n, out=np.full_like(n, np.nan), where=n > 0))
+    acc = np.nanmean(np.stack(task_acc), axis=0)  # (B, n_galleries): each gallery's macro accuracy
+    keep = np.where(np.isnan(acc), 0.0, w_trial)
+    macro = (np.nan_to_num(acc) * keep).sum(axis=1) / keep.sum(axis=1)
+    per_macro = np.nanmean(np.stack(gallery_acc), axis=0)
+    per_micro = np.nanmean(mat.values, axis=1)
+    low, high = (100 * x for x in percentile_interval(macro - micro, level))
+    return {"micro": 100 * float(np.mean(per_micro)), "macro": 100 * float(np.mean(per_macro)),
+            "difference": 100 * float(np.mean(per_macro - per_micro)), "low": low, "high": high,
+            "n_galleries": len(mat.trials), "n_descriptions": len(mat.query_ids), "method": method(n_bootstrap),
+            "verdict": verdict(low, high)}
