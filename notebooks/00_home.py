@@ -138,7 +138,7 @@ glue_values(**part_two_answer_values(*(found[c] for c in (
 #   {glue:text}`n_orderings` orderings of rankers that the paper's means imply (chapter 07).
 # - **Controlled rewrites** of the queries show what each ranker relies on: the largest drop,
 #   {glue:text}`worst_drop:.1f` points, is {glue:text}`worst_ranker`'s under the
-#   *{glue:text}`worst_kind`* rewrite (chapter 08).
+#   *{glue:text}`worst_kind`* rewrite, {glue:text}`worst_lead` (chapter 08).
 # - **More wordings, larger libraries.** Indexing up to {glue:text}`budget_k` wordings per RoboTwin
 #   task instead of one adds {glue:text}`budget_gain:.1f` points for Char TF-IDF (95 % interval
 #   {glue:text}`budget_lo:.1f` to {glue:text}`budget_hi:.1f`, paired over galleries). Pooling five

@@ -306,6 +306,7 @@ write_json(out / "summary.json", {
     "perturbations": perturbations,
     "rankers": rankers, "opposite_pairs": [list(p) for p in pairs],
     "table": table.drop(columns="label").to_dict(orient="records"),
+    "leaders": leaders.to_dict(orient="records"),
     "files": ["leaders.csv", "perturbation_examples.csv", "perturbation_table.csv",
               "verdicts.csv"]})
 assert len(table) == len(rankers) * len(perturbations)

@@ -126,3 +126,15 @@ def test_a_shift_that_did_not_run_is_said_so_never_a_claim_over_zero_groups():
     assert values["u_subject"] == "did not run (the collection has 1 subject value; holding one out needs two)"
     assert values["u_scene"] == "hurts no task" and values["u_drop"] == "1 task (Next-Action Prediction)"
     assert "did not run" in episode_answers.unseen_values(s14 | {"unseen_shifts_not_run": {}})[0]["u_subject"]
+
+
+def test_worst_lead_reads_chapter_08s_leader_interval():
+    from robotask.retrieval.presentation.answers import worst_lead_phrase
+
+    worst = {"perturbation": "object_replace", "ranker": "minilm", "change": -53.6}
+    row = {"perturbation": "object_replace", "measure": "size", "a": "minilm", "b": "minilm_char",
+           "difference": 2.76, "low": 0.73, "high": 4.8, "verdict": "higher"}
+    assert worst_lead_phrase(worst, [row]).startswith("ahead of the next ranker, MiniLM+Char, by +2.8 points")
+    unresolved = {**row, "low": -0.73, "verdict": "not resolved"}
+    assert worst_lead_phrase(worst, [unresolved]).startswith("not resolved against MiniLM+Char")
+    assert "no interval" in worst_lead_phrase(worst, [])

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ...words import join
+from ...words import join, pp
 from ..libraries import NEARLY_ALL, nearly_all_verdict
 from ..rankers.registry import RANKERS
 from ..reproduction import paper
@@ -170,6 +170,20 @@ def offset_answer_values(s02: Mapping | None, s03: Mapping | None, s05: Mapping 
     return out
 
 
+def worst_lead_phrase(worst: Mapping | None, leaders: list[Mapping]) -> str:
+    """Whether the ranker with the largest drop drops *most*: its lead over the runner-up under the same
+    rewrite (chapter 08's leader comparison, a paired interval), as a phrase for the home page."""
+    row = next((r for r in leaders if worst and r["perturbation"] == worst["perturbation"]
+                and r["measure"] == "size"), None)
+    if row is None:
+        return "its lead over the next ranker has no interval in this build"
+    low, high = pp(row["low"], unit=""), pp(row["high"], unit="")
+    interval = f"{pp(row['difference'], unit='')} points, 95 % interval {low} to {high}"
+    if row["verdict"] == "higher" and row["a"] == worst["ranker"]:
+        return f"ahead of the next ranker, {_label(row['b'])}, by {interval}"
+    return f"not resolved against {_label(row['b'])} ({interval})"
+
+
 def part_two_answer_values(s06: Mapping | None, s07: Mapping | None, s08: Mapping | None,
                            s09: Mapping | None) -> dict:
     """The numbers and phrases of the home page's Part II bullets (embeddings, uncertainty, rewrites, more
@@ -184,6 +198,7 @@ def part_two_answer_values(s06: Mapping | None, s07: Mapping | None, s08: Mappin
         "n_orderings": len(verdicts), "n_supported": verdicts.count("supported"),
         "worst_drop": -worst["change"] if worst else NAN, "worst_ranker": _label(worst["ranker"]) if worst else DASH,
         "worst_kind": worst["perturbation"].replace("_", " ") if worst else DASH,
+        "worst_lead": worst_lead_phrase(worst, (s08 or {}).get("leaders", [])),
         "fall_min": min(falls), "fall_max": max(falls), "n_max": (s09 or {}).get("size_n_max", DASH),
         "best_small": _label(s09["size_best_at_smallest"]) if s09 else DASH,
         "best_large": _label(s09["size_best_at_largest"]) if s09 else DASH,
