@@ -44,7 +44,6 @@ from robotask.book import Page, glue_values, show_figure
 from robotask.episode import features, report
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
-from robotask.words import number
 
 page = Page("11_windows_features")
 out = page.output_dir(output_dir)
@@ -130,7 +129,7 @@ page.show_table(report.layout_table(ws.manifest, ws.modalities["block_present"])
 train_idx, _ = features.chronological_split(len(ws.X))
 n_const, n_tiny = report.spread_counts(ws.X[train_idx])
 glue_values(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
-            published_r2=number(report.PUBLISHED_HAND["minimal_r2"], 1))
+            published_r2=float(report.PUBLISHED_HAND["minimal_r2"]))
 
 # %% [markdown]
 # Of the {glue:text}`n_features:,` columns, **{glue:text}`n_const:,`** show no spread on the
@@ -140,7 +139,7 @@ glue_values(n_train=len(train_idx), n_const=n_const, n_tiny=n_tiny,
 # column moves a little gets an enormous standardised value there; a linear head that put any
 # weight on that column then makes an enormous error. This is the suspected cause of the ridge
 # blow-up the original suite published for hand forecasting on the real sample (an R² of
-# {glue:text}`published_r2`; hypothesis 9 of the suite's specification), and the reason the
+# {glue:text}`published_r2:,.0f`; hypothesis 9 of the suite's specification), and the reason the
 # improved protocol raises the floor to 10⁻³.
 #
 # ## Window labels

@@ -349,7 +349,7 @@ glue_values(no_mlp_runs=report.runs_without(heads_by_run, "mlp"))
 # of one recording rather than the task; the suite summary (chapter 13) compares the schedules
 # across tasks.
 #
-# Runs without the MLP (a dash in its columns of the table): {glue:text}`no_mlp_runs`. The book's
+# Runs without the MLP, whose MLP columns in the table hold a dash: {glue:text}`no_mlp_runs`. The book's
 # parameters leave out the original protocol's MLP on `sample-like`: 80 epochs without early
 # stopping make it the costliest run of the page, and the book has a time budget. The same head on
 # the same protocol runs on `repeating`; `-p no_mlp "[]"` runs it everywhere.

@@ -46,18 +46,20 @@ schedules, protocols = report.schedules_of(long), report.protocols_of(long)
 windows_file = root / "11_windows_features" / "summary.json"
 windows_summary = json.loads(windows_file.read_text()) if windows_file.is_file() else None
 _ = write_csv(out / "primary_metrics.csv", long)
-size = {k: f"{v:,}" for k, v in (windows_summary or {}).items() if k in ("n_frames", "n_windows")}
+ws_size = windows_summary or {}
+size = (f"{ws_size['n_frames']:,} frames cut into {ws_size['n_windows']:,} windows, as chapter 11 "
+        "built them" if ws_size else "frames cut into windows as chapter 11 builds them (this "
+        "build did not run chapter 11, which counts them)")
 glue_values(n_tasks=len(docs), schedules=", ".join(schedules), protocols=", ".join(protocols),
-            n_frames=size.get("n_frames", "–"), n_windows=size.get("n_windows", "–"))
+            episode_size=size)
 
 # %% [markdown]
 # This page read the written results of {glue:text}`n_tasks` task chapters, for the schedules
 # {glue:text}`schedules` and the protocols {glue:text}`protocols`, three models each. Nothing is
 # recomputed here; every number is on its task's own page, with the reasoning behind it. The data
 # behind every number is one synthetic episode per schedule, written by `robotask synth` in the
-# Xperience-10M format, not the real sample: {glue:text}`n_frames` frames cut into
-# {glue:text}`n_windows` windows (as chapter 11 built them; dashes when it has not run; chapter 10
-# shows its streams and resolution). Each task splits its samples chronologically into a training
+# Xperience-10M format, not the real sample: {glue:text}`episode_size` (chapter 10 shows its
+# streams and resolution). Each task splits its samples chronologically into a training
 # and a test part.
 #
 # ## Primary metrics

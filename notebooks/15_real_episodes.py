@@ -127,11 +127,12 @@ results = card.results
 write_csv(out / "results.csv", results)
 page.show_table(published.results_beside_baselines(results, "episode"), digits=3,
                 caption="The sample episode's test windows: each run's primary metric "
-                "[95 % interval, moving blocks], baselines in the last columns.")
+                "(95 % interval from low to high, moving blocks), baselines in the last columns.")
 page.show_table(published.results_beside_baselines(results, "episodes"), digits=3,
                 long_reason="every run and baseline on every task of the fourteen episodes",
-                caption="The fourteen unseen episodes: each run's metric [95 % interval, "
-                "resampling episodes]; the fine-tuned runs on their published field metric.")
+                caption="The fourteen unseen episodes: each run's metric (95 % interval "
+                "from low to high, resampling episodes); the fine-tuned runs on their published "
+                "field metric.")
 glue_values(**published.headline_values(card))
 
 # %% [markdown]
@@ -269,16 +270,13 @@ plots.save_figure(fig, out, "coverage")
 show_figure(fig, "fig-real-coverage", "Label coverage (the accuracy ceiling) of the real test "
             "windows beside chapter 14's synthetic collection, when it ran.",
             "Grouped bars of coverage per label task.")
-ran = "ran" if synthetic is not None else "has not run in this build (its bars are missing)"
-glue_values(**published.coverage_values(card, synthetic), synthetic_ran=ran)
+glue_values(**published.coverage_values(card, synthetic))
 
 # %% [markdown]
 # On the sample episode {glue:text}`cov_sample` of the test windows carry an action seen in training; on the
 # fourteen unseen episodes {glue:text}`cov_episodes`. No head of either stage can score an action accuracy
-# above that. Chapter 14's synthetic collection {glue:text}`synthetic_ran`: its folds held out whole
-# synthetic episodes with a mean action coverage of {glue:text}`cov_synthetic` (lowest fold
-# {glue:text}`cov_synthetic_min`; dashes when it has not run). Synthetic episodes draw their actions from one
-# shared vocabulary, while the real episodes' action labels are free text written per episode, in which
+# above that. Chapter 14's synthetic collection {glue:text}`cov_synthetic`. Synthetic episodes draw their
+# actions from one shared vocabulary, while the real episodes' action labels are free text written per episode, in which
 # near-synonyms count as different labels; the bars above set the two ceilings side by side.
 #
 # ## What this says, and does not say, about the synthetic findings

@@ -11,7 +11,10 @@ Cross-references (``{numref}``) and captions both read the new numbers.
 
 **A glued value that is missing reads as a dash.** A chapter glues NaN under the names of a paragraph
 whose premise a parameter made false (a visible note says so), so that every key still resolves; the
-page shows "–" there, never "nan".
+page shows "–" there, never "nan". **A glued negative number reads with a true minus**: a glued
+text or formatted number pastes Python's hyphen-minus ("-1.7 to 12.3"); every hyphen-minus standing
+as a minus sign in pasted text (at its start, or after a space, "(", "[", "," , ";" or "=", before a
+digit) becomes "−" (U+2212), the sign the book's tables print. Ranges ("2-3"), dates and ids keep theirs.
 """
 
 from __future__ import annotations
@@ -52,14 +55,27 @@ def _on_env_updated(app, env) -> list[str]:
 
 MISSING = {"nan", "-nan", "+nan", "nan %", "NaN"}
 DASH = "–"
+MINUS = "−"
+_HYPHEN_MINUS = re.compile(r"(?:^|(?<=[\s(\[,;=]))-(?=\.?\d)")
+
+
+def pasted_text(text: str) -> str:
+    """What a reader sees of one glued text: a dash for a missing value, a true minus for a negative sign."""
+    if text.strip() in MISSING:
+        return DASH
+    return _HYPHEN_MINUS.sub(MINUS, text)
 
 
 def _dash_missing(app, doctree, docname) -> None:
     from docutils import nodes
 
     for node in list(doctree.findall(nodes.inline)):
-        if "pasted-text" in node.get("classes", []) and node.astext().strip() in MISSING:
-            node[:] = [nodes.Text(DASH)]
+        if "pasted-text" not in node.get("classes", []):
+            continue
+        for text in list(node.findall(nodes.Text)):
+            shown = pasted_text(text.astext())
+            if shown != text.astext():
+                text.parent.replace(text, nodes.Text(shown))
 
 
 def setup(app) -> dict:

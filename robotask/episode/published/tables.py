@@ -34,6 +34,11 @@ def recomputed_rows(recomputed: pd.DataFrame, runs: tuple[str, ...]) -> pd.DataF
                          "difference": d["recomputed"] - d["published"]})
 
 
+def _with_interval(value: float, low: float, high: float) -> str:
+    """A value and its interval as a reader reads them, with a true minus: "0.612 (0.519 to 0.734)"."""
+    return f"{value:.3f} ({low:.3f} to {high:.3f})".replace("-", "−")
+
+
 def results_beside_baselines(results: pd.DataFrame, scope: str,
                              metric_of: dict[str, str] | None = None) -> pd.DataFrame:
     """One row per task: each run's value with its interval, the baselines in the last columns."""
@@ -41,7 +46,7 @@ def results_beside_baselines(results: pd.DataFrame, scope: str,
     if metric_of:
         d = d[d.apply(lambda r: r["metric"] == metric_of.get(r["task"], r["metric"]), axis=1)]
     runs = [r for r in dict.fromkeys(d["run"]) if r not in NAIVE] + [r for r in NAIVE if r in set(d["run"])]
-    cell = d.assign(text=d.apply(lambda r: f"{r['value']:.3f} [{r['low']:.3f}, {r['high']:.3f}]", axis=1))
+    cell = d.assign(text=d.apply(lambda r: _with_interval(r["value"], r["low"], r["high"]), axis=1))
     wide = cell.pivot_table(index=["task", "metric"], columns="run", values="text", aggfunc="first", sort=False)
     wide = wide.reindex(columns=runs).fillna("–").reset_index()
     wide["task"] = wide["task"].map(_task)

@@ -66,18 +66,29 @@ VERDICT_COLUMNS = ("chapter", "claim", "a", "b", "data", "metric", "difference",
                    "method", "verdict")
 
 
+def _finite(x: Any) -> bool:
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
 def verdict_rows(task: str, doc: dict, n_boot: int, level: float) -> pd.DataFrame:
     """The verdicts a task page states, one row each in the book's index format (``VERDICT_COLUMNS``): every
-    head against the strongest baseline of every run of ``doc`` (:func:`task_summary`'s document)."""
+    head against the strongest baseline of every run of ``doc`` (:func:`task_summary`'s document). ``data``
+    names the task, so that no two task pages share a comparison; a head with no interval (a run too short
+    for one) states no verdict and has no row."""
     rows = []
     for schedule, by_proto in doc["runs"].items():
         for proto, run in by_proto.items():
             for head, v in run.get("verdicts", {}).items():
+                if not all(_finite(v.get(k)) for k in ("difference", "low", "high")):
+                    continue
                 n, block = v["n_test"], v["block"]
                 a = HEAD_NAMES[head]
                 rows.append({"chapter": chapter_id(task), "claim": f"{a} against the strongest baseline on "
                              f"{TASKS[task].display_name}", "a": a, "b": v["against"],
-                             "data": f"{schedule} episode, {proto} protocol, test part",
+                             "data": f"{TASKS[task].display_name}: {schedule} episode, {proto} protocol, test part",
                              "metric": METRIC_LABELS.get(v["metric"], v["metric"]), "difference": v["difference"],
                              "low": v["low"], "high": v["high"],
                              "unit": f"block of {block} consecutive test samples", "n_units": -(-n // block),

@@ -321,8 +321,10 @@ VERDICT_COLUMNS = ("chapter", "claim", "a", "b", "data", "metric", "difference",
 
 
 def _rows(d: pd.DataFrame, claim: str, a: str, b: str, data: str, unit: str, prefix: str = "",
-          family: str = "") -> list[dict]:
-    """Verdict-index rows of one table (``prefix``: its columns' prefix), one per task (and shift or size)."""
+          family: str = "", design: str = "") -> list[dict]:
+    """Verdict-index rows of one table (``prefix``: its columns' prefix), one per task (and shift or size);
+    ``design`` (folds, shift, curve size; formatted as ``claim`` is) goes into ``data``, so that each
+    comparison has one row."""
     word = "verdict" if prefix in ("", "gain_") else f"{prefix}verdict"
     out = []
     for _, r in d.iterrows():
@@ -331,9 +333,10 @@ def _rows(d: pd.DataFrame, claim: str, a: str, b: str, data: str, unit: str, pre
         fill = {k: r[k] for k in ("shift", "n_train") if k in r and pd.notna(r[k])}
         fill["episodes"] = count(int(fill["n_train"]), "training episode") if "n_train" in fill else ""
         holm_p = r.get(f"{prefix}p_holm", np.nan)
+        where = ", ".join(x for x in (data, design.format(**fill)) if x)
         out.append({"chapter": "14_collections", "claim": claim.format(**fill),
                     "a": a.format(**fill), "b": b.format(**fill),
-                    "data": f"{data}: {TASKS[r['task']].display_name}", "metric": TASKS[r["task"]].primary_metric,
+                    "data": f"{where}: {TASKS[r['task']].display_name}", "metric": TASKS[r["task"]].primary_metric,
                     "difference": r[f"{prefix}diff"], "low": r[f"{prefix}lo"], "high": r[f"{prefix}hi"],
                     "unit": unit.format(**fill), "n_units": int(r[f"{prefix}pairs"]),
                     "method": f"{METHOD}, test/train {r[f'{prefix}ratio']:.2f}"
@@ -352,20 +355,22 @@ def verdict_index(summary: pd.DataFrame, drops: dict[str, pd.DataFrame], shifts:
     for proto, g in summary[summary["head"] != "baseline"].groupby("protocol", sort=False):
         for head, h in g.groupby("head", sort=False):
             rows += _rows(h, "the head beats the baseline on unseen episodes", head, "baseline",
-                          f"{data}, {proto} protocol", fold_unit, family="tasks")
+                          f"{data}, {proto} protocol", fold_unit, family="tasks", design="grouped folds")
     for proto, d in drops.items():
         rows += _rows(d, "worse on unseen episodes than under the chronological split", "chronological split",
-                      "unseen episodes trained on as much", f"{data}, {proto} protocol", fold_unit, family="tasks")
+                      "unseen episodes trained on as much", f"{data}, {proto} protocol", fold_unit, family="tasks",
+                      design="grouped folds")
     if len(shifts):
         rows += _rows(shifts, "a new {shift} hurts", "random folds of the same size", "held-out {shift}",
-                      data, "held-out {shift}", family="tasks and shifts")
+                      data, "held-out {shift}", family="tasks and shifts", design="held-out {shift}")
     h = curve[curve["head"] == "minimal"] if len(curve) else curve
     if len(h):
         rows += _rows(h, "the head is ahead of the baseline with {episodes}", "minimal head",
-                      "baseline", data, "learning-curve draw", "gain_", family="tasks at that size")
+                      "baseline", data, "learning-curve draw", "gain_", family="tasks at that size",
+                      design="learning curve at {episodes}")
     if len(steps):
         rows += _rows(steps, "the head improves from the smallest to the largest training set", "largest",
-                      "smallest", data, "learning-curve draw", "whole_", family="tasks")
+                      "smallest", data, "learning-curve draw", "whole_", family="tasks", design="learning curve")
         rows += _rows(steps, "the head is still improving over the last doubling", "largest", "half of it", data,
-                      "learning-curve draw", "last_", family="tasks")
+                      "learning-curve draw", "last_", family="tasks", design="learning curve")
     return pd.DataFrame(rows, columns=list(VERDICT_COLUMNS))
