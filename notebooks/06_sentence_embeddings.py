@@ -325,7 +325,7 @@ labels = {r: rp.label(r) for r in rankers}
 rows = st.verdict_rows(shared, chapter="06_sentence_embeddings", data=corpus_path or "RLBench-62",
                        claims={p: f"{labels[p[0]]} against {labels[p[1]]}" for p in pairs},
                        labels=labels)
-rows.append(rp.no_overlap_row(both, seed, data=corpus_path or "RLBench-62"))  # the paragraph's interval
+rows.append(rp.no_overlap_row(both, seed, data=corpus_path or "RLBench-62"))  # its interval
 write_csv(out / "verdicts.csv", pd.DataFrame(rows))
 write_csv(out / "per_trial.csv", per_trial)
 write_csv(out / "predictions.csv", predictions)

@@ -73,7 +73,7 @@ frames = {k: S.read(k) for k in S.PATHS}
 libs = S.library_table(frames)
 page.show_table(libs, caption="The instruction libraries of this chapter, as committed in `data/`.")
 n_of, n06 = dict(zip(libs["Library"], libs["Tasks"])), len(set(load_study_corpus("").texts))
-size = S.size_values(res.size, res.size_comparisons)  # read in parts, each glued before its paragraph
+size = S.size_values(res.size, res.size_comparisons)  # glued in parts, before each paragraph
 one_wording = S.one_wording_values(res.table2, res.wins, frames["robotwin"]["task"].nunique())
 glue_values(seconds=seconds, n_rankers=len(rankers), n_distinct=f"{libs['Distinct texts'].sum():,}",
             minilm_factor=libs["Distinct texts"].sum() / n06, n_all=size["n_all"],
@@ -205,7 +205,8 @@ budget_tasks = {f"budget_tasks_{k}": count(int(frames[k].groupby("task").size().
 glue_values(lsa_dims=PAPER_SETTINGS.lsa_dims, **{**{f"budget_tasks_{k}": "—" for k in
                                                     ("robotwin", "rlbench_full", "calvin")},
                                                  **budget_tasks},
-            **S.budget_values(res.budget_comparisons, res.budget, ("robotwin", "rlbench_full", "calvin")))
+            **S.budget_values(res.budget_comparisons, res.budget,
+                              ("robotwin", "rlbench_full", "calvin")))
 
 # %% [markdown]
 # **Which tasks take part.** The budget runs on {glue:text}`budget_tasks_robotwin` of RoboTwin,
@@ -298,8 +299,8 @@ show_figure(fig, "fig-library-size",
 page.show_table(S.band_table(res.size, "n"),
                 caption="Top-1 accuracy (%) at each library size n: mean (5th–95th percentile).")
 page.show_table(S.slope_table(res.size_comparisons), digits=2,
-                caption="Change of accuracy (points) per doubling of the candidate tasks, with its 95 % "
-                        "interval over draws and descriptions (two-way bootstrap).")
+                caption="Change of accuracy (points) per doubling of the candidate tasks, "
+                        "with its 95 % interval over draws and descriptions (two-way bootstrap).")
 macro_micro = S.macro_micro_values(res.macro_micro, frames["rlbench_full"])
 glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_median"),
             **{k: v for k, v in size.items() if k not in ("n_all", "n_sizes", "n_min")})
@@ -336,8 +337,8 @@ glue_values(**macro_micro)
 index += claim_rows + S.macro_micro_rows(res.macro_micro)
 _ = write_csv(out / "verdicts.csv", pd.DataFrame(index, columns=list(VERDICT_COLUMNS)))
 page.show_table(S.macro_micro_table(res.macro_micro), digits=1,
-                caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) "
-                         "and its 95 % interval over galleries and descriptions (two-way bootstrap)."))
+                caption=("Micro and macro top-1 accuracy (%), their difference (macro − micro) and "
+                         "its 95 % interval over galleries and descriptions (two-way bootstrap)."))
 
 # %% [markdown]
 # Macro − micro is resolved (its interval excludes zero) for some ranker on

@@ -364,7 +364,8 @@ for k in runs:
     index += st.verdict_rows(comps[titles[k]], chapter="09_transfer", data=titles[k],
                              claims={p: c for p, c in asked.items() if set(p) <= set(paper)},
                              labels={n: P.label(n) for n in paper})
-    index += P.claim_rows(runs[k].matched_predictions, runs[k].per_trial, paper, seed, chapter="09_transfer",
+    index += P.claim_rows(runs[k].matched_predictions, runs[k].per_trial, paper, seed,
+                          chapter="09_transfer",
                           data=titles[k])
 files.append(write_csv(out / "verdicts.csv", pd.DataFrame(index)))
 
