@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from robotask.episode.models import minimal as H
+from robotask.episode.models import shortcuts as S
 
 
 def _ridge_closed_form(z_train: np.ndarray, y_train: np.ndarray, lam: float) -> np.ndarray:
@@ -102,3 +103,26 @@ def test_zscaler_train_only_population_std_and_floor():
     assert np.allclose(H.ZScaler.fit(x, floor=2.0).std, [1, 1, 1])
     mean, std = H.column_mean_std(np.arange(12.0).reshape(6, 2), chunk=4)  # chunked sums equal the direct ones
     assert np.allclose(mean, [5, 6]) and np.allclose(std, np.arange(12.0).reshape(6, 2).std(axis=0))
+
+
+def test_pooled_moments_equal_the_stacked_rows_statistics():
+    rng = np.random.default_rng(3)
+    parts = [(rng.normal(5.0, 2.0, size=(n, 7)) * rng.uniform(0.5, 3.0, size=7)).astype(np.float32)
+             for n in (9, 1, 0, 30)]
+    mean, std = S.pooled_mean_std([S.ColumnMoments.of(p) for p in parts])
+    ref_mean, ref_std = H.column_mean_std(np.concatenate(parts))
+    np.testing.assert_allclose(mean, ref_mean, rtol=1e-13)
+    np.testing.assert_allclose(std, ref_std, rtol=1e-12)
+    scaler, ref = H.ZScaler.of(mean, std, 1e-3), H.ZScaler.fit(np.concatenate(parts), 1e-3)
+    np.testing.assert_array_equal(scaler.mean, ref.mean)
+    np.testing.assert_allclose(scaler.std, ref.std, rtol=1e-7)
+
+
+def test_dual_ridge_predictions_equal_the_fitted_ridge_in_float64():
+    rng = np.random.default_rng(4)
+    z, zte = rng.normal(size=(12, 30)).astype(np.float32), rng.normal(size=(5, 30)).astype(np.float32)
+    y = rng.normal(size=(12, 40)) * 3 + 1
+    ref = H.fit_dual_ridge(z, y, std_floor=1e-3, dtype=np.float64).predict(zte)
+    got = S.dual_ridge_predictions(z, y, zte, std_floor=1e-3)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-6)

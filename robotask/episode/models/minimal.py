@@ -52,7 +52,11 @@ class ZScaler:
     @classmethod
     def fit(cls, x_train: np.ndarray, floor: float = ORIGINAL_STD_FLOOR) -> ZScaler:
         """Fit on the train rows ``x_train`` (any float dtype; statistics in float64, stored float32)."""
-        mean, std = column_mean_std(x_train)
+        return cls.of(*column_mean_std(x_train), floor)
+
+    @classmethod
+    def of(cls, mean: np.ndarray, std: np.ndarray, floor: float = ORIGINAL_STD_FLOOR) -> ZScaler:
+        """From float64 column statistics (:func:`column_mean_std`, :func:`pooled_mean_std`)."""
         std = np.where(std < floor, 1.0, std)
         return cls(mean.astype(np.float32), std.astype(np.float32))
 

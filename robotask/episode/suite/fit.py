@@ -35,6 +35,7 @@ from ..models.minimal import (
 from ..models.mlp import MLPConfig, n_parameters, train_mlp
 from ..models.mlp_input import subset_rows
 from ..models.row_blocks import LazyRows, RowBlocks, streamed_moments
+from ..models.shortcuts import dual_ridge_predictions
 from ..models.streamed import GradientFactory
 from ..tasks import baselines as B
 from ..tasks.builders import TaskData
@@ -86,8 +87,13 @@ def rows_of(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 
 def standardize(data: TaskData, protocol: Protocol) -> np.ndarray:
-    """z-score the task inputs with train statistics (in place when the task owns X)."""
-    scaler = ZScaler.fit(rows_of(data.X, data.train), protocol.std_floor)
+    """z-score the task inputs with train statistics (in place when the task owns X).
+
+    ``data.extra["train_stats"]`` (float64 mean and std of the train rows, pooled from per-episode moments by
+    ``unseen.task_data``) spares the two passes over the train rows; it is used once and dropped."""
+    stats = data.extra.pop("train_stats", None)
+    scaler = (ZScaler.fit(rows_of(data.X, data.train), protocol.std_floor) if stats is None
+              else ZScaler.of(*stats, protocol.std_floor))
     data.extra["x_mean"], data.extra["x_std"] = scaler.mean, scaler.std
     if data.owns_x:
         return scaler.transform(data.X, inplace=True)
@@ -134,6 +140,9 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
     dtype = np.float64 if protocol.robust_std_floor else np.float32
     base = residual_base(data, protocol)
     ytr = data.y[data.train] if base is None else data.y[data.train] - base[data.train]
+    if dtype == np.float64 and not cfg.save_models and ytr.ndim == 2 and len(zte) < ytr.shape[1]:  # no α, W
+        pred = dual_ridge_predictions(ztr, ytr, zte, std_floor=protocol.std_floor)
+        return HeadOutput(pred if base is None else (pred + base[data.test]).astype(np.float32), None, {}, [], None)
     ridge = fit_dual_ridge(ztr, ytr, std_floor=protocol.std_floor, dtype=dtype)
     pred = ridge.predict(zte) if base is None else (ridge.predict(zte) + base[data.test]).astype(np.float32)
     return HeadOutput(pred, None, {}, [], _ridge_saver(cfg, data, ridge))

@@ -30,6 +30,7 @@ from ..features.windowset import WindowSet, episode_labels
 from ..files.loader import load_episode
 from ..files.manifest import Collection
 from ..models.row_blocks import LazyRows, RowBlocks, RowFile
+from ..models.shortcuts import ColumnMoments, pooled_mean_std
 from ..tasks.builders import TaskData, TaskUnavailable
 from ..tasks.protocols import Protocol
 from ..tasks.registry import TASKS, TEST_FRACTION
@@ -126,6 +127,15 @@ class BuiltTasks:
     """
 
     built: dict[BuildKey, TaskData | TaskUnavailable] = field(default_factory=dict)
+    moments: dict[BuildKey, ColumnMoments] = field(default_factory=dict)  # of each built TaskData's inputs
+
+    def moments_of(self, task_id: str, eid: str, ws: WindowSet, protocol: Protocol) -> ColumnMoments:
+        """The column moments of ``task_data(...)``'s inputs, computed once per run: a split's train
+        statistics are pooled from them (:func:`collection_task_data`) instead of passing over its merged rows."""
+        key = (task_id, eid, str(ws.episode.path), ws.options, protocol)
+        if key not in self.moments:
+            self.moments[key] = ColumnMoments.of(self.task_data(task_id, eid, ws, protocol).X)
+        return self.moments[key]
 
     def task_data(self, task_id: str, eid: str, ws: WindowSet, protocol: Protocol) -> TaskData:
         """``TASKS[task_id].build(ws, protocol)``, built once per run.
@@ -144,12 +154,13 @@ class BuiltTasks:
         return done
 
     def prebuild(self, sets: dict[str, WindowSet], protocols: list[Protocol]) -> None:
-        """Build every task of every episode under each protocol now (before forked workers share them)."""
+        """Build every task of every episode under each protocol, with its moments, now (before forked
+        workers share them)."""
         for protocol in protocols:
             for task_id in TASKS:
                 for eid, ws in sets.items():
                     try:
-                        self.task_data(task_id, eid, ws, protocol)
+                        self.moments_of(task_id, eid, ws, protocol)
                     except TaskUnavailable:
                         pass
 
@@ -191,8 +202,13 @@ def collection_task_data(task_id: str, sets: dict[str, WindowSet], split: Episod
     """The merged TaskData of a task over a split (unseen episodes, or chronological within each episode).
 
     ``built`` holds the run's per-episode TaskData (None: built for this call only)."""
-    parts = _parts(task_id, sets, split, protocol, chronological, BuiltTasks() if built is None else built)
-    return _merged(parts, protocol, with_validation)
+    built = BuiltTasks() if built is None else built
+    parts = _parts(task_id, sets, split, protocol, chronological, built)
+    data = _merged(parts, protocol, with_validation)
+    if not chronological:  # whole episodes on each side: the train statistics pooled from theirs
+        data.extra["train_stats"] = pooled_mean_std([built.moments_of(task_id, eid, sets[eid], protocol)
+                                                     for eid, _, side in parts if side == "train"])
+    return data
 
 
 def load_window_sets(collection: Collection, features_dir: str | os.PathLike,
