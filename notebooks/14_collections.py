@@ -206,7 +206,8 @@ shifted = unseen.shift_settings(coll.episodes, usable_shifts, shift_protocol, se
                                 shift_train)
 curves = unseen.curve_settings(coll.episodes, test_size, curve_draws, shift_protocol, seed)
 settings = cv + chronological + matched + shifted + curves
-assert all(not set(s.split.train) & set(s.split.test) for s in settings if s.study != "chronological")
+assert all(not set(s.split.train) & set(s.split.test)
+           for s in settings if s.study != "chronological")
 glue_values(processes_phrase=count(processes, "process", words=True))
 
 # %% [markdown]
@@ -291,7 +292,8 @@ glue_values(shift_protocol=shift_protocol, **unseen.drop_values(d_main))
 # %%
 sync = d_main.set_index("task").loc["misalignment_detection"]
 baseline = unseen.chronological_drop(results, shift_protocol, "baseline").set_index("task")
-sync_cv = unseen.transfer_rows(summary, shift_protocol).set_index("task").loc["misalignment_detection"]
+sync_cv = (unseen.transfer_rows(summary, shift_protocol).set_index("task")
+           .loc["misalignment_detection"])
 glue_values(sync_chrono=float(sync["chronological"]), sync_unseen=float(sync_cv["mean"]),
             sync_base=float(baseline.loc["misalignment_detection", "chronological"]),
             **unseen.aligned_share_values(sets, settings, shift_protocol, cfg))
@@ -401,7 +403,7 @@ glue_values(**curve_glued)
 # occurs in the fold's training episodes (`coverage.csv`).
 
 # %%
-first = [s for s in cv if s.protocol == cv_protocols[0] and s.labels["draw"] == 0]  # the first repeat
+first = [s for s in cv if s.protocol == cv_protocols[0] and s.labels["draw"] == 0]  # repeat 0
 coverage = unseen.fold_coverage(sets, first)
 _ = write_csv(out / "coverage.csv", coverage)
 page.show_table(unseen.coverage_table(coverage), digits=1,
@@ -552,8 +554,10 @@ page.show_table(unseen.answer_table(unseen.transfer_rows(summary, shift_protocol
 
 # %% tags=["remove-input"]
 answer = unseen.summary_values(summary, shift_protocol, d_main, shift_results, usable_shifts, curve,
-                               len(sets), folds, synthetic, collection | heads | curve_glued, shift_skipped)
+                               len(sets), folds, synthetic, collection | heads | curve_glued,
+                               shift_skipped)
 _ = write_json(out / "summary.json", answer)
 data_name = f"{'synthetic' if synthetic else 'recorded'} collection of {len(sets)} episodes"
-index = unseen.verdict_index(summary, drops, shift_results, curve, steps, data_name, fold_repeats, folds)
+index = unseen.verdict_index(summary, drops, shift_results, curve, steps, data_name,
+                             fold_repeats, folds)
 _ = write_csv(out / "verdicts.csv", index)

@@ -142,3 +142,14 @@ def test_ranker_names_are_checked_before_a_kernel_and_match_the_registry():
                                             r"-p rankers '\[bm25, char\]'"):
         runner.plan(chapters.select(["07_uncertainty"]), "smoke", None, {"rankers": ["bm25", "chars"]},
                     ranges=parameter_ranges())
+
+
+def test_suite_rerun_into_an_earlier_run_leaves_exactly_the_tasks_its_report_lists(tmp_path):
+    out = tmp_path / "s"
+    assert main(["suite", "--episode", str(template()), "--heads", "minimal", "--epochs", "2", "--jobs", "1",
+                 "--tasks", "timeline_action,contact_prediction", "--out", str(out)]) == 0
+    assert main(["suite", "--episode", str(template()), "--heads", "minimal", "--epochs", "2", "--jobs", "1",
+                 "--tasks", "contact_prediction", "--out", str(out)]) == 0
+    report = json.loads((out / "summary_report.json").read_text())
+    assert sorted(report["status"]) == ["contact_prediction"]
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["contact_prediction"]

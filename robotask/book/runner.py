@@ -37,7 +37,6 @@ from . import chapters as chapters_mod
 from . import params as params_mod
 from . import titles
 from .params import plan
-from .provenance import add_reproduction
 from .scheduling import (
     ALONE_MARK,
     Planned,
@@ -236,8 +235,7 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
     records, failures = [], []
     planned = longest_first(planned, log_path)
     alone = {c.id for c, _ in planned if c.id in chapters_mod.ALONE}
-    # An ALONE chapter sleeps while it waits for the others: it gets a worker of its own, so the
-    # others still run ``jobs`` at a time.
+    # An ALONE chapter sleeps while it waits for the others: a worker of its own, the others `jobs` at a time.
     mark = out_dir / f".alone-{os.getpid()}"  # created when only the ALONE chapters are left (this run's own)
     mark.unlink(missing_ok=True)
     os.environ[ALONE_MARK] = str(mark)
@@ -265,6 +263,7 @@ def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: 
                 seconds -= waited
                 note = f", after waiting {waited:.0f} s for the others" if waited else ""
                 print(f"[robotask] {chapter.id} {seconds:.1f} s{note} ({done}/{len(planned)})", flush=True)
+                from .provenance import add_reproduction  # pandas: only once a chapter has run
                 add_reproduction(out_dir, chapter, set_name, parameters, seconds, cpu)
                 records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     finally:
@@ -292,6 +291,7 @@ def _run_planned(planned: Planned, set_name: str, out_dir: Path, log_path: Path,
             _record(log_path, chapter, set_name, parameters, None)
             raise
         print(f"{seconds:.1f} s", flush=True)
+        from .provenance import add_reproduction  # pandas: only once a chapter has run
         add_reproduction(out_dir, chapter, set_name, parameters, seconds, cpu)
         records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     return records
@@ -397,3 +397,4 @@ def _cli(args: Any) -> int:
           f"results in {results or paths.results_dir()}/<chapter>, run log "
           f"{paths.BUILD / 'run_log.json' if out == paths.CHAPTERS_OUT else out / 'run_log.json'}")
     return 0
+

@@ -98,13 +98,14 @@ def _cli(args: argparse.Namespace, on_collection: Callable[[argparse.Namespace, 
                             "suite splits the one episode's windows by its --protocol (drop "
                             f"{' and '.join(given)}, or give --collection)")
     out = Path(args.out)
-    if out.is_dir() and any(out.iterdir()):
-        raise RobotaskError(f"--out {out}: output folder exists and is not empty (an earlier run's task folders "
-                            "would stay beside this run's); give a new or empty folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "summary_report.json").is_file():
+        raise RobotaskError(f"--out {out}: output folder exists and is not empty, and holds no earlier suite run "
+                            "(summary_report.json); give a new or empty folder, or an earlier suite run's folder")
     if args.jobs < 1:
         raise RobotaskError(f"--jobs must be a positive number of processes, got {args.jobs}")
     report = run_suite(load_windows(args.episode), args.tasks, args.heads, args.protocol, args.out, cfg,
                        jobs=args.jobs)
+    _clear_earlier_tasks(out, report)
     table = primary_table(report)
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
@@ -112,6 +113,20 @@ def _cli(args: argparse.Namespace, on_collection: Callable[[argparse.Namespace, 
     print(f"wrote {Path(args.out) / 'summary_report.json'} and one folder per task under {args.out}; "
           "columns: book/data_dictionary.md")
     return 0
+
+
+def _clear_earlier_tasks(out: Path, report: dict) -> None:
+    """After a rerun into an earlier suite run's ``--out``: remove the earlier run's task folders that this run
+    did not write, so the folder holds exactly what ``summary_report.json`` lists. Done only once this run has
+    finished, so an interrupted rerun loses nothing of the earlier one."""
+    import shutil
+
+    from ..tasks.registry import TASKS
+
+    ran = set(report.get("status", {}))
+    for folder in out.iterdir():
+        if folder.is_dir() and folder.name in TASKS and folder.name not in ran:
+            shutil.rmtree(folder)
 
 
 def _print_reasons(report: dict) -> None:

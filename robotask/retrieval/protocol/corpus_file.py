@@ -338,7 +338,7 @@ class _RepeatedKey(Exception):
     """A mapping of a YAML file names one key twice."""
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
+class _UniqueKeySafeLoader(yaml.SafeLoader):
     """PyYAML's safe loader, except that a key written twice in one mapping raises :class:`_RepeatedKey`
     (PyYAML keeps the last value silently)."""
 
@@ -363,7 +363,7 @@ def parse_library(text: str, name: str = "<library>", min_texts: int = MIN_TEXTS
     A text repeated within a task is an error unless ``keep_repeats`` (then both are kept).
     """
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader that refuses repeated keys
+        data = yaml.load(text, Loader=_UniqueKeySafeLoader)  # noqa: S506 - a SafeLoader that refuses repeated keys
     except _RepeatedKey as err:
         raise RobotaskError(f"{name}: {err}; expected each key once (a second list would replace the first)") from None
     except yaml.YAMLError as err:
