@@ -91,6 +91,3 @@ def _current_action(part: pd.DataFrame, reference: pd.DataFrame, windows: pd.Dat
     return part["window"].map(actions.set_index("window")["true"]).fillna("").to_numpy()
 
 
-def chance_accuracy(task: str) -> float | None:
-    """Uniform guessing's accuracy where it is defined (the yes/no tasks), else None."""
-    return 0.5 if task in PAIR_TASKS or task in ("transition_detection", "contact_prediction") else None

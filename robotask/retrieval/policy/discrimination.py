@@ -204,10 +204,6 @@ def auc_intervals(signals: dict[str, np.ndarray], positive: np.ndarray, design: 
     return {name: design.interval(reps[name], bounds=(0.0, 1.0)) for name in signals}, reps
 
 
-def paired_difference(a: str, b: str, design: Design, reps: dict[str, np.ndarray]) -> Interval:
-    """AUC of ``a`` minus AUC of ``b`` with the studentised interval of the paired difference (uncorrected)."""
-    return design.interval(reps[a] - reps[b], bounds=(-1.0, 1.0))
-
 
 def auc_comparisons(aucs: dict[str, Interval], reps: dict[str, np.ndarray], design: Design,
                     reference: str = REFERENCE) -> dict[str, Any]:
