@@ -184,7 +184,7 @@ glue_values(**rp.spread_values(stats, TABLE2, PAPER_RANKERS))
 # apart, which is why the paper, and this chapter, average over many draws.
 #
 # Rows marked *(not in paper)* are scored on the same draws; in this run they are
-# {glue:text}`extra_rankers` (a dash below when there are none). The highest mean among them,
+# {glue:text}`extra_rankers`. The highest mean among them,
 # {glue:text}`top_extra`, reaches {glue:text}`top_extra_mean:.1f` %, {glue:text}`top_extra_gap:+.1f`
 # points against {glue:text}`best`; {doc}`06_sentence_embeddings` asks where that difference
 # comes from and what it costs.

@@ -68,8 +68,7 @@ glue_values(**rp.perturbation_run_values(corpus, per_query, rankers, perturbatio
 # descriptions of {glue:text}`n_tasks` tasks. {glue:text}`n_rankers` rankers,
 # {glue:text}`n_perturbations` perturbations and {glue:text}`n_trials` galleries (seed
 # {glue:text}`seed`); {glue:text}`n_queries` distinct descriptions are held out as queries.
-# **Left out of this run:** {glue:text}`left_out` (parameters `perturbations` and `rankers`; a
-# reading below that names a left-out ranker or perturbation shows a dash instead of a number).
+# **Left out of this run:** {glue:text}`left_out` (parameters `perturbations` and `rankers`).
 #
 # ## The question
 #

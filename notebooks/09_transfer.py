@@ -371,7 +371,7 @@ files.append(write_csv(out / "verdicts.csv", pd.DataFrame(index)))
 
 # %% tags=["remove-input"]
 held = verdicts == "holds"
-write_json(out / "summary.json", {
+summary_file = write_json(out / "summary.json", {
     "seed": seed, "n_trials": n_trials, "n_matched_trials": n_matched_trials,
     "rankers": list(config.rankers), "libraries": library_overview.to_dict(orient="records"),
     "table2": summary.drop(columns="label").to_dict(orient="records"),

@@ -213,3 +213,14 @@ def test_the_primal_run_is_drawn_dash_dot_beside_the_solid_streamed_line():
     styles = {line.get_label(): line.get_linestyle() for line in fig.axes[0].get_lines()}
     assert styles == {"streamed, in process": "-", f"{primal}, in process": "-."}
     plt.close(fig)
+
+
+def test_a_float_cell_of_1000_or_more_shows_no_decimals_in_the_table_and_its_csv():
+    import pandas as pd
+
+    from robotask.book.report import float_text, shown_values, table_html
+
+    assert float_text(1559.748, 3) == "1560" and float_text(-1256.0, 3) == "-1256" and float_text(0.1234, 3) == "0.123"
+    frame = pd.DataFrame({"x": [-1559.748, 0.5]})
+    assert "−1560" in table_html(frame, digits=3) and "0.500" in table_html(frame, digits=3)
+    assert shown_values(frame, digits=3)["X"].tolist() == ["-1560", "0.500"]

@@ -123,7 +123,7 @@ def shown_values(frame: pd.DataFrame, digits: int = 1, index: bool = False,
         if _is_missing(value) or (isinstance(value, str) and value == "–"):
             return ""
         if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
-            return f"{float(value):.{digits}f}"
+            return float_text(float(value), digits)
         return re.sub(r"`([^`]+)`", r"\1", str(value))
 
     shown = tidy_table(frame.reset_index() if index else frame, digits, headers)
@@ -178,6 +178,12 @@ def column_alignment(values: pd.Series) -> str:
     return "right" if present and all(_is_number(v) for v in present) else "left"
 
 
+def float_text(value: float, digits: int) -> str:
+    """A float cell to ``digits`` decimals, but none at 1,000 and above (four significant digits and more are
+    already shown): ``float_text(1559.748, 3)`` → "1560", ``float_text(0.1234, 3)`` → "0.123"."""
+    return f"{value:.{0 if abs(value) >= 1000 else digits}f}"
+
+
 def _cell_text(value: object, digits: int, code: bool) -> str:
     """One cell as HTML: a dash when missing, floats to ``digits``, a negative number with a true minus
     "−", text escaped (a Markdown code span such as `` `index == 0` `` becomes program text; a line may
@@ -188,7 +194,7 @@ def _cell_text(value: object, digits: int, code: bool) -> str:
     if _is_missing(value):
         return "–"
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
-        text = f"{float(value):.{digits}f}"
+        text = float_text(float(value), digits)
     else:
         text = str(value)
     if _is_number(value) and text.startswith("-"):
