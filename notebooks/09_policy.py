@@ -169,6 +169,10 @@ overall = accuracy[accuracy["level"] == "all"].set_index(["gallery", "ranker"])
 top = headline(rankers)
 values = {"headline": display(top), **drops[top].as_values("drop"),
           "drop_share": share([difference_word(iv) for iv in drops.values()], "higher")}
+glue_values(**values)
+
+# %% tags=["show-input"]
+values = {}
 for g in GALLERIES:
     best, second, lead = leader(design, accuracy_reps, g, rankers)
     values.update({f"{g}_best": display(best), f"{g}_best_acc": overall.at[(g, best), "estimate"],

@@ -128,7 +128,9 @@ write_csv(out / "results.csv", results)
 page.show_table(published.results_beside_baselines(results, "episode"), digits=3,
                 caption="The sample episode's test windows: each run's primary metric "
                 "(95 % interval from low to high, moving blocks), baselines in the last columns.")
-page.show_table(published.results_beside_baselines(results, "episodes"), digits=3,
+fourteen = published.results_beside_baselines(results, "episodes").melt(
+    id_vars=["task", "metric"], var_name="run", value_name="value (95 % interval)")
+page.show_table(fourteen[fourteen["value (95 % interval)"] != "–"], digits=3,
                 long_reason="every run and baseline on every task of the fourteen episodes",
                 caption="The fourteen unseen episodes: each run's metric (95 % interval "
                 "from low to high, resampling episodes); the fine-tuned runs on their published "

@@ -79,6 +79,29 @@ page.show_table(counts.rename_axis("page").reset_index(), headers={"page": "Page
                 caption="Verdicts per page, by word.")
 
 # %% [markdown]
+# ## How a word is decided, and over what
+#
+# Every row reads the same rule, `robotask.words.verdict`: the word says which way the difference
+# A − B goes only when its whole 95 % interval lies on one side of zero; otherwise it is *not
+# resolved*. What differs from page to page is what the interval resamples, and that is chosen by
+# what varies in the claim:
+#
+# - **Retrieval (chapters 02–09.2):** galleries and descriptions together (a two-way bootstrap,
+#   paired over rankers), because a claim about a ranker is a claim about other wordings of the same
+#   tasks as much as about other galleries; fixed template sets resample their templates.
+# - **The task pages (12.x):** blocks of consecutive test windows, because neighbouring windows
+#   overlap and their errors are alike; each head is set against the task's strongest baseline.
+# - **Chapter 14:** folds, held-out groups and learning-curve draws whose training sets overlap,
+#   with the corrected resampled t of Nadeau and Bengio, and Holm's correction where a section
+#   reads many tests.
+# - **Chapter 15:** blocks of consecutive windows on the one real episode, whole episodes on the
+#   fourteen.
+#
+# A page that names a leader ("the most accurate", "the largest drop") decides it from the leader
+# minus the runner-up, never from two separate intervals. Chapter 09.3's intervals (a studentised
+# bootstrap over its ten tasks) are read on its page and are not yet rows of this index.
+
+# %% [markdown]
 # ## One comparison, one set of numbers
 #
 # The same A, B, data and metric must have the same difference and interval on every row (B against
