@@ -124,7 +124,8 @@ def shown_values(frame: pd.DataFrame, digits: int = 1, index: bool = False,
             return ""
         if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
             return float_text(float(value), digits)
-        return re.sub(r"`([^`]+)`", r"\1", str(value))
+        text = re.sub(r"`([^`]+)`", r"\1", str(value))
+        return re.sub(r"^−(?=\.?\d)", "-", text)  # a number given as text: its minus spelled for a program
 
     shown = tidy_table(frame.reset_index() if index else frame, digits, headers)
     return pd.DataFrame({c: [plain(v) for v in shown.iloc[:, i]] for i, c in enumerate(shown.columns)},
