@@ -38,7 +38,7 @@ def cell_text(fragment: str) -> str:
     """A table cell's text as a reader reads it, in the CSV's spelling: tags dropped, a negative number's true
     minus as a hyphen-minus (a minus in words stays), the dash of a missing cell as an empty cell."""
     text = html_lib.unescape(re.sub(r"<[^>]+>", "", fragment)).strip()
-    return "" if text == "–" else re.sub(r"^−(?=\.?\d)", "-", text)
+    return "" if text == "–" else re.sub(r"^−(?=\.?\d|inf)", "-", text)
 
 
 def shown_table(html: str) -> pd.DataFrame:

@@ -105,7 +105,7 @@ def display_table(frame: pd.DataFrame, digits: int, index: bool, headers: dict |
     ``<stem>-<digest>.csv``, a name that does not change between runs)."""
     from IPython.display import HTML, display
 
-    values = shown_values(frame, digits, index, headers)
+    values = shown_values(frame, digits, index, headers, code_columns)
     if not numbered:
         stem = f"{stem}-{_digest(values)}"
     display(HTML(table_html(frame, digits, index, headers, long_reason, code_columns, numbered)
@@ -113,22 +113,24 @@ def display_table(frame: pd.DataFrame, digits: int, index: bool, headers: dict |
 
 
 def shown_values(frame: pd.DataFrame, digits: int = 1, index: bool = False,
-                 headers: dict | None = None) -> pd.DataFrame:
+                 headers: dict | None = None, code_columns: tuple = ()) -> pd.DataFrame:
     """The table :func:`table_html` shows as plain text, for its CSV: the shown headers, numbers as
     shown (floats to ``digits``, a hyphen-minus for a program to read), an empty cell where the page
-    shows a dash, text without its Markdown code marks."""
+    shows a dash, text without its Markdown code marks (kept in ``code_columns``, shown as program text)."""
     import numbers
 
-    def plain(value: object) -> str:
+    def plain(value: object, code: bool) -> str:
         if _is_missing(value) or (isinstance(value, str) and value == "–"):
             return ""
         if isinstance(value, numbers.Real) and not isinstance(value, (bool, numbers.Integral)):
             return float_text(float(value), digits)
-        text = re.sub(r"`([^`]+)`", r"\1", str(value))
+        text = str(value) if code else re.sub(r"`([^`]+)`", r"\1", str(value))
         return re.sub(r"^−(?=\.?\d)", "-", text)  # a number given as text: its minus spelled for a program
 
-    shown = tidy_table(frame.reset_index() if index else frame, digits, headers)
-    return pd.DataFrame({c: [plain(v) for v in shown.iloc[:, i]] for i, c in enumerate(shown.columns)},
+    source = frame.reset_index() if index else frame
+    code = [c in code_columns for c in source.columns]
+    shown = tidy_table(source, digits, headers)
+    return pd.DataFrame({c: [plain(v, code[i]) for v in shown.iloc[:, i]] for i, c in enumerate(shown.columns)},
                         columns=list(shown.columns), dtype=object)
 
 
