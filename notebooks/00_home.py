@@ -49,6 +49,8 @@ from robotask.retrieval.presentation import (char_vs_bm25, figure_ranker_spread,
 from robotask.retrieval.reproduction import TABLE2
 from robotask.words import number
 
+
+# %% tags=["remove-input"]
 plots.use_style()
 page = Page("00_home")
 CHAPTERS = ("02_five_rankers", "03_second_description", "05_reproduction_report",

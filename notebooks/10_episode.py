@@ -46,6 +46,8 @@ from robotask.episode.files import load_episode
 from robotask.episode.synthesis import ensure_episode
 from robotask.io import write_json
 
+
+# %% tags=["show-input"]
 page = Page("10_episode")
 out = page.output_dir(output_dir)
 path = episode_dir or ensure_episode(frames, seed, resolution, schedule)

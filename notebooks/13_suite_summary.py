@@ -37,6 +37,8 @@ from robotask.episode import report
 from robotask.episode.suite import PUBLISHED_COVERAGE, PUBLISHED_REAL_SAMPLE
 from robotask.io import write_csv, write_json
 
+
+# %% tags=["show-input"]
 page = Page("13_suite_summary")
 out = page.output_dir(output_dir)
 root = paths.resolve(task_results) if task_results else paths.results_dir()
