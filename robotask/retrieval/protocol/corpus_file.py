@@ -266,20 +266,31 @@ def too_few(frame: pd.DataFrame, min_texts: int) -> tuple[int, str]:
 def _open_utf8(path: str | Path, expected: str) -> TextIO:
     """A UTF-8 file opened for reading as text, after :func:`read_utf8`'s checks of its first bytes (a leading
     byte-order mark is skipped with the same warning)."""
+    name, path = _existing_file(path, expected)
+    with open(path, "rb") as head:
+        start = head.read(3)
+    _refuse_utf16(start, name, expected)
+    if start == b"\xef\xbb\xbf":
+        warnings.warn(f"{name}: removed a UTF-8 byte-order mark", RobotaskWarning, stacklevel=3)
+    return open(path, encoding="utf-8-sig", newline="")
+
+
+def _existing_file(path: str | Path, expected: str) -> tuple[str, Path]:
+    """The name as given and the resolved path of a file that exists, or one line naming it."""
     name = str(path)
     path = paths.resolve(path)
     if path.is_dir():
         raise RobotaskError(f"{name} is a directory; expected {expected}")
     if not path.is_file():
         raise RobotaskError(f"{name} does not exist; expected {expected}")
-    with open(path, "rb") as head:
-        start = head.read(3)
+    return name, path
+
+
+def _refuse_utf16(start: bytes, name: str, expected: str) -> None:
+    """One line for a file whose first bytes are a UTF-16 byte-order mark."""
     if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise RobotaskError(f"{name} is UTF-16 text (a spreadsheet's 'Unicode text' export); expected {expected}, "
                             "saved as UTF-8 (e.g. 'CSV UTF-8')")
-    if start == b"\xef\xbb\xbf":
-        warnings.warn(f"{name}: removed a UTF-8 byte-order mark", RobotaskWarning, stacklevel=3)
-    return open(path, encoding="utf-8-sig", newline="")
 
 
 def read_utf8(path: str | Path, expected: str) -> str:
@@ -288,16 +299,9 @@ def read_utf8(path: str | Path, expected: str) -> str:
     ``expected`` completes the error messages ("expected <expected>"): a directory, a missing file
     and bytes that are not UTF-8 raise :class:`~robotask.errors.RobotaskError` naming the file.
     """
-    name = str(path)
-    path = paths.resolve(path)
-    if path.is_dir():
-        raise RobotaskError(f"{name} is a directory; expected {expected}")
-    if not path.is_file():
-        raise RobotaskError(f"{name} does not exist; expected {expected}")
+    name, path = _existing_file(path, expected)
     data = path.read_bytes()
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise RobotaskError(f"{name} is UTF-16 text (a spreadsheet's 'Unicode text' export); expected {expected}, "
-                            "saved as UTF-8 (e.g. 'CSV UTF-8')")
+    _refuse_utf16(data, name, expected)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
