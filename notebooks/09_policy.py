@@ -28,7 +28,8 @@
 # - **Inputs:** `data/libero_para/corpus.csv` (the paraphrases, their taxonomy and similarities, one
 #   logged outcome each) and `data/libero/corpus.csv` (the 130 LIBERO task files, the distractors).
 # - **Outputs:** `summary.json`, `placements.csv` (per gallery, ranker and paraphrase: retrieved or
-#   not, the margin and the rank of its own task) and the figures, in the output folder.
+#   not, the margin and the rank of its own task), `verdicts.csv` (every verdict the page states, one
+#   row each, for the book's index of verdicts) and the figures, in the output folder.
 
 # %% tags=["parameters"]
 seed: int = 413  # seed of the bootstrap replicates
@@ -41,17 +42,20 @@ output_dir: str = ""  # result folder (empty: _build/results/09_policy)
 # %% tags=["remove-input"]
 import time
 
+import pandas as pd
+
 from robotask import plots
 from robotask.book import Page, glue_values, show_figure
 from robotask.io import write_csv, write_json
 from robotask.retrieval.policy import (
-    GALLERIES, HIGH_TYPES, Interval, accuracy_by_type, accuracy_table, association_table,
-    associations, auc_comparisons, auc_intervals, auc_table, data_table, difference,
-    difference_word, figure_accuracy_by_type, leader, figure_success_by_retrieval, gallery_frame,
-    gap_word, headline, load_paraphrases, mid_table, place_all, share, signal_label, signals_of,
-    success_by_type, success_difference, task_design, type_gap_table)
+    GALLERIES, HIGH_TYPES, Interval, accuracy_by_type, accuracy_table, accuracy_verdicts,
+    association_table, association_verdicts, associations, auc_comparisons, auc_intervals,
+    auc_table, data_table, difference, difference_word, figure_accuracy_by_type, leader,
+    figure_success_by_retrieval, gallery_frame, gap_word, headline, load_paraphrases, mid_table,
+    place_all, share, signal_label, signal_verdicts, signals_of, success_by_type,
+    success_difference, task_design, type_gap_table)
 from robotask.retrieval.rankers import display
-from robotask.words import UNRESOLVED
+from robotask.words import UNRESOLVED, VERDICT_COLUMNS
 
 plots.use_style()
 page = Page("09_policy")
@@ -172,9 +176,10 @@ values = {"headline": display(top), **drops[top].as_values("drop"),
 glue_values(**values)
 
 # %% tags=["show-input"]
-values = {}
+values, leads = {}, {}
 for g in GALLERIES:
     best, second, lead = leader(design, accuracy_reps, g, rankers)
+    leads[g] = (best, second, lead)
     values.update({f"{g}_best": display(best), f"{g}_best_acc": overall.at[(g, best), "estimate"],
                    f"{g}_second": display(second), **lead.as_values(f"{g}_lead"),
                    f"{g}_second_acc": overall.at[(g, second), "estimate"],
@@ -448,6 +453,20 @@ glue_values(within_best_signal=signal_label(within_task["best"]),
 # A ranker's margin needs no parser and no sentence encoder, which PRIDE's distance does; by the
 # book's rule, one signal is better than another only where the word above says "higher", and
 # "not resolved" means these ten tasks cannot tell them apart.
+
+# %% tags=["show-input"]
+# Every verdict the page states in words, one row each in the columns of the book's index.
+index = [*accuracy_verdicts(design, drops, leads, types),
+         *association_verdicts(design, assoc, rankers, act_comp),
+         *signal_verdicts(design, pooled, within_task)]
+verdicts = pd.DataFrame(index, columns=list(VERDICT_COLUMNS))
+_ = write_csv(out / "verdicts.csv", verdicts)
+
+# %% [markdown]
+# Each word above that decides, and each ranker's word that a share of rankers counts, is a row of
+# `verdicts.csv`: the difference it reads, its interval, the tasks as its units and the method, with
+# the Holm family where a leader or a signal is read from one. The book's index of verdicts lists
+# them beside every other page's.
 #
 # ## What it does not show
 #
@@ -506,3 +525,6 @@ bounds = [(r["low"], r["high"]) for r in result["accuracy"] + result["associatio
 assert all(low <= high for low, high in bounds if low == low and high == high)
 assert all(0 <= iv.estimate <= 1 for iv in aucs.values())
 assert sizes["libero"]["tasks"] > sizes["originals"]["tasks"]
+includes_zero = ~(verdicts["low"] > 0) & ~(verdicts["high"] < 0)
+assert (includes_zero == (verdicts["verdict"] == UNRESOLVED)).all()
+assert not verdicts.duplicated(["a", "b", "data", "metric"]).any()

@@ -89,6 +89,9 @@ page.show_table(counts.rename_axis("page").reset_index(), headers={"page": "Page
 # - **Retrieval (chapters 02–09.2):** galleries and descriptions together (a two-way bootstrap,
 #   paired over rankers), because a claim about a ranker is a claim about other wordings of the same
 #   tasks as much as about other galleries; fixed template sets resample their templates.
+# - **Retrieval beside a policy (chapter 09.3):** its ten tasks, and the paraphrases within each
+#   drawn task, in a studentised (bootstrap-t) interval, because paraphrases of one task share its
+#   scene and its difficulty; Holm's correction where a leader or a signal is read from a family.
 # - **The task pages (12.x):** blocks of consecutive test windows, because neighbouring windows
 #   overlap and their errors are alike; each head is set against the task's strongest baseline.
 # - **Chapter 14:** folds, held-out groups and learning-curve draws whose training sets overlap,
@@ -98,8 +101,7 @@ page.show_table(counts.rename_axis("page").reset_index(), headers={"page": "Page
 #   fourteen.
 #
 # A page that names a leader ("the most accurate", "the largest drop") decides it from the leader
-# minus the runner-up, never from two separate intervals. Chapter 09.3's intervals (a studentised
-# bootstrap over its ten tasks) are read on its page and are not yet rows of this index.
+# minus the runner-up, never from two separate intervals.
 
 # %% [markdown]
 # ## One comparison, one set of numbers

@@ -35,10 +35,12 @@ def _study(rankers: list[str], n_bootstrap: int, seed: int) -> dict:
     accuracy, accuracy_reps = by_type.accuracy_by_type(placed, para, design)
     failure, tasks = 1 - para["success"].to_numpy(), para["task"].to_numpy()
     aucs, reps = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, design)
-    within, _ = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, design, tasks)
+    within, within_reps = discrimination.auc_intervals(discrimination.signals_of(para, placed), failure, design,
+                                                       tasks)
     return dict(para=para, placements=placed, accuracy=accuracy, accuracy_reps=accuracy_reps, design=design,
                 success=by_type.success_by_type(para, design), rankers=rankers,
-                associations=association.associations(para, placed, design), aucs=aucs, reps=reps, within=within)
+                associations=association.associations(para, placed, design), aucs=aucs, reps=reps, within=within,
+                within_reps=within_reps)
 
 
 def test_task_design_resamples_whole_tasks_then_their_paraphrases_with_a_jackknife():

@@ -129,3 +129,136 @@ def test_each_comparison_s_rows_are_listed_together():
     bad = provenance.inconsistent_verdicts(rows)
     assert bad["comparison"].tolist() == [1, 1, 2, 2]
     assert bad["chapter"].tolist() == ["02_five_rankers", "07_uncertainty"] * 2
+
+
+
+def _policy_words(study: dict) -> tuple[list[dict], dict[str, object], dict]:
+    """Chapter 09.3's steps on a small study (tests/test_policy.py), as notebooks/09_policy.py runs them: its
+    rows of the index, every deciding word its Markdown prints by glue name, computed the way the page glues it
+    (a word, a share of rankers "k of n rankers", a count of signals), and the signals' comparisons."""
+    from robotask.retrieval.policy import (
+        Interval,
+        accuracy_verdicts,
+        association_verdicts,
+        by_type,
+        discrimination,
+        phrases,
+        signal_verdicts,
+        values,
+    )
+
+    design, rankers, reps, para = study["design"], study["rankers"], study["accuracy_reps"], study["para"]
+    top, galleries = values.headline(rankers), ("originals", "libero")
+    drops = {r: by_type.difference(design, reps, ("originals", r, "all", "all"), ("libero", r, "all", "all"))
+             for r in rankers}
+    leads = {g: by_type.leader(design, reps, g, rankers) for g in galleries}
+    pairs = (("act", "comp"), ("obj", "comp"), ("act", "obj"))
+    types = {g: {r: {f"{a}-{b}": by_type.difference(design, reps, (g, r, "high", a), (g, r, "high", b))
+                     for a, b in pairs} for r in rankers} for g in galleries}
+    act_comp = by_type.success_difference(para, design, "act", "comp")
+    pooled = discrimination.auc_comparisons(study["aucs"], study["reps"], design)
+    within = discrimination.auc_comparisons(study["within"], study["within_reps"], design)
+    rows = [*accuracy_verdicts(design, drops, leads, types),
+            *association_verdicts(design, study["associations"], rankers, act_comp),
+            *signal_verdicts(design, pooled, within)]
+    assoc = study["associations"].set_index(["gallery", "ranker", "measure"])
+
+    def gap(g: str, m: str, r: str = top) -> str:
+        return phrases.gap_word(Interval.from_row(assoc.loc[(g, r, m)]))
+
+    def retrieved(g: str, m: str) -> str:
+        return phrases.share([gap(g, m, r) for r in rankers], "higher when retrieved")
+
+    def higher(intervals: list[Interval]) -> str:
+        return phrases.share([phrases.difference_word(iv) for iv in intervals], "higher")
+
+    def signal(k: str, comparisons: dict = pooled) -> str:
+        return phrases.difference_word(Interval(*comparisons[k]))
+
+    words = {
+        "drop_share": higher(list(drops.values())),
+        **{f"{g}_lead_word": phrases.difference_word(leads[g][2], "ahead", "behind") for g in galleries},
+        **{f"{g}_{a}_{b}_share": higher([types[g][r][f"{a}-{b}"] for r in rankers])
+           for g, a, b in (("libero", "act", "comp"), ("libero", "obj", "comp"), ("libero", "act", "obj"),
+                           ("originals", "act", "comp"), ("originals", "act", "obj"))},
+        "unresolved": "not resolved",  # action-only against object-only "for any other ranker"
+        "libero_gap_word": gap("libero", "gap"), "libero_mh_word": gap("libero", "mh_gap"),
+        **{f"{g}_gap_share": retrieved(g, "gap") for g in galleries},
+        **{f"{g}_mh_share": retrieved(g, "mh_gap") for g in galleries},
+        **{f"libero_gap_{t}_share": retrieved("libero", f"gap:{t}") for t in ("act", "obj", "comp")},
+        "success_act_minus_comp_word": phrases.difference_word(act_comp),
+        **{f"{k}_word": signal(k) for k in ("best_margin_minus_pride", "keyword_minus_pride",
+                                            "best_lexical_margin_minus_pride")},
+        "within_best_margin_minus_pride_word": signal("best_margin_minus_pride", within),
+        "n_above_pride": pooled["n_above_reference"], "n_below_pride": pooled["n_below_reference"]}
+    return rows, words, pooled
+
+
+def test_chapter_09_3_indexes_every_verdict_word_its_page_prints(tmp_path):
+    """Chapter 09.3 (notebooks/09_policy.py) writes one row per deciding word its Markdown prints, a share of
+    rankers counting one row per ranker, and 97 reads them, linked to 09.3's page. A deciding word added to the
+    page (a glued ``*_word`` or ``*_share``) without a row here fails the first assertion."""
+    import re
+
+    from test_policy import _study
+
+    from robotask import paths
+    from robotask.retrieval.policy import phrases
+
+    rows, words, pooled = _policy_words(_study(["bm25", "char"], 20, 3))
+    markdown = (paths.ROOT / "notebooks" / "09_policy.py").read_text()
+    printed = re.findall(r"\{glue:text\}`(\w+_word|\w+_share|n_above_pride|n_below_pride|unresolved)[`:]", markdown)
+    assert set(printed) == set(words)
+    write_rows(tmp_path / "09_policy", rows)
+    index = provenance.read_verdicts(tmp_path)
+    assert list(index.columns) == list(VERDICT_COLUMNS) and (index["chapter"] == "09_policy").all()
+    assert index["verdict"].notna().all() and (index["unit"] == "task").all() and (index["n_units"] == 10).all()
+    includes_zero = ~(index["low"] > 0) & ~(index["high"] < 0)
+    assert (includes_zero == (index["verdict"] == "not resolved")).all()
+    assert not index.duplicated(list(provenance.COMPARISON_KEY)).any()
+    assert provenance.inconsistent_verdicts(index).empty
+    assert provenance.page_link("09_policy") == "{doc}`09_policy`"
+
+    def part(data: str, metric: str, claim: str) -> pd.DataFrame:
+        return index[(index["data"] == data) & (index["metric"] == metric) & index["claim"].str.startswith(claim)]
+
+    def share(stated: pd.DataFrame, word: str) -> str:
+        return phrases.share(stated["verdict"].tolist(), word)
+
+    libero, originals = "LIBERO-Para, gallery of the 130 LIBERO tasks", "LIBERO-Para, gallery of the 10 originals"
+    acc, success = "retrieval accuracy (%)", "policy success (%)"
+    within = "policy success (%), within task (Mantel–Haenszel)"
+    gap, kinds = "the policy succeeds more often", {"act": "action reworded", "obj": "object reworded",
+                                                     "comp": "both reworded"}
+    shares = {"drop_share": (part("LIBERO-Para, every paraphrase", acc, "accuracy lost"), "higher"),
+              "libero_gap_share": (part(libero, success, gap), "higher when retrieved"),
+              "originals_gap_share": (part(originals, success, gap), "higher when retrieved"),
+              "libero_mh_share": (part(libero, within, gap), "higher when retrieved"),
+              "originals_mh_share": (part(originals, within, gap), "higher when retrieved"),
+              **{f"libero_gap_{t}_share": (part(f"{libero}, {t}: {kinds[t]}", success, gap), "higher when retrieved")
+                 for t in kinds}}
+    for g, data in (("libero", libero), ("originals", originals)):
+        for a, b in (("act", "comp"), ("obj", "comp"), ("act", "obj")):
+            shares[f"{g}_{a}_{b}_share"] = (part(data, acc, f"{kinds[a]} against {kinds[b]}"), "higher")
+    for name in printed:
+        if name in shares:
+            stated, word = shares[name]
+            assert len(stated) == 2 and share(stated, word) == words[name], name
+    assert set(part(libero, acc, "action reworded against object reworded")["verdict"]) <= {"higher", "not resolved"}
+    by = {"libero_lead_word": part(libero, acc, "the most accurate"),
+          "originals_lead_word": part(originals, acc, "the most accurate"),
+          "libero_gap_word": part(libero, success, gap).query("a == 'where Char TF-IDF retrieves'"),
+          "libero_mh_word": part(libero, within, gap).query("a == 'where Char TF-IDF retrieves'"),
+          "success_act_minus_comp_word": part("LIBERO-Para, every paraphrase", success, "the policy on"),
+          "within_best_margin_minus_pride_word": index[index["metric"] == "within-task ROC AUC"]}
+    for name, stated in by.items():
+        assert stated["verdict"].tolist() == [words[name]], name
+    # every signal against PRIDE's distance, with the table's word; the prose reads three of them as higher/lower
+    signals = index[index["metric"] == "ROC AUC"].set_index("a")
+    assert len(signals) == pooled["n_compared"] and set(signals["b"]) == {"PRIDE paraphrase distance"}
+    assert (signals["verdict"] == "better").sum() == words["n_above_pride"]
+    assert (signals["verdict"] == "worse").sum() == words["n_below_pride"]
+    table_word = {"higher": "better", "lower": "worse", "not resolved": "not resolved"}
+    for k in ("best_margin", "keyword", "best_lexical_margin"):
+        label = phrases.signal_label(pooled[k] if k != "keyword" else "keyword")
+        assert signals.at[label, "verdict"] == table_word[words[f"{k}_minus_pride_word"]], k

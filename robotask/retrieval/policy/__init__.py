@@ -17,7 +17,8 @@ place it to whether the policy succeeded:
   task; ``discrimination``: the signals, their ROC AUCs for the policy's failure, pooled and within task, and
   their comparisons with PRIDE's distance, Holm-corrected;
 - ``values`` (the headline ranker, the home page's values from ``summary.json``), ``phrases`` (verdict words,
-  from :func:`robotask.words.verdict`), ``tables``, ``figures``.
+  from :func:`robotask.words.verdict`), ``tables``, ``figures``;
+- ``index_rows``: every verdict the page prints, one row each of the book's index (``verdicts.csv``).
 
 Imports only the core and the retrieval rooms ``libraries``, ``protocol`` and ``rankers``.
 """
@@ -26,6 +27,7 @@ from .association import associations
 from .by_type import accuracy_by_type, difference, leader, success_by_type, success_difference
 from .discrimination import auc_comparisons, auc_intervals, signals_of
 from .figures import figure_accuracy_by_type, figure_success_by_retrieval
+from .index_rows import accuracy_verdicts, association_verdicts, signal_verdicts
 from .paraphrases import GALLERIES, HIGH_TYPES, gallery_frame, load_paraphrases
 from .phrases import difference_word, gap_word, share, signal_label
 from .placements import place_all
@@ -34,9 +36,10 @@ from .tables import accuracy_table, association_table, auc_table, data_table, mi
 from .values import headline, policy_answer_values
 
 __all__ = [
-    "GALLERIES", "HIGH_TYPES", "Interval", "accuracy_by_type", "accuracy_table", "association_table",
-    "associations", "auc_comparisons", "auc_intervals", "auc_table", "data_table", "difference",
-    "difference_word", "figure_accuracy_by_type", "figure_success_by_retrieval", "gallery_frame", "gap_word",
-    "headline", "leader", "load_paraphrases", "mid_table", "place_all", "policy_answer_values", "share", "signal_label",
-    "signals_of", "success_by_type", "success_difference", "task_design", "type_gap_table",
+    "GALLERIES", "HIGH_TYPES", "Interval", "accuracy_by_type", "accuracy_table", "accuracy_verdicts",
+    "association_table", "association_verdicts", "associations", "auc_comparisons", "auc_intervals", "auc_table",
+    "data_table", "difference", "difference_word", "figure_accuracy_by_type", "figure_success_by_retrieval",
+    "gallery_frame", "gap_word", "headline", "leader", "load_paraphrases", "mid_table", "place_all",
+    "policy_answer_values", "share", "signal_label", "signal_verdicts", "signals_of", "success_by_type",
+    "success_difference", "task_design", "type_gap_table",
 ]
