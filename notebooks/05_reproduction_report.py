@@ -50,7 +50,7 @@ n_bootstrap: int = 1000  # replicates of each claim's paired interval
 from dataclasses import replace
 
 from robotask import io, plots, words
-from robotask.book import Page, glue_values, show_figure
+from robotask.book import Page, glue_values, show_figure, show_md
 from robotask.io import write_json
 from robotask.retrieval import presentation as rp
 from robotask.retrieval import protocol, reproduction
@@ -256,24 +256,24 @@ if alternative_corpora and not corpus_path:
     page.show_table(alt.assign(corpus=alt["corpus"].map(rp.reading_label)), digits=1,
                     headers=rp.alternative_headers(alt.columns),
                     caption="Mean accuracy on other readings of the RLBench corpus (%).")
-glue_values(**rp.alternative_values(alt), n_paper_trials=run["n_paper_trials"],
-            alt_ran="ran" if alt is not None else (
-                "did not run (a custom corpus, or `alternative_corpora` is off), "
-                "so the values below are dashes"))
+
+# %% tags=["remove-input"]
+a = rp.alternative_values(alt)  # the readings' values, built into the paragraph when they ran
+glue_values(n_paper_trials=run["n_paper_trials"])
+show_md("In this build the readings did not run (a custom corpus, or `alternative_corpora` is "
+        "off): this page sets no other reading beside the committed corpus." if alt is None else
+        f"In this build the readings ran. {a['n_same']} readings give exactly the paper's number "
+        "of tasks and descriptions. The readings whose first-listed gallery reproduces **both** of "
+        f"the paper's percentages are: {a['fingerprint']}. Word+Char alone matches the paper's "
+        f"first-listed percentage for: {a['word_char_readings']}. Across all readings the Char "
+        f"TF-IDF mean stays between {a['char_lo']:.1f} % and {a['char_hi']:.1f} % (paper "
+        f"{a['paper_char']:.1f} %). The readings with exactly the paper's counts, the plausible "
+        f"candidates for its corpus, move it by at most {words.number(a['char_move'], 1)} pp "
+        f"from the committed corpus, against an offset of {words.pp(a['char_offset'])} between "
+        "our Char TF-IDF mean and the paper's. Which description the paper had changes the "
+        "fingerprint of one gallery; it can explain at most that much of the offset of the means.")
 
 # %% [markdown]
-# In this build the readings {glue:text}`alt_ran`.
-# {glue:text}`n_same` readings give exactly the paper's number of tasks and descriptions. The
-# readings whose first-listed gallery reproduces **both** of the paper's percentages are:
-# {glue:text}`fingerprint`. Word+Char alone matches the paper's first-listed percentage for:
-# {glue:text}`word_char_readings`. Across all readings the Char TF-IDF mean stays between
-# {glue:text}`char_lo:.1f` % and {glue:text}`char_hi:.1f` % (paper {glue:text}`paper_char:.1f` %).
-# The readings with exactly the paper's counts, the plausible candidates for its corpus, move it
-# by at most {glue:text}`char_move:.1f` pp from the committed corpus, against an offset of
-# {glue:text}`char_offset:+.1f` pp between our Char TF-IDF mean and the paper's. Which description
-# the paper had changes the fingerprint of one gallery; it can explain at most that much of the
-# offset of the means.
-#
 # ## Investigation 3: is the gap between the paper's numbers and ours a draw effect?
 #
 # Our means and the paper's come from two independent sets of draws, {glue:text}`n_trials`
@@ -289,7 +289,12 @@ gap = rp.draw_gap(summary_table(per_trial), reproduction.TABLE2, n_trials, paper
 page.show_table(gap.reset_index(drop=True), digits=2, headers=rp.GAP_HEADERS,
                 caption="Our means against the paper's, in standard errors of the difference "
                         "of the two means.")
-glue_values(**rp.gap_values(gap))
+moved = a["char_move"] == a["char_move"]  # NaN: no reading with the paper's counts ran
+glue_values(**rp.gap_values(gap), move_sentence=(
+    f"The missing description moves the Char TF-IDF mean by at most {a['char_move']:.1f} pp "
+    "(Investigation 2), so it leaves most of such a gap" if moved else "This build ran no reading "
+    "with the paper's counts (Investigation 2), so it bounds nothing here and leaves such a gap")
+    + " to the unstated details listed at the end of this chapter.")
 
 # %% [markdown]
 # The differences are {glue:text}`z_lo:.1f` to {glue:text}`z_hi:.1f` standard errors of the
@@ -297,9 +302,7 @@ glue_values(**rp.gap_values(gap))
 # {glue:text}`n_gap_higher`, **lower** for {glue:text}`n_gap_lower`, and **not resolved** for
 # {glue:text}`n_gap_open`. A difference whose interval excludes zero is not explained by the
 # particular draws of either study; it lies in the corpus texts or in implementation details the
-# paper does not state. The missing description moves the Char TF-IDF mean by at most
-# {glue:text}`char_move:.1f` pp (Investigation 2), so it leaves most of such a gap to the unstated
-# details listed at the end of this chapter.
+# paper does not state. {glue:text}`move_sentence`
 #
 # ## Performance
 #
@@ -315,20 +318,19 @@ bench = None
 if benchmark_reference_trials > 0:
     bench = protocol.time_against_reference(corpus, config, repeats=2,
                                             reference_trials=benchmark_reference_trials)
-glue_values(**rp.bench_values(bench, len(config.rankers)),
-            bench_ran="was timed" if bench is not None else "was not timed "
-            "(`benchmark_reference_trials` = 0), so the values below are dashes")
+b = rp.bench_values(bench, len(config.rankers))  # built into the paragraph when it was timed
+show_md("In this build the plain reference was not timed (`benchmark_reference_trials` = 0): this "
+        "page times neither path; `benchmarks/retrieval.py` does." if bench is None else
+        f"In this build the plain reference was timed. The whole study ({n_trials} + 2 × "
+        f"{n_matched_trials} galleries and the audit gallery, {b['n_rankers']} rankers) took "
+        f"{b['study_s']:.2f} s of wall time ({b['study_cpu_s']:.2f} s CPU). On the "
+        f"{b['n_evaluations']} compared gallery × ranker evaluations ({b['n_predictions']} "
+        f"predictions) the fast path took {b['fast_s']:.2f} s and the plain reference "
+        f"{b['reference_s']:.1f} s, {b['ratio']:.0f} times faster, with {b['same_predictions']} "
+        "predictions. Timings vary between machines and runs; the identity of the predictions does "
+        "not.")
 
 # %% [markdown]
-# In this build the plain reference {glue:text}`bench_ran`.
-# The whole study ({glue:text}`n_trials` + 2 × {glue:text}`n_matched` galleries and the audit
-# gallery, {glue:text}`n_rankers` rankers) took {glue:text}`study_s:.2f` s of wall time
-# ({glue:text}`study_cpu_s:.2f` s CPU). On the {glue:text}`n_evaluations` compared gallery × ranker
-# evaluations ({glue:text}`n_predictions` predictions) the fast path took {glue:text}`fast_s:.2f` s
-# and the plain reference {glue:text}`reference_s:.1f` s, {glue:text}`ratio:.0f` times faster, with
-# {glue:text}`same_predictions` predictions. Timings vary between machines and runs; the identity of
-# the predictions does not.
-#
 # ## Protocol choices made where the paper is silent
 #
 # - **Draws:** one `np.random.default_rng(seed)`; per trial, per task in sorted task-id order,

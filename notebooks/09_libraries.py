@@ -55,7 +55,7 @@ from robotask.retrieval import scaling as S
 from robotask.retrieval.presentation import label
 from robotask.retrieval.protocol import load_study_corpus
 from robotask.retrieval.rankers import PAPER_SETTINGS, display
-from robotask.words import VERDICT_COLUMNS, count, verdict_row
+from robotask.words import VERDICT_COLUMNS, count, join, verdict_row
 
 plots.use_style()
 page = Page("09_libraries")
@@ -183,7 +183,7 @@ glue_values(min_tasks=min_budget_tasks, budget_text=count(budget_trials, "galler
 # %% tags=["remove-input"]
 if len(rankers) < 6 or len(res.budget) < 3:
     show_md("**Note.** This run leaves out some rankers or libraries (parameters `rankers`, "
-            "`budget_libraries`): the readings below show a dash for what it did not run.")
+            "`budget_libraries`): the readings below read only the libraries and rankers it ran.")
 fig = S.budget_figure(res.budget, S.TITLES)
 plots.save_figure(fig, out, "wording_budget")
 show_figure(fig, "fig-wording-budget",
@@ -200,48 +200,47 @@ page.show_table(S.budget_bands(res.budget),
                 caption="Top-1 accuracy (%) at each k: mean (5th–95th percentile) over galleries.")
 page.show_table(S.plateau_table(res.budget),
                 caption="Smallest k at which each ranker reaches 90 % of its best mean accuracy.")
-budget_tasks = {f"budget_tasks_{k}": count(int(frames[k].groupby("task").size().ge(
-    int(c["k"].max()) + 1).sum()), "task") for k, c in res.budget.items()}  # tasks of each budget
-glue_values(lsa_dims=PAPER_SETTINGS.lsa_dims, **{**{f"budget_tasks_{k}": "—" for k in
-                                                    ("robotwin", "rlbench_full", "calvin")},
-                                                 **budget_tasks})
 
 # %% tags=["remove-input"]
-budget = list(S.budget_values(res.budget_comparisons, res.budget,
-                              ("robotwin", "rlbench_full", "calvin")).items())
-glue_values(**dict(budget[:len(budget) // 2]))
-
-# %% tags=["remove-input"]
-glue_values(**dict(budget[len(budget) // 2:]))
+names = {"robotwin": "RoboTwin", "rlbench_full": "RLBench-full", "calvin": "CALVIN"}
+ran = [k for k in names if k in res.budget]  # the prose reads only the budgets this run made
+b = S.budget_values(res.budget_comparisons, res.budget, tuple(ran))
+tasks = {k: count(int(frames[k].groupby("task").size().ge(int(res.budget[k]["k"].max()) + 1).sum()),
+                  "task") for k in ran}  # the tasks of each budget
+others = " ".join(f"On {names[k]}: {b[f'helps_{k}']} ({b[f'gain_{k}']} points up to k = "
+                  f"{b[f'kmax_{k}']}, interval {b[f'gain_lo_{k}']} to {b[f'gain_hi_{k}']})."
+                  for k in ran if k != "robotwin")
+glue_values(lsa_dims=PAPER_SETTINGS.lsa_dims, **{k: v for k, v in b.items() if "robotwin" in k},
+            budget_tasks=join(f"{tasks[k]} of {names[k]}" for k in ran),
+            budget_others=others or "No other library's budget ran in this build.",
+            plateau_where=join(f"{b[f'plateau_{k}']} on {names[k]}" for k in ran),
+            leaders_where="; ".join(f"on {names[k]} {b[f'leaders_{k}']}" for k in ran),
+            order_where="; ".join(f"{'on' if i else 'On'} {names[k]}: {b[f'order_{k}']}"
+                                  for i, k in enumerate(ran)),
+            chance_where="; ".join(f"on {names[k]} {b[f'chance_{k}']}" for k in ran),
+            answer_others="; ".join(f"on {names[k]}: {b[f'helps_{k}']} ({b[f'gain_{k}']} points to "
+                                    f"k = {b[f'kmax_{k}']})" for k in ran if k != "robotwin")
+            or "no other library ran")
 
 # %% [markdown]
-# **Which tasks take part.** The budget runs on {glue:text}`budget_tasks_robotwin` of RoboTwin,
-# {glue:text}`budget_tasks_rlbench_full` of RLBench-full and {glue:text}`budget_tasks_calvin` of
-# CALVIN: those with more texts than the largest k studied there.
+# **Which tasks take part.** The budget runs on {glue:text}`budget_tasks`: those with more texts
+# than the largest k studied there.
 #
 # **Reading the curves.** On RoboTwin, more wordings per task: {glue:text}`helps_robotwin`. Char
 # TF-IDF changes by {glue:text}`gain_robotwin` points from k = 1 to k = {glue:text}`kmax_robotwin`
 # (95 % interval of the paired gain {glue:text}`gain_lo_robotwin` to {glue:text}`gain_hi_robotwin`).
-# On RLBench-full: {glue:text}`helps_rlbench_full` ({glue:text}`gain_rlbench_full` points up to
-# k = {glue:text}`kmax_rlbench_full`, interval {glue:text}`gain_lo_rlbench_full` to
-# {glue:text}`gain_hi_rlbench_full`). On CALVIN: {glue:text}`helps_calvin`
-# ({glue:text}`gain_calvin` points up to k = {glue:text}`kmax_calvin`, interval
-# {glue:text}`gain_lo_calvin` to {glue:text}`gain_hi_calvin`).
+# {glue:text}`budget_others`
 #
 # *Where the curves saturate.* The rankers first reach 90 % of their best accuracy at
-# {glue:text}`plateau_robotwin` on RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and
-# {glue:text}`plateau_calvin` on CALVIN. Past that point a new wording adds less and less: it tends
+# {glue:text}`plateau_where`. Past that point a new wording adds less and less: it tends
 # to repeat words the task's other wordings already brought.
 #
 # *Whether the order changes.* At each k the leader is named only where its lead over the
-# runner-up is resolved (95 % interval of the paired difference above zero): on RoboTwin
-# {glue:text}`leaders_robotwin`; on RLBench-full {glue:text}`leaders_rlbench_full`; on CALVIN
-# {glue:text}`leaders_calvin`. Does the leader change with k? On RoboTwin:
-# {glue:text}`order_robotwin`; on RLBench-full: {glue:text}`order_rlbench_full`; on CALVIN:
-# {glue:text}`order_calvin`. A change counts only between two resolved leaders; a k where the top
-# two are inside each other's noise names no leader at all. These are several tests read together,
-# one per k: on RoboTwin {glue:text}`chance_robotwin`; on RLBench-full
-# {glue:text}`chance_rlbench_full`; on CALVIN {glue:text}`chance_calvin`.
+# runner-up is resolved (95 % interval of the paired difference above zero):
+# {glue:text}`leaders_where`. Does the leader change with k? {glue:text}`order_where`. A change
+# counts only between two resolved leaders; a k where the top two are inside each other's noise
+# names no leader at all. These are several tests read together, one per k:
+# {glue:text}`chance_where`.
 #
 # *Why Word TF-IDF and LSA-32 share a row.* Where a gallery holds at most
 # {glue:text}`lsa_dims` texts (at k = 1 on a library with few eligible tasks, and at the library
@@ -308,16 +307,23 @@ page.show_table(S.slope_table(res.size_comparisons), digits=2,
                 caption="Change of accuracy (points) per doubling of the candidate tasks, "
                         "with its 95 % interval over draws and descriptions (two-way bootstrap).")
 macro_micro = S.macro_micro_values(res.macro_micro, frames["rlbench_full"])
+halves = size["slope_small"] != "—"  # a slope per half needs at least two sizes in each half
 glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_median"),
-            **{k: v for k, v in size.items() if k not in ("n_all", "n_sizes", "n_min")})
+            **{k: v for k, v in size.items() if k not in (
+                "n_all", "n_sizes", "n_min", "slope_small", "slope_large", "size_shape")},
+            bend_sentence=(f"Over the smaller half of the sizes it is {size['slope_small']} points "
+                           f"per doubling and over the larger half {size['slope_large']}; whether "
+                           f"the curve bends, resampled the same way: {size['size_shape']}."
+                           if halves else f"With {size['n_sizes']} sizes this run fits no slope "
+                           "to either half of them, so it does not ask whether the curve bends."),
+            bends=size["size_shape"] if halves else "not asked with so few sizes")
 
 # %% [markdown]
 # **Reading the curves.** Char TF-IDF's accuracy as the gallery grows: {glue:text}`falls`. It goes from
 # {glue:text}`acc_small:.1f` % at n = {glue:text}`n_min` to {glue:text}`acc_large:.1f` % at
 # n = {glue:text}`n_all`, {glue:text}`slope_char` points per doubling of n (95 % interval
-# {glue:text}`slope_lo` to {glue:text}`slope_hi`). Over the smaller half of the sizes it is
-# {glue:text}`slope_small` points per doubling and over the larger half {glue:text}`slope_large`;
-# whether the curve bends, resampled the same way: {glue:text}`size_shape`. Across rankers the change per doubling runs
+# {glue:text}`slope_lo` to {glue:text}`slope_hi`). {glue:text}`bend_sentence`
+# Across rankers the change per doubling runs
 # from {glue:text}`slope_min` points ({glue:text}`steepest`) to {glue:text}`slope_max` points
 # ({glue:text}`flattest`); their difference, resampled the same way, runs from {glue:text}`steep_lo` to
 # {glue:text}`steep_hi` points, so that order is {glue:text}`steep_sure`.
@@ -388,19 +394,16 @@ page.show_table(cost, digits=1, caption=("Time to index the pooled gallery (s), 
 # **How many wordings does a task need?** On RoboTwin, more wordings per task:
 # {glue:text}`helps_robotwin` (Char TF-IDF {glue:text}`gain_robotwin` points from k = 1 to
 # k = {glue:text}`kmax_robotwin`, 95 % interval {glue:text}`gain_lo_robotwin` to
-# {glue:text}`gain_hi_robotwin`); on RLBench-full: {glue:text}`helps_rlbench_full`
-# ({glue:text}`gain_rlbench_full` points to k = {glue:text}`kmax_rlbench_full`); on CALVIN:
-# {glue:text}`helps_calvin` ({glue:text}`gain_calvin` points to k = {glue:text}`kmax_calvin`).
-# The rankers first reach nine tenths of their best accuracy at {glue:text}`plateau_robotwin` on
-# RoboTwin, {glue:text}`plateau_rlbench_full` on RLBench-full and {glue:text}`plateau_calvin` on
-# CALVIN: a task needs that many wordings for most of the gain. Does the leading ranker change with
+# {glue:text}`gain_hi_robotwin`); {glue:text}`answer_others`. The rankers first reach nine tenths
+# of their best accuracy at {glue:text}`plateau_where`: a task needs that many wordings for most of
+# the gain. Does the leading ranker change with
 # k on RoboTwin? {glue:text}`order_robotwin` ({glue:text}`leaders_robotwin`).
 #
 # **How does retrieval fall as the library grows?** Char TF-IDF's accuracy {glue:text}`falls` by
 # {glue:text}`slope_char` points per doubling of the candidate tasks (95 % interval
 # {glue:text}`slope_lo` to {glue:text}`slope_hi`), from {glue:text}`acc_small:.1f` % at
 # {glue:text}`n_min` tasks to {glue:text}`acc_large:.1f` % at {glue:text}`n_all`; whether it bends:
-# {glue:text}`size_shape`. The leader at the smallest size: {glue:text}`best_small`; at all tasks:
+# {glue:text}`bends`. The leader at the smallest size: {glue:text}`best_small`; at all tasks:
 # {glue:text}`best_large`. Does the best ranker at a few tasks stay best at {glue:text}`n_all`?
 # {glue:text}`best_stays`. Every one of these words comes from a 95 % interval over
 # {glue:text}`size_text` per size; where it says "not resolved", the draws of this run cannot
