@@ -127,7 +127,8 @@ def second_text_claims(predictions: pd.DataFrame, rankers: list[str], seed: int)
     ``predictions``: every paper ranker's gain (two − one) and BM25's gain against every other's, each with
     the two-way interval over matched galleries and queried texts."""
     rankers = [r for r in rankers if r in PAPER_RANKERS]
-    gains = {r: comparison(matched_comparisons(predictions, [r], seed=seed), r, r) for r in rankers}
+    table = matched_comparisons(predictions, rankers, seed=seed)  # one pass; each ranker's draws are the same
+    gains = {r: comparison(table, r, r) for r in rankers}
     least = min(gains, key=lambda r: gains[r]["low"])
     found = {HELPS: (_all_of(gains), f"least sure gain {RANKERS[least].label} {_evidence(gains[least])}")}
     if "bm25" in rankers and len(rankers) > 1:

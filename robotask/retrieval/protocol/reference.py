@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.feature_extraction.text import TfidfVectorizer
 from threadpoolctl import threadpool_limits
 
 from ...errors import RobotaskError
@@ -63,9 +62,16 @@ def _char_tfidf(p: dict[str, Any]) -> dict[str, Any]:
     return {"analyzer": "char_wb", "ngram_range": (p["char_ngram_min"], p["char_ngram_max"])}
 
 
+def _tfidf(gallery: list[str], kw: dict[str, Any]) -> Any:
+    """A TfidfVectorizer fitted on the gallery (sklearn imported here: a page that scores nothing skips it)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    return TfidfVectorizer(**kw).fit(gallery)
+
+
 def _cosine_scorer(gallery: list[str], kw: dict[str, Any]) -> Scorer:
     """TF-IDF cosine of one query against the gallery, the vectorizer fitted on the gallery."""
-    vec = TfidfVectorizer(**kw).fit(gallery)
+    vec = _tfidf(gallery, kw)
     g = vec.transform(gallery)
     return lambda q: (vec.transform([q]) @ g.T).toarray().ravel()
 
@@ -88,7 +94,7 @@ def _plain_word_char(gallery: list[str], p: dict[str, Any]) -> Scorer:
 
 
 def _plain_lsa(gallery: list[str], p: dict[str, Any]) -> Scorer:
-    vec = TfidfVectorizer(**WORD_TFIDF).fit(gallery)
+    vec = _tfidf(gallery, WORD_TFIDF)
     basis = lsa_basis(vec.transform(gallery).toarray(), p["lsa_dims"])
     zg = vec.transform(gallery).toarray() @ basis.T
     return lambda q: cosine_rows(vec.transform([q]).toarray() @ basis.T, zg).ravel()

@@ -172,21 +172,37 @@ def designs(draws: Draws, parts: tuple[str, ...]) -> list[tuple[str, int, list[n
     return out
 
 
-def _prediction_frame(corpus: Corpus, condition: str, trial: int, ranker: str, q_rows: np.ndarray,
-                      pred: np.ndarray, top: np.ndarray, at_top: np.ndarray) -> pd.DataFrame:
-    """Per-query predictions of one trial and ranker; the last two columns are the tie rule's
-    (``n_top``: tasks tied at the top score, ``tie_credit``: :func:`tie_credit` of the source task)."""
+def _prediction_columns(corpus: Corpus, condition: str, trial: int, ranker: str, q_rows: np.ndarray,
+                        pred: np.ndarray, top: np.ndarray, at_top: np.ndarray) -> dict[str, Any]:
+    """Per-query predictions of one trial and ranker, column by column; the last two columns are the tie
+    rule's (``n_top``: tasks tied at the top score, ``tie_credit``: :func:`tie_credit` of the source task)."""
     truth = corpus.task_of[q_rows]
     n_top = np.count_nonzero(at_top, axis=1)
     tasks, texts = np.asarray(corpus.tasks, dtype=object), np.asarray(corpus.texts, dtype=object)
-    return pd.DataFrame({
+    return {
         "condition": condition, "trial": trial, "ranker": ranker,
         "task": tasks[truth], "position": corpus.positions[q_rows],
         "text": texts[q_rows], "duplicate": corpus.duplicate[q_rows],
         "predicted": tasks[pred], "score": top,
         "correct": pred == truth, "correct_either": corpus.owners[q_rows, pred],
         "n_top": n_top, "tie_credit": at_top[np.arange(len(q_rows)), truth] / np.maximum(n_top, 1),
-    })
+    }
+
+
+def _prediction_frame(parts: list[dict[str, Any]]) -> pd.DataFrame:
+    """The frame of every part of :func:`_prediction_columns`, in order: the frames of the parts concatenated,
+    built at once (each text column is checked once, not once per trial and ranker)."""
+    if len(parts) == 1:
+        return pd.DataFrame(parts[0])
+    sizes = [len(part["task"]) for part in parts]
+
+    def column(name: str) -> np.ndarray:
+        if np.ndim(parts[0][name]):
+            return np.concatenate([part[name] for part in parts])
+        kind = np.int64 if isinstance(parts[0][name], (int, np.integer)) else object
+        return np.concatenate([np.full(n, part[name], dtype=kind) for n, part in zip(sizes, parts)])
+
+    return pd.DataFrame({name: column(name) for name in parts[0]})
 
 
 def run_study(corpus: Corpus, config: StudyConfig | None = None, parts: tuple[str, ...] = PARTS,
@@ -256,11 +272,11 @@ def evaluate(corpus: Corpus, config: StudyConfig, todo: list, progress: bool = F
                 rows.append((trial, condition, name, policy, n_q, n_ex, n_ok, 100.0 * n_ok / n_q if n_q else np.nan,
                              n_tied, 100.0 * hits / n_q if n_q else np.nan))
             if config.save_all_predictions or condition == "first_listed":
-                preds.append(_prediction_frame(corpus, condition, trial, name, q_rows, pred, top, at_top))
+                preds.append(_prediction_columns(corpus, condition, trial, name, q_rows, pred, top, at_top))
     per_trial = pd.DataFrame(rows, columns=PER_TRIAL_COLUMNS)
-    predictions = pd.concat(preds, ignore_index=True) if preds else _prediction_frame(
+    predictions = _prediction_frame(preds or [_prediction_columns(
         corpus, "", 0, "", np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0),
-        np.zeros((0, len(corpus.tasks)), bool))
+        np.zeros((0, len(corpus.tasks)), bool))])
     return per_trial, predictions
 
 

@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import eigh
-from sklearn.feature_extraction.text import CountVectorizer
 
 from ...errors import RobotaskError
 from .normalise import normalise, normalise_all
@@ -83,6 +82,7 @@ def count_matrix(texts: list[str], config: dict[str, Any]) -> sp.csr_matrix:
     texts : the texts to tokenise.
     config : CountVectorizer keyword arguments from :func:`analyzer_config`.
     """
+    from sklearn.feature_extraction.text import CountVectorizer  # here: a page that scores nothing skips 1 s
     try:
         return CountVectorizer(**config, dtype=np.float64).fit_transform(texts).tocsr()
     except ValueError:  # no token at all (e.g. only punctuation): an empty vocabulary

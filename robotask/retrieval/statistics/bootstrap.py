@@ -62,11 +62,68 @@ def check_per_query(frame: pd.DataFrame, where: str = "per-query results") -> pd
         raise RobotaskError(f"{where}: missing {named('column', missing)}; expected {', '.join(PER_QUERY_COLUMNS)}")
     if frame.empty:
         raise RobotaskError(f"{where}: no rows")
-    dup = frame.duplicated(["trial", "ranker", "query_id"])
-    if dup.any():
-        raise RobotaskError(f"{where}: {int(dup.sum())} duplicate (trial, ranker, query_id) rows")
+    n_dup = len(frame) - _n_distinct(frame, ("trial", "ranker", "query_id"))
+    if n_dup:
+        raise RobotaskError(f"{where}: {n_dup} duplicate (trial, ranker, query_id) rows")
     out = frame.copy()
     out["correct"] = out["correct"].astype(int)
+    return out
+
+
+def _n_distinct(frame: pd.DataFrame, columns: Sequence[str]) -> int:
+    """The number of distinct rows of ``frame[columns]`` (missing values count as one value, as in
+    ``DataFrame.duplicated``), from integer codes rather than a hash of the row tuples."""
+    key, size = np.zeros(len(frame), dtype=np.int64), 1
+    for column in columns:
+        codes, uniques = pd.factorize(frame[column], use_na_sentinel=False)
+        if size * len(uniques) >= 2**62:  # re-code the pairs so far before the key could overflow
+            recoded, seen = pd.factorize(key)
+            key, size = recoded.astype(np.int64), len(seen)
+        key, size = key * len(uniques) + codes, size * len(uniques)
+    return len(pd.unique(key))
+
+
+def _sort_ranks(values: np.ndarray) -> np.ndarray:
+    """Rank of each (distinct) value in sorted order."""
+    ranks = np.empty(len(values), dtype=np.int64)
+    ranks[np.argsort(values, kind="stable")] = np.arange(len(values))
+    return ranks
+
+
+def correctness_matrices(per_query: pd.DataFrame, rankers: Sequence[str]) -> dict[str, CorrectnessMatrix]:
+    """:func:`correctness_matrix` of each of ``rankers``, from one pass over the frame.
+
+    The columns (every description of the frame, sorted by task and description id) and the rows (every
+    trial) are those of the whole frame, whichever rankers are asked, so each matrix is the one
+    :func:`correctness_matrix` gives; the frame is factorised once instead of filtered and pivoted per ranker.
+    """
+    q_codes, q_uniques = pd.factorize(per_query["query_id"], use_na_sentinel=False)
+    t_codes, t_uniques = pd.factorize(per_query["task"], use_na_sentinel=False)
+    q_uniques = np.asarray(q_uniques, dtype=object)
+    t_uniques = np.asarray(t_uniques, dtype=object)
+    if pd.isna(q_uniques).any() or pd.isna(t_uniques).any():
+        raise RobotaskError("per-query results: a query_id or task is missing")
+    pairs = np.sort(pd.unique(q_codes.astype(np.int64) * len(t_uniques) + t_codes))
+    pair_q, pair_t = np.divmod(pairs, len(t_uniques))
+    if len(np.unique(pair_q)) < len(pair_q):
+        raise RobotaskError("per-query results: a query_id appears under two tasks")
+    order = np.lexsort((_sort_ranks(q_uniques)[pair_q], _sort_ranks(t_uniques)[pair_t]))
+    column = np.empty(len(q_uniques), dtype=np.int64)
+    column[pair_q[order]] = np.arange(len(order))
+    trials = np.sort(per_query["trial"].unique())
+    row = np.searchsorted(trials, per_query["trial"].to_numpy())
+    r_codes, r_uniques = pd.factorize(per_query["ranker"])
+    code = {str(r): i for i, r in enumerate(r_uniques)}
+    correct = per_query["correct"].to_numpy(dtype=np.float64)
+    out = {}
+    for ranker in rankers:
+        if ranker not in code:
+            raise RobotaskError(f"per-query results: ranker {ranker!r} has no rows; "
+                                f"present: {sorted(per_query['ranker'].unique())}")
+        mine = r_codes == code[ranker]
+        values = np.full((len(trials), len(order)), np.nan)
+        values[row[mine], column[q_codes[mine]]] = correct[mine]
+        out[ranker] = CorrectnessMatrix(trials, q_uniques[pair_q[order]], t_uniques[pair_t[order]], values)
     return out
 
 
@@ -80,18 +137,7 @@ def correctness_matrix(per_query: pd.DataFrame, ranker: str) -> CorrectnessMatri
     ranker : str
         Ranker name in the ``ranker`` column.
     """
-    sub = per_query[per_query["ranker"] == ranker]
-    if sub.empty:
-        raise RobotaskError(f"per-query results: ranker {ranker!r} has no rows; "
-                            f"present: {sorted(per_query['ranker'].unique())}")
-    ids = per_query[["query_id", "task"]].drop_duplicates().sort_values(["task", "query_id"])
-    if ids["query_id"].duplicated().any():
-        raise RobotaskError("per-query results: a query_id appears under two tasks")
-    trials = np.sort(per_query["trial"].unique())
-    table = sub.pivot(index="trial", columns="query_id", values="correct")
-    table = table.reindex(index=trials, columns=ids["query_id"].to_numpy())
-    return CorrectnessMatrix(trials, ids["query_id"].to_numpy(), ids["task"].to_numpy(),
-                             table.to_numpy(dtype=np.float64))
+    return correctness_matrices(per_query, [ranker])[ranker]
 
 
 def trial_accuracy(per_query: pd.DataFrame) -> pd.DataFrame:
@@ -167,7 +213,7 @@ def bootstrap_replicates(per_query: pd.DataFrame, rankers: Sequence[str], n_boot
         raise RobotaskError(f"bootstrap scheme {scheme!r} is unknown; expected one of {list(SCHEMES)}")
     n_bootstrap = check_count("n_bootstrap", n_bootstrap)
     per_query = check_per_query(per_query)
-    mats = {r: correctness_matrix(per_query, r) for r in rankers}
+    mats = correctness_matrices(per_query, rankers)
     first = next(iter(mats.values()))
     rng = np.random.default_rng(seed)
     ones_d = np.ones((n_bootstrap, len(first.query_ids)))
@@ -265,6 +311,22 @@ def per_query_from_predictions(predictions: pd.DataFrame, condition: str = "one"
         raise RobotaskError(f"predictions: no rows for condition {condition!r}; "
                             "run the protocol with save_all_predictions=True")
     out = sub[["trial", "ranker", "task"]].copy()
-    out["query_id"] = sub["task"] + ":" + sub["position"].astype(str)
+    out["query_id"] = query_ids(sub["task"], sub["position"])
     out["correct"] = sub["correct"].astype(int)
     return out.reset_index(drop=True)
+
+
+def query_ids(task: pd.Series, position: pd.Series) -> pd.Series:
+    """``task + ":" + position`` per row (the ``query_id`` of :func:`per_query_from_predictions`), the text
+    built once per distinct (task, position) pair rather than once per row (a study repeats each pair in
+    every gallery and for every ranker)."""
+    pos = position.to_numpy()
+    codes, uniques = pd.factorize(task)
+    if (len(pos) == 0 or not np.issubdtype(pos.dtype, np.integer) or (codes < 0).any()
+            or (int(pos.max()) - int(pos.min()) + 1) * len(uniques) >= 2**62):
+        return task + ":" + position.astype(str)
+    low, span = int(pos.min()), int(pos.max()) - int(pos.min()) + 1
+    keys, inverse = np.unique(codes.astype(np.int64) * span + (pos - low), return_inverse=True)
+    texts = pd.Series(uniques.take(keys // span)) + ":" + pd.Series(keys % span + low).astype(str)
+    dtype = (task.iloc[:1] + ":" + position.iloc[:1].astype(str)).dtype  # the dtype of the rowwise sum
+    return pd.Series(pd.array(texts.to_numpy(dtype=object)[inverse.ravel()], dtype=dtype), index=task.index)

@@ -32,7 +32,7 @@ from .bootstrap import (
     CorrectnessMatrix,
     check_count,
     check_per_query,
-    correctness_matrix,
+    correctness_matrices,
     description_weights,
     per_query_from_predictions,
     percentile_interval,
@@ -62,9 +62,11 @@ class Replicates:
     n_descriptions: int
 
 
-def _replicates(per_query: pd.DataFrame, ranker: str, n_bootstrap: int, seed: int) -> Replicates:
-    """The replicate means of one ranker, from the cache when its outcomes were bootstrapped before."""
-    return _replicates_of(correctness_matrix(per_query, ranker), ranker, n_bootstrap, seed)
+def _replicates(per_query: pd.DataFrame, rankers: Sequence[str], n_bootstrap: int, seed: int) -> dict[str, Replicates]:
+    """The replicate means of each ranker, from the cache when its outcomes were bootstrapped before."""
+    names = list(dict.fromkeys(rankers))
+    mats = correctness_matrices(per_query, names)
+    return {r: _replicates_of(mats[r], r, n_bootstrap, seed) for r in names}
 
 
 @dataclass(frozen=True)
@@ -79,16 +81,7 @@ class ArmOutcomes:
 def arm_outcomes(per_query: pd.DataFrame) -> ArmOutcomes:
     """:class:`ArmOutcomes` of a per-query frame (the matrices :func:`.bootstrap.correctness_matrix` gives)."""
     per_query = check_per_query(per_query)
-    ids = per_query[["query_id", "task"]].drop_duplicates().sort_values(["task", "query_id"])
-    if ids["query_id"].duplicated().any():
-        raise RobotaskError("per-query results: a query_id appears under two tasks")
-    trials = np.sort(per_query["trial"].unique())
-    out = {}
-    for arm, sub in per_query.groupby("ranker", sort=False):
-        table = sub.pivot(index="trial", columns="query_id", values="correct")
-        values = table.reindex(index=trials, columns=ids["query_id"].to_numpy()).to_numpy(dtype=np.float64)
-        out[str(arm)] = CorrectnessMatrix(trials, ids["query_id"].to_numpy(), ids["task"].to_numpy(), values)
-    return ArmOutcomes(out)
+    return ArmOutcomes(correctness_matrices(per_query, [str(a) for a in per_query["ranker"].unique()]))
 
 
 def _replicates_of(mat: CorrectnessMatrix, ranker: str, n_bootstrap: int, seed: int,
@@ -142,7 +135,7 @@ def ranker_comparisons(per_query: pd.DataFrame, pairs: Sequence[tuple[str, str]]
     """
     n_bootstrap = check_count("n_bootstrap", n_bootstrap)
     per_query = check_per_query(per_query)
-    reps = {r: _replicates(per_query, r, n_bootstrap, seed) for pair in pairs for r in pair}
+    reps = _replicates(per_query, [r for pair in pairs for r in pair], n_bootstrap, seed)
     rows = []
     for a, b in pairs:
         if len(reps[a].per_gallery) != len(reps[b].per_gallery):
@@ -243,7 +236,7 @@ def gain_differences(predictions: pd.DataFrame, pairs: Sequence[tuple[str, str]]
     pq = check_per_query(pq)
     n_bootstrap = check_count("n_bootstrap", n_bootstrap)
     arms = {f"{r}@{c}" for pair in pairs for r in pair for c in ("matched_two", "matched_one")}
-    reps = {arm: _replicates(pq, arm, n_bootstrap, seed) for arm in sorted(arms)}
+    reps = _replicates(pq, sorted(arms), n_bootstrap, seed)
 
     def gain(r: str, part: str) -> np.ndarray:
         return getattr(reps[f"{r}@matched_two"], part) - getattr(reps[f"{r}@matched_one"], part)
