@@ -46,8 +46,7 @@ def test_run_fixed_scores_repeated_queries_alike():
                             "text": ["open the lid", "close the lid", "close the lid"]})
     out = fixed_gallery.run_fixed(gallery, queries, ["bm25", "char"])
     assert out.correct.all() and (out["rank"] == 1).all() and (out.margin > 0).all()
-    table = fixed_gallery.accuracy_table(out)
-    assert table.ranker.tolist() == ["bm25", "char"] and table.accuracy.tolist() == [100.0, 100.0]
+    assert list(dict.fromkeys(out.ranker)) == ["bm25", "char"] and len(out) == 6
     with pytest.raises(RobotaskError, match="query task"):
         fixed_gallery.run_fixed(gallery, queries.assign(task="push"), ["bm25"])
 

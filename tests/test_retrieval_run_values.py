@@ -74,9 +74,6 @@ def test_reproduction_values_read_the_comparison_claims_gap_and_timing():
     assert (v["n_acc"], v["n_exact"], v["n_near"], v["n_above"]) == (3, 1, 2, 2)
     assert (v["t2_lo"], v["t2_hi"], v["t2_higher"]) == (-0.02, 1.0, "1 of 2 rankers")
     assert v["t2_mean"] == pytest.approx(0.49)
-    claims = pd.DataFrame({"id": ["c1", "c2"], "claim": ["char leads", "wins 79"], "reproduced": [True, False]})
-    assert rp.claims_values(claims) == {"n_ok": 1, "n_claims": 2, "missed": "“wins 79”"}
-    assert rp.claims_values(claims.assign(reproduced=True))["missed"] == "none"
     gap = pd.DataFrame({"diff_in_se": [-4.0, 1.0, 2.0], "verdict": ["lower", "not resolved", "higher"]})
     g = rp.gap_values(gap)
     assert (g["z_lo"], g["z_hi"], g["n_beyond"], g["n_gap_lower"]) == (1.0, 4.0, "1 of 3 rankers", "1 of 3 rankers")

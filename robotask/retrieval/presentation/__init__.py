@@ -76,7 +76,6 @@ from .reproduction_tables import (
 )
 from .run_values import (
     bench_values,
-    claims_values,
     comparison_values,
     duplicate_count_values,
     gap_values,
@@ -124,7 +123,7 @@ __all__ = [
     "INTERVAL_HEADERS", "LARGEST_HEADERS", "NAMED_HEADERS", "OVERVIEW_HEADERS", "PAIRED_HEADERS", "PAIR_HEADERS",
     "PERTURBATION_HEADERS", "POLICY_HEADERS", "SWAP_TASK_HEADERS", "TABLE2_HEADERS", "TABLE3_HEADERS",
     "WIDTH_COLUMNS", "alternative_headers", "alternative_values", "bench_values", "char_lead_values", "char_vs_bm25",
-    "claim_label", "claim_values", "claims_table", "claims_values", "comparison_overview", "comparison_values",
+    "claim_label", "claim_values", "claims_table", "comparison_overview", "comparison_values",
     "corpus_size_values", "corpus_values", "draw_gap", "duplicate_count_values", "duplicate_values",
     "embedding_accuracy_values", "embedding_pair_values", "embedding_run_values", "error_counts", "error_examples",
     "excluded_files", "figure_descriptions_per_task", "figure_matched", "figure_means_with_intervals",

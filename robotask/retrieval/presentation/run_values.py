@@ -68,14 +68,6 @@ def comparison_values(comparison: pd.DataFrame) -> dict:
             "n_above": int((acc["diff"] > 0).sum())}
 
 
-def claims_values(claims: pd.DataFrame) -> dict:
-    """Chapter 05: how many of the paper's claims (``versus_paper.check_claims``) our run reproduces, and the
-    wording of those it does not ("none" when all are)."""
-    ok = claims["reproduced"].astype(bool)
-    return {"n_ok": int(ok.sum()), "n_claims": len(claims),
-            "missed": "; ".join(f"“{c}”" for c in claims.loc[~ok, "claim"]) or "none"}
-
-
 def gap_values(gap: pd.DataFrame) -> dict:
     """Chapter 05: our Table 2 means against the paper's in standard errors of the difference (``gap``:
     ``reproduction_tables.draw_gap``): the range of their sizes, how many lie beyond 3 SE, and how many rankers'

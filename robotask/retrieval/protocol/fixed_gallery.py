@@ -137,20 +137,6 @@ def run_fixed(gallery: pd.DataFrame, queries: pd.DataFrame, rankers: list[str],
     return pd.concat(frames, ignore_index=True)[QUERY_COLUMNS]
 
 
-def accuracy_table(per_query: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) and counts per ranker, in the order the rankers were given, with the tie rule's
-    ``n_tied`` (queries whose top score is shared) and ``tie_accuracy`` (%) beside them."""
-    order = list(dict.fromkeys(per_query["ranker"]))
-    tied = per_query.assign(tied=per_query["n_top"] > 1)
-    table = tied.groupby("ranker", sort=False).agg(n_queries=("correct", "size"), n_correct=("correct", "sum"),
-                                                   n_tied=("tied", "sum"), credit=("tie_credit", "sum"))
-    table["accuracy"] = 100.0 * table["n_correct"] / table["n_queries"]
-    table["tie_accuracy"] = 100.0 * table["credit"] / table["n_queries"]
-    table = table.loc[order].reset_index()
-    table.insert(1, "label", [display(r) for r in table["ranker"]])
-    return table[ACCURACY_COLUMNS]
-
-
 MAX_GALLERY_TEXTS = 20_000
 """The most gallery texts a fixed gallery may hold: every chunk of queries re-fits the rankers' gallery statistics,
 so a 20,000-text gallery costs about a second of char TF-IDF per chunk and a 100,000-text one minutes."""

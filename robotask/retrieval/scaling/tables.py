@@ -25,12 +25,6 @@ def band_table(curve: pd.DataFrame, x: str) -> pd.DataFrame:
     return cells.reset_index(names="Ranker")
 
 
-def paired_gain(curve: pd.DataFrame, ranker: str) -> PairedInterval:
-    """Gain (points) of ``ranker`` from the smallest to the largest k, paired by gallery (95 % interval)."""
-    wide = curve[curve["ranker"] == ranker].pivot(index="trial", columns="k", values="accuracy")
-    return paired_interval(wide[wide.columns.max()].to_numpy(float), wide[wide.columns.min()].to_numpy(float))
-
-
 def _slope(g: pd.DataFrame) -> float:
     x = np.log2(g["n"].to_numpy(float))
     return float(np.polyfit(x, g["accuracy"].to_numpy(float), 1)[0]) if len(set(x)) > 1 else float("nan")
@@ -41,12 +35,6 @@ def series_slopes(curve: pd.DataFrame, sizes: list[int] | None = None) -> pd.Dat
     rankers; ``sizes`` keeps only those sizes (NaN where fewer than two remain)."""
     sel = curve if sizes is None else curve[curve["n"].isin(sizes)]
     return sel.groupby(["draw", "ranker"]).apply(_slope).unstack("ranker")
-
-
-def slope_interval(curve: pd.DataFrame, ranker: str) -> PairedInterval:
-    """Mean slope of ``ranker`` over the series of draws and its 95 % interval."""
-    s = series_slopes(curve)[ranker].to_numpy(float)
-    return paired_interval(s, np.zeros_like(s))
 
 
 def halves(curve: pd.DataFrame) -> tuple[list[int], list[int]]:
@@ -70,12 +58,6 @@ def leader_interval(wide: pd.DataFrame) -> tuple[str, str, PairedInterval]:
     if len(order) < 2:
         return order[0], order[0], PairedInterval(np.nan, np.nan, np.nan, 0, 0.95)
     return order[0], order[1], paired_interval(wide[order[0]].to_numpy(float), wide[order[1]].to_numpy(float))
-
-
-def leaders_at(curve: pd.DataFrame, x: str, row: str) -> dict[int, tuple[str, str, PairedInterval]]:
-    """:func:`leader_interval` at every value of ``x`` (``row``: the column that pairs the rankers)."""
-    return {int(v): leader_interval(g.pivot(index=row, columns="ranker", values="accuracy"))
-            for v, g in curve.groupby(x)}
 
 
 def slope_table(comparisons: pd.DataFrame) -> pd.DataFrame:
