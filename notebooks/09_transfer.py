@@ -333,7 +333,7 @@ for key, run in runs.items():
 #   library where the right task is often second would look better under a ranking metric such as
 #   {term}`MRR`.
 # - **Larger libraries and more wordings.** Each library is used as it is; how accuracy moves with
-#   more wordings per task and with more tasks is the subject of the next chapter, 09.2,
+#   more wordings per task and with more tasks is the subject of the next chapter,
 #   {doc}`09_libraries`.
 #
 # ## What we found
