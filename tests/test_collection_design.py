@@ -404,3 +404,42 @@ def test_an_r2_panel_far_below_zero_gets_a_symmetric_log_axis():
     assert scales["Cross-Modal Reconstruction"] == "symlog"
     assert scales["Action Recognition"] == "linear"  # not an R²: drawn as it is
     assert scales["Hand Trajectory Forecasting"] == "linear"
+
+
+def test_the_transfer_verdict_reads_the_strongest_baseline_on_the_deciding_metric():
+    base = _folds("timeline_action", True, "cv", "baseline", [0.30, 0.31, 0.29, 0.30])
+    prev = _folds("timeline_action", True, "cv", "previous window's label", [0.60, 0.62, 0.61, 0.60])
+    head = _folds("timeline_action", True, "cv", "minimal", [0.50, 0.52, 0.49, 0.51])
+    s = comparisons.fold_summary(pd.concat([base, prev, head]).assign(metric="macro_f1")).set_index("head")
+    assert list(s.index) == ["baseline", "minimal"]  # an informed baseline competes, it gets no row of its own
+    row = s.loc["minimal"]
+    assert row["strongest"] == "previous window's label" and row["strongest_mean"] == pytest.approx(0.6075)
+    assert row["verdict"] == "behind" and row["diff"] == pytest.approx(0.505 - 0.6075) and row["wins"] == 0
+    assert row["trivial_verdict"] == "beats" and row["trivial_mean"] == pytest.approx(0.3)  # kept beside it
+    assert comparisons.beaten(s.reset_index(), "improved") == ([], 1)
+    # a tie goes to the trivial baseline; an error metric's strongest is the lowest
+    tie = _folds("timeline_action", True, "cv", "previous window's label", [0.30, 0.31, 0.29, 0.30])
+    t = comparisons.fold_summary(pd.concat([base, tie, head]).assign(metric="macro_f1")).set_index("head")
+    assert t.loc["minimal", "strongest"] == "baseline" and t.loc["minimal", "verdict"] == "beats"
+    # a pair task decides on accuracy (column ``deciding``), its F1 (``value``) stays the mean shown
+    pair = pd.concat([_folds("temporal_order", True, "cv", h, v).assign(deciding=d) for h, v, d in
+                      (("baseline", [0.67] * 4, [0.5] * 4), ("largest training class", [0.0] * 4, [0.52] * 4),
+                       ("minimal", [0.6, 0.62, 0.61, 0.6], [0.6, 0.62, 0.61, 0.6]))])
+    p = comparisons.fold_summary(pair.assign(metric="f1")).set_index("head").loc["minimal"]
+    assert p["deciding_metric"] == "accuracy" and p["strongest"] == "largest training class"
+    assert p["verdict"] == "beats" and p["trivial_verdict"] == "behind" and p["mean"] == pytest.approx(0.6075)
+    table = tables.protocol_table(comparisons.fold_summary(pd.concat([base, prev, head]).assign(metric="macro_f1")))
+    assert table.loc[0, "improved: strongest baseline"] == "previous window's label (0.608)"
+    assert table.loc[0, "improved: trivial baseline"] == "0.300"
+
+
+def test_ahead_on_the_curve_reads_the_strongest_baseline_at_each_size():
+    res = _curve_results({1: [0.55, 0.56, 0.57], 2: [0.7, 0.71, 0.72]})
+    informed = res[res["head"] == "baseline"].assign(head="previous window's label")
+    informed.loc[informed["n_train"] == 2, "value"] = 0.8  # the strongest at 2 episodes only
+    curve = comparisons.curve_summary(pd.concat([res, informed]))
+    assert set(curve["head"]) == {"minimal", "baseline"}
+    h = curve[curve["head"] == "minimal"].set_index("n_train")
+    assert h.loc[1, "strongest"] == "baseline" and h.loc[1, "verdict"] == "ahead"  # a tie goes to the trivial one
+    assert h.loc[2, "strongest"] == "previous window's label" and h.loc[2, "verdict"] == "behind"
+    assert comparisons.episodes_needed(curve, "timeline_action") is None

@@ -53,10 +53,14 @@ def previous_window(starts: np.ndarray, ends: np.ndarray, test: np.ndarray) -> n
 
 
 def previous_target(y: np.ndarray, starts: np.ndarray, ends: np.ndarray, test: np.ndarray,
-                    fallback: np.ndarray) -> np.ndarray:
+                    fallback: np.ndarray, episodes: np.ndarray | None = None) -> np.ndarray:
     """The target of the previous window that shares no frame with each test sample (``previous_window``), read
-    from all samples, the earlier test ones included; ``fallback`` (one row or one value) where there is none."""
+    from all samples, the earlier test ones included; ``fallback`` (one row or one value) where there is none.
+    ``episodes`` (one id per sample; a collection's episodes stacked on one timeline, in order) keeps the
+    previous window within the test sample's episode."""
     prev = previous_window(starts, ends, test)
+    if episodes is not None:
+        prev[np.asarray(episodes)[np.maximum(prev, 0)] != np.asarray(episodes)[test]] = -1
     out = np.asarray(y)[np.maximum(prev, 0)].copy()
     out[prev < 0] = fallback
     return out
@@ -96,8 +100,9 @@ def informed_baselines(data: TaskData) -> dict[str, np.ndarray]:
     if data.kind == "retrieval" or "last_pose" in data.extra or not isinstance(y, np.ndarray):
         return {}
     starts, ends = data.rows["start_frame"].to_numpy(), data.rows["end_frame"].to_numpy()
+    episodes = data.rows["episode_id"].to_numpy() if "episode_id" in data.rows else None  # stacked episodes
     if data.kind == "classification":
         fallback = np.bincount(y[tr]).argmax()
-        return {"previous window's label": previous_target(y, starts, ends, te, fallback)}
+        return {"previous window's label": previous_target(y, starts, ends, te, fallback, episodes)}
     name = "previous window's objects" if data.kind == "multilabel" else "previous window's features"
-    return {name: previous_target(y, starts, ends, te, y[tr].mean(axis=0).astype(y.dtype))}
+    return {name: previous_target(y, starts, ends, te, y[tr].mean(axis=0).astype(y.dtype), episodes)}

@@ -1,8 +1,9 @@
 """Do the tasks carry over to episodes the heads never saw? The suite over a collection of episodes
 (chapter 14): the tasks' data merged across episodes (``task_data``), the suite on a split of held-out
 episodes (``held_out``), the suite's ``--collection`` option (``cli``), the collection of chapter 14 and its
-costs (``costs``), the splits it runs (``design``), its paired comparisons (``comparisons``), its tables
-(``tables``), its figure (``figures``), the numbers it glues (``values``) and its phrases (``phrases``)."""
+costs (``costs``), the splits it runs (``design``), its paired comparisons (``comparisons``) and the strongest
+baseline they read (``strongest``), its tables (``tables``), its figure (``figures``), the numbers it glues
+(``values``) and its phrases (``phrases``)."""
 
 from .cli import run_suite_on_collection
 from .comparisons import (

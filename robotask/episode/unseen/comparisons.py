@@ -22,14 +22,11 @@ import pandas as pd
 from ...words import PairedInterval, count, verdict
 from ..features.windowset import WindowSet
 from ..files.manifest import Collection
+from ..report.head_intervals import deciding_metric
 from ..suite.fit import SuiteConfig
 from ..tasks.registry import TASKS
-from .design import Setting, cv_settings, run_settings
-
-
-def _sign(task: str) -> float:
-    return 1.0 if TASKS[task].higher_is_better else -1.0
-
+from .design import MODEL_HEADS, Setting, cv_settings, run_settings
+from .strongest import by_unit, deciding_sign, mean_of, sign, strongest_name, strongest_of, with_deciding
 
 #: The method of every chapter-14 interval, as the verdict index names it.
 METHOD = "corrected resampled t (Nadeau and Bengio 2003)"
@@ -113,45 +110,53 @@ def _paired(a: pd.Series, b: pd.Series, sign: float, above: str, below: str, rat
             "verdict": verdict(iv.low, iv.high, above=above, below=below)}
 
 
-def _by_unit(g: pd.DataFrame) -> pd.Series:
-    """Values indexed by their unit: (repeat, fold) of a fold, (partition, group) of a shift's random side."""
-    draw = g["draw"].fillna(0).astype(int).to_numpy() if "draw" in g else np.zeros(len(g), dtype=int)
-    return pd.Series(g["value"].astype(float).to_numpy(),
-                     index=pd.MultiIndex.from_arrays([draw, g["fold"].to_numpy()], names=["draw", "fold"]))
-
-
 def fold_summary(results: pd.DataFrame, study: str = "cv") -> pd.DataFrame:
-    """Per protocol, task and head: mean and sd over folds (every repeat's), folds won against the baseline, and
-    the corrected interval of head − baseline over the folds (``diff``, ``lo``, ``hi``, ``p``, ``p_holm`` within
-    the protocol and head; ``verdict`` "beats", "behind" or not)."""
-    d = results[results["study"] == study]
+    """Per protocol, task and head (the trivial baseline's row included): mean and sd of the primary metric
+    over folds (every repeat's); the deciding metric (accuracy on a pair task) and its mean; the strongest
+    baseline (:func:`strongest_of`) and its mean; folds won against it and the corrected interval of head −
+    strongest baseline on the deciding metric over the folds (``diff``, ``lo``, ``hi``, ``p``, ``p_holm`` within
+    the protocol and head; ``verdict`` "beats", "behind" or not); and, beside it, the trivial baseline's mean
+    and head − trivial baseline on the primary metric (``trivial_diff`` … ``trivial_verdict``)."""
+    d = with_deciding(results[results["study"] == study])
     ratio = _ratio(d)
     rows = []
-    for (proto, task, head), g in d.groupby(["protocol", "task", "head"], sort=False):
-        v = _by_unit(g)
-        b = _by_unit(d[(d["protocol"] == proto) & (d["task"] == task) & (d["head"] == "baseline")])
-        gain = _paired(v, b, _sign(task), "beats", "behind", ratio)
-        rows.append({"protocol": proto, "task": task, "metric": g["metric"].iloc[0],
-                     "higher_is_better": bool(g["higher_is_better"].iloc[0]), "head": head,
-                     "mean": float(v.mean()) if v.notna().any() else np.nan,
-                     "sd": float(v.std(ddof=1)) if v.notna().sum() > 1 else np.nan,
-                     "folds": int(v.notna().sum()), "of": int(len(v)),
-                     "wins": int((_sign(task) * (v - b.reindex(v.index)) > 0).sum()), **gain})
+    for (proto, task), t in d.groupby(["protocol", "task"], sort=False):
+        strongest, sb = strongest_of(t)
+        b = by_unit(t[t["head"] == "baseline"])
+        for head, g in t[t["head"].isin(("baseline", *MODEL_HEADS))].groupby("head", sort=False):
+            v = by_unit(g)
+            vd = by_unit(g, "deciding") if "deciding" in g else v
+            gain = _paired(vd, sb, deciding_sign(task), "beats", "behind", ratio)
+            trivial = _paired(v, b, sign(task), "beats", "behind", ratio)
+            rows.append({"protocol": proto, "task": task, "metric": g["metric"].iloc[0],
+                         "higher_is_better": bool(g["higher_is_better"].iloc[0]), "head": head,
+                         "mean": float(v.mean()) if v.notna().any() else np.nan,
+                         "sd": float(v.std(ddof=1)) if v.notna().sum() > 1 else np.nan,
+                         "folds": int(v.notna().sum()), "of": int(len(v)),
+                         "wins": int((deciding_sign(task) * (vd - sb.reindex(vd.index)) > 0).sum()), **gain,
+                         "deciding_metric": deciding_metric(task), "deciding_mean": mean_of(vd),
+                         "deciding_sd": float(vd.std(ddof=1)) if vd.notna().sum() > 1 else np.nan,
+                         "strongest": strongest, "strongest_mean": mean_of(sb), "trivial_mean": mean_of(b),
+                         **{f"trivial_{k}": trivial[k] for k in ("diff", "lo", "hi", "p", "verdict")}})
     out = pd.DataFrame(rows)
     return with_holm(out[out["head"] != "baseline"], ["protocol", "head"]).combine_first(out)[
         [*out.columns, "p_holm"]] if len(out) else out
 
 
 def transfer_rows(summary: pd.DataFrame, protocol: str, head: str = "minimal") -> pd.DataFrame:
-    """Per task under one protocol: folds with a result, folds won, mean, sd and the interval against the baseline."""
+    """Per task under one protocol: folds with a result, folds won, mean, sd, the strongest baseline and the
+    interval against it (on the deciding metric), and the trivial baseline's mean beside it."""
     d = summary[(summary["protocol"] == protocol) & (summary["head"] == head)].set_index("task")
     return d.loc[[t for t in TASKS if t in d.index], ["metric", "higher_is_better", "mean", "sd", "folds", "of",
                                                       "wins", "diff", "lo", "hi", "pairs", "ratio", "p", "p_holm",
-                                                      "verdict"]].reset_index()
+                                                      "verdict", "deciding_metric", "deciding_mean", "deciding_sd",
+                                                      "strongest", "strongest_mean", "trivial_mean",
+                                                      "trivial_verdict"]].reset_index()
 
 
 def beaten(summary: pd.DataFrame, protocol: str, head: str = "minimal") -> tuple[list[str], int]:
-    """Tasks whose head beats the baseline (corrected interval over folds above zero), and the number that ran."""
+    """Tasks whose head beats the strongest baseline (corrected interval over folds above zero), and the number
+    that ran."""
     t = transfer_rows(summary, protocol, head)
     ran = t[t["folds"] > 0]
     return ran[ran["verdict"] == "beats"]["task"].tolist(), len(ran)
@@ -165,8 +170,8 @@ def chronological_drop(results: pd.DataFrame, protocol: str, head: str = "minima
     ratio = _ratio(d[d["study"] == "matched"])
     rows = []
     for task in TASKS:
-        c, u = (_by_unit(d[(d["study"] == s) & (d["task"] == task)]) for s in ("chronological", "matched"))
-        drop = _paired(c, u, _sign(task), "worse on unseen episodes", "better on unseen episodes", ratio)
+        c, u = (by_unit(d[(d["study"] == s) & (d["task"] == task)]) for s in ("chronological", "matched"))
+        drop = _paired(c, u, sign(task), "worse on unseen episodes", "better on unseen episodes", ratio)
         rows.append({"task": task, "metric": TASKS[task].primary_metric, "chronological": c.mean(),
                      "unseen": u.mean(), **drop})
     return with_holm(pd.DataFrame(rows))
@@ -186,7 +191,7 @@ def shift_drop(results: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
         rows.append({"task": task, "shift": shift, "metric": TASKS[task].primary_metric, "held_out": grp.mean(),
                      "random": rnd.mean(), "groups": int(grp.notna().sum()),
                      "partitions": int(g.loc[g["study"] == "random", "draw"].nunique()) if "draw" in g else 1,
-                     **_paired(rnd, grp, _sign(task), "hurts", "helps", _ratio(g[g["study"] == "group"]))})
+                     **_paired(rnd, grp, sign(task), "hurts", "helps", _ratio(g[g["study"] == "group"]))})
     out = pd.DataFrame(rows)
     return with_holm(out) if len(out) else out
 
@@ -218,25 +223,32 @@ def hurt_tasks(shifts: pd.DataFrame, shift: str) -> list[str]:
 
 
 def curve_summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Per task, head and number of training episodes: mean, lowest and highest over the draws; for the head,
-    the corrected interval of head − baseline over the draws, whose test sets overlap (``gain_diff``,
-    ``gain_lo``, ``gain_hi``, ``gain_p``, ``gain_p_holm`` over the tasks at one size; ``verdict`` "ahead",
-    "behind" or not)."""
-    d = results[(results["study"] == "curve")].assign(value=lambda x: x["value"].astype(float))
+    """Per task, head and number of training episodes (the trivial baseline's rows included; the informed
+    baselines only compete for the strongest): mean, lowest and highest of the primary metric over the draws;
+    for a head, the strongest baseline at that size (:func:`strongest_of` over the draws) and its deciding mean,
+    and the corrected interval of head − strongest baseline on the deciding metric over the draws, whose test
+    sets overlap (``gain_diff``, ``gain_lo``, ``gain_hi``, ``gain_p``, ``gain_p_holm`` over the tasks at one
+    size; ``verdict`` "ahead", "behind" or not)."""
+    d = with_deciding(results[(results["study"] == "curve")].assign(value=lambda x: x["value"].astype(float)))
     ratio = _ratio(d)
-    out = d.groupby(["task", "head", "n_train"], sort=False)["value"].agg(
+    shown = d[d["head"].isin(("baseline", *MODEL_HEADS))]
+    out = shown.groupby(["task", "head", "n_train"], sort=False)["value"].agg(
         mean="mean", lo="min", hi="max", draws="count").reset_index()
+    strongest = {k: strongest_of(g, unit="draw") for k, g in d.groupby(["task", "n_train"], sort=False)}
     gains = []
     for _, r in out.iterrows():
-        at = d[(d["task"] == r["task"]) & (d["n_train"] == r["n_train"])]
-        h, b = (at[at["head"] == x].set_index("draw")["value"] for x in (r["head"], "baseline"))
-        gain = _paired(h, b, _sign(r["task"]), "ahead", "behind", ratio) if r["head"] != "baseline" else {}
-        gains.append({k if k == "verdict" else f"gain_{k}": v for k, v in gain.items()})
+        name, b = strongest[(r["task"], r["n_train"])]
+        at = shown[(shown["task"] == r["task"]) & (shown["n_train"] == r["n_train"]) & (shown["head"] == r["head"])]
+        h = at.set_index("draw")["deciding" if "deciding" in at else "value"].astype(float)
+        gain = _paired(h, b, deciding_sign(r["task"]), "ahead", "behind", ratio) if r["head"] != "baseline" else {}
+        gains.append({**{k if k == "verdict" else f"gain_{k}": v for k, v in gain.items()},
+                      **({"strongest": name, "strongest_mean": mean_of(b)} if gain else {})})
     out = pd.concat([out, pd.DataFrame(gains, index=out.index)], axis=1)
     heads = out[out["head"] != "baseline"]
     out["gain_p_holm"] = with_holm(heads, ["head", "n_train"], "gain_")["gain_p_holm"] if len(heads) else np.nan
     out["higher_is_better"] = out["task"].map(lambda t: TASKS[t].higher_is_better)
     out["metric"] = out["task"].map(lambda t: TASKS[t].primary_metric)
+    out["deciding_metric"] = out["task"].map(deciding_metric)
     return out
 
 
@@ -250,7 +262,7 @@ def curve_steps(results: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
         by = g.assign(value=g["value"].astype(float)).pivot_table(index="draw", columns="n_train", values="value")
         if by.shape[1] < 2:
             continue
-        sizes, s = list(by.columns), _sign(task)
+        sizes, s = list(by.columns), sign(task)
         whole = _paired(by[sizes[-1]], by[sizes[0]], s, "improves", "worsens", ratio)
         last = _paired(by[sizes[-1]], by[sizes[-2]], s, "still improving", "worsens", ratio)
         rows.append({"task": task, **{f"whole_{k}": v for k, v in whole.items()},
@@ -275,12 +287,12 @@ def epoch_effect(cut: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
     """Per task and head (baseline aside): the folds' mean with the chapter's epochs and with the suite's, and
     suite's − chapter's paired over folds in the metric's sense of better ("better", "worse" or not resolved)."""
     rows = []
-    for (task, head), c in cut[(cut["study"] == "cv") & (cut["head"] != "baseline")].groupby(["task", "head"],
-                                                                                           sort=False):
+    for (task, head), c in cut[(cut["study"] == "cv") & cut["head"].isin(MODEL_HEADS)].groupby(["task", "head"],
+                                                                                             sort=False):
         f = full[(full["study"] == "cv") & (full["task"] == task) & (full["head"] == head)]
-        cv_, fv = (_by_unit(x) for x in (c, f))
+        cv_, fv = (by_unit(x) for x in (c, f))
         rows.append({"task": task, "head": head, "cut": cv_.mean(), "full": fv.mean(),
-                     **_paired(fv, cv_, _sign(task), "better", "worse", _ratio(c))})
+                     **_paired(fv, cv_, sign(task), "better", "worse", _ratio(c))})
     return pd.DataFrame(rows)
 
 
@@ -330,13 +342,16 @@ def _rows(d: pd.DataFrame, claim: str, a: str, b: str, data: str, unit: str, pre
     for _, r in d.iterrows():
         if not np.isfinite(r.get(f"{prefix}diff", np.nan)):
             continue
-        fill = {k: r[k] for k in ("shift", "n_train") if k in r and pd.notna(r[k])}
+        fill = {k: r[k] for k in ("shift", "n_train", "strongest") if k in r and pd.notna(r[k])}
         fill["episodes"] = count(int(fill["n_train"]), "training episode") if "n_train" in fill else ""
+        fill["strongest"] = strongest_name(fill.get("strongest", ""))
         holm_p = r.get(f"{prefix}p_holm", np.nan)
         where = ", ".join(x for x in (data, design.format(**fill)) if x)
         out.append({"chapter": "14_collections", "claim": claim.format(**fill),
                     "a": a.format(**fill), "b": b.format(**fill),
-                    "data": f"{where}: {TASKS[r['task']].display_name}", "metric": TASKS[r["task"]].primary_metric,
+                    "data": f"{where}: {TASKS[r['task']].display_name}",
+                    "metric": r["deciding_metric"] if word == "verdict" and "deciding_metric" in r
+                    else TASKS[r["task"]].primary_metric,
                     "difference": r[f"{prefix}diff"], "low": r[f"{prefix}lo"], "high": r[f"{prefix}hi"],
                     "unit": unit.format(**fill), "n_units": int(r[f"{prefix}pairs"]),
                     "method": f"{METHOD}, test/train {r[f'{prefix}ratio']:.2f}"
@@ -354,7 +369,7 @@ def verdict_index(summary: pd.DataFrame, drops: dict[str, pd.DataFrame], shifts:
     rows = []
     for proto, g in summary[summary["head"] != "baseline"].groupby("protocol", sort=False):
         for head, h in g.groupby("head", sort=False):
-            rows += _rows(h, "the head beats the baseline on unseen episodes", head, "baseline",
+            rows += _rows(h, "the head beats the strongest baseline on unseen episodes", head, "{strongest}",
                           f"{data}, {proto} protocol", fold_unit, family="tasks", design="grouped folds")
     for proto, d in drops.items():
         rows += _rows(d, "worse on unseen episodes than under the chronological split", "chronological split",
@@ -365,8 +380,8 @@ def verdict_index(summary: pd.DataFrame, drops: dict[str, pd.DataFrame], shifts:
                       data, "held-out {shift}", family="tasks and shifts", design="held-out {shift}")
     h = curve[curve["head"] == "minimal"] if len(curve) else curve
     if len(h):
-        rows += _rows(h, "the head is ahead of the baseline with {episodes}", "minimal head",
-                      "baseline", data, "learning-curve draw", "gain_", family="tasks at that size",
+        rows += _rows(h, "the head is ahead of the strongest baseline with {episodes}", "minimal head",
+                      "{strongest}", data, "learning-curve draw", "gain_", family="tasks at that size",
                       design="learning curve at {episodes}")
     if len(steps):
         rows += _rows(steps, "the head improves from the smallest to the largest training set", "largest",

@@ -29,8 +29,11 @@ import pandas as pd
 from ...errors import RobotaskError
 from ..features.windowset import WindowSet
 from ..models.mlp import MLPConfig
+from ..report.head_intervals import baseline_scores, deciding_metric
+from ..suite.execution import TaskResult
 from ..suite.fit import SuiteConfig
 from ..suite.jobs import map_groups
+from ..tasks.baselines import informed_baselines
 from ..tasks.protocols import get_protocol
 from ..tasks.registry import TASKS
 from ..tasks.splits import EpisodeSplit, check_disjoint, doubling_sizes, group_kfold
@@ -38,7 +41,9 @@ from .held_out import run_collection_task
 from .task_data import BuiltTasks
 
 RESULT_COLUMNS = ("study", "protocol", "fold", "shift", "held_out", "n_train", "draw", "test_train", "task", "metric",
-                  "higher_is_better", "head", "value", "status", "reason")
+                  "higher_is_better", "head", "value", "deciding", "status", "reason")
+MODEL_HEADS = ("minimal", "mlp")  # the other heads of the table are baselines: "baseline" (the trivial one)
+# and, where a setting scores them, the informed ones by display name (``tasks.baselines.informed_baselines``)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,6 +55,7 @@ class Setting:
     split: EpisodeSplit
     heads: str = "minimal"
     chronological: bool = False
+    informed: bool = False  # also score the informed baselines (the settings a head is compared with them on)
     labels: dict = field(default_factory=dict)  # fold, shift, held_out, n_train, draw
 
     @property
@@ -95,7 +101,7 @@ def cv_settings(episodes: pd.DataFrame, folds: int, protocols: list[str], mlp_pr
     is the repeat."""
     n = len(episodes)
     return [Setting(study="cv", protocol=p, split=s, heads="minimal,mlp" if p in mlp_protocols else "minimal",
-                    labels={"fold": i, "draw": r, "n_train": len(s.train),
+                    informed=True, labels={"fold": i, "draw": r, "n_train": len(s.train),
                             "test_train": test_train(len(s.test), n)})
             for r, splits in enumerate(repeated_folds(episodes, folds, repeats, seed))
             for p in protocols for i, s in enumerate(splits)]
@@ -180,7 +186,7 @@ def curve_settings(episodes: pd.DataFrame, test_size: int, draws: int, protocol:
         test, train = tuple(sorted(order[:test_size])), order[test_size:]
         for m in doubling_sizes(len(train)):
             split = check_disjoint(EpisodeSplit(f"draw{d}/n={m}", tuple(sorted(train[:m])), test))
-            out.append(Setting(study="curve", protocol=protocol, split=split,
+            out.append(Setting(study="curve", protocol=protocol, split=split, informed=True,
                                labels={"draw": d, "n_train": m, "test_train": test_train(test_size, len(ids))}))
     return out
 
@@ -204,20 +210,40 @@ def positive_share(task_id: str, sets: dict[str, WindowSet], setting: Setting, c
     return float(np.mean(np.asarray(out.pred) == 1)) if out is not None else float("nan")
 
 
+def informed_rows(task_id: str, result: TaskResult) -> list[dict]:
+    """The informed baselines of a task that ran (``tasks.baselines.informed_baselines``, none for retrieval
+    and the hand forecast), one row each: display name as ``head``, its primary metric as ``value`` and its
+    deciding metric (``report.head_intervals.deciding_metric``: accuracy on a pair task) as ``deciding``."""
+    if result.status != "ok" or result.data is None:
+        return []
+    primary, deciding = TASKS[task_id].primary_metric, deciding_metric(task_id)
+    if not informed_baselines(result.data):
+        return []
+    scored = {m: baseline_scores(result, m) for m in dict.fromkeys((primary, deciding))}  # the trivial one first
+    return [{"head": name, "value": scored[primary][name], "deciding": scored[deciding][name]}
+            for name in list(scored[primary])[1:]]
+
+
 def _run_one(group: list[int], sets: dict[str, WindowSet], settings: list[Setting], cfg: SuiteConfig,
              built: BuiltTasks) -> list[dict]:
-    """Every task of one setting (the first index of ``group``); one row per task and head."""
+    """Every task of one setting (the first index of ``group``); one row per task and head (and, with
+    ``informed``, per informed baseline)."""
     s = settings[group[0]]
     proto, heads = get_protocol(s.protocol), s.heads.split(",")
-    rows = []
+    rows, fit_cache = [], {}  # tasks of this split that share a fit (``fit_key``) fit it once
     for tid in TASKS:
         result, _ = run_collection_task(tid, sets, s.split, proto, heads, None, cfg, s.chronological, built,
-                                        per_episode=False)
-        reason = result.details.get("reason", "")
+                                        per_episode=False, fit_cache=fit_cache)
+        common = {"key": group[0], "task": tid, "metric": result.primary["metric"],
+                  "higher_is_better": result.primary["higher_is_better"], "status": result.status,
+                  "reason": result.details.get("reason", "")}
+        decide = deciding_metric(tid)
         for head in ["baseline", *heads]:
-            rows.append({"key": group[0], "task": tid, "metric": result.primary["metric"],
-                         "higher_is_better": result.primary["higher_is_better"], "head": head,
-                         "value": result.primary.get(head), "status": result.status, "reason": reason})
+            value = result.primary.get(head)
+            rows.append({**common, "head": head, "value": value,
+                         "deciding": value if decide == TASKS[tid].primary_metric
+                         else result.metrics.get(head, {}).get(decide)})
+        rows += [{**common, **r} for r in (informed_rows(tid, result) if s.informed else [])]
     return rows
 
 
@@ -231,7 +257,8 @@ def run_settings(sets: dict[str, WindowSet], settings: list[Setting], cfg: Suite
         prev = unique.get(s.key)
         heads = s.heads if prev is None else ",".join(dict.fromkeys(prev.heads.split(",") + s.heads.split(",")))
         unique[s.key] = Setting(study=s.study, protocol=s.protocol, split=s.split, heads=heads,
-                                chronological=s.chronological)
+                                chronological=s.chronological,
+                                informed=s.informed or (prev is not None and prev.informed))
     runs = list(unique.values())
     cost = [len(r.split.train) * (3 if "mlp" in r.heads else 1) for r in runs]
     order = [[i] for i in sorted(range(len(runs)), key=lambda i: -cost[i])]  # the longest first
@@ -244,7 +271,7 @@ def run_settings(sets: dict[str, WindowSet], settings: list[Setting], cfg: Suite
     for s in settings:
         wanted = {"baseline", *s.heads.split(",")}
         for r in by_key[s.key]:
-            if r["head"] in wanted:
+            if r["head"] in wanted or (s.informed and r["head"] not in MODEL_HEADS):
                 table.append({"study": s.study, "protocol": s.protocol, "fold": s.labels.get("fold"),
                               "shift": s.labels.get("shift"), "held_out": s.labels.get("held_out"),
                               "n_train": s.labels.get("n_train"), "draw": s.labels.get("draw"),

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from collections.abc import Callable
 from pathlib import Path
@@ -100,15 +101,47 @@ def _not_run(task_id: str, details: dict) -> tuple[TaskResult, list[dict]]:
     return TaskResult(task_id, status, describe(spec), primary_row(spec, {}), details=details), []
 
 
+def _same_bits(a: object, b: object) -> bool:
+    """Whether two inputs of a fit are the same: equal arrays bit for bit (or both None)."""
+    if a is None or b is None:
+        return a is b
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(
+        np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8))
+
+
+def shared_fit(task_id: str, head: str, data: TaskData, z: np.ndarray, fit: Callable[[], HeadOutput],
+               fit_cache: dict | None) -> Callable[[], HeadOutput]:
+    """``fit``, or the output of the same head fitted for another task of the same split with the same
+    ``fit_key`` (``tasks.registry``: cross-modal retrieval and modality reconstruction fit one ridge) when
+    its inputs (z-scored rows, targets, sides) are the same bits, so the output is the one ``fit`` would give;
+    ``fit_cache`` (None: no sharing) holds them for the split."""
+    key = (TASKS[task_id].fit_key, head)
+    inputs = (z, data.y, data.train, data.test, data.val, data.extra.get("train_core"))
+
+    def run() -> HeadOutput:
+        if fit_cache is None or not key[0]:
+            return fit()
+        hit = fit_cache.get(key)
+        if hit is not None and all(_same_bits(a, b) for a, b in zip(hit[0], inputs)):
+            output = hit[1]
+        else:
+            output = fit()
+            fit_cache[key] = (inputs, output)
+        return dataclasses.replace(output, train_final=dict(output.train_final))
+    return run
+
+
 @one_blas_thread
 def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: EpisodeSplit, protocol: Protocol,
                         heads: list[str], out_dir: Path | None = None, cfg: SuiteConfig = SuiteConfig(),
                         chronological: bool = False, built: BuiltTasks | None = None,
-                        per_episode: bool = True) -> tuple[TaskResult, list[dict]]:
+                        per_episode: bool = True, fit_cache: dict | None = None) -> tuple[TaskResult, list[dict]]:
     """One task over a split: TaskResult (as the single-episode suite) and per-episode metric rows.
 
     ``built`` holds the calling run's per-episode TaskData (None: built for this task only); ``per_episode``
-    False skips the per-episode rows (an empty list), for callers that read the pooled result only."""
+    False skips the per-episode rows (an empty list), for callers that read the pooled result only;
+    ``fit_cache`` (one per split) lets tasks that share a fit fit it once (:func:`shared_fit`)."""
     try:
         data = collection_task_data(task_id, sets, split, protocol, chronological, with_validation="mlp" in heads,
                                     built=built)
@@ -118,9 +151,12 @@ def run_collection_task(task_id: str, sets: dict[str, WindowSet], split: Episode
     if degenerate:
         return _not_run(task_id, degenerate)
     facts = _facts(task_id, data, protocol, split.name if not chronological else "chronological")
-    z = standardize(data, protocol)
+    # z-scored as it was stacked (``task_data.collection_task_data``), or here with the train rows' statistics
+    z = data.X if data.extra.pop("standardized", False) else standardize(data, protocol)
     result = _fit_and_score(task_id, data, protocol, heads, out_dir, facts,
-                            {head: functools.partial(RUNNERS[head], data, z, protocol, cfg) for head in heads})
+                            {head: shared_fit(task_id, head, data, z, functools.partial(RUNNERS[head], data, z,
+                                                                                         protocol, cfg), fit_cache)
+                             for head in heads})
     episodes = (per_episode_metrics(task_id, data, {k: result.outputs[k] for k in ["baseline", *heads]}, protocol)
                 if per_episode else [])
     data.X = None

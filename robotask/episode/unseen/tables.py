@@ -11,6 +11,7 @@ import robotask.episode.unseen.phrases as phrases
 from ...words import count
 from ..tasks.registry import TASKS
 from .comparisons import episodes_needed
+from .strongest import strongest_name
 
 SCALING_HEADERS = {"workers": "Workers", "episodes": "Episodes", "wall_s": "Wall (s)", "frames_per_s": "Frames / s",
                    "episode_s": "Seconds per episode", "peak_mb": "Peak MiB per worker", "speedup": "Speed-up"}
@@ -51,17 +52,27 @@ def iv(row: pd.Series | dict, prefix: str = "", digits: int = 3) -> str:
     return f"{word}: {minus(f'{d:+.{digits}f}{ends}')}"
 
 
+def strongest_cell(name: str, mean: float) -> str:
+    """'previous window's label (0.412)': a strongest baseline and its mean (the trivial one named so)."""
+    return "—" if not isinstance(name, str) else f"{strongest_name(name)} ({pm(mean, None)})"
+
+
 def protocol_table(summary: pd.DataFrame, head: str = "minimal") -> pd.DataFrame:
-    """One row per task: ``head`` and the baseline (mean ± sd over folds) and head − baseline paired over folds,
-    under each protocol side by side."""
+    """One row per task, on its deciding metric (accuracy on a pair task): ``head``, the trivial baseline and
+    the strongest baseline (means over folds) and head − strongest baseline paired over folds, under each
+    protocol side by side."""
     rows = []
     for task in TASKS:
-        row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
+        g0 = summary[(summary["task"] == task) & (summary["head"] == head)]
+        metric = g0["deciding_metric"].iloc[0] if len(g0) else TASKS[task].primary_metric
+        row = {"Task": _title(task), "Metric": metric_label(metric)}
         for proto, g in summary[summary["task"] == task].groupby("protocol", sort=False):
             h, b = g[g["head"] == head], g[g["head"] == "baseline"]
-            row[f"{proto}: {head}"] = pm(h["mean"].iloc[0], h["sd"].iloc[0]) if len(h) else "—"
-            row[f"{proto}: baseline"] = pm(b["mean"].iloc[0], b["sd"].iloc[0]) if len(b) else "—"
-            row[f"{proto}: head − baseline"] = iv(h.iloc[0]) if len(h) else "—"
+            row[f"{proto}: {head}"] = pm(h["deciding_mean"].iloc[0], h["deciding_sd"].iloc[0]) if len(h) else "—"
+            row[f"{proto}: trivial baseline"] = pm(b["deciding_mean"].iloc[0], None) if len(b) else "—"
+            row[f"{proto}: strongest baseline"] = (strongest_cell(h["strongest"].iloc[0], h["strongest_mean"].iloc[0])
+                                                   if len(h) else "—")
+            row[f"{proto}: head − strongest"] = iv(h.iloc[0]) if len(h) else "—"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -75,9 +86,10 @@ def mlp_table(summary: pd.DataFrame, protocol: str) -> pd.DataFrame:
         if "mlp" not in g.index:
             continue
         row = {"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric)}
-        for head, name in (("minimal", "Minimal head"), ("mlp", "MLP"), ("baseline", "Baseline")):
+        for head, name in (("minimal", "Minimal head"), ("mlp", "MLP"), ("baseline", "Trivial baseline")):
             row[name] = pm(g.loc[head, "mean"], g.loc[head, "sd"])
-        row["MLP − baseline"] = iv(g.loc["mlp"])
+        row["Strongest baseline"] = strongest_cell(g.loc["mlp", "strongest"], g.loc["mlp", "strongest_mean"])
+        row["MLP − strongest baseline"] = iv(g.loc["mlp"])
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -126,10 +138,12 @@ def curve_table(curve: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
         rows.append({"Task": _title(task), "Metric": metric_label(TASKS[task].primary_metric),
                      count(int(first["n_train"]), "episode"): _range(first),
                      count(int(last["n_train"]), "episode"): _range(last),
-                     "Baseline at the largest": pm(b["mean"].iloc[-1], None) if len(b) else "—",
+                     "Trivial baseline at the largest": pm(b["mean"].iloc[-1], None) if len(b) else "—",
+                     "Strongest baseline at the largest": strongest_cell(last.get("strongest"),
+                                                                         last.get("strongest_mean", np.nan)),
                      "Whole curve": iv(st.loc[task], "whole_") if task in st.index else "—",
                      "Last doubling": iv(st.loc[task], "last_") if task in st.index else "—",
-                     "Ahead of the baseline from": phrases.needed(episodes_needed(curve, task), largest)})
+                     "Ahead of the strongest baseline from": phrases.needed(episodes_needed(curve, task), largest)})
     return pd.DataFrame(rows)
 
 
@@ -157,7 +171,9 @@ def answer_table(transfer: pd.DataFrame, drops: pd.DataFrame, shifts: pd.DataFra
     rows = []
     for _, t in transfer.iterrows():
         task = t["task"]
-        row = {"Task": _title(task), "Unseen episodes": pm(t["mean"], t["sd"]), "Head − baseline": iv(t),
+        row = {"Task": _title(task), "Unseen episodes": pm(t["mean"], t["sd"]),
+               "Strongest baseline": strongest_name(t["strongest"]) if isinstance(t["strongest"], str) else "—",
+               "Head − strongest baseline": iv(t),
                "Unseen − chronological": dr.loc[task, "verdict"] if task in dr.index else "—"}
         for shift in ("subject", "scene"):
             s = shifts[(shifts["task"] == task) & (shifts["shift"] == shift)] if len(shifts) else shifts

@@ -29,6 +29,7 @@ from ..features.layout import FeatureOptions
 from ..features.windowset import WindowSet, episode_labels
 from ..files.loader import load_episode
 from ..files.manifest import Collection
+from ..models.minimal import ZScaler
 from ..models.row_blocks import LazyRows, RowBlocks, RowFile
 from ..models.shortcuts import ColumnMoments, pooled_mean_std
 from ..tasks.builders import TaskData, TaskUnavailable
@@ -81,11 +82,30 @@ def _merge_extra(parts: list[TaskData], offsets: list[int]) -> dict:
     return extra
 
 
-def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, int]) -> TaskData:
+def stacked_inputs(blocks: list[np.ndarray], scaler: ZScaler | None = None) -> np.ndarray:
+    """The parts' inputs stacked as float32; with ``scaler``, z-scored on the way in, block by block, with the
+    very operations of ``ZScaler.transform(x, inplace=True)`` (subtract the float32 mean, divide by the float32
+    std), so the bits are those of stacking first and z-scoring after, in one pass instead of three."""
+    if scaler is None or any(b.dtype != np.float32 for b in blocks):
+        x = np.concatenate(blocks).astype(np.float32, copy=False)
+        return x if scaler is None else scaler.transform(x, inplace=True)
+    out = np.empty((sum(len(b) for b in blocks), blocks[0].shape[1]), dtype=np.float32)
+    at = 0
+    for b in blocks:
+        part = out[at:at + len(b)]
+        np.subtract(b, scaler.mean, out=part)
+        part /= scaler.std
+        at += len(b)
+    return out
+
+
+def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, int],
+                    scaler: ZScaler | None = None) -> TaskData:
     """Stack per-episode TaskData ``(episode_id, data, side)`` (side: train / test) into one task.
 
     The vocabulary lists the classes of the training parts first (in order of appearance), then
-    classes seen only in test; train / test are the rows of the train / test parts.
+    classes seen only in test; train / test are the rows of the train / test parts. With ``scaler`` the
+    inputs are z-scored as they are stacked (:func:`stacked_inputs`).
     """
     datas = [d for _, d, _ in parts]
     kind = datas[0].kind
@@ -103,12 +123,11 @@ def merge_task_data(parts: list[tuple[str, TaskData, str]], offsets: dict[str, i
     rows_df["episode_id"] = np.repeat(np.array([e for e, _, _ in parts], dtype=object), lengths)
     rows_df["side"] = np.repeat(np.array([s for _, _, s in parts], dtype=object), lengths)
     rows_df["sample_index"] = np.arange(len(rows_df))
-    data = TaskData(kind=kind, X=np.concatenate([d.X for d in datas]).astype(np.float32, copy=False), y=y,
+    data = TaskData(kind=kind, X=stacked_inputs([d.X for d in datas], scaler), y=y,
                     rows=rows_df, class_names=names, owns_x=True,
                     extra=_merge_extra(datas, [offsets[e] for e, _, _ in parts]))
-    if "groups" in data.extra:
-        _, groups = np.unique(data.y, axis=0, return_inverse=True)
-        data.extra["groups"] = groups.ravel()
+    if "groups" in data.extra:  # rows equal in value share a group (a retrieval target's identical texts)
+        data.extra["groups"] = same_rows(data.y)
     side = rows_df["side"].to_numpy()
     data.train, data.test = np.flatnonzero(side == "train"), np.flatnonzero(side == "test")
     return data
@@ -201,13 +220,19 @@ def collection_task_data(task_id: str, sets: dict[str, WindowSet], split: Episod
                          built: BuiltTasks | None = None) -> TaskData:
     """The merged TaskData of a task over a split (unseen episodes, or chronological within each episode).
 
-    ``built`` holds the run's per-episode TaskData (None: built for this call only)."""
+    ``built`` holds the run's per-episode TaskData (None: built for this call only). With whole episodes on each
+    side the inputs come z-scored with the training episodes' statistics, pooled from their moments
+    (``extra["standardized"]``, ``x_mean`` and ``x_std``); a chronological split's are z-scored by the caller."""
     built = BuiltTasks() if built is None else built
     parts = _parts(task_id, sets, split, protocol, chronological, built)
-    data = _merged(parts, protocol, with_validation)
-    if not chronological:  # whole episodes on each side: the train statistics pooled from theirs
-        data.extra["train_stats"] = pooled_mean_std([built.moments_of(task_id, eid, sets[eid], protocol)
-                                                     for eid, _, side in parts if side == "train"])
+    train = [] if chronological else [built.moments_of(task_id, eid, sets[eid], protocol)
+                                      for eid, _, side in parts if side == "train"]
+    if not train:
+        return _merged(parts, protocol, with_validation)
+    # whole episodes on each side: the train statistics pooled from theirs, the inputs z-scored as they stack
+    scaler = ZScaler.of(*pooled_mean_std(train), protocol.std_floor)
+    data = _merged(parts, protocol, with_validation, scaler)
+    data.extra["x_mean"], data.extra["x_std"], data.extra["standardized"] = scaler.mean, scaler.std, True
     return data
 
 
@@ -312,21 +337,27 @@ class PartStore:
         return merged, RowBlocks(file.path, file.width, tuple(ranges))
 
 
-def same_rows(y: LazyRows, block: int = 1024) -> np.ndarray:
+def same_rows(y: LazyRows | np.ndarray, block: int = 1024) -> np.ndarray:
     """A group id per row, equal for rows with equal values (``np.unique(y, axis=0, return_inverse=True)``'s
     groups, numbered in order of first appearance instead of sorted: the retrieval metrics only compare
     them), read one block of rows at a time. Rows are keyed on a 128-bit digest of their bytes, with −0.0
-    made +0.0 first (``np.unique`` compares values)."""
+    made +0.0 first (``np.unique`` compares values). An array that is not 2-D float32 goes to ``np.unique``."""
+    if isinstance(y, np.ndarray) and (y.ndim != 2 or y.dtype != np.float32):
+        return np.unique(y, axis=0, return_inverse=True)[1].ravel()
     ids: dict[bytes, int] = {}
     out = np.empty(len(y), dtype=np.int64)
-    for sl, rows in y.blocks(block):
+    blocks = y.blocks(block) if isinstance(y, LazyRows) else (
+        (slice(a, a + block), y[a:a + block]) for a in range(0, len(y), block))
+    for sl, rows in blocks:
         rows = rows + np.float32(0.0)
         out[sl] = [ids.setdefault(hashlib.blake2b(r.tobytes(), digest_size=16).digest(), len(ids)) for r in rows]
     return out
 
 
-def _merged(parts: list[tuple[str, TaskData, str]], protocol: Protocol, with_validation: bool) -> TaskData:
-    """Stack the parts on one timeline (:func:`merge_task_data`), with the MLP's validation episode."""
+def _merged(parts: list[tuple[str, TaskData, str]], protocol: Protocol, with_validation: bool,
+            scaler: ZScaler | None = None) -> TaskData:
+    """Stack the parts on one timeline (:func:`merge_task_data`, z-scored with ``scaler``), with the MLP's
+    validation episode."""
     sides = {s for _, _, s in parts}
     if sides != {"train", "test"}:
         raise TaskUnavailable(f"no episode of the {'test' if 'train' in sides else 'training'} side can build it")
@@ -334,7 +365,7 @@ def _merged(parts: list[tuple[str, TaskData, str]], protocol: Protocol, with_val
     for eid, d, _ in parts:
         offsets[eid] = at
         at += int(d.rows["span_end"].max()) + EPISODE_GAP
-    data = merge_task_data(parts, offsets)
+    data = merge_task_data(parts, offsets, scaler)
     if with_validation and protocol.validation_early_stopping:
         train_eps = list(dict.fromkeys(data.rows["episode_id"].to_numpy()[data.train]))
         if len(train_eps) >= 2:

@@ -38,11 +38,18 @@ def head_values(softmax: int, mlp: int, suite_softmax: int, suite_mlp: int, mlp_
 
 
 def transfer_values(summary: pd.DataFrame, mlp_protocol: str) -> dict:
-    """Under each protocol, the tasks whose minimal head beats the baseline over the folds and the tasks that
-    ran; the folds Contact State Prediction ran on; what the MLP did under ``mlp_protocol``."""
+    """Under each protocol, the tasks whose minimal head beats the strongest baseline over the folds and the
+    tasks that ran; how many beat the trivial one, which of those do not beat the strongest, and on how many
+    tasks an informed baseline is the strongest; the folds Contact State Prediction ran on; what the MLP did
+    under ``mlp_protocol``."""
     out = {}
     for proto, short in (("improved", "imp"), ("original", "orig")):
         won, ran = beaten(summary, proto) if proto in set(summary["protocol"]) else ([], 0)
+        rows = transfer_rows(summary, proto) if ran else pd.DataFrame(columns=["task", "strongest", "trivial_verdict"])
+        trivial = rows[rows["trivial_verdict"] == "beats"]["task"].tolist()
+        informed = rows[rows["strongest"].notna() & (rows["strongest"] != "baseline")]["task"].tolist()
+        out |= {f"n_trivial_{short}": len(trivial), f"n_informed_{short}": len(informed),
+                f"lost_{short}": phrases.task_list([t for t in trivial if t not in won])}
         out |= {f"n_transfer_{short}": len(won), f"n_ran_{short}": ran, f"transfer_{short}": phrases.task_list(won),
                 f"family_{short}": family_values(transfer_rows(summary, proto)) if ran else
                 phrases.family_sentence(0, 0, 0, 0)}
@@ -122,6 +129,7 @@ def summary_values(summary: pd.DataFrame, protocol: str, drops: pd.DataFrame, sh
     not_run = not_run or {}
     won, ran = beaten(summary, protocol)
     by_task = {r["task"]: {"metric": r["metric"], "mean": _num(r["mean"]), "sd": _num(r["sd"]),
+                           "deciding_metric": r["deciding_metric"], "strongest_baseline": r["strongest"],
                            "vs_baseline": [_num(r["lo"]), _num(r["hi"])], "verdict": r["verdict"],
                            "folds_won": int(r["wins"]), "folds": int(r["of"])}
                for _, r in transfer_rows(summary, protocol).iterrows()}
