@@ -102,16 +102,18 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def collection(work: Path, size: int, frames: int, resolution: int, seed: int, env: dict) -> Path:
-    """The largest collection and its features (both reused when present, the features extended when the
-    folder holds those of fewer episodes); returns its folder."""
+def collection(work: Path, size: int, frames: int, resolution: int, seed: int, env: dict,
+               features: bool = True) -> Path:
+    """The largest collection and (``features``) its features, both reused when present, the features extended
+    when the folder holds those of fewer episodes; returns its folder."""
     coll = work / f"collection{size}"
     if not (coll / "manifest.csv").is_file():
         subprocess.run([sys.executable, "-m", "robotask.cli", "synth-collection", "--out", str(coll), "--episodes",
                         str(size), "--frames", str(frames), "--resolution", str(resolution), "--seed", str(seed),
                         "--workers", "2"], env=env, check=True, stdout=subprocess.DEVNULL)
     listed = work / "features" / "episodes.csv"
-    if not listed.is_file() or len(listed.read_text().splitlines()) - 1 < size:  # none, or a smaller collection's
+    # none, or a smaller collection's
+    if features and (not listed.is_file() or len(listed.read_text().splitlines()) - 1 < size):
         subprocess.run([sys.executable, "-m", "robotask.cli", "features", "--collection", str(coll), "--out",
                         str(work / "features"), "--workers", "2"], env=env, check=True,
                        stdout=subprocess.DEVNULL)  # the episodes built before come from the feature cache
@@ -131,8 +133,9 @@ def full_size_point(args: argparse.Namespace, env: dict) -> None:
     """N full-size episodes in one process and on each ``--workers`` count (and, with ``--cluster-workers``, the
     decode-only floor and each CLI cluster), added to the saved result."""
     work = args.work / "full"
-    coll = collection(work, args.full_size, FULL_FRAMES, FULL_RESOLUTION, args.seed, env)
     cluster_counts = [int(w) for w in (args.cluster_workers or "").split(",") if w]
+    # with clusters every run builds its own features from an empty cache: none are built beforehand
+    coll = collection(work, args.full_size, FULL_FRAMES, FULL_RESOLUTION, args.seed, env, not cluster_counts)
     local = args.workers if args.workers is not None else ("" if cluster_counts else "1,2")
     full = {"episodes": args.full_size, "frames": FULL_FRAMES, "resolution": FULL_RESOLUTION, "points": []}
     if cluster_counts:
