@@ -113,7 +113,8 @@ glue_values(train_pct=round(100 * (1 - TEST_FRACTION)),
 # The third step sets up the two heads each run trains.
 
 # %%
-cfg = SuiteConfig(softmax_epochs=softmax_epochs, mlp=MLPConfig(epochs=mlp_epochs))
+cfg = SuiteConfig(softmax_epochs=softmax_epochs, mlp=MLPConfig(epochs=mlp_epochs),
+                  shared_fits=True)  # two pages that fit the same heads fit them once (the cache)
 heads_by_run = report.page_heads(parse_heads(heads), no_mlp, list(episodes), protocols)
 glue_values(head=spec.head, softmax_epochs=cfg.softmax_epochs, hidden=cfg.mlp.hidden_dim,
             mlp_epochs=cfg.mlp.epochs)

@@ -114,6 +114,36 @@ def test_folded_input_block_matches_layer_by_layer_autograd():
             assert torch.allclose(got.grad, want, rtol=1e-4, atol=1e-4)
 
 
+
+def test_panelled_backward_gives_the_whole_matrix_gradients_bit_for_bit():
+    """The input block's backward pass forms G = δᵀ x̂ a panel of columns at a time; its gradients are the
+    bits of the whole-matrix computation (the oracle below), for a width of two panels and a short tail and for
+    a full, a partial and a tiny batch."""
+    import torch
+
+    from robotask.episode.models.mlp_input import PANEL, FoldedInput
+
+    torch.set_num_threads(1)
+    torch.manual_seed(3)
+    d = 2 * PANEL + 37
+    model = build_mlp(d, 2, MLPConfig())
+    with torch.no_grad():
+        model[0].weight.uniform_(0.5, 1.5)
+        model[0].bias.normal_()
+    block = FoldedInput(model, torch.randn(200, d) * 2 + 1)
+    for rows in (128, 57, 3):
+        idx = torch.randperm(200)[:rows]
+        out = block.forward(idx)
+        (out * torch.randn(rows, 128)).sum().backward()
+        block.backward(out)
+        got = [p.grad.clone() for p in model[:2].parameters()]
+        delta, x_hat = out.grad, block.x_hat[idx]
+        w, gamma, beta = model[1].weight, model[0].weight, model[0].bias
+        with torch.no_grad():  # HEAD's whole-matrix backward
+            s, g = delta.sum(0), torch.mm(delta.t(), x_hat)
+            want = [torch.mul(w, g).sum(0), torch.mv(w.t(), s), g.mul(gamma).addr_(s, beta), s]
+        assert all(torch.equal(a, b) for a, b in zip(got, want))
+
 def test_training_equals_the_layer_by_layer_network_to_rounding():
     """train_mlp (folded input block) against the same training written with model(x) and autograd."""
     import torch

@@ -18,6 +18,14 @@ arranged for a wide input (d up to 25,638 on temporal order, against h = 128 and
 Buffers of the (h × d) size are reused from step to step: a fresh 13 MB tensor costs page faults that
 take as long as the arithmetic on it. The results equal the layer-by-layer computation to rounding.
 
+The backward pass works in panels of :data:`PANEL` columns: G's panel is formed into a buffer that stays
+in the core's cache and the panel's ∂W and ∂γ are finished from it, instead of three passes over the
+whole (h × d) G in memory (18 against 26 ms a step on temporal order's 25,638 columns). Each entry of G
+is the same sum over the batch's rows in the same order whatever the panel (MKL on one thread, every
+batch size from 1 to 128 and every task's width checked), and the rest is elementwise or sums over rows
+of one column, so the gradients are the whole-matrix computation's bits
+(``tests/test_episode_mlp.py``).
+
 On disk, memory is one batch of rows (and, for validation and predictions, one block of
 :data:`EVAL_ROWS` rows), whatever the number of rows: :class:`RowReader` reads the rows a batch names
 in the file's order, a run of consecutive file rows in one ``preadv`` that scatters them to their places
@@ -45,6 +53,7 @@ EVAL_ROWS = 1024  # rows per forward pass of validation and predictions (MLPResu
 # block of validation rows read from disk is never that short (a shorter tail joins the block before it),
 # so its outputs are those of the whole validation matrix in one pass, the in-memory run's.
 LEAST_ROWS = 16
+PANEL = 2048  # columns of G formed and used at a time in the backward pass (1 MB at h = 128)
 
 Rows = np.ndarray | RowBlocks  # an (n, d) float32 input, in memory or on disk
 
@@ -142,8 +151,9 @@ class FoldedInput:
         import torch
 
         self.norm, self.first = model[0], model[1]
-        width = self.first.weight.shape
-        self._folded, self._grad, self._product = (torch.empty(width) for _ in range(3))
+        h, d = self.first.weight.shape
+        self._folded, self._grad = torch.empty(h, d), torch.empty(h, d)
+        self._panel, self._panel_product = torch.empty(h, min(PANEL, d)), torch.empty(h, min(PANEL, d))
         if x is not None:
             self.x_hat = self._normalised(x)
             self._rows = torch.empty(0)
@@ -181,12 +191,18 @@ class FoldedInput:
         delta = out.grad
         with torch.no_grad():
             w, norm = self.first.weight, self.norm
-            s = delta.sum(0)
-            g = torch.mm(delta.t(), self._batch, out=self._grad)
-            norm.weight.grad = torch.mul(w, g, out=self._product).sum(0)
+            s, delta_t = delta.sum(0), delta.t()
+            gamma_grad = torch.empty_like(norm.weight)
+            for start in range(0, w.shape[1], PANEL):  # one panel of G's columns at a time, in the cache
+                stop = min(start + PANEL, w.shape[1])
+                g = torch.mm(delta_t, self._batch[:, start:stop], out=self._panel[:, :stop - start])
+                product = torch.mul(w[:, start:stop], g, out=self._panel_product[:, :stop - start])
+                torch.sum(product, 0, out=gamma_grad[start:stop])
+                torch.mul(g, norm.weight[start:stop], out=self._grad[:, start:stop]).addr_(s, norm.bias[start:stop])
+            norm.weight.grad = gamma_grad
             norm.bias.grad = torch.mv(w.t(), s)
             self.first.bias.grad = s
-            self.first.weight.grad = g.mul_(norm.weight).addr_(s, norm.bias)
+            self.first.weight.grad = self._grad
 
 
 class StreamedInput(FoldedInput):

@@ -10,6 +10,7 @@ Used by notebooks ``12_task`` and ``13_suite_summary``, ``benchmarks/episode_sui
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -41,6 +42,7 @@ from .fit import (
 from .jobs import map_groups, task_groups
 from .phrases import task_notes
 from .scoring import evaluate, write_artifacts
+from .shared_fits import fit_entry, shared_fit
 
 HEADS = ("minimal", "mlp")
 HEAD_RUNNERS = {"minimal": run_minimal, "mlp": run_mlp}
@@ -156,12 +158,15 @@ def _run_facts(spec: TaskSpec, data: TaskData, protocol: Protocol) -> dict:
 
 def _fit(spec: TaskSpec, head: str, data: TaskData, z: Any, protocol: Protocol, cfg: SuiteConfig,
          fit_cache: dict | None) -> HeadOutput:
-    """The head's output, shared between tasks with the same ``fit_key`` through ``fit_cache``."""
+    """The head's output, shared between tasks with the same ``fit_key`` through ``fit_cache`` (and
+    between processes through the cache with ``cfg.shared_fits``, :mod:`.shared_fits`)."""
     key = (spec.fit_key, head) if spec.fit_key else None
     if fit_cache is not None and key in fit_cache:
         output = fit_cache[key]
     else:
-        output = HEAD_RUNNERS[head](data, z, protocol, cfg)
+        run = functools.partial(HEAD_RUNNERS[head], data, z, protocol, cfg)
+        shared = cfg.shared_fits and bool(spec.fit_key) and isinstance(z, np.ndarray)
+        output = shared_fit(fit_entry(spec.fit_key, head, data, z, protocol, cfg), run) if shared else run()
         if key is not None and fit_cache is not None:
             fit_cache[key] = output
     return replace(output, train_final=dict(output.train_final))

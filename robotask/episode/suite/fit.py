@@ -49,6 +49,7 @@ class SuiteConfig:
     softmax_epochs: int = SOFTMAX_EPOCHS
     mlp: MLPConfig = field(default_factory=MLPConfig)
     save_models: bool = True  # write model.npz / model.pt (the ridge weights are large)
+    shared_fits: bool = False  # keep fits of tasks with a fit_key in the cache for other processes (shared_fits)
 
 
 @dataclass

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.interpolate import CubicSpline
-from scipy.ndimage import gaussian_filter1d
 
 from ..files import format as fmt
 from .motion import Motion, home_position, look_at, rot_x, rot_y, smooth_noise
@@ -146,6 +144,9 @@ def camera_trajectory(motion: Motion, actions: list[Action], n: int, rng: np.ran
     ``height`` raises the head (metres); ``mount`` turns the rig on the head by (yaw, pitch) degrees,
     so the camera no longer points straight at what the subject looks at.
     """
+    from scipy.interpolate import CubicSpline  # here: a cached episode's path needs no scipy (0.3 s a page)
+    from scipy.ndimage import gaussian_filter1d
+
     frames = np.arange(n)
     hand = np.array([actions[i].hand for i in motion.action_index])
     obj = np.array([OBJECT_NAMES.index(actions[i].obj) for i in motion.action_index])

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.ndimage import gaussian_filter1d
 
 from ..files import format as fmt
 from .script import FLOOR_Z, OBJECT_NAMES, OBJECTS, TABLE_Z, Action
@@ -71,6 +70,8 @@ def _min_jerk(tau: np.ndarray) -> np.ndarray:
 
 def smooth_noise(rng: np.random.Generator, shape: tuple, sigma: float, scale: float) -> np.ndarray:
     """Gaussian-filtered white noise along axis 0, std ≈ ``scale``."""
+    from scipy.ndimage import gaussian_filter1d  # here: a cached episode's path needs no scipy
+
     x = gaussian_filter1d(rng.normal(size=shape), sigma, axis=0)
     return x / (x.std() + 1e-12) * scale
 
