@@ -144,6 +144,22 @@ def test_kernel_environment_sets_passive_waits_for_side_by_side_runs_and_restore
         assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
 
 
+def test_side_by_side_kernels_get_one_blas_and_openmp_thread_unless_the_user_chose(monkeypatch):
+    for key in scheduling.ONE_THREAD:
+        monkeypatch.delenv(key, raising=False)
+    probe = ("import json, numpy, torch, threadpoolctl; print(json.dumps([torch.get_num_threads(), "
+             "sorted({p['num_threads'] for p in threadpoolctl.threadpool_info() if p['user_api'] == 'blas'})]))")
+    with runner.kernel_environment(2):  # a kernel started now inherits this environment
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == [1, [1]]  # torch's intra-op threads and numpy's OpenBLAS
+    assert "OPENBLAS_NUM_THREADS" not in os.environ and "OMP_NUM_THREADS" not in os.environ
+    with runner.kernel_environment(1):  # one chapter at a time keeps every core's threads
+        assert "OPENBLAS_NUM_THREADS" not in os.environ
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")  # a user's choice is kept
+    with runner.kernel_environment(2):
+        assert os.environ["OMP_NUM_THREADS"] == "2" and os.environ["OPENBLAS_NUM_THREADS"] == "1"
+
+
 def test_side_by_side_chapters_start_longest_first_by_the_logged_run(tmp_path):
     toys = [(chapters.Chapter(name, "toy"), {}) for name in ("short", "new", "long", "failed")]
     log = tmp_path / "run_log.json"
