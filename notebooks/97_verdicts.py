@@ -73,10 +73,13 @@ glue_values(n_rows=count(len(rows), "verdict"), n_pages=count(rows["chapter"].nu
 
 # %%
 counts = pd.crosstab(rows["chapter"], rows["verdict"]).reindex(list(dict.fromkeys(rows["chapter"])))
-counts["all"] = counts.sum(axis=1)
-page.show_table(counts.rename_axis("page").reset_index(), headers={"page": "Page"},
-                long_reason="one row per page that states a verdict" if len(counts) > 60 else None,
-                caption="Verdicts per page, by word.")
+by_word = [", ".join(f"{word} {n}" for word, n in row.items() if n) for _, row in counts.iterrows()]
+table = pd.DataFrame({"Page": counts.index, "Verdicts": counts.sum(axis=1).to_numpy(),
+                      "By word": by_word})
+long = "one row per page that states a verdict" if len(table) > 60 else None
+page.show_table(table, long_reason=long,
+                caption="Verdicts per page, and how many of them read each word (a word the page "
+                "never states is left out).")
 
 # %% [markdown]
 # ## How a word is decided, and over what

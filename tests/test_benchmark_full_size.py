@@ -37,6 +37,7 @@ def test_projection_divides_the_release_by_one_machine_times_the_machines():
         [RELEASE_EPISODES / per_machine, RELEASE_EPISODES / (2 * per_machine), RELEASE_EPISODES / (10 * per_machine)])
     assert "linearly" in full_size_cluster_text({"full_size": FULL})
     assert "2 workers" in full_size_cluster_text({"full_size": FULL})
+    assert "the suite took 83 % of the time" in full_size_cluster_text({"full_size": FULL})  # 150 of 180 s
 
 
 def test_without_cluster_points_the_page_says_so_in_one_sentence():

@@ -12,30 +12,29 @@ from .report import human_header, show_figure, show_md, show_table
 
 BENCHMARKS = {  # file stem of _build/benchmarks/*.json (or a live run): title, what it measures
     "retrieval_live": ("Retrieval study, timed in this build by chapter 05",
-                       "the whole retrieval study with the fast path, and the first trials again "
-                       "with a plain reference that refits every vectorizer and scores one query "
-                       "at a time"),
+                       "the whole retrieval study with the fast path, and the first trials again with a plain "
+                       "reference that refits every vectorizer and scores one query at a time"),
     "retrieval": ("Retrieval study against the plain reference (`benchmarks/retrieval.py`)",
                   "the fast path and the plain reference on the whole study"),
     "episode_suite": ("One synthetic episode, end to end (`benchmarks/episode_suite.py`)",
                       "decoding, the feature build and every task on one synthetic episode"),
     "episode_features": ("Per-frame features of one episode (`benchmarks/episode_features.py`)",
-                         "the per-frame feature build of one synthetic episode, and the whole "
-                         "`robotask features --no-cache` process beside a plain decode of the same six videos "
-                         "and audio, interleaved in one sitting (medians over rounds)"),
+                         "the per-frame feature build of one synthetic episode, and the whole `robotask features "
+                         "--no-cache` process beside a plain decode of the same six videos and audio, "
+                         "interleaved in one sitting (medians over rounds)"),
     "collection": ("A synthetic collection on one and more workers (`benchmarks/collection.py`)",
-                   "synthesis, feature extraction with each number of worker processes, and "
-                   "every task with two heads, split by episode"),
+                   "synthesis, feature extraction with each number of worker processes, and every task with "
+                   "two heads, split by episode"),
     "collection_scale": ("The suite over growing collections (`benchmarks/collection_scale.py`)",
                          "`robotask suite --collection` with the minimal heads on the first episodes of one "
                          "synthetic collection (the sizes in its table), in one process and on Dask workers, "
                          "with the in-memory path of before beside it where it fits"),
     "original_suite": ("Our suite against the original (`benchmarks/original_suite.py`)",
-                       "the twelve tasks with both heads on one synthetic episode, ours and the original "
-                       "task suite's `scripts/episode_task_suite.py --include-neural`, interleaved in one "
-                       "sitting, each from an empty cache (cold) and again on its cache (warm); medians over rounds"),
-    "original_suite_minimal": ("Our suite against the original, minimal heads (`benchmarks/original_suite.py "
-                               "--heads minimal`)",
+                       "the twelve tasks with both heads on one synthetic episode, ours and the original task "
+                       "suite's `scripts/episode_task_suite.py --include-neural`, interleaved in one sitting, "
+                       "each from an empty cache (cold) and again on its cache (warm); medians over rounds"),
+    "original_suite_minimal": ("Our suite against the original, minimal heads "
+                               "(`benchmarks/original_suite.py --heads minimal`)",
                                "the twelve tasks with the minimal heads alone on one synthetic episode, ours and the "
                                "original's `scripts/episode_task_suite.py` without `--include-neural`, interleaved in "
                                "one sitting, cold and warm as above; medians over rounds"),
@@ -246,18 +245,22 @@ def release_projection(result: dict, machines: tuple[int, ...] = MACHINES) -> pd
 
 
 def full_size_cluster_text(result: dict) -> str:
-    """The sentence under the full-size cluster tables: what stands for a machine and the assumption of the
-    projection, or that no cluster point was measured yet."""
-    point = _machine_point(result)
-    if point is None:
+    """The sentences under the full-size cluster tables: the suite's share of the time, what stands for a
+    machine and the projection's assumption; or that no cluster point was measured yet."""
+    p = _machine_point(result)
+    if p is None:
         return ("The saved results have no full size run on a cluster of separate processes yet, so this page "
                 "shows neither its throughput nor the projection to the full release.")
-    full = result["full_size"]
+    full, workers = result["full_size"], count(int(p["workers"]), "worker")
     return (f"Measured on {count(int(full['episodes']), 'synthetic episode')} of {full['frames']:,} frames at "
-            f"{full['resolution']} px, one machine's scheduler and workers started from the command line. The "
-            f"projection takes the {count(int(point['workers']), 'worker')} of this machine as one machine and "
-            f"assumes that throughput grows linearly with the number of machines, each running its own workers "
-            f"against one shared file system that keeps up; that scaling was not measured.")
+            f"{full['resolution']} px, one machine's scheduler and workers started from the command line. With "
+            f"{workers} the suite took {100 * p['wall_s'] / (p['wall_s'] + p['features_s']):.0f} % of the time; "
+            f"at this size its scoring and ridge solves run in the client, which more workers speed up little "
+            f"(the table's features and suite columns). The projection takes the "
+            f"{workers} of this machine as one machine and assumes that throughput grows linearly with the "
+            f"number of machines, each running its own workers against one shared file system that keeps up; "
+            f"that scaling was not measured, and while the client does most of the suite's work it is "
+            f"optimistic for one suite run spread over every machine.")
 
 
 def show_full_size_cluster(result: dict) -> None:
