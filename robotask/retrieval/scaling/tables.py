@@ -50,16 +50,6 @@ def bend_interval(curve: pd.DataFrame, ranker: str) -> tuple[PairedInterval, Pai
     return paired_interval(small, zero), paired_interval(large, zero), paired_interval(small, large)
 
 
-def leader_interval(wide: pd.DataFrame) -> tuple[str, str, PairedInterval]:
-    """(leader by mean, runner-up, interval of leader − runner-up paired by row); ``wide``: draws × rankers.
-    Ties of means go to the first name in sorted order."""
-    means = wide.mean()
-    order = sorted(means.index, key=lambda r: (-means[r], r))
-    if len(order) < 2:
-        return order[0], order[0], PairedInterval(np.nan, np.nan, np.nan, 0, 0.95)
-    return order[0], order[1], paired_interval(wide[order[0]].to_numpy(float), wide[order[1]].to_numpy(float))
-
-
 def slope_table(comparisons: pd.DataFrame) -> pd.DataFrame:
     """Per ranker: the change of accuracy per doubling of n (points, the least-squares slope of the mean
     accuracies against log2 n) with its two-way 95 % interval and its word (series of draws and queried
