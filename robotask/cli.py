@@ -6,6 +6,8 @@ import argparse
 import importlib
 import os
 import sys
+import threading
+import time
 
 from .errors import (
     TERMINATED_EXIT,
@@ -58,8 +60,25 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def end_past_stuck_threads(code: int, wait: float = 5.0) -> None:
+    """After Ctrl-C in the command: give the other non-daemon threads ``wait`` seconds, then end the process
+    with ``code`` even if one still waits. Python joins such threads at exit, and a task pool's manager
+    thread whose worker was ended in the middle of sending a result reads its pipe forever: the command
+    printed its last line and hung."""
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    deadline = time.monotonic() + wait
+    for thread in others:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if any(thread.is_alive() for thread in others):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the exit code."""
+    """Run the CLI; return the exit code (as the command, ``argv`` None, it may end the process itself after
+    Ctrl-C: :func:`end_past_stuck_threads`)."""
+    command = argv is None
     argv = sys.argv[1:] if argv is None else argv
     try:
         with sigterm_as_interrupt():  # SIGTERM is handled as Ctrl-C is, with its own exit code
@@ -74,11 +93,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt as exc:
         quiet_after_interrupt()
-        if isinstance(exc, Terminated):
-            print("robotask: terminated (SIGTERM); files already written are complete", file=sys.stderr)
-            return TERMINATED_EXIT
-        print("robotask: interrupted; files already written are complete", file=sys.stderr)
-        return 130
+        code = TERMINATED_EXIT if isinstance(exc, Terminated) else 130
+        print(f"robotask: {'terminated (SIGTERM)' if code == TERMINATED_EXIT else 'interrupted'}; files already "
+              "written are complete", file=sys.stderr)
+        if command:
+            end_past_stuck_threads(code)
+        return code
 
 
 if __name__ == "__main__":

@@ -342,3 +342,34 @@ def test_sigterm_ends_a_forked_idle_task_process_quietly():
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split() == [str(-signal.SIGTERM), "started"], (proc.stdout, proc.stderr[-2000:])
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+
+
+STUCK = """
+import os, sys, threading
+from robotask import cli
+
+reader, _writer = os.pipe()  # nothing is ever written: the thread reads forever, as a pool's manager thread
+threading.Thread(target=os.read, args=(reader, 1)).start()  # whose worker was ended mid-message does
+
+
+def interrupted(_args):
+    raise KeyboardInterrupt
+
+
+class Parser:  # any command whose work is cut short by Ctrl-C
+    def parse_args(self, _argv):
+        return type("Args", (), {"func": staticmethod(interrupted)})()
+
+
+cli.build_parser = lambda name=None: Parser()
+sys.argv = ["robotask", "suite"]
+sys.exit(cli.main())
+"""
+
+
+def test_ctrl_c_ends_the_command_even_when_a_thread_would_wait_forever():
+    t0 = time.monotonic()
+    got = subprocess.run([sys.executable, "-c", STUCK], capture_output=True, text=True, timeout=60)
+    assert got.returncode == 130, got.stderr[-2000:]
+    assert got.stderr.strip() == "robotask: interrupted; files already written are complete"
+    assert time.monotonic() - t0 < 30  # the 5 s grace, not forever
