@@ -53,30 +53,3 @@ def test_a_task_process_that_dies_gives_a_clear_error(monkeypatch):
     with pytest.raises(RobotaskError, match="--jobs 1"):
         list(suite_jobs.map_groups(die, [["a"], ["b"]], 2))
 
-
-def test_ctrl_c_while_the_task_processes_are_forked_stops_them_all(monkeypatch):
-    import multiprocessing
-    import os
-    import signal
-    import time
-    from concurrent.futures import ProcessPoolExecutor
-
-    import pytest
-
-    from robotask.episode.suite import jobs as suite_jobs
-
-    spawn = ProcessPoolExecutor._spawn_process
-
-    def interrupted_spawn(self):  # Ctrl-C lands after the first task process is forked, before the second
-        spawn(self)
-        if len(self._processes) == 1:
-            os.kill(os.getpid(), signal.SIGINT)
-
-    monkeypatch.setattr(ProcessPoolExecutor, "_spawn_process", interrupted_spawn)
-    earlier = {p.pid for p in multiprocessing.active_children()}  # an earlier test's, not this pool's
-    t0 = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        list(suite_jobs.map_groups(lambda group: time.sleep(30), [["a"], ["b"], ["c"]], 2))
-    assert time.monotonic() - t0 < 15  # not the 30 s of a task: the processes were ended, none is waited for
-    assert not [p for p in multiprocessing.active_children() if p.pid not in earlier]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is given back

@@ -12,11 +12,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from typing import Any
 
 from ...errors import RobotaskError
@@ -49,25 +47,6 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Hold a Ctrl-C that arrives while the task processes are forked until they all exist, then raise it:
-    one that interrupted the launch left processes the pool no longer knew of, and the command hung after
-    its last line. A child forked meanwhile inherits the holding handler until its initializer ignores
-    Ctrl-C. Outside the main thread (where no handler can be set) nothing is held."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if held:
-        raise KeyboardInterrupt
-
-
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end the task processes now (a task's files are written atomically)."""
     processes = list(getattr(pool, "_processes", {}).values())  # the pool keeps no public handle on them
@@ -90,8 +69,7 @@ def map_groups(fn: Callable[..., Any], groups: list[list[str]], jobs: int, *args
     _SHARED.update(fn=fn, args=args)
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_ctrl_c)
     try:
-        with _ctrl_c_held():  # the first submit forks every task process (the fork context starts them at once)
-            futures = [pool.submit(_call, g) for g in groups]
+        futures = [pool.submit(_call, g) for g in groups]
         for future in as_completed(futures):
             yield future.result()
         pool.shutdown(wait=True)
