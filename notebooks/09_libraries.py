@@ -306,6 +306,8 @@ page.show_table(S.band_table(res.size, "n"),
 page.show_table(S.slope_table(res.size_comparisons), digits=2,
                 caption="Change of accuracy (points) per doubling of the candidate tasks, "
                         "with its 95 % interval over draws and descriptions (two-way bootstrap).")
+
+# %% tags=["remove-input"]
 macro_micro = S.macro_micro_values(res.macro_micro, frames["rlbench_full"])
 halves = size["slope_small"] != "—"  # a slope per half needs at least two sizes in each half
 glue_values(rf_max=macro_micro.pop("rf_max"), rf_median=macro_micro.pop("rf_median"),

@@ -133,3 +133,14 @@ def test_code_lines_fit_the_page(source):
     long = [line for cell in nb.cells if cell.cell_type == "code" for line in cell.source.splitlines()
             if len(line) > 100]
     assert not long, f"{source.name}: code lines over 100 characters: {long[:3]}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
+def test_code_cells_are_short_steps(source):
+    """A step of the method is a short cell: at most 20 non-blank, non-comment lines (parameters aside)."""
+    nb = jupytext.read(source)
+    long = {i: n for i, cell in enumerate(nb.cells)
+            if cell.cell_type == "code" and "parameters" not in cell.metadata.get("tags", [])
+            and (n := sum(1 for line in cell.source.splitlines()
+                          if line.strip() and not line.strip().startswith("#"))) > 20}
+    assert not long, f"{source.name}: code cells over 20 lines (cell index: lines): {long}"

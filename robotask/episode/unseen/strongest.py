@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..report.head_intervals import deciding_metric, higher_is_better
 from ..tasks.registry import TASKS
 from .design import MODEL_HEADS
 
@@ -31,7 +32,7 @@ def by_unit(g: pd.DataFrame, column: str = "value") -> pd.Series:
 
 def deciding_sign(task: str) -> float:
     """+1 when the task's deciding metric (accuracy on a pair task, else the primary) is better higher."""
-    return 1.0 if TASKS[task].kind == "binary" else sign(task)
+    return 1.0 if higher_is_better(task, deciding_metric(task)) else -1.0
 
 
 def strongest_of(d: pd.DataFrame, unit: str = "fold") -> tuple[str, pd.Series]:
