@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import subprocess
 import sys
 
@@ -158,6 +159,23 @@ def test_side_by_side_kernels_get_one_blas_and_openmp_thread_unless_the_user_cho
     monkeypatch.setenv("OMP_NUM_THREADS", "2")  # a user's choice is kept
     with runner.kernel_environment(2):
         assert os.environ["OMP_NUM_THREADS"] == "2" and os.environ["OPENBLAS_NUM_THREADS"] == "1"
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the variables are glibc's malloc's")
+def test_kernels_reuse_freed_memory_instead_of_fresh_zeroed_pages(monkeypatch):
+    for key in scheduling.MALLOC_REUSE:
+        monkeypatch.delenv(key, raising=False)
+    probe = ("import resource, numpy; a = numpy.ones(6_250_000); del a; "  # 50 MB, freed, then again
+             "f = resource.getrusage(resource.RUSAGE_SELF).ru_minflt; b = numpy.ones(6_250_000); "
+             "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f)")
+
+    def faults() -> int:
+        return int(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout)
+
+    assert faults() > 100  # a fresh mmap: the second array's pages fault in again (4 KiB or huge pages)
+    with runner.kernel_environment(1):  # a kernel started now inherits this environment
+        assert faults() < 50  # the freed heap is reused
+    assert not any(key in os.environ for key in scheduling.MALLOC_REUSE)
 
 
 def test_side_by_side_chapters_start_longest_first_by_the_logged_run(tmp_path):
