@@ -1,6 +1,6 @@
 """The pieces behind the faster episode pipeline compute what they replace.
 
-- the dual-form gradient descent of the linear heads follows the primal iterates;
+- the dual-form gradient descent of the linear heads follows the primal iterates (in float64 and float32);
 - the NumPy metrics equal scikit-learn's definitions;
 - one shared video reformatter gives the frames ``frame.reformat`` gives;
 - importing the suite loads neither PyTorch nor scikit-learn; no ``torch.load`` without ``weights_only=True``.
@@ -43,6 +43,21 @@ def test_dual_softmax_follows_the_primal_iterates():
     assert head.step * head.smoothness < 2.0
     W, b = _primal_softmax(x.astype(np.float64), y, 3)
     assert np.abs(head.W - W).max() < 1e-5 and np.abs(head.b - b).max() < 1e-5
+
+
+def test_float32_dual_follows_the_primal_iterates_too():
+    """Chapter 14's heads (``SuiteConfig.dual_float32``): the same iterates to float32 rounding."""
+    rng = np.random.default_rng(0)
+    x = (rng.normal(size=(60, 300)) / 10).astype(np.float32)
+    y = rng.integers(0, 3, 60)
+    head, exact = H.SoftmaxHead(3, dual_dtype=np.float32).fit(x, y), H.SoftmaxHead(3).fit(x, y)
+    W, b = _primal_softmax(x.astype(np.float64), y, 3)
+    assert head.W.dtype == np.float32 and not np.array_equal(head.W, exact.W)  # the float32 path ran
+    assert np.abs(head.W - W).max() < 1e-4 and np.abs(head.b - b).max() < 1e-4
+    assert np.array_equal(head.predict_proba(x).argmax(1), exact.predict_proba(x).argmax(1))
+    multi = (rng.random((60, 4)) < 0.3).astype(int)
+    fast, slow = H.MultiLabelHead(dual_dtype=np.float32).fit(x, multi), H.MultiLabelHead().fit(x, multi)
+    assert np.abs(fast.W - slow.W).max() < 1e-4 and np.abs(fast.b - slow.b).max() < 1e-4
 
 
 def test_primal_path_and_logged_loss_with_the_l2_term():

@@ -148,14 +148,15 @@ class DualIterates:
     W_t = s_t·W₀ + Xᵀ A_t with s_t = decayᵗ: the initial weights shrink and every gradient lies in
     the row space of X. The logits X W_t = s_t·(X W₀) + K A_t need only the Gram matrix K = X Xᵀ,
     so a step costs O(n²·c) instead of O(n·d·c). Same algorithm and iterates as the primal loop;
-    the values agree to floating-point rounding (the dual runs in float64).
+    the values agree to floating-point rounding (the dual runs in float64, or in float32 as the primal does,
+    with ``dtype``: half the memory the Gram matrix streams each step).
     """
 
-    def __init__(self, x: np.ndarray, w0: np.ndarray) -> None:
+    def __init__(self, x: np.ndarray, w0: np.ndarray, dtype: type = np.float64) -> None:
         self.x, self.w0 = x, w0
-        self.gram = (x @ x.T).astype(np.float64)
-        self.xw0 = (x @ w0).astype(np.float64)
-        self.A = np.zeros((len(x), w0.shape[1]))
+        self.gram = (x @ x.T).astype(dtype, copy=False)
+        self.xw0 = (x @ w0).astype(dtype, copy=False)
+        self.A = np.zeros((len(x), w0.shape[1]), dtype=dtype)
         self.s = 1.0
 
     def logits(self) -> np.ndarray:
@@ -169,7 +170,7 @@ class DualIterates:
     def step(self, lr: float, l2: float, resid: np.ndarray) -> None:
         """W ← W − lr·(Xᵀ resid + l2·W) = decay·W − lr·Xᵀ resid with decay = 1 − lr·l2."""
         decay = 1.0 - lr * l2
-        self.A = decay * self.A - lr * resid
+        self.A = (decay * self.A - lr * resid).astype(self.A.dtype, copy=False)
         self.s *= decay
 
     def squared_norm(self) -> float:
@@ -180,6 +181,8 @@ class DualIterates:
 
     def weights(self) -> np.ndarray:
         """The primal weights W_t (d, c) as float32."""
+        if self.A.dtype == np.float32:
+            return np.float32(self.s) * self.w0 + self.x.T @ self.A
         w = self.s * self.w0.astype(np.float64)
         buffer = np.empty((min(256, len(self.x)), self.x.shape[1]))
         for start in range(0, len(self.x), 256):  # row chunks: no float64 copy of a wide X
@@ -200,6 +203,7 @@ class SoftmaxHead:
     seed: int = SEED
     use_class_weights: bool = True
     stable_step: bool = False  # cap the step at 1/L, L = smoothness of the loss (improved protocol)
+    dual_dtype: type = np.float64  # of the dual iterates (:class:`DualIterates`); float32 is faster
     W: np.ndarray | None = None
     b: np.ndarray | None = None
     history: list[dict] = field(default_factory=list)
@@ -220,7 +224,7 @@ class SoftmaxHead:
         onehot = np.eye(c, dtype=np.float32)[y]
         w = sample_weights(y, c, self.use_class_weights)
         log_every = max(self.epochs // 10, 1)
-        it = DualIterates(x, self.W) if len(x) < d else None
+        it = DualIterates(x, self.W, self.dual_dtype) if len(x) < d else None
         self.smoothness = softmax_smoothness(x, w, self.l2, gram=None if it is None else it.gram)
         self.step = min(self.lr, 1.0 / self.smoothness) if self.stable_step else self.lr
         if it is not None:
@@ -324,6 +328,7 @@ class MultiLabelHead:
     lr: float = MULTILABEL_LR
     l2: float = L2
     seed: int = SEED
+    dual_dtype: type = np.float64  # of the dual iterates (:class:`DualIterates`); float32 is faster
     W: np.ndarray | None = None
     b: np.ndarray | None = None
     history: list[dict] = field(default_factory=list)
@@ -338,7 +343,7 @@ class MultiLabelHead:
         yf = y.astype(np.float32)
         weight = np.where(yf > 0, positive_weights(y)[None, :], np.float32(1.0)).astype(np.float32)
         log_every = max(self.epochs // 10, 1)
-        it = DualIterates(x, self.W) if n < d else None
+        it = DualIterates(x, self.W, self.dual_dtype) if n < d else None
         b = self.b.astype(np.float64) if it is not None else self.b
         for epoch in range(1, self.epochs + 1):
             p = self.predict_proba(x) if it is None else 1.0 / (1.0 + np.exp(-np.clip(it.logits() + b, -60, 60)))

@@ -50,6 +50,7 @@ class SuiteConfig:
     mlp: MLPConfig = field(default_factory=MLPConfig)
     save_models: bool = True  # write model.npz / model.pt (the ridge weights are large)
     shared_fits: bool = False  # keep fits of tasks with a fit_key in the cache for other processes (shared_fits)
+    dual_float32: bool = False  # the linear heads' dual iterates in float32 (``models.minimal.DualIterates``)
 
 
 @dataclass
@@ -120,8 +121,8 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
     ztr, zte = rows_of(z, data.train), rows_of(z, data.test)
     ytr = data.y[data.train]
     if data.kind in ("classification", "binary"):
-        head = SoftmaxHead(len(data.class_names), epochs=cfg.softmax_epochs,
-                           stable_step=protocol.stable_step_size).fit(ztr, ytr)
+        head = SoftmaxHead(len(data.class_names), epochs=cfg.softmax_epochs, stable_step=protocol.stable_step_size,
+                           dual_dtype=np.float32 if cfg.dual_float32 else np.float64).fit(ztr, ytr)
         proba = head.predict_proba(zte)
         last = head.history[-1]
         steps = {"step_size": head.step, "loss_smoothness": head.smoothness,
@@ -132,7 +133,8 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
                                                         "train_final_loss": last["loss"], **steps},
                           head.history, save)
     if data.kind == "multilabel":
-        head = MultiLabelHead(epochs=cfg.softmax_epochs).fit(ztr, ytr)
+        head = MultiLabelHead(epochs=cfg.softmax_epochs,
+                              dual_dtype=np.float32 if cfg.dual_float32 else np.float64).fit(ztr, ytr)
         proba = head.predict_proba(zte)
         save = _saver(mean=data.extra["x_mean"], std=data.extra["x_std"], W=head.W, b=head.b,
                       object_vocab=np.array(data.class_names))
