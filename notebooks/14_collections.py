@@ -160,15 +160,14 @@ glue_values(**heads)
 # %% [markdown]
 # ## The heads
 #
-# The minimal heads are the suite's (softmax, dual ridge, multi-label) and train for
-# {glue:text}`softmax_phrase`,
+# The minimal heads are the suite's (softmax, dual ridge, multi-label) and train for {glue:text}`softmax_phrase`,
 # as in chapter 12, with one difference: the softmax and multi-label heads, which train in the dual form when a
 # fold has fewer rows than features, keep their iterates in float32 here (as the suite's own float32 weights do)
-# instead of float64, which makes this chapter faster. The two differ by rounding only: at the book's parameters
-# a few fold values moved by one test sample and no verdict changed (measured once, against float64; the figures
-# are in `benchmarks/README.md`). The MLP is {glue:text}`mlp_phrase` in this run. The book's parameters leave it out of this
-# chapter: with the suite's 80 epochs it costs several times the minimal head's time on every fold, and the book
-# has a time budget. `robotask run 14_collections -p mlp_protocols '[improved]'` adds it on the folds of the
+# instead of float64, which makes this chapter faster. The two differ by rounding only: at the book's parameters a
+# few fold values moved by one test sample and no verdict changed (measured once, against float64; the figures are
+# in `benchmarks/README.md`). The MLP is {glue:text}`mlp_phrase` in this run. The book's parameters leave it out of
+# this chapter: with the suite's 80 epochs it costs several times the minimal head's time on every fold, and the
+# book has a time budget. `robotask run 14_collections -p mlp_protocols '[improved]'` adds it on the folds of the
 # improved protocol, whose validation split gives it early stopping. The chronological split, the shifts and the
 # learning curves use the minimal head (and the baselines) alone. The cell below runs the check described next,
 # when `check_episodes` is above zero, and writes it to `epochs.csv`.
