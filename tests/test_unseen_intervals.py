@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from robotask.episode.unseen import comparisons, design, phrases, values
+from robotask.episode.unseen import comparisons, design, phrases, tables, values
 from robotask.words import paired_interval
 
 EPISODES = pd.DataFrame({"episode_id": [f"ep{i}" for i in range(12)],
@@ -136,8 +136,6 @@ def test_one_timing_is_said_to_be_one_run_not_a_verdict():
 
 
 def test_table_numbers_carry_the_minus_sign_not_a_hyphen():
-    from robotask.episode.unseen import tables
-
     cell = tables.iv({"verdict": "not resolved", "diff": -0.1, "lo": -0.3, "hi": 0.2})
     assert cell == "not resolved: \u22120.100 (\u22120.300 to +0.200)" and "-" not in cell
     assert tables.pm(-0.5, 0.1) == "\u22120.500 ± 0.100"
@@ -153,3 +151,11 @@ def test_each_task_runs_on_one_blas_thread_with_the_pools_found_once():
 
     inside = one_blas_thread(blas_threads)
     assert inside() and set(inside()) == {1}  # twice: the cached pools limit again
+
+
+def test_an_interval_end_near_zero_keeps_the_sign_its_verdict_reads():
+    behind = tables.iv({"verdict": "behind", "diff": -0.02, "lo": -0.039, "hi": -0.00021})
+    assert behind == "behind: −0.020 (−0.039 to −0.0002)"
+    unresolved = tables.iv({"verdict": "not resolved", "diff": 0.177, "lo": -0.00004, "hi": 0.354})
+    assert unresolved == "not resolved: +0.177 (−0.00004 to +0.354)"
+    assert tables.bound(0.0) == "+0.000" and tables.bound(0.1234) == "+0.123"

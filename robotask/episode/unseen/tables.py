@@ -43,12 +43,22 @@ def _title(task: str) -> str:
     return TASKS[task].display_name
 
 
+def bound(value: float, digits: int = 3) -> str:
+    """An interval's end with its sign, to ``digits`` decimals, or as many more as it takes for an end near zero
+    to keep the sign the verdict reads ('−0.0002', never '−0.000')."""
+    text = f"{value:+.{digits}f}"
+    while value != 0 and float(text) == 0 and digits < 9:
+        digits += 1
+        text = f"{value:+.{digits}f}"
+    return text
+
+
 def iv(row: pd.Series | dict, prefix: str = "", digits: int = 3) -> str:
     """'beats: +0.120 (+0.050 to +0.190)': the word, the mean paired difference and its 95 % interval."""
     word, d, lo, hi = (row[f"{prefix}{k}"] for k in ("verdict", "diff", "lo", "hi"))
     if d is None or not np.isfinite(d):
         return "—"
-    ends = f" ({lo:+.{digits}f} to {hi:+.{digits}f})" if np.isfinite(lo) and np.isfinite(hi) else ""
+    ends = f" ({bound(lo, digits)} to {bound(hi, digits)})" if np.isfinite(lo) and np.isfinite(hi) else ""
     return f"{word}: {minus(f'{d:+.{digits}f}{ends}')}"
 
 
