@@ -92,7 +92,7 @@ ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 MALLOC_REUSE = {"MALLOC_MMAP_MAX_": "0", "MALLOC_TRIM_THRESHOLD_": str(1 << 40), "MALLOC_TOP_PAD_": str(1 << 29)}
 """glibc's malloc in every kernel (:func:`kernel_environment`): large arrays from the heap, freed memory kept
 for the next one, instead of a fresh ``mmap`` that the kernel zero-fills page by page for each array (other C
-libraries ignore these variables). Chapter 14 at paper scale, alone: 309 → 272 s of CPU; results
+libraries ignore these variables). Chapter 14 at paper scale, alone: 285.6 → 272.1 s of CPU; results
 byte-identical. A kernel keeps its peak memory until it ends."""
 
 

@@ -120,9 +120,10 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
     """The §5.0 minimal head of the task's kind, fitted on train rows and applied to test rows."""
     ztr, zte = rows_of(z, data.train), rows_of(z, data.test)
     ytr = data.y[data.train]
+    dual = np.float32 if cfg.dual_float32 else np.float64
     if data.kind in ("classification", "binary"):
         head = SoftmaxHead(len(data.class_names), epochs=cfg.softmax_epochs, stable_step=protocol.stable_step_size,
-                           dual_dtype=np.float32 if cfg.dual_float32 else np.float64).fit(ztr, ytr)
+                           dual_dtype=dual).fit(ztr, ytr)
         proba = head.predict_proba(zte)
         last = head.history[-1]
         steps = {"step_size": head.step, "loss_smoothness": head.smoothness,
@@ -133,8 +134,7 @@ def run_minimal(data: TaskData, z: np.ndarray, protocol: Protocol, cfg: SuiteCon
                                                         "train_final_loss": last["loss"], **steps},
                           head.history, save)
     if data.kind == "multilabel":
-        head = MultiLabelHead(epochs=cfg.softmax_epochs,
-                              dual_dtype=np.float32 if cfg.dual_float32 else np.float64).fit(ztr, ytr)
+        head = MultiLabelHead(epochs=cfg.softmax_epochs, dual_dtype=dual).fit(ztr, ytr)
         proba = head.predict_proba(zte)
         save = _saver(mean=data.extra["x_mean"], std=data.extra["x_std"], W=head.W, b=head.b,
                       object_vocab=np.array(data.class_names))
