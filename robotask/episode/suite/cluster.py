@@ -109,19 +109,22 @@ class WorkerLost(RuntimeError):
 
 def _wait(client: Any, future: Any, address: str) -> Any:
     """``future.result()``, or :class:`WorkerLost` once the worker at ``address`` or the scheduler is gone (a
-    task pinned to a worker that died would wait for it forever)."""
+    task pinned to a worker that died would wait for it forever; an actor's call to a worker that died raises
+    ``OSError``, "Unable to contact Actor's worker")."""
     while True:
         try:
             return future.result(timeout=POLL_SECONDS)
-        except TimeoutError:
+        except TimeoutError:  # a subclass of OSError: first
             if client.status != "running":
                 raise WorkerLost("the scheduler was lost") from None
             try:
                 here = address in client.nthreads()
-            except (OSError, TimeoutError):
+            except OSError:
                 here = False
             if not here:
                 raise WorkerLost(f"worker {address} was lost") from None
+        except OSError:
+            raise WorkerLost(f"worker {address} was lost") from None
 
 
 def batch_actors(client: Any, kind: str, rows: RowBlocks, target: np.ndarray, weight: np.ndarray) -> list[Any]:
