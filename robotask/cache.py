@@ -25,6 +25,7 @@ dies with its process: a killed build never blocks the next one). Entries get th
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
@@ -251,8 +252,14 @@ class Cache:
         return False
 
     def _build_folder(self, name: str, build: Callable[[Path], Any], marker: str) -> None:
-        """Build entry ``name`` in a dot-prefixed temporary folder, list its checksums, move it into place."""
+        """Build entry ``name`` in a dot-prefixed temporary folder, list its checksums, move it into place.
+
+        It runs under the entry's lock, so another ``.<name>.*`` folder is a build that was killed before its
+        move (a Dask worker lost mid-task): it is removed first, and a killed build costs no disk for long."""
         final = self.path(name)
+        for left in self.root.glob(f".{glob.escape(name)}.*"):
+            if left.is_dir():
+                shutil.rmtree(left, ignore_errors=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=self.root))
         try:
             try:

@@ -5,7 +5,9 @@ cache folder that is read-only or full never costs a result."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -140,6 +142,34 @@ def test_a_corrupted_or_truncated_folder_entry_is_rebuilt(own_cache):
     with pytest.warns(RobotaskWarning, match=r"does not match its checksums"):
         store.folder("e", build, marker="done.txt")
     assert len(calls) == 3 and not [p for p in store.root.iterdir() if ".stale" in p.name]
+
+
+KILLED_BUILDER = """import os, signal, sys
+from robotask import cache
+
+
+def build(tmp):
+    (tmp / "half.bin").write_bytes(b"x" * 1000)
+    os.kill(os.getpid(), signal.SIGKILL)  # a worker lost mid-task
+
+
+cache.Cache("f").folder(sys.argv[1], build, marker="done.txt")
+"""
+
+
+def test_a_killed_builders_half_built_folder_is_removed_by_the_next_build(own_cache):
+    """A process killed while it builds an entry leaves its ``.<name>.*`` folder; the next build of that entry
+    (under the same lock) removes it, and leaves another entry's alone."""
+    store = cache.Cache("f")
+    for name in ("ep", "ep-2"):
+        run = subprocess.run([sys.executable, "-c", KILLED_BUILDER, name], capture_output=True)
+        assert run.returncode == -signal.SIGKILL, run.stderr
+    left = sorted(p.name for p in store.root.iterdir() if p.is_dir())
+    assert len(left) == 2 and all(n.startswith((".ep.", ".ep-2.")) for n in left), left
+    entry = store.folder("ep", lambda tmp: (tmp / "done.txt").write_text("ok"), marker="done.txt")
+    assert (entry / "done.txt").read_text() == "ok"
+    dirs = sorted(p.name for p in store.root.iterdir() if p.is_dir())
+    assert dirs[0].startswith(".ep-2.") and dirs[1:] == ["ep"], dirs
 
 
 def _mount(target: Path, options: str) -> None:

@@ -234,6 +234,8 @@ def test_every_worker_killed_stops_with_one_line_and_a_rerun_resumes(coll, clust
     assert again.returncode == 0, again.stderr
     assert f"{kept} from the cache" in again.stdout
     same_features(tmp_path / "f", coll / "reference")
+    left = [p.name for p in (cache / "collection_features").iterdir() if p.is_dir() and p.name.startswith(".")]
+    assert not left  # the killed workers' half-built folders went with the rerun's builds
 
 
 SLOW_ACTOR = """import time
