@@ -224,3 +224,19 @@ def test_a_float_cell_of_1000_or_more_shows_no_decimals_in_the_table_and_its_csv
     frame = pd.DataFrame({"x": [-1559.748, 0.5]})
     assert "−1560" in table_html(frame, digits=3) and "0.500" in table_html(frame, digits=3)
     assert shown_values(frame, digits=3)["X"].tolist() == ["-1560", "0.500"]
+
+
+def test_a_nonzero_cell_that_rounds_to_zero_keeps_its_sign_and_zero_has_none():
+    """An interval's end of −0.0004 read at 3 decimals is below zero: the table says so ("−0.0004"), where
+    rounding alone printed "−0.000", which a reader cannot place on either side of zero."""
+    import pandas as pd
+
+    from robotask.book.report import float_text, shown_values, table_html
+
+    assert float_text(-0.0004, 3) == "-0.0004" and float_text(0.0003, 3) == "0.0003"
+    assert float_text(-0.0, 3) == "0.000" and float_text(0.0, 1) == "0.0" and float_text(-2e-7, 4) == "-2e-07"
+    frame = pd.DataFrame({"low": [-0.0394, -0.00042, 0.0], "high": [-0.00038, 0.354, -0.0]})
+    html = table_html(frame, digits=3)
+    assert "−0.0004" in html and "−0.039" in html and "0.354" in html and "−0.000<" not in html
+    assert shown_values(frame, digits=3).to_dict("list") == {"Low": ["-0.039", "-0.0004", "0.000"],
+                                                            "High": ["-0.0004", "0.354", "0.000"]}

@@ -49,8 +49,9 @@ def tidy_table(frame: pd.DataFrame, digits: int = 1, headers: dict | None = None
             if len(finite) and (finite == finite.round()).all() and finite.abs().max() < 2**53:
                 ints = values.round().astype("Int64")
                 out[col] = ints.astype(object).where(values.notna(), "–") if values.isna().any() else ints
-            else:
-                out[col] = values.round(digits)
+            else:  # a nonzero value that rounds to zero is kept whole: float_text gives it its sign
+                rounded = values.round(digits)
+                out[col] = rounded.where((rounded != 0) | (values == 0) | values.isna(), values)
     names = {c: (headers or {}).get(c, human_header(c)) for c in out.columns}
     return out.rename(columns=names)
 
@@ -183,7 +184,13 @@ def column_alignment(values: pd.Series) -> str:
 
 def float_text(value: float, digits: int) -> str:
     """A float cell to ``digits`` decimals, but none at 1,000 and above (four significant digits and more are
-    already shown): ``float_text(1559.748, 3)`` → "1560", ``float_text(0.1234, 3)`` → "0.123"."""
+    already shown): ``float_text(1559.748, 3)`` → "1560", ``float_text(0.1234, 3)`` → "0.123". A nonzero value
+    that rounds to zero keeps one significant digit, and with it its sign (an interval's end near zero shows which
+    side it is on): ``float_text(-0.0004, 3)`` → "-0.0004", never "-0.000"; zero is "0.000", whatever its sign."""
+    if value == 0:
+        return f"{0.0:.{digits}f}"
+    if abs(value) < 0.5 * 10.0 ** -digits:
+        return f"{value:.1g}"
     return f"{value:.{0 if abs(value) >= 1000 else digits}f}"
 
 
