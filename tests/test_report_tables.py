@@ -235,6 +235,7 @@ def test_a_nonzero_cell_that_rounds_to_zero_keeps_its_sign_and_zero_has_none():
 
     assert float_text(-0.0004, 3) == "-0.0004" and float_text(0.0003, 3) == "0.0003"
     assert float_text(-0.0, 3) == "0.000" and float_text(0.0, 1) == "0.0" and float_text(-2e-7, 4) == "-2e-07"
+    assert float_text(9e-15, 1) == "0.0" and float_text(-4e-19, 4) == "0.0000"  # rounding noise is zero
     frame = pd.DataFrame({"low": [-0.0394, -0.00042, 0.0], "high": [-0.00038, 0.354, -0.0]})
     html = table_html(frame, digits=3)
     assert "−0.0004" in html and "−0.039" in html and "0.354" in html and "−0.000<" not in html

@@ -182,12 +182,19 @@ def column_alignment(values: pd.Series) -> str:
     return "right" if present and all(_is_number(v) for v in present) else "left"
 
 
+ROUNDING_NOISE = 1e-9
+"""A table shows a float smaller than this as zero: below any quantity the book reports (its smallest tolerance
+is 1e-6), it is floating-point rounding, not a difference."""
+
+
 def float_text(value: float, digits: int) -> str:
     """A float cell to ``digits`` decimals, but none at 1,000 and above (four significant digits and more are
     already shown): ``float_text(1559.748, 3)`` → "1560", ``float_text(0.1234, 3)`` → "0.123". A nonzero value
     that rounds to zero keeps one significant digit, and with it its sign (an interval's end near zero shows which
-    side it is on): ``float_text(-0.0004, 3)`` → "-0.0004", never "-0.000"; zero is "0.000", whatever its sign."""
-    if value == 0:
+    side it is on): ``float_text(-0.0004, 3)`` → "-0.0004", never "-0.000"; zero is "0.000", whatever its sign, and
+    so is a value under :data:`ROUNDING_NOISE` (two computations of one number, e.g. micro and macro accuracy over
+    equal classes, differ by 1e-15)."""
+    if abs(value) < ROUNDING_NOISE:
         return f"{0.0:.{digits}f}"
     if abs(value) < 0.5 * 10.0 ** -digits:
         return f"{value:.1g}"
