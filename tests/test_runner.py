@@ -7,6 +7,8 @@ import os
 import platform
 import subprocess
 import sys
+from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -132,6 +134,73 @@ def test_jobs_run_chapters_side_by_side_and_readers_last(toy, monkeypatch):
     assert sorted(r.chapter for r in records[:2]) == ["toy_a", "toy_c"] and records[-1].chapter == "toy_r"
 
 
+def _times(out: Path, name: str) -> tuple[datetime, datetime]:
+    """When papermill started and finished the executed notebook ``out/name.ipynb``."""
+    meta = json.loads((out / f"{name}.ipynb").read_text())["metadata"]["papermill"]
+    return datetime.fromisoformat(meta["start_time"]), datetime.fromisoformat(meta["end_time"])
+
+
+def test_a_chapter_starts_after_the_chapters_it_waits_for(toy, monkeypatch):
+    """chapters.AFTER: side by side, toy_b (first in line, a free worker beside it) starts only once toy_a has
+    finished; a prerequisite that is not run does not hold a chapter back; a circle is one clear error."""
+    toys = (chapters.Chapter("toy_b", "toy"), chapters.Chapter("toy_a", "toy", {"n": 2}))
+    monkeypatch.setattr(chapters, "CHAPTERS", toys)
+    monkeypatch.setattr(chapters, "AFTER", {"toy_b": ("toy_a",)})
+    out = toy / "out"
+    runner.run(None, "smoke", out_dir=out, jobs=2, ranges={})
+
+    assert _times(out, "toy_b")[0] >= _times(out, "toy_a")[1]
+    assert [r.chapter for r in runner.run(["toy_b"], "smoke", out_dir=out, jobs=2, ranges={})] == ["toy_b"]
+    monkeypatch.setattr(chapters, "AFTER", {"toy_b": ("toy_a",), "toy_a": ("toy_b",)})
+    with pytest.raises(RobotaskError, match=r"chapters toy_[ab], toy_[ab] wait for one another"):
+        runner.run(None, "smoke", out_dir=out, jobs=2, ranges={})
+
+
+def test_while_the_alone_chapter_sleeps_one_more_chapter_runs(toy, monkeypatch):
+    """--jobs 2 with an ALONE chapter: once it sleeps in wait_until_alone, a third of the others runs beside the
+    two (two chapters and a busy process on two cores got 1.27 cores, three 1.5); it times alone at the end."""
+    (toy / "notebooks" / "alone.py").write_text(
+        '# %% tags=["parameters"]\nx: int = 0  # unused\n\n# %%\nfrom robotask.book import wait_until_alone\n\n'
+        'assert wait_until_alone()\n')
+    (toy / "notebooks" / "sleeper.py").write_text(
+        '# %% tags=["parameters"]\nseconds: float = 5.0  # how long\n\n# %%\nimport time\n\ntime.sleep(seconds)\n')
+    toys = (chapters.Chapter("alone", "alone"), *(chapters.Chapter(name, "sleeper") for name in "xyz"))
+    monkeypatch.setattr(chapters, "CHAPTERS", toys)
+    for name, value in {"ALONE": ("alone",), "READERS": (), "WAITING": (), "LONGEST": (), "AFTER": {}}.items():
+        monkeypatch.setattr(chapters, name, value)
+    out = toy / "out"
+    runner.run(None, "smoke", out_dir=out, jobs=2, ranges={})
+
+    starts, ends = zip(*(_times(out, name) for name in "xyz"))
+    assert max(starts) < min(ends)  # three side by side with two jobs
+    assert _times(out, "alone")[1] >= max(ends)
+    assert not list(out.glob(".alone-*"))  # the mark and the waiting record are gone
+
+
+def test_next_ready_skips_a_chapter_whose_prerequisite_is_still_running(monkeypatch):
+    monkeypatch.setattr(chapters, "AFTER", {"b": ("a",)})
+    pending = [(chapters.Chapter(name, "toy"), {}) for name in ("b", "c")]
+    assert scheduling.next_ready(pending, set(), {"a", "b", "c"}) == 1  # a runs: c goes first
+    assert scheduling.next_ready(pending, {"a"}, {"a", "b", "c"}) == 0
+    assert scheduling.next_ready(pending, set(), {"b", "c"}) == 0  # a is not part of this run
+    assert scheduling.next_ready(pending[:1], set(), {"a", "b"}) is None
+
+
+def test_the_task_pages_that_share_a_fit_do_not_start_together():
+    """Every task page whose task shares its fit (TaskSpec.fit_key) with an earlier one waits for it (chapters.AFTER):
+    side by side, the second would wait on the cache's lock with its core idle."""
+    from robotask.episode.tasks.registry import TASKS
+
+    first: dict[str, str] = {}
+    wanted = {}
+    for task in TASKS.values():
+        if task.fit_key and task.fit_key in first:
+            wanted[f"12_task_{task.id}"] = (f"12_task_{first[task.fit_key]}",)
+        first.setdefault(task.fit_key, task.id)
+    assert chapters.AFTER == wanted
+    assert all(c in {x.id for x in chapters.CHAPTERS} for c in chapters.WAITING)
+
+
 def test_kernel_environment_sets_passive_waits_for_side_by_side_runs_and_restores(monkeypatch):
     monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
     monkeypatch.setenv("ROBOTASK_PROGRESS", "1")
@@ -194,12 +263,14 @@ def test_without_a_run_log_the_known_longest_chapter_starts_first(tmp_path):
     and then run on one core at the end."""
     planned = [(c, {}) for c in chapters.CHAPTERS if c.id not in chapters.READERS]
     order = [c.id for c, _ in scheduling.longest_first(planned, tmp_path / "run_log.json")]
-    assert order[:len(chapters.LONGEST)] == list(chapters.LONGEST)
-    assert [i for i in order if i not in chapters.LONGEST] == [c.id for c, _ in planned if c.id not in chapters.LONGEST]
+    first = list(chapters.WAITING + chapters.LONGEST)
+    assert order[:len(first)] == first
+    assert [i for i in order if i not in first] == [c.id for c, _ in planned if c.id not in first]
     logged = {"12_task_temporal_order": {"seconds": 5.0}, "01_extract_corpus": {"seconds": 9.0}}
     (tmp_path / "run_log.json").write_text(json.dumps(logged))
     order = [c.id for c, _ in scheduling.longest_first(planned, tmp_path / "run_log.json")]
     assert order[-2:] == ["01_extract_corpus", "12_task_temporal_order"]  # a log, once there, decides
+    assert order[:len(chapters.WAITING)] == list(chapters.WAITING)  # except for the waiting chapters
 
 
 def test_the_makefile_reads_the_readers_from_the_chapter_list():

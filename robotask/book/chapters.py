@@ -64,6 +64,17 @@ ALONE = ("14_collections",)
 first, beside the others, and wait (``scheduling.wait_until_alone``) until the others have finished before they time
 anything, so the timing has the machine to itself."""
 
+WAITING = ("98_bad_input",)
+"""Chapters that spend much of their run waiting, not computing (the bad-input page waits 10 s for a Dask
+scheduler that is not there): side by side they start first, beside the long ones, whose work fills the core they
+leave; started last, as their run time would place them, that core stood idle (a paper build under a pinned busy
+core: 0.95 cores busy in its last minute of chapters, against 1.5 before)."""
+
+AFTER: dict[str, tuple[str, ...]] = {"12_task_modality_reconstruction": ("12_task_cross_modal_retrieval",)}
+"""Side by side, a chapter starts only once these have finished (or when they are not run). The two task pages
+fit one model (the suite's shared fit, motion → visual, ``TaskSpec.fit_key``) and the second reads the first's
+from the cache; started together, the second waited on the cache's lock with its core idle."""
+
 LONGEST = ("12_task_temporal_order",)
 """The chapters that take longest besides the ALONE ones (the temporal-order page: its pairs of 25,638 columns train
 the MLP for 80 epochs, about 145 s in a paper build's run log). Before there is a run log to order by (a fresh
