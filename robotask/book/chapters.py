@@ -70,10 +70,14 @@ scheduler that is not there): side by side they start first, beside the long one
 leave; started last, as their run time would place them, that core stood idle (a paper build under a pinned busy
 core: 0.95 cores busy in its last minute of chapters, against 1.5 before)."""
 
-AFTER: dict[str, tuple[str, ...]] = {"12_task_modality_reconstruction": ("12_task_cross_modal_retrieval",)}
+AFTER: dict[str, tuple[str, ...]] = {
+    "12_task_modality_reconstruction": ("12_task_cross_modal_retrieval",),
+    "13_suite_summary": tuple(f"12_task_{t}" for t in TASK_IDS),
+}
 """Side by side, a chapter starts only once these have finished (or when they are not run). The two task pages
 fit one model (the suite's shared fit, motion → visual, ``TaskSpec.fit_key``) and the second reads the first's
-from the cache; started together, the second waited on the cache's lock with its core idle."""
+from the cache; started together, the second waited on the cache's lock with its core idle. A reader named here
+reads these chapters alone: it runs side by side once they have finished, not after every chapter."""
 
 LONGEST = ("12_task_temporal_order",)
 """The chapters that take longest besides the ALONE ones (the temporal-order page: its pairs of 25,638 columns train

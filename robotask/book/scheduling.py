@@ -23,10 +23,11 @@ Planned = list[tuple[chapters_mod.Chapter, dict[str, Any]]]
 
 def split_readers(planned: Planned) -> tuple[Planned, Planned]:
     """The chapters that may run side by side (the ``chapters.ALONE`` ones among them: they wait for the
-    others before they time anything, see :func:`wait_until_alone`), and the readers
+    others before they time anything, see :func:`wait_until_alone`; and the readers whose inputs
+    ``chapters.AFTER`` names, which start once those have finished), and the other readers
     (``chapters.READERS``), which run after them one at a time."""
-    independent = [p for p in planned if p[0].id not in chapters_mod.READERS]
-    return independent, [p for p in planned if p[0].id in chapters_mod.READERS]
+    later = {c.id for c, _ in planned if c.id in chapters_mod.READERS and c.id not in chapters_mod.AFTER}
+    return [p for p in planned if p[0].id not in later], [p for p in planned if p[0].id in later]
 
 
 ALONE_MARK = "ROBOTASK_ALONE_MARK"
