@@ -89,9 +89,9 @@ page.show_table(build_stamp(), headers={"item": "Record", "value": "Value"},
 #
 # The {glue:text}`n_chapters` chapters of this build took **{glue:text}`total_s:.0f` s** of notebook
 # execution in total; the slowest was {glue:text}`slowest` ({glue:text}`slowest_s:.1f` s). This page's
-# own run is not included. Chapters run two at a time on the build machine, so the wall time of the
-# whole build is shorter than this sum; a chapter that times parallel work (chapter 14) waits until it
-# has the machine to itself and reports only its own time.
+# own run is not included. Chapters run two at a time on the build machine beside chapter 14 (three while
+# it waits), so the wall time of the whole build is shorter than this sum; chapter 14, which times parallel
+# work, waits until it has the machine to itself and reports only its own time.
 #
 # Wall time depends on what ran beside a chapter. Its CPU time does not: the seconds of processor time
 # of the chapter's kernel and of the processes it started (chapter 14's workers), **{glue:text}`total_cpu_s:.0f`

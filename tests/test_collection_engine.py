@@ -80,3 +80,30 @@ def test_batches_deal_episode_ranges_in_order(small_store):
     assert all(sl.start % S.block_rows(rows.width) == 0 for _, sl in parts)  # whole blocks of the one-process sum
     assert parts[0][1].start == 0 and parts[-1][1].stop == rows.n_rows
     assert np.array_equal(np.concatenate([b.gather() for b, _ in parts]), rows.gather())
+
+
+def test_an_actor_whose_worker_died_is_a_lost_worker_however_distributed_says_it():
+    """Distributed reports a dead actor's worker three ways (an OSError on a call, a RuntimeError from the scheduler
+    for the actor's future, a RuntimeError from the handle's attribute); each is the one WorkerLost of a lost worker,
+    which the suite reports as that task's failure. Any other error passes through."""
+    from robotask.episode.suite import cluster
+
+    class Failing:
+        def __init__(self, exc: BaseException) -> None:
+            self.exc = exc
+
+        def result(self, timeout: float) -> None:
+            raise self.exc
+
+        def __getattr__(self, name: str):
+            raise self.exc
+
+    for exc in (OSError("Unable to contact Actor's worker"), RuntimeError("Worker holding Actor was lost")):
+        with pytest.raises(cluster.WorkerLost, match="worker tcp://w:1 was lost"):
+            cluster._wait(None, Failing(exc), "tcp://w:1")
+    with pytest.raises(cluster.WorkerLost, match="worker tcp://w:1 was lost"):
+        cluster._call(Failing(RuntimeError("Worker holding Actor was lost.  Status: lost")), "first", "tcp://w:1")
+    for call in (lambda f: cluster._wait(None, f, "tcp://w:1"), lambda f: cluster._call(f, "first", "tcp://w:1")):
+        with pytest.raises(RuntimeError, match="a bug") as info:
+            call(Failing(RuntimeError("a bug")))
+        assert not isinstance(info.value, cluster.WorkerLost)

@@ -40,13 +40,13 @@ from .params import plan
 from .scheduling import (
     ALONE_MARK,
     Planned,
+    clear_marks,
+    in_turn,
     kernel_environment,
     lock_chapters,
     longest_first,
-    next_ready,
     split_readers,
     waited_seconds,
-    waiting_count,
 )
 
 VISIBLE_INPUT_TAGS = frozenset({"show-input"})
@@ -230,69 +230,32 @@ def with_run_log(chapter: chapters_mod.Chapter, values: dict[str, Any], log_path
 
 
 def _run_side_by_side(planned: Planned, set_name: str, out_dir: Path, log_path: Path, jobs: int) -> list[RunRecord]:
-    """Execute chapters in ``jobs`` worker processes, each started when a worker is free and its
-    ``chapters.AFTER`` prerequisites have finished; all of them finish before a failure is raised."""
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-
+    """Execute chapters in ``jobs`` worker processes (:func:`scheduling.in_turn`: the ALONE chapters beside them,
+    each chapter once its ``chapters.AFTER`` have finished); all of them finish before a failure is raised."""
     records, failures = [], []
     planned = longest_first(planned, log_path)
-    alone = {c.id for c, _ in planned if c.id in chapters_mod.ALONE}
-    # An ALONE chapter sleeps while it waits for the others: a worker of its own, the others `jobs` at a time,
-    # and one more of them while it sleeps (a worker more for each ALONE chapter).
     mark = out_dir / f".alone-{os.getpid()}"  # created when only the ALONE chapters are left (this run's own)
-    mark.unlink(missing_ok=True)
+    clear_marks(mark)
     os.environ[ALONE_MARK] = str(mark)
-    others = len(planned) - len(alone)
-    pending = sorted(planned, key=lambda p: p[0].id not in alone)
-    planned_ids, finished = {c.id for c, _ in planned}, set()
-    running: dict[Future, tuple[chapters_mod.Chapter, dict[str, Any]]] = {}
-    done = 0
     try:
-        with ProcessPoolExecutor(jobs + 2 * len(alone), mp_context=multiprocessing.get_context("fork")) as pool:
-
-            def start_ready() -> None:
-                slots = jobs + len(alone) + waiting_count(mark)
-                while len(running) < slots and (at := next_ready(pending, finished, planned_ids)) is not None:
-                    chapter, parameters = pending.pop(at)
-                    running[pool.submit(execute, chapter, parameters, out_dir)] = (chapter, parameters)
-
-            start_ready()
-            if not others:
-                mark.touch()
-            while running:
-                for fut in wait(running, timeout=1.0 if pending else None, return_when=FIRST_COMPLETED).done:
-                    chapter, parameters = running.pop(fut)
-                    done += 1
-                    finished.add(chapter.id)
-                    if chapter.id not in alone:
-                        others -= 1
-                        if not others:
-                            mark.touch()
-                    try:
-                        seconds, cpu = fut.result()
-                    except RobotaskError as exc:
-                        print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
-                        _record(log_path, chapter, set_name, parameters, None)
-                        failures.append(exc)
-                        continue
-                    waited = waited_seconds(mark) if chapter.id in alone else 0.0
-                    seconds -= waited
-                    note = f", after waiting {waited:.0f} s for the others" if waited else ""
-                    print(f"[robotask] {chapter.id} {seconds:.1f} s{note} ({done}/{len(planned)})", flush=True)
-                    from .provenance import add_reproduction  # pandas: only once a chapter has run
-                    add_reproduction(out_dir, chapter, set_name, parameters, seconds, cpu)
-                    records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
-                start_ready()
-        if pending:  # chapters.AFTER in a circle: never started
-            raise RobotaskError(f"chapters {', '.join(c.id for c, _ in pending)} wait for one another "
-                                "(robotask.book.chapters.AFTER): none could start")
+        for done, (chapter, parameters, fut) in enumerate(in_turn(planned, jobs, mark, execute, out_dir), 1):
+            try:
+                seconds, cpu = fut.result()
+            except RobotaskError as exc:
+                print(f"[robotask] {chapter.id} FAILED ({done}/{len(planned)})", flush=True)
+                _record(log_path, chapter, set_name, parameters, None)
+                failures.append(exc)
+                continue
+            waited = waited_seconds(mark) if chapter.id in chapters_mod.ALONE else 0.0
+            seconds -= waited
+            note = f", after waiting {waited:.0f} s for the others" if waited else ""
+            print(f"[robotask] {chapter.id} {seconds:.1f} s{note} ({done}/{len(planned)})", flush=True)
+            from .provenance import add_reproduction  # pandas: only once a chapter has run
+            add_reproduction(out_dir, chapter, set_name, parameters, seconds, cpu)
+            records.append(_record(log_path, chapter, set_name, parameters, seconds, cpu))
     finally:
         os.environ.pop(ALONE_MARK, None)
-        mark.unlink(missing_ok=True)
-        waited_seconds(mark)  # removes a leftover record
-        for path in mark.parent.glob(f"{mark.name}.waiting-*"):
-            path.unlink(missing_ok=True)
+        clear_marks(mark)
     if failures:
         raise failures[0]
     return records

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,55 @@ def longest_first(planned: Planned, log_path: Path) -> Planned:
 
     return sorted(planned, key=lambda item: (waiting(item), seconds(item), known_long(item)),
                   reverse=True)  # stable otherwise
+
+
+def in_turn(planned: Planned, jobs: int, mark: Path, run: Callable[..., Any],
+            *args: Any) -> Iterator[tuple[chapters_mod.Chapter, dict[str, Any], Future]]:
+    """Run ``run(chapter, parameters, *args)`` for each planned chapter in worker processes; yield each chapter
+    with its done future as they finish. The ``chapters.ALONE`` ones start first, each in a worker of its own; the
+    others ``jobs`` at a time (one more for each ALONE chapter that sleeps in :func:`wait_until_alone`), in
+    ``planned``'s order, each once its ``chapters.AFTER`` have finished; ``mark`` is created when only the ALONE
+    ones are left."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    alone = {c.id for c, _ in planned if c.id in chapters_mod.ALONE}
+    pending = sorted(planned, key=lambda p: p[0].id not in alone)
+    planned_ids, finished = {c.id for c, _ in planned}, set()
+    others = len(planned) - len(alone)
+    running: dict[Future, tuple[chapters_mod.Chapter, dict[str, Any]]] = {}
+    with ProcessPoolExecutor(jobs + 2 * len(alone), mp_context=multiprocessing.get_context("fork")) as pool:
+
+        def start_ready() -> None:
+            slots = jobs + len(alone) + waiting_count(mark)
+            while len(running) < slots and (at := next_ready(pending, finished, planned_ids)) is not None:
+                chapter, parameters = pending.pop(at)
+                running[pool.submit(run, chapter, parameters, *args)] = (chapter, parameters)
+
+        start_ready()
+        if not others:
+            mark.touch()
+        while running:
+            for fut in wait(running, timeout=1.0 if pending else None, return_when=FIRST_COMPLETED).done:
+                chapter, parameters = running.pop(fut)
+                finished.add(chapter.id)
+                if chapter.id not in alone:
+                    others -= 1
+                    if not others:
+                        mark.touch()
+                yield chapter, parameters, fut
+            start_ready()
+    if pending:  # chapters.AFTER in a circle: never started
+        raise RobotaskError(f"chapters {', '.join(c.id for c, _ in pending)} wait for one another "
+                            "(robotask.book.chapters.AFTER): none could start")
+
+
+def clear_marks(mark: Path) -> None:
+    """Remove ``mark`` and the records of the chapters that waited for it."""
+    mark.unlink(missing_ok=True)
+    waited_seconds(mark)
+    for path in mark.parent.glob(f"{mark.name}.waiting-*"):
+        path.unlink(missing_ok=True)
 
 
 def next_ready(pending: Planned, finished: set[str], planned_ids: set[str]) -> int | None:

@@ -107,10 +107,15 @@ class WorkerLost(RuntimeError):
     """A batch's worker (or the scheduler) went away: the head's fit fails, the suite reports that task failed."""
 
 
+ACTOR_LOST = "Worker holding Actor was lost"
+"""Distributed's ``RuntimeError`` for an actor whose worker died: from the scheduler, for the actor's creation,
+or from the actor's handle, for a call made after the death is known."""
+
+
 def _wait(client: Any, future: Any, address: str) -> Any:
     """``future.result()``, or :class:`WorkerLost` once the worker at ``address`` or the scheduler is gone (a
     task pinned to a worker that died would wait for it forever; an actor's call to a worker that died raises
-    ``OSError``, "Unable to contact Actor's worker")."""
+    ``OSError``, "Unable to contact Actor's worker", and an actor whose worker died, :data:`ACTOR_LOST`)."""
     while True:
         try:
             return future.result(timeout=POLL_SECONDS)
@@ -125,6 +130,21 @@ def _wait(client: Any, future: Any, address: str) -> Any:
                 raise WorkerLost(f"worker {address} was lost") from None
         except OSError:
             raise WorkerLost(f"worker {address} was lost") from None
+        except RuntimeError as exc:
+            if isinstance(exc, WorkerLost) or ACTOR_LOST not in str(exc):
+                raise
+            raise WorkerLost(f"worker {address} was lost") from None
+
+
+def _call(actor: Any, method: str, address: str, *args: Any) -> Any:
+    """``actor.method(*args)`` (its future), or :class:`WorkerLost` when the actor's worker is known dead (the
+    handle then raises :data:`ACTOR_LOST` on the attribute)."""
+    try:
+        return getattr(actor, method)(*args)
+    except RuntimeError as exc:
+        if ACTOR_LOST not in str(exc):
+            raise
+        raise WorkerLost(f"worker {address} was lost") from None
 
 
 def batch_actors(client: Any, kind: str, rows: RowBlocks, target: np.ndarray, weight: np.ndarray) -> list[Any]:
@@ -153,13 +173,14 @@ def dask_gradients(client: Any) -> S.GradientFactory:
 
         def gradient(W: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, int]:
             w32 = W.astype(np.float32)
-            head = actors[0].first(w32, b)
-            later = [actor.keep(w32, b) for actor in actors[1:]]  # in flight side by side with the first
+            head = _call(actors[0], "first", places[0], w32, b)
+            later = [_call(actor, "keep", place, w32, b)  # in flight side by side with the first
+                     for actor, place in zip(actors[1:], places[1:])]
             sums = _wait(client, head, places[0])
             for call, place in zip(later, places[1:]):
                 _wait(client, call, place)
             for actor, place in zip(actors[1:], places[1:]):
-                sums = _wait(client, actor.add(sums), place)
+                sums = _wait(client, _call(actor, "add", place, sums), place)
             gWt, gb, loss, correct = sums
             return gWt.T, gb, loss, correct
         return gradient
