@@ -153,7 +153,8 @@ page.show_table(platform_summary(), caption="The machine and Python that ran the
 # says CPU; ×: a ratio). Times measured hours apart on one machine drift by a fifth, so the benchmarks compare times
 # taken within one run, as ratios.
 #
-# The suite over growing collections (`benchmarks/collection_scale.py`) is also drawn: wall time and peak memory
+# Where `benchmarks/collection_scale.py` saved its collection sizes, the suite over growing collections is also
+# drawn: wall time and peak memory
 # against the number of episodes, each run of the streamed path and the in-memory path of before where it still fits,
 # and the projection to the 12,103 episodes of Xperience-10M, drawn dashed because it extends the measured slope and
 # was not measured. Stars mark a few episodes of the real sample's size (5,821 frames at 128 px, ten times the windows

@@ -88,6 +88,20 @@ def test_benchmark_measures_are_labelled_with_units():
         "Compared predictions": "6915", "Identical predictions": "yes"}
 
 
+def test_a_benchmark_with_nothing_of_its_own_to_show_says_so_instead_of_an_empty_table(monkeypatch):
+    """A collection_scale result that holds only its --full-size point (measured alone) has no curve: one sentence
+    under its heading, not a table of no rows."""
+    shown: list[tuple[str, object]] = []
+    monkeypatch.setattr(benchmarks, "show_md", lambda text: shown.append(("md", text)))
+    monkeypatch.setattr(benchmarks, "show_table", lambda table, **kw: shown.append(("table", table)))
+    benchmarks.show_benchmark("collection_scale", {"full_size": {"episodes": 4}})
+    assert [kind for kind, _ in shown] == ["md", "md"]
+    assert "Only its `--full-size` point was saved" in str(shown[1][1])
+    shown.clear()
+    benchmarks.show_benchmark("retrieval_live", {"study_s": 1.5})
+    assert [kind for kind, _ in shown] == ["md", "table"]
+
+
 def test_primary_table_and_legend_of_the_suite_on_a_collection():
     table = benchmarks.primary_table(COLLECTION["suite_primary"], COLLECTION["suite_status"],
                                  {"next_action": "Next-Action Prediction"}, {"macro_f1": "macro-F1"})

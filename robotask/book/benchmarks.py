@@ -362,12 +362,25 @@ def primary_legend(result: dict) -> str:
             "metric is stated on the task's page.")
 
 
+def no_measure_text(result: dict) -> str:
+    """The sentence for a saved benchmark result with nothing to show in its own tables (a ``collection_scale``
+    result that holds only its ``--full-size`` point, shown in the next section, has no curve)."""
+    if result.get("full_size"):
+        return ("Only its `--full-size` point was saved on this machine (*Full size on a cluster*, below): no "
+                "collection sizes, so no curve. `python benchmarks/collection_scale.py` measures them.")
+    return "This result holds no measure to show."
+
+
 def show_benchmark(name: str, result: dict, task_names: dict | None = None,
                    metric_labels: dict | None = None) -> None:
     """One saved benchmark for a reader: its heading, its measures, the worker-scaling table with
     its legend, and the suite's primary metrics, where the result has them."""
     show_md(benchmark_heading(name))
-    show_table(benchmark_measures(result))
+    measures = benchmark_measures(result)
+    if len(measures):
+        show_table(measures)
+    elif not any(result.get(k) for k in ("features", "scale", "suite_primary")):
+        show_md(no_measure_text(result))
     scaling = scaling_table(result)
     if scaling is not None:
         show_table(scaling, digits=1)
