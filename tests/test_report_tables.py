@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from robotask.book import benchmarks, report
+from robotask.book import benchmarks, provenance, report
 
 
 def _header_and_cell_alignments(html: str) -> tuple[list[str], list[str]]:
@@ -113,9 +113,9 @@ def test_primary_table_and_legend_of_the_suite_on_a_collection():
 
 def test_run_time_values_agree_with_their_numbers():
     runs = pd.DataFrame({"chapter": ["01_a", "02_b"], "seconds": [10.0, 30.5], "cpu_seconds": [8.0, 55.25]})
-    assert benchmarks.run_time_values(runs) == {"n_chapters": 2, "total_s": 40.5, "total_cpu_s": 63.25,
+    assert provenance.run_time_values(runs) == {"n_chapters": 2, "total_s": 40.5, "total_cpu_s": 63.25,
                                                  "slowest": "02_b", "slowest_s": 30.5}
-    old_log = benchmarks.run_time_values(runs.drop(columns="cpu_seconds"))  # written before CPU was recorded
+    old_log = provenance.run_time_values(runs.drop(columns="cpu_seconds"))  # written before CPU was recorded
     assert np.isnan(old_log.pop("total_cpu_s")) and old_log["total_s"] == 40.5
 
 

@@ -9,7 +9,7 @@ import importlib
 from typing import Any
 
 _HOME = {
-    "run_time_values": "benchmarks", "show_benchmark": "benchmarks", "show_full_size_cluster": "benchmarks",
+    "show_benchmark": "benchmarks", "show_full_size_cluster": "benchmarks", "run_time_values": "provenance",
     "build_stamp": "provenance", "chapter_benchmark": "provenance", "package_versions": "provenance",
     "parameter_table": "provenance", "platform_summary": "provenance", "read_benchmarks": "provenance",
     "read_run_log": "provenance", "run_table": "provenance", "library_revisions": "provenance",

@@ -340,18 +340,6 @@ def primary_table(primary: dict, status: dict | None = None, names: dict | None 
     return frame.drop(columns=[c for c in ("Primary metric", "Status") if not frame[c].any()])
 
 
-def run_time_values(runs: pd.DataFrame) -> dict[str, object]:
-    """What page 99 glues about the chapter run times of ``provenance.run_table`` (``chapter``, ``seconds``,
-    ``cpu_seconds`` if known): how many chapters ran, their total wall and CPU seconds (NaN when no chapter
-    recorded its CPU time), and the slowest one with its seconds."""
-    slowest = runs.loc[runs["seconds"].idxmax()] if len(runs) else None
-    cpu = runs["cpu_seconds"].dropna() if "cpu_seconds" in runs else pd.Series(dtype=float)
-    return {"n_chapters": len(runs), "total_s": float(runs["seconds"].sum()),
-            "total_cpu_s": float(cpu.sum()) if len(cpu) else float("nan"),
-            "slowest": str(slowest["chapter"]) if slowest is not None else "–",
-            "slowest_s": float(slowest["seconds"]) if slowest is not None else float("nan")}
-
-
 def primary_legend(result: dict) -> str:
     """What the suite table of a collection benchmark shows (``suite_primary``, ``suite_s``)."""
     n = len(result.get("suite_primary") or {})
