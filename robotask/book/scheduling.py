@@ -59,9 +59,9 @@ def waiting_file(mark: Path) -> Path:
     return mark.with_name(f"{mark.name}.waiting-{os.getpid()}")
 
 
-def waiting_count(mark: Path) -> int:
-    """How many chapters sleep in :func:`wait_until_alone` (their :func:`waiting_file`)."""
-    return sum(1 for _ in mark.parent.glob(f"{mark.name}.waiting-*"))
+def waiting_files(mark: Path) -> list[Path]:
+    """The :func:`waiting_file` of each chapter that sleeps in :func:`wait_until_alone`."""
+    return list(mark.parent.glob(f"{mark.name}.waiting-*"))
 
 
 def waited_file(mark: Path) -> Path:
@@ -125,7 +125,7 @@ def in_turn(planned: Planned, jobs: int, mark: Path, run: Callable[..., Any],
     with ProcessPoolExecutor(jobs + 2 * len(alone), mp_context=multiprocessing.get_context("fork")) as pool:
 
         def start_ready() -> None:
-            slots = jobs + len(alone) + waiting_count(mark)
+            slots = jobs + len(alone) + len(waiting_files(mark))
             while len(running) < slots and (at := next_ready(pending, finished, planned_ids)) is not None:
                 chapter, parameters = pending.pop(at)
                 running[pool.submit(run, chapter, parameters, *args)] = (chapter, parameters)
@@ -152,7 +152,7 @@ def clear_marks(mark: Path) -> None:
     """Remove ``mark`` and the records of the chapters that waited for it."""
     mark.unlink(missing_ok=True)
     waited_seconds(mark)
-    for path in mark.parent.glob(f"{mark.name}.waiting-*"):
+    for path in waiting_files(mark):
         path.unlink(missing_ok=True)
 
 

@@ -131,7 +131,7 @@ def _wait(client: Any, future: Any, address: str) -> Any:
         except OSError:
             raise WorkerLost(f"worker {address} was lost") from None
         except RuntimeError as exc:
-            if isinstance(exc, WorkerLost) or ACTOR_LOST not in str(exc):
+            if ACTOR_LOST not in str(exc):
                 raise
             raise WorkerLost(f"worker {address} was lost") from None
 
